@@ -1,0 +1,35 @@
+"""Ideal Parent structure learning for continuous Bayesian networks.
+
+Elidan, Nachman & Friedman, "Ideal Parent" Structure Learning for Continuous Variable Bayesian
+Networks, JMLR 8:1799-1833, 2007. The engine is pure numpy/scipy; it never imports Streamlit.
+"""
+
+from .data import Dataset, from_array, from_frame, load_table
+from .exceptions import (
+    CycleError,
+    DataValidationError,
+    IdealParentError,
+    MissingValuesError,
+    ModelError,
+    ParameterError,
+)
+from .search import CandidateTable, Move, Operator, SearchResult, Stepper, StepResult
+
+__all__ = [
+    "Dataset",
+    "from_array",
+    "from_frame",
+    "load_table",
+    "IdealParentError",
+    "DataValidationError",
+    "ParameterError",
+    "MissingValuesError",
+    "CycleError",
+    "ModelError",
+    "Move",
+    "Operator",
+    "CandidateTable",
+    "Stepper",
+    "StepResult",
+    "SearchResult",
+]

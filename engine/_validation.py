@@ -1,0 +1,143 @@
+"""Input validation shared by the engine, the CLI and the app.
+
+Every check raises a subclass of :class:`~engine.exceptions.IdealParentError` whose message names the
+input, the offender and, where there is one, the fix (scikit-learn's ``check_array`` / ``check_scalar``
+habit). Nothing here modifies the caller's data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from numbers import Integral, Real
+
+import numpy as np
+
+from .exceptions import DataValidationError, ParameterError
+
+__all__ = ["check_data", "check_scalar", "check_choice", "check_names", "MIN_SAMPLES"]
+
+#: Fewer instances than this cannot fit a family with an intercept and a variance.
+MIN_SAMPLES = 3
+
+
+def _fmt_list(items: Sequence[str], limit: int = 6) -> str:
+    shown = ", ".join(repr(str(x)) for x in items[:limit])
+    if len(items) > limit:
+        shown += f" and {len(items) - limit} more"
+    return shown
+
+
+def check_names(names: Iterable[object], *, input_name: str = "data") -> tuple[str, ...]:
+    """Return the variable names as strings; reject empty and duplicate names.
+
+    Names are labels, never code: ``"YR.GLASS"``, ``"1B"``, ``"a b"`` and ``0`` are all fine.
+    """
+    out = tuple(str(n).strip() for n in names)
+    empty = [i for i, n in enumerate(out) if n == "" or n.lower() == "nan"]
+    if empty:
+        raise DataValidationError(
+            f"{input_name}: column(s) at position {', '.join(str(i + 1) for i in empty)} have no name; "
+            "give every variable a header."
+        )
+    seen: dict[str, int] = {}
+    dups: list[str] = []
+    for n in out:
+        seen[n] = seen.get(n, 0) + 1
+        if seen[n] == 2:
+            dups.append(n)
+    if dups:
+        raise DataValidationError(
+            f"{input_name}: duplicate variable name(s) {_fmt_list(dups)}; every variable needs a "
+            "unique name."
+        )
+    return out
+
+
+def check_data(
+    values: np.ndarray,
+    names: Sequence[str],
+    *,
+    input_name: str = "data",
+    min_samples: int = MIN_SAMPLES,
+    allow_missing: bool = True,
+) -> None:
+    """Validate a numeric (instances x variables) matrix; raise on the first problem found.
+
+    Checks, in order: two dimensions, at least ``min_samples`` rows and 1 column, no infinities,
+    no all-missing column, no constant column (zero variance over its observed cells), and (if
+    ``allow_missing`` is false) no missing cell. Messages name the offending columns.
+    """
+    if values.ndim != 2:
+        raise DataValidationError(f"{input_name}: expected a table (2-D), got {values.ndim}-D data.")
+    n_samples, n_vars = values.shape
+    if n_vars == 0:
+        raise DataValidationError(f"{input_name}: the table has no numeric columns.")
+    if n_samples < min_samples:
+        raise DataValidationError(
+            f"{input_name}: {n_samples} instance(s) (rows), at least {min_samples} are needed. "
+            "If variables are in rows (genes x conditions), load with transpose."
+        )
+    inf_cols = np.flatnonzero(np.isinf(values).any(axis=0))
+    if inf_cols.size:
+        col = inf_cols[0]
+        row = int(np.flatnonzero(np.isinf(values[:, col]))[0])
+        raise DataValidationError(
+            f"{input_name}: column(s) {_fmt_list([names[i] for i in inf_cols])} contain infinite "
+            f"values (first at row {row + 1} of {names[col]!r}); replace or remove them."
+        )
+    missing = np.isnan(values)
+    all_missing = np.flatnonzero(missing.all(axis=0))
+    if all_missing.size:
+        raise DataValidationError(
+            f"{input_name}: column(s) {_fmt_list([names[i] for i in all_missing])} have no observed "
+            "values; remove them."
+        )
+    if not allow_missing and missing.any():
+        from .exceptions import MissingValuesError
+
+        cols = np.flatnonzero(missing.any(axis=0))
+        raise MissingValuesError(
+            f"{input_name}: {int(missing.sum())} missing cell(s) in column(s) "
+            f"{_fmt_list([names[i] for i in cols])}; this operation needs complete data."
+        )
+    with np.errstate(invalid="ignore"):
+        spread = np.nanmax(values, axis=0) - np.nanmin(values, axis=0)
+    observed = (~missing).sum(axis=0)
+    constant = np.flatnonzero((spread == 0) | (observed < 2))
+    if constant.size:
+        raise DataValidationError(
+            f"{input_name}: column(s) {_fmt_list([names[i] for i in constant])} are constant "
+            "(zero variance); drop them before learning."
+        )
+
+
+def check_scalar(
+    value: object,
+    name: str,
+    kind: type | tuple[type, ...],
+    *,
+    min_val: float | None = None,
+    max_val: float | None = None,
+    allow_none: bool = False,
+) -> None:
+    """Check a setting's type and range; the message names the setting (``k`` == 0, must be >= 1)."""
+    if value is None and allow_none:
+        return
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    accept = tuple({int: Integral, float: Real}.get(k, k) for k in kinds)
+    if isinstance(value, bool) or not isinstance(value, accept):
+        expected = " or ".join(k.__name__ for k in kinds)
+        raise ParameterError(f"`{name}` must be {expected}, got {type(value).__name__} ({value!r}).")
+    if min_val is not None and value < min_val:  # type: ignore[operator]
+        raise ParameterError(f"`{name}` == {value}, must be >= {min_val}.")
+    if max_val is not None and value > max_val:  # type: ignore[operator]
+        raise ParameterError(f"`{name}` == {value}, must be <= {max_val}.")
+
+
+def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
+    """Check that a string setting is one of ``choices`` (case-insensitive); return it lower-cased."""
+    if not isinstance(value, str) or value.lower() not in choices:
+        raise ParameterError(
+            f"`{name}` == {value!r}, must be one of {', '.join(repr(c) for c in choices)}."
+        )
+    return value.lower()

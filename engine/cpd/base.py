@@ -1,0 +1,65 @@
+"""What the search needs from a CPD family, independent of which family it is.
+
+The structure search (``engine.search``) only ever talks to a :class:`FamilyModel`: it asks for the
+fit of a family (child, parent set), for the cheap C1/C2 ranking of every Add and Replace candidate
+(JMLR 2007 sections 3-4) and for exact log-likelihood gains of chosen candidates. It never computes
+a likelihood itself, and the CPD never knows about operators or acyclicity.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import numpy as np
+
+__all__ = ["FamilyFit", "FamilyModel", "Parents"]
+
+Parents = tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class FamilyFit:
+    """Maximum-likelihood fit of one family X | U.
+
+    Attributes
+    ----------
+    child : int
+    parents : tuple of int
+        Sorted parent indices.
+    loglik : float
+        Family log-likelihood at the ML parameters, in nats.
+    n_params : int
+        Free parameters (the BIC dimension): k + 2 for linear Gaussian.
+    params : dict
+        CPD parameters, e.g. ``{"intercept": b0, "coefficients": [..], "variance": s2}``.
+    """
+
+    child: int
+    parents: Parents
+    loglik: float
+    n_params: int
+    params: dict = field(default_factory=dict)
+
+
+class FamilyModel(Protocol):
+    """Interface between a CPD family and the search (one implementation per CPD)."""
+
+    cpd: str
+    n_samples: int
+    n_vars: int
+
+    def fit(self, child: int, parents: Parents) -> FamilyFit:
+        """ML fit of the family (cached by the implementation)."""
+
+    def add_similarity(self, child: int, parents: Parents) -> tuple[np.ndarray, np.ndarray]:
+        """C1 and C2 (shape (N,)) of adding each variable as a parent; NaN for the child and parents."""
+
+    def replace_similarity(self, child: int, parents: Parents) -> tuple[np.ndarray, np.ndarray]:
+        """C1 and C2 (shape (k, N)) of replacing parent i by each variable, relative to the current fit."""
+
+    def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
+        """Exact log-likelihood gain of adding each of ``candidates`` to the family."""
+
+    def n_params(self, n_parents: int) -> int:
+        """BIC dimension of a family with ``n_parents`` parents."""

@@ -1,0 +1,406 @@
+"""Data sets: loading, validation, orientation and standardization.
+
+A :class:`Dataset` is M instances x N variables (columns are variables), float64, with missing cells
+kept as NaN and flagged in ``missing``. Expression matrices usually arrive genes x conditions, i.e.
+variables in rows; ``transpose=True`` turns them round. Standardization (each variable to mean 0 and
+variance 1 over its observed cells) is on by default: the paper's C1/C2 use uncentred profiles
+(Elidan et al., JMLR 2007, section 3.2), and on centred data the centring question disappears.
+
+Nothing here modifies the caller's data: loaders copy, and the stored arrays are read-only.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_data, check_names
+from .exceptions import DataValidationError
+
+__all__ = ["Dataset", "load_table", "from_frame", "from_array", "read_table"]
+
+_NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-"]
+_EXCEL = {".xlsx", ".xlsm", ".xls", ".ods"}
+_PARQUET = {".parquet", ".pq"}
+
+
+@dataclass(frozen=True, eq=False)
+class Dataset:
+    """M instances x N variables of continuous data.
+
+    Attributes
+    ----------
+    names : tuple of str
+        Variable names, in column order.
+    values : ndarray of shape (n_samples, n_vars)
+        float64 values (standardized when ``standardized``), NaN where missing. Read-only.
+    missing : ndarray of bool, same shape
+        True where the cell was missing in the source.
+    standardized : bool
+        Whether ``values`` were shifted and scaled to mean 0, variance 1 per variable.
+    means, scales : ndarray of shape (n_vars,)
+        The transform applied: ``original = values * scales + means`` (zeros and ones when not
+        standardized).
+    instance_labels : tuple of str or None
+        Row labels (e.g. condition names), when the source had them.
+    source : str
+        Where the data came from (file name or description).
+    notes : tuple of str
+        Human-readable remarks about what loading did (transposed, standardized, label column...).
+    """
+
+    names: tuple[str, ...]
+    values: np.ndarray
+    missing: np.ndarray
+    standardized: bool = False
+    means: np.ndarray = field(default=None)  # type: ignore[assignment]
+    scales: np.ndarray = field(default=None)  # type: ignore[assignment]
+    instance_labels: tuple[str, ...] | None = None
+    source: str = ""
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        n = len(self.names)
+        if self.means is None:
+            object.__setattr__(self, "means", np.zeros(n))
+        if self.scales is None:
+            object.__setattr__(self, "scales", np.ones(n))
+        for arr in (self.values, self.missing, self.means, self.scales):
+            arr.setflags(write=False)
+
+    @property
+    def n_samples(self) -> int:
+        """Number of instances M."""
+        return int(self.values.shape[0])
+
+    @property
+    def n_vars(self) -> int:
+        """Number of variables N."""
+        return int(self.values.shape[1])
+
+    @property
+    def has_missing(self) -> bool:
+        """Whether any cell is missing."""
+        return bool(self.missing.any())
+
+    def index(self, name: str) -> int:
+        """Column position of variable ``name``."""
+        try:
+            return self.names.index(str(name))
+        except ValueError:
+            raise DataValidationError(f"no variable named {name!r} in {self.source or 'the data'}.") from None
+
+    def original_values(self) -> np.ndarray:
+        """The values on the scale they were loaded at (undoing standardization)."""
+        return self.values * self.scales + self.means
+
+    def to_frame(self, original: bool = False) -> pd.DataFrame:
+        """The data as a DataFrame with variable names as columns."""
+        vals = self.original_values() if original else self.values
+        index = list(self.instance_labels) if self.instance_labels is not None else None
+        return pd.DataFrame(np.array(vals), columns=list(self.names), index=index)
+
+    def subset(self, rows: np.ndarray) -> Dataset:
+        """A new Dataset with only ``rows`` (a boolean mask or index array), same transform."""
+        labels = None
+        if self.instance_labels is not None:
+            labels = tuple(np.asarray(self.instance_labels, dtype=object)[rows])
+        return Dataset(
+            names=self.names,
+            values=np.array(self.values[rows]),
+            missing=np.array(self.missing[rows]),
+            standardized=self.standardized,
+            means=np.array(self.means),
+            scales=np.array(self.scales),
+            instance_labels=labels,
+            source=self.source,
+            notes=self.notes,
+        )
+
+    def summary(self) -> str:
+        """One line describing the data set."""
+        miss = f", {int(self.missing.sum())} missing cells" if self.has_missing else ""
+        std = ", standardized" if self.standardized else ""
+        return f"{self.n_samples} instances x {self.n_vars} variables{miss}{std}"
+
+
+def from_array(
+    values: Any,
+    names: Any = None,
+    *,
+    standardize: bool = True,
+    source: str = "array",
+    instance_labels: Any = None,
+    notes: tuple[str, ...] = (),
+) -> Dataset:
+    """Build a Dataset from an (instances x variables) array-like; the input is copied."""
+    try:
+        arr = np.array(values, dtype=np.float64, copy=True)
+    except (TypeError, ValueError) as exc:
+        raise DataValidationError(f"{source}: values are not all numbers ({exc}).") from None
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if names is None:
+        names = [f"X{i + 1}" for i in range(arr.shape[1] if arr.ndim == 2 else 0)]
+    names_t = check_names(names, input_name=source)
+    if arr.ndim == 2 and len(names_t) != arr.shape[1]:
+        raise DataValidationError(
+            f"{source}: {len(names_t)} names for {arr.shape[1]} columns."
+        )
+    check_data(arr, names_t, input_name=source)
+    missing = np.isnan(arr)
+    notes_l = list(notes)
+    means = np.zeros(arr.shape[1])
+    scales = np.ones(arr.shape[1])
+    if standardize:
+        means = np.nanmean(arr, axis=0)
+        scales = np.nanstd(arr, axis=0)
+        arr = (arr - means) / scales
+        notes_l.append("standardized each variable to mean 0 and variance 1")
+    labels = None if instance_labels is None else tuple(str(x) for x in instance_labels)
+    return Dataset(
+        names=names_t,
+        values=arr,
+        missing=missing,
+        standardized=standardize,
+        means=means,
+        scales=scales,
+        instance_labels=labels,
+        source=source,
+        notes=tuple(notes_l),
+    )
+
+
+def _looks_like_labels(col: pd.Series, header: str) -> bool:
+    if header == "" or header.startswith("Unnamed: 0"):
+        return True
+    numeric = pd.to_numeric(col, errors="coerce")
+    if numeric.notna().any():
+        return False
+    return bool(col.notna().all() and col.is_unique)
+
+
+def from_frame(
+    frame: pd.DataFrame,
+    *,
+    transpose: bool = False,
+    standardize: bool = True,
+    source: str = "table",
+    drop: tuple[str, ...] | list[str] = (),
+    label_column: str | None = "auto",
+) -> Dataset:
+    """Build a Dataset from a DataFrame whose first row (header) names the columns.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Not modified.
+    transpose : bool
+        The table has variables in rows (e.g. genes x conditions): turn it round.
+    standardize : bool
+        Scale every variable to mean 0 and variance 1 (on by default).
+    drop : sequence of str
+        Columns to leave out (e.g. a text column of condition names).
+    label_column : str, None or "auto"
+        Column holding instance labels (or, with ``transpose``, the variable names). ``"auto"``
+        takes the first column when it has no header or is text with unique values.
+    """
+    if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
+        raise DataValidationError(f"{source}: not a table (no columns found).")
+    df = frame.copy()
+    df.columns = [str(c).strip() for c in df.columns]
+    notes: list[str] = []
+    unknown = [d for d in drop if d not in df.columns]
+    if unknown:
+        raise DataValidationError(
+            f"{source}: cannot drop {', '.join(map(repr, unknown))}: no such column "
+            f"(columns are {', '.join(map(repr, list(df.columns)[:8]))}...)."
+        )
+    if drop:
+        df = df.drop(columns=list(drop))
+        notes.append(f"dropped column(s) {', '.join(drop)}")
+    labels: list[str] | None = None
+    if label_column == "auto":
+        first = df.columns[0]
+        if df.shape[1] > 1 and _looks_like_labels(df[first], first):
+            label_column = first
+        else:
+            label_column = None
+    if label_column is not None:
+        if label_column not in df.columns:
+            raise DataValidationError(f"{source}: no column named {label_column!r} for labels.")
+        labels = [str(x) for x in df[label_column].tolist()]
+        df = df.drop(columns=[label_column])
+        what = "variable names" if transpose else "instance labels"
+        notes.append(f"used the first column {label_column!r} as {what}")
+    if df.shape[1] == 0:
+        raise DataValidationError(f"{source}: not a table (only a label column).")
+
+    # Coerce to numbers; a column is non-numeric when a non-empty cell fails to parse.
+    numeric = df.apply(pd.to_numeric, errors="coerce")
+    bad_mask = numeric.isna() & df.notna() & ~df.isin(_NA_VALUES)
+    if transpose:
+        # with variables in rows, report offending *rows* of the file
+        bad_rows = np.flatnonzero(bad_mask.to_numpy().any(axis=1))
+        if bad_rows.size:
+            r = int(bad_rows[0])
+            name = labels[r] if labels else f"row {r + 2}"
+            c = int(np.flatnonzero(bad_mask.to_numpy()[r])[0])
+            raise DataValidationError(
+                f"{source}: variable {name!r} is not numeric (cell {df.iat[r, c]!r} in column "
+                f"{df.columns[c]!r}); {len(bad_rows)} row(s) have text values."
+            )
+    else:
+        bad_cols = [c for c in df.columns if bad_mask[c].any()]
+        if bad_cols:
+            first = bad_cols[0]
+            row = int(np.flatnonzero(bad_mask[first].to_numpy())[0])
+            listed = ", ".join(repr(c) for c in bad_cols[:6])
+            more = f" and {len(bad_cols) - 6} more" if len(bad_cols) > 6 else ""
+            raise DataValidationError(
+                f"{source}: non-numeric column(s) {listed}{more} (e.g. {df[first].iloc[row]!r} at "
+                f"row {row + 1} of {first!r}); drop them (CLI: --drop NAME) or fix the cells. "
+                "If variables are in rows, load with transpose."
+            )
+    values = numeric.to_numpy(dtype=np.float64)
+    names: list[str] = list(df.columns)
+    if transpose:
+        values = values.T
+        inst = names
+        names = labels if labels is not None else [f"V{i + 1}" for i in range(values.shape[1])]
+        labels = inst
+        notes.append("transposed: variables were in rows")
+    elif values.shape[1] > values.shape[0] >= 3:
+        notes.append(
+            f"more variables ({values.shape[1]}) than instances ({values.shape[0]}): if variables "
+            "are in rows (genes x conditions), load with transpose"
+        )
+    return from_array(
+        values,
+        names,
+        standardize=standardize,
+        source=source,
+        instance_labels=labels,
+        notes=tuple(notes),
+    )
+
+
+def _sniff_sep(text: str) -> str | None:
+    sample = "\n".join(text.splitlines()[:20])
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=",\t;| ").delimiter
+    except csv.Error:
+        return None
+
+
+def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | None = None) -> pd.DataFrame:
+    """Read a CSV/TSV/text (separator sniffed), Excel or Parquet file into a DataFrame of raw cells.
+
+    Raises :class:`DataValidationError` with the file's name when it is empty, binary, or does not
+    parse as a table.
+    """
+    label = name or (os.fspath(source) if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "upload"))
+    label = Path(str(label)).name
+    suffix = Path(str(label)).suffix.lower()
+    try:
+        if isinstance(source, (str, os.PathLike)):
+            path = Path(source)
+            if not path.exists():
+                raise DataValidationError(f"{label}: file not found.")
+            if path.is_dir():
+                raise DataValidationError(f"{label}: is a folder, not a file.")
+            raw: bytes = path.read_bytes()
+        else:
+            data = source.read()
+            raw = data.encode() if isinstance(data, str) else bytes(data)
+    except OSError as exc:
+        raise DataValidationError(f"{label}: cannot be read ({exc.strerror or exc}).") from None
+    if not raw.strip():
+        raise DataValidationError(f"{label}: the file is empty.")
+    try:
+        if suffix in _EXCEL:
+            return pd.read_excel(io.BytesIO(raw), dtype=object)
+        if suffix in _PARQUET:
+            return pd.read_parquet(io.BytesIO(raw))
+    except ImportError as exc:
+        raise DataValidationError(
+            f"{label}: reading {suffix} files needs an extra package ({exc}); save it as CSV."
+        ) from None
+    except Exception as exc:  # noqa: BLE001 - any parser failure means "not a table"
+        raise DataValidationError(f"{label}: could not be read as a {suffix} table ({exc}).") from None
+    if b"\x00" in raw[:4096]:
+        raise DataValidationError(
+            f"{label}: looks like a binary file, not a text table (CSV, TSV) or spreadsheet."
+        )
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        try:
+            text = raw.decode("latin-1")
+        except UnicodeDecodeError:  # pragma: no cover - latin-1 decodes everything
+            raise DataValidationError(f"{label}: not a text table.") from None
+    lowered = text.lstrip()[:200].lower()
+    if lowered.startswith(("<!doctype", "<html", "<?xml", "{", "[")):
+        raise DataValidationError(
+            f"{label}: looks like HTML/XML/JSON, not a table of numbers (CSV or TSV)."
+        )
+    if suffix in {".tsv", ".tab"}:
+        sep: str | None = "\t"
+    elif suffix == ".csv":
+        sep = _sniff_sep(text) or ","
+        if sep == " ":
+            sep = ","
+    else:
+        sep = _sniff_sep(text)
+    try:
+        if sep == " " or sep is None:
+            frame = pd.read_csv(io.StringIO(text), sep=r"\s+", dtype=object, na_values=_NA_VALUES,
+                                keep_default_na=True, engine="python")
+        else:
+            frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=object, na_values=_NA_VALUES,
+                                keep_default_na=True)
+    except Exception as exc:  # noqa: BLE001 - pandas raises several parser errors
+        msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise DataValidationError(f"{label}: could not be read as a table ({msg}).") from None
+    if frame.shape[1] < 1 or frame.shape[0] == 0:
+        raise DataValidationError(f"{label}: no data rows found under the header.")
+    if frame.shape[1] == 1 and pd.to_numeric(frame.iloc[:, 0], errors="coerce").isna().all():
+        raise DataValidationError(
+            f"{label}: not a table of numbers (found a single text column); expected a header row "
+            "of variable names and one row per instance, separated by commas or tabs."
+        )
+    return frame
+
+
+def load_table(
+    source: str | os.PathLike | IO[bytes] | IO[str],
+    *,
+    transpose: bool = False,
+    standardize: bool = True,
+    drop: tuple[str, ...] | list[str] = (),
+    label_column: str | None = "auto",
+    name: str | None = None,
+) -> Dataset:
+    """Load a data file (CSV, TSV, whitespace text, Excel, Parquet) into a :class:`Dataset`.
+
+    The first row must name the variables (or, with ``transpose``, the instances). A leading text
+    column of unique labels is used as row labels. Missing cells (empty, NA, NaN, ?) are kept as
+    missing. See :func:`from_frame` for the options.
+    """
+    frame = read_table(source, name=name)
+    label = name or (os.fspath(source) if isinstance(source, (str, os.PathLike)) else getattr(source, "name", "upload"))
+    return from_frame(
+        frame,
+        transpose=transpose,
+        standardize=standardize,
+        source=Path(str(label)).name,
+        drop=drop,
+        label_column=label_column,
+    )
