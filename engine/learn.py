@@ -1,0 +1,178 @@
+"""The estimator front end: ``IdealParentSearch(...).fit(data)``.
+
+A scikit-learn-shaped wrapper around :class:`engine.search.Stepper`: ``__init__`` only stores the
+settings, ``fit`` validates them and the data before any search, runs the stepper to convergence
+and sets trailing-underscore attributes. The CLI, the Python API and the app all go through the
+same ``Stepper.step``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_choice, check_scalar
+from .cpd import make_families
+from .data import Dataset, from_array, from_frame
+from .exceptions import MissingValuesError, ParameterError
+from .network import LearnedNetwork
+from .search import Move, SearchResult, Stepper
+
+__all__ = ["IdealParentSearch", "as_dataset"]
+
+
+def as_dataset(data, *, standardize: bool = True) -> Dataset:
+    """Accept a Dataset, a DataFrame (columns are variables) or an array (instances x variables)."""
+    if isinstance(data, Dataset):
+        return data
+    if isinstance(data, pd.DataFrame):
+        return from_frame(data, standardize=standardize, source="DataFrame", label_column=None)
+    return from_array(np.asarray(data), standardize=standardize)
+
+
+class IdealParentSearch:
+    """Learn a Bayesian network by greedy hill climbing with Ideal Parent candidate selection.
+
+    Parameters
+    ----------
+    method : {"ideal", "greedy"}, default "ideal"
+        ``ideal`` scores exactly only the top ``k`` Add/Replace candidates per family ranked by
+        ``measure`` (JMLR 2007 Algorithm 2); ``greedy`` scores every candidate (Algorithm 1).
+    k : int, default 2
+    measure : {"c2", "c1"}, default "c2"
+    queue : {"shared", "per_operator"}, default "shared"
+    max_parents : int or None
+    cpd : {"linear"}, default "linear"
+    max_iter : int or None
+        Maximum number of moves.
+    required_edges, forbidden_edges : iterable of (parent name, child name)
+    random_state : int, Generator or None
+        Seeds anything random in the procedure. The linear search itself is deterministic
+        (ties are broken by index), so results do not depend on it.
+
+    Attributes
+    ----------
+    stepper_ : Stepper
+    network_ : LearnedNetwork
+    score_ : float
+        BIC of the learned network (nats).
+    loglik_ : float
+    n_iter_ : int
+        Moves taken.
+    converged_ : bool
+    history_ : list of Move
+    stats_ : dict
+        ``steps``, ``exact_evaluations``, ``ranked_candidates``, ``seconds``.
+    """
+
+    def __init__(
+        self,
+        method: str = "ideal",
+        k: int = 2,
+        measure: str = "c2",
+        queue: str = "shared",
+        max_parents: int | None = None,
+        cpd: str = "linear",
+        max_iter: int | None = None,
+        required_edges: Iterable[tuple[str, str]] = (),
+        forbidden_edges: Iterable[tuple[str, str]] = (),
+        random_state=None,
+    ) -> None:
+        self.method = method
+        self.k = k
+        self.measure = measure
+        self.queue = queue
+        self.max_parents = max_parents
+        self.cpd = cpd
+        self.max_iter = max_iter
+        self.required_edges = required_edges
+        self.forbidden_edges = forbidden_edges
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        check_choice(self.method, "method", ("ideal", "greedy"))
+        check_scalar(self.k, "k", int, min_val=1)
+        check_choice(self.measure, "measure", ("c2", "c1"))
+        check_choice(self.queue, "queue", ("shared", "per_operator"))
+        check_scalar(self.max_parents, "max_parents", int, min_val=0, allow_none=True)
+        check_scalar(self.max_iter, "max_iter", int, min_val=0, allow_none=True)
+
+    def settings(self) -> dict:
+        """The settings as a JSON-friendly dict."""
+        return {
+            "method": self.method,
+            "k": self.k,
+            "measure": self.measure,
+            "queue": self.queue,
+            "max_parents": self.max_parents,
+            "cpd": self.cpd,
+            "max_iter": self.max_iter,
+        }
+
+    def make_stepper(self, dataset: Dataset) -> Stepper:
+        """Validate the settings and data and build the stepper (no search yet)."""
+        self._check_params()
+        if dataset.has_missing:
+            raise MissingValuesError(
+                f"{dataset.source or 'data'} has {int(dataset.missing.sum())} missing cell(s); "
+                "learning with missing values (structural EM) is not available yet. Remove the "
+                "incomplete rows or columns."
+            )
+        model = make_families(dataset.values, self.cpd)
+
+        def index_pairs(pairs, what):
+            out = []
+            for p, c in pairs:
+                try:
+                    out.append((dataset.index(p), dataset.index(c)))
+                except Exception:
+                    raise ParameterError(f"`{what}` edge ({p!r}, {c!r}) names an unknown variable.") from None
+            return out
+
+        return Stepper(
+            model,
+            method=self.method,
+            k=self.k,
+            measure=self.measure,
+            queue=self.queue,
+            max_parents=self.max_parents,
+            required=index_pairs(self.required_edges, "required_edges"),
+            forbidden=index_pairs(self.forbidden_edges, "forbidden_edges"),
+        )
+
+    def fit(self, data, callback: Callable[..., None] | None = None) -> IdealParentSearch:
+        """Learn the structure and parameters from ``data`` (Dataset, DataFrame or array).
+
+        ``callback(intermediate_result=StepResult)`` is called after every move; raising
+        ``StopIteration`` stops the search.
+        """
+        self._check_params()
+        dataset = as_dataset(data)
+        stepper = self.make_stepper(dataset)
+        result: SearchResult = stepper.run(self.max_iter, callback=callback)
+        self._set_fitted(dataset, stepper, result)
+        return self
+
+    def _set_fitted(self, dataset: Dataset, stepper: Stepper, result: SearchResult) -> None:
+        self.dataset_ = dataset
+        self.stepper_ = stepper
+        self.result_ = result
+        self.stats_ = {
+            "steps": result.n_iter,
+            "exact_evaluations": result.n_exact,
+            "ranked_candidates": result.n_ranked,
+            "seconds": result.elapsed_s,
+            "converged": result.converged,
+            "message": result.message,
+        }
+        parents = {c: stepper.parents(c) for c in range(dataset.n_vars)}
+        self.network_ = LearnedNetwork.from_parents(
+            dataset, parents, stepper.model, stats=self.stats_, settings=self.settings()
+        )
+        self.score_ = result.score
+        self.loglik_ = result.loglik
+        self.n_iter_ = result.n_iter
+        self.converged_ = result.converged
+        self.history_: list[Move] = result.history

@@ -1,0 +1,239 @@
+"""A learned network: structure plus fitted CPD parameters, its JSON form, and held-out scoring.
+
+The JSON layout is the CLI's result format::
+
+    {"variables": [...],
+     "edges": [{"parent": str, "child": str, "weight": float}, ...],
+     "families": {child: {"parents": [...], "cpd": "linear",
+                          "params": {"intercept": b0, "coefficients": {parent: w}, "variance": s2}}},
+     "score": {"bic": float, "loglik": float, "units": "nats"},
+     "stats": {...}, "settings": {...},
+     "transform": {"standardized": bool, "means": {var: mu}, "scales": {var: sd}}}
+
+``transform`` records how the training data were standardized, so that held-out data are put on
+the same scale before the fitted parameters are evaluated on them.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from xml.sax.saxutils import escape
+
+import numpy as np
+import pandas as pd
+
+from .cpd.linear import LinearGaussianFamilies, linear_family_loglik
+from .data import Dataset
+from .exceptions import DataValidationError, ModelError
+
+__all__ = ["LearnedNetwork", "Family"]
+
+
+@dataclass
+class Family:
+    """One fitted family: child, its parents (names) and CPD parameters."""
+
+    child: str
+    parents: list[str]
+    cpd: str
+    params: dict
+
+    def to_dict(self) -> dict:
+        return {"parents": list(self.parents), "cpd": self.cpd, "params": self.params}
+
+
+@dataclass
+class LearnedNetwork:
+    """Structure and parameters of a learned network over named variables."""
+
+    variables: list[str]
+    families: dict[str, Family]
+    loglik: float = math.nan
+    bic: float = math.nan
+    n_samples: int = 0
+    stats: dict = field(default_factory=dict)
+    settings: dict = field(default_factory=dict)
+    transform: dict = field(default_factory=dict)
+
+    # ---------------------------------------------------------------- build
+    @classmethod
+    def from_parents(
+        cls,
+        dataset: Dataset,
+        parents: dict[int, tuple[int, ...]] | list[tuple[int, ...]],
+        model: LinearGaussianFamilies | None = None,
+        *,
+        stats: dict | None = None,
+        settings: dict | None = None,
+    ) -> LearnedNetwork:
+        """Fit every family of the structure ``parents[child] = (parent indices)`` on ``dataset``."""
+        model = model or LinearGaussianFamilies(dataset.values)
+        names = list(dataset.names)
+        fams: dict[str, Family] = {}
+        loglik = 0.0
+        bic = 0.0
+        pen = 0.5 * math.log(dataset.n_samples)
+        items = parents.items() if isinstance(parents, dict) else enumerate(parents)
+        for c, ps in items:
+            ps = tuple(sorted(int(p) for p in ps))
+            fit = model.fit(int(c), ps)
+            loglik += fit.loglik
+            bic += fit.loglik - pen * fit.n_params
+            params = dict(fit.params)
+            params["coefficients"] = {names[p]: float(w) for p, w in zip(ps, fit.params["coefficients"], strict=True)}
+            fams[names[c]] = Family(names[c], [names[p] for p in ps], model.cpd, params)
+        transform = {
+            "standardized": bool(dataset.standardized),
+            "means": {n: float(m) for n, m in zip(names, dataset.means, strict=True)},
+            "scales": {n: float(s) for n, s in zip(names, dataset.scales, strict=True)},
+        }
+        return cls(names, fams, loglik, bic, dataset.n_samples, dict(stats or {}), dict(settings or {}), transform)
+
+    # ---------------------------------------------------------------- views
+    def edges(self) -> list[tuple[str, str, float]]:
+        """(parent, child, weight) for every edge, children in variable order."""
+        out = []
+        for child in self.variables:
+            fam = self.families[child]
+            for p in fam.parents:
+                w = fam.params.get("coefficients", {}).get(p, math.nan)
+                out.append((p, child, float(w)))
+        return out
+
+    def edges_frame(self) -> pd.DataFrame:
+        return pd.DataFrame(self.edges(), columns=["parent", "child", "weight"])
+
+    @property
+    def n_edges(self) -> int:
+        return sum(len(f.parents) for f in self.families.values())
+
+    def to_dict(self) -> dict:
+        """The CLI's JSON result (see the module docstring)."""
+        return {
+            "variables": list(self.variables),
+            "edges": [{"parent": p, "child": c, "weight": w} for p, c, w in self.edges()],
+            "families": {c: self.families[c].to_dict() for c in self.variables},
+            "score": {"bic": self.bic, "loglik": self.loglik, "units": "nats", "n_samples": self.n_samples},
+            "stats": self.stats,
+            "settings": self.settings,
+            "transform": self.transform,
+        }
+
+    @classmethod
+    def from_dict(cls, spec: dict) -> LearnedNetwork:
+        """Read a result written by :meth:`to_dict`; raises ModelError when it is malformed."""
+        try:
+            variables = [str(v) for v in spec["variables"]]
+            fams = {}
+            for child in variables:
+                f = spec["families"][child]
+                params = dict(f["params"])
+                if f.get("cpd", "linear") == "linear":
+                    float(params["intercept"])
+                    float(params["variance"])
+                    coefs = params.get("coefficients", {})
+                    if not isinstance(coefs, dict) or set(coefs) != set(f["parents"]):
+                        raise ModelError(f"family {child!r}: coefficients do not match its parents.")
+                for p in f["parents"]:
+                    if p not in variables:
+                        raise ModelError(f"family {child!r}: parent {p!r} is not a variable of the model.")
+                fams[child] = Family(child, [str(p) for p in f["parents"]], str(f.get("cpd", "linear")), params)
+            score = spec.get("score", {})
+            return cls(
+                variables,
+                fams,
+                float(score.get("loglik", math.nan)),
+                float(score.get("bic", math.nan)),
+                int(score.get("n_samples", 0)),
+                dict(spec.get("stats", {})),
+                dict(spec.get("settings", {})),
+                dict(spec.get("transform", {})),
+            )
+        except ModelError:
+            raise
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
+            raise ModelError(f"not a model file written by this tool (missing or bad field: {exc}).") from None
+
+    def to_graphml(self) -> str:
+        """GraphML text (nodes, directed edges with a ``weight`` attribute)."""
+        lines = [
+            '<?xml version="1.0" encoding="UTF-8"?>',
+            '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">',
+            '  <key id="weight" for="edge" attr.name="weight" attr.type="double"/>',
+            '  <graph id="G" edgedefault="directed">',
+        ]
+        for v in self.variables:
+            lines.append(f'    <node id="{escape(v, {chr(34): "&quot;"})}"/>')
+        for i, (p, c, w) in enumerate(self.edges()):
+            q = {chr(34): "&quot;"}
+            lines.append(
+                f'    <edge id="e{i}" source="{escape(p, q)}" target="{escape(c, q)}">'
+                f'<data key="weight">{w!r}</data></edge>'
+            )
+        lines += ["  </graph>", "</graphml>"]
+        return "\n".join(lines) + "\n"
+
+    # -------------------------------------------------------------- scoring
+    def align(self, dataset: Dataset) -> np.ndarray:
+        """Columns of ``dataset`` in this model's variable order, on the training scale.
+
+        ``dataset`` should be loaded without standardization: the model's own transform is applied.
+        """
+        missing = [v for v in self.variables if v not in dataset.names]
+        if missing:
+            raise DataValidationError(
+                f"{dataset.source or 'data'}: variable(s) {', '.join(map(repr, missing[:6]))} of the model "
+                "are not in the data."
+            )
+        cols = [dataset.names.index(v) for v in self.variables]
+        x = dataset.original_values()[:, cols]
+        if self.transform.get("standardized"):
+            means = np.array([self.transform["means"][v] for v in self.variables])
+            scales = np.array([self.transform["scales"][v] for v in self.variables])
+            x = (x - means) / scales
+        return x
+
+    def evaluate(self, dataset: Dataset, *, refit: bool = False) -> dict:
+        """Log-likelihood and BIC of ``dataset`` under this network.
+
+        Without ``refit`` the fitted parameters are evaluated as they are (held-out evaluation);
+        with ``refit`` every family is refitted on ``dataset`` first. Returns ``loglik`` (nats),
+        ``loglik_per_instance_per_variable`` and ``bic``.
+        """
+        x = self.align(dataset)
+        if np.isnan(x).any():
+            from .exceptions import MissingValuesError
+
+            raise MissingValuesError("scoring data with missing cells is not supported yet.")
+        m, n = x.shape
+        index = {v: i for i, v in enumerate(self.variables)}
+        total = 0.0
+        n_params = 0
+        if refit:
+            model = LinearGaussianFamilies(x)
+            for child, fam in self.families.items():
+                fit = model.fit(index[child], tuple(sorted(index[p] for p in fam.parents)))
+                total += fit.loglik
+                n_params += fit.n_params
+        else:
+            for child, fam in self.families.items():
+                coefs = fam.params.get("coefficients", {})
+                u = x[:, [index[p] for p in fam.parents]]
+                params = {
+                    "intercept": fam.params["intercept"],
+                    "coefficients": [coefs[p] for p in fam.parents],
+                    "variance": fam.params["variance"],
+                }
+                total += linear_family_loglik(params, x[:, index[child]], u)
+                n_params += len(fam.parents) + 2
+        bic = total - 0.5 * math.log(m) * n_params
+        return {
+            "loglik": float(total),
+            "loglik_per_instance_per_variable": float(total / (m * n)),
+            "bic": float(bic),
+            "units": "nats",
+            "n_samples": int(m),
+            "refit": bool(refit),
+        }
+
