@@ -316,6 +316,8 @@ class Stepper:
                 f"{self.max_parents}."
             )
         self._entries: dict[tuple[int, Parents], _Entry] = {}
+        self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
+        self._rev = np.full((n, n), np.nan)  # cached exact reversal changes, [parent, child]
         self._fam_bic = np.array([self.bic.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
         self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
@@ -345,19 +347,20 @@ class Stepper:
         return len(self.history)
 
     def parents(self, child: int) -> Parents:
-        return self.dag.parents(child)
+        """Sorted parents of ``child`` in the current graph."""
+        return self._parents[child]
 
     def edges(self) -> list[tuple[int, int]]:
         return self.dag.edges()
 
     def entry(self, child: int) -> _Entry:
         """Cached rankings of ``child``'s current family (computed on first use)."""
-        parents = self.dag.parents(child)
-        key = (child, parents)
+        key = (child, self._parents[child])
         e = self._entries.get(key)
         if e is None:
-            e = _Entry(self.model, child, parents)
+            e = _Entry(self.model, child, key[1])
             self._entries[key] = e
+            self.n_exact += len(key[1])  # the family's deletions, scored exactly with its fit
         return e
 
     # ---------------------------------------------------------- legality
@@ -446,7 +449,6 @@ class Stepper:
                 if self.required[u, child]:
                     continue
                 dll = float(e.del_dll[i])
-                self.n_exact += 0  # deletions come with the family fits (exact, cached)
                 consider(dll + pen, (Operator.DELETE, child, u, -1),
                          lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen))
         return best
@@ -454,10 +456,6 @@ class Stepper:
     def _rank(self, scores: np.ndarray, value: float) -> int:
         finite = scores[np.isfinite(scores)]
         return int((finite > value).sum()) + 1
-
-    def _queue_scores(self, child: int, e: _Entry) -> list[np.ndarray]:
-        add_m, rep_m = self._measure(e)
-        return [add_m, rep_m.ravel()]
 
     def _make_add(self, child: int, e: _Entry, z: int) -> Move:
         add_m, rep_m = self._measure(e)
@@ -473,12 +471,18 @@ class Stepper:
         return Move(Operator.REPLACE, z, child, e.parents[i], float(e.rep_c1[i, z]), float(e.rep_c2[i, z]),
                     dll, dll, self._rank(pool, float(rep_m[i, z])))
 
-    def _reversals(self) -> list[tuple[float, tuple, Move]]:
+    def _reversal_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Legal reversals (parents, children) and their exact log-likelihood changes.
+
+        Reversing u -> c deletes u from c's family and adds c to u's, both scored exactly; the
+        penalties cancel. Values are cached per edge until either family changes.
+        """
+        empty = np.zeros(0, dtype=np.intp)
         if Operator.REVERSE not in self.operators:
-            return []
+            return empty, empty, np.zeros(0)
         edges = np.argwhere(self.dag.adj)
         if edges.size == 0:
-            return []
+            return empty, empty, np.zeros(0)
         us, cs = edges[:, 0], edges[:, 1]
         n_par = self.dag.adj.sum(axis=0)
         ok = (
@@ -487,16 +491,25 @@ class Stepper:
             & ~self.forbidden[cs, us]
             & (n_par[us] < self.max_parents)
         )
-        out = []
-        for u, c in zip(us[ok], cs[ok], strict=True):
-            u, c = int(u), int(c)
-            ec = self.entry(c)
-            eu = self.entry(u)
-            i = ec.parents.index(u)
+        us, cs = us[ok], cs[ok]
+        dll = self._rev[us, cs]
+        for j in np.flatnonzero(np.isnan(dll)):
+            u, c = int(us[j]), int(cs[j])
+            ec, eu = self.entry(c), self.entry(u)
             self._ensure_add_exact(u, eu, np.array([c]))
-            dll = float(ec.del_dll[i] + eu.add_exact[c])
-            out.append((dll, (Operator.REVERSE, c, u, -1), Move(Operator.REVERSE, u, c, delta_loglik=dll, delta_bic=dll)))
-        return out
+            dll[j] = self._rev[u, c] = ec.del_dll[ec.parents.index(u)] + eu.add_exact[c]
+        return us, cs, dll
+
+    def _best_reversal(self) -> tuple[float, tuple, Move] | None:
+        us, cs, dll = self._reversal_candidates()
+        if dll.size == 0:
+            return None
+        top = dll.max()
+        near = np.flatnonzero(dll >= top - 1e-9 * max(1.0, abs(top)))
+        # tie-break key (REVERSE, child, parent): lowest child, then lowest parent
+        j = near[np.lexsort((us[near], cs[near]))[0]]
+        u, c, d = int(us[j]), int(cs[j]), float(dll[j])
+        return d, (Operator.REVERSE, c, u, -1), Move(Operator.REVERSE, u, c, delta_loglik=d, delta_bic=d)
 
     def _refresh(self) -> tuple[np.ndarray, np.ndarray]:
         legal_add, legal_rep = self._legal_masks()
@@ -514,7 +527,9 @@ class Stepper:
         """The move :meth:`step` would apply (None when nothing improves the score)."""
         self._refresh()
         best: tuple[float, tuple, Move] | None = None
-        for cand in [b for b in self._fam_best if b is not None] + self._reversals():
+        for cand in [b for b in self._fam_best if b is not None] + [self._best_reversal()]:
+            if cand is None:
+                continue
             if best is None or _better(cand[0], cand[1], best[0], best[1], self.tol):
                 best = cand
         if best is None or best[0] <= self.tol * max(1.0, abs(self.score)):
@@ -573,10 +588,13 @@ class Stepper:
                                      ("c1", np.nan), ("c2", np.nan), ("dll", e.del_dll[i]),
                                      ("dbic", e.del_dll[i] + pen), ("rank", 0), ("sel", True)):
                         rows[key].append(np.array([val]))
-        for dll, _key, mv in self._reversals():
-            for key, val in (("op", Operator.REVERSE), ("parent", mv.parent), ("child", mv.child), ("removed", -1),
-                             ("c1", np.nan), ("c2", np.nan), ("dll", dll), ("dbic", dll), ("rank", 0), ("sel", True)):
-                rows[key].append(np.array([val]))
+        us, cs, dll = self._reversal_candidates()
+        if dll.size:
+            m = dll.size
+            for key, val in (("op", np.full(m, Operator.REVERSE)), ("parent", us), ("child", cs),
+                             ("removed", np.full(m, -1)), ("c1", np.full(m, np.nan)), ("c2", np.full(m, np.nan)),
+                             ("dll", dll), ("dbic", dll), ("rank", np.zeros(m)), ("sel", np.ones(m, dtype=bool))):
+                rows[key].append(val)
 
         def cat(key, dtype):
             return np.concatenate(rows[key]).astype(dtype) if rows[key] else np.zeros(0, dtype=dtype)
@@ -644,7 +662,10 @@ class Stepper:
                 raise
             touched = (move.child,)
         for c in touched:
-            fit = self.model.fit(c, d.parents(c))
+            self._parents[c] = d.parents(c)
+            self._rev[:, c] = np.nan
+            self._rev[c, :] = np.nan
+            fit = self.model.fit(c, self._parents[c])
             self._fam_bic[c] = self.bic.family(fit)
             self._fam_ll[c] = fit.loglik
             self._dirty[c] = True

@@ -23,8 +23,6 @@ import math
 import warnings
 
 import numpy as np
-from scipy import linalg
-
 from ..exceptions import MissingValuesError, NumericalWarning
 from ..ideal import R2_CAP, c1_from_stats, c2_from_stats
 from .base import FamilyFit, Parents
@@ -109,9 +107,13 @@ class LinearGaussianFamilies:
             s_uu = s[np.ix_(p, p)]
             s_ux = s[p, child]
             try:
-                chol = linalg.cho_factor(s_uu, lower=True, check_finite=False)
-                alpha = linalg.cho_solve(chol, s_ux, check_finite=False)
-            except linalg.LinAlgError:
+                # inverse Cholesky factor: S_UU^{-1} = L^{-T} L^{-1}; k is small, so plain matmuls
+                # beat LAPACK call overhead in the hot path
+                chol = np.linalg.inv(np.linalg.cholesky(s_uu))
+                alpha = chol.T @ (chol @ s_ux)
+                if not np.all(np.isfinite(alpha)):
+                    raise np.linalg.LinAlgError("non-finite coefficients")
+            except np.linalg.LinAlgError:
                 warnings.warn(
                     f"parents {p} of variable {child} are collinear; using a least-squares fit.",
                     NumericalWarning,
@@ -227,7 +229,7 @@ class LinearGaussianFamilies:
         if parents:
             s_uz = self.scatter[np.ix_(list(parents), cand)]
             if st.chol is not None:
-                w = linalg.solve_triangular(st.chol[0], s_uz, lower=True, check_finite=False)
+                w = st.chol @ s_uz
                 zz -= np.einsum("ij,ij->j", w, w)
             else:
                 s_uu = self.scatter[np.ix_(list(parents), list(parents))]
