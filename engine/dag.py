@@ -25,6 +25,9 @@ class DAG:
         self.n_vars = n_vars
         self.adj = np.zeros((n_vars, n_vars), dtype=bool)
         self.reach = np.zeros((n_vars, n_vars), dtype=bool)
+        # edge list kept alongside the matrix so that per-edge work never scans N x N
+        self._src = np.zeros(0, dtype=np.intp)
+        self._dst = np.zeros(0, dtype=np.intp)
         for p, c in edges:
             if not self.can_add(p, c):
                 raise CycleError(f"edge {p} -> {c} would create a directed cycle.")
@@ -36,6 +39,8 @@ class DAG:
         new.n_vars = self.n_vars
         new.adj = self.adj.copy()
         new.reach = self.reach.copy()
+        new._src = self._src.copy()
+        new._dst = self._dst.copy()
         return new
 
     # ---------------------------------------------------------------- queries
@@ -49,12 +54,17 @@ class DAG:
 
     def edges(self) -> list[tuple[int, int]]:
         """All edges (parent, child), sorted by child then parent."""
-        c, p = np.nonzero(self.adj.T)
-        return [(int(a), int(b)) for a, b in zip(p, c, strict=True)]
+        order = np.lexsort((self._src, self._dst))
+        return [(int(a), int(b)) for a, b in zip(self._src[order], self._dst[order], strict=True)]
+
+    def edge_array(self) -> tuple[np.ndarray, np.ndarray]:
+        """All edges as (sources, targets) arrays sorted by source then target. O(E log E)."""
+        order = np.lexsort((self._dst, self._src))
+        return self._src[order], self._dst[order]
 
     @property
     def n_edges(self) -> int:
-        return int(self.adj.sum())
+        return int(self._src.size)
 
     def has_edge(self, parent: int, child: int) -> bool:
         return bool(self.adj[parent, child])
@@ -72,53 +82,76 @@ class DAG:
     def reversal_mask(self, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
         """For edges parents[e] -> children[e]: whether reversing each keeps the graph acyclic.
 
-        Reversing u -> c is legal iff no other directed path leads from u to c, i.e. no child w != c
-        of u has w == c or w reaches c.
+        Reversing u -> c is legal iff no other directed path leads from u to c, i.e. no child
+        w != c of u has w reaches c. Cost O(sum of the tails' out-degrees), not O(E N).
         """
-        if len(parents) == 0:
+        parents = np.asarray(parents, dtype=np.intp)
+        children = np.asarray(children, dtype=np.intp)
+        if parents.size == 0:
             return np.zeros(0, dtype=bool)
-        targets = self.reach[:, children].T.copy()  # (E, N): w reaches c
-        targets[np.arange(len(children)), children] = True  # w == c counts when w != the edge itself
-        out_edges = self.adj[parents].copy()  # (E, N): children of u
-        out_edges[np.arange(len(children)), children] = False  # without the edge being reversed
-        return ~np.any(out_edges & targets, axis=1)
+        src, dst = self.edge_array()
+        ptr = np.searchsorted(src, np.arange(self.n_vars + 1))
+        start, stop = ptr[parents], ptr[parents + 1]
+        counts = stop - start
+        edge_of = np.repeat(np.arange(parents.size), counts)
+        offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+        ws = dst[np.repeat(start, counts) + offsets]  # the other children w of each tail u
+        cs = children[edge_of]
+        blocking = (ws != cs) & self.reach[ws, cs]
+        return ~np.bincount(edge_of[blocking], minlength=parents.size).astype(bool)
 
     # -------------------------------------------------------------- mutation
-    def add_edge(self, parent: int, child: int) -> None:
-        """Add parent -> child; the caller has checked :meth:`can_add`."""
+    def add_edge(self, parent: int, child: int) -> np.ndarray:
+        """Add parent -> child. Returns the nodes whose reachability row grew (the parent and
+        its ancestors that did not already reach the child)."""
         if not self.can_add(parent, child):
             raise CycleError(f"edge {parent} -> {child} would create a cycle or already exists.")
         self.adj[parent, child] = True
+        self._src = np.append(self._src, parent)
+        self._dst = np.append(self._dst, child)
         src = self.reach[:, parent].copy()
         src[parent] = True
+        rows = np.flatnonzero(src)
         dst = self.reach[child].copy()
         dst[child] = True
-        self.reach |= np.outer(src, dst)
+        cols = np.flatnonzero(dst)
+        grew = rows[~self.reach[np.ix_(rows, cols)].all(axis=1)]
+        self.reach[np.ix_(grew, cols)] = True
+        return grew
 
-    def remove_edge(self, parent: int, child: int) -> None:
-        """Remove parent -> child and repair the reachability of the parent's ancestors."""
+    def remove_edge(self, parent: int, child: int) -> np.ndarray:
+        """Remove parent -> child and repair the reachability of the parent's ancestors.
+
+        Returns the nodes whose reachability row shrank."""
         if not self.adj[parent, child]:
             raise CycleError(f"there is no edge {parent} -> {child} to remove.")
         self.adj[parent, child] = False
+        keep = ~((self._src == parent) & (self._dst == child))
+        self._src, self._dst = self._src[keep], self._dst[keep]
         affected = np.flatnonzero(self.reach[:, parent])
         affected = np.append(affected, parent)
         # descendants first: in a DAG an ancestor reaches strictly more nodes than its descendants
         order = affected[np.argsort(self.reach[affected].sum(axis=1), kind="stable")]
+        changed = []
         for a in order:
             kids = np.flatnonzero(self.adj[a])
             row = self.adj[a].copy()
             if kids.size:
                 row |= self.reach[kids].any(axis=0)
-            self.reach[a] = row
+            if not np.array_equal(row, self.reach[a]):
+                changed.append(a)
+                self.reach[a] = row
+        return np.array(sorted(changed), dtype=np.intp)
 
-    def reverse_edge(self, parent: int, child: int) -> None:
-        """Turn parent -> child into child -> parent."""
-        self.remove_edge(parent, child)
+    def reverse_edge(self, parent: int, child: int) -> tuple[np.ndarray, np.ndarray]:
+        """Turn parent -> child into child -> parent. Returns (rows shrunk, rows grown)."""
+        shrunk = self.remove_edge(parent, child)
         try:
-            self.add_edge(child, parent)
+            grew = self.add_edge(child, parent)
         except CycleError:
             self.add_edge(parent, child)
             raise
+        return shrunk, grew
 
     def check_reach(self) -> bool:
         """Recompute reachability from scratch and compare (for tests)."""

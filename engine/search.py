@@ -262,6 +262,9 @@ class Stepper:
         Which operators the search may use (default: all four).
     tol : float
         A move must improve the BIC by more than ``tol * max(1, |score|)``.
+    cache_size : int or None
+        How many family entries (rankings and exact scores per parent set) to keep; the current
+        families are never dropped. Default ``max(2 N, 2048)``.
     """
 
     def __init__(
@@ -278,6 +281,7 @@ class Stepper:
         initial: Iterable[tuple[int, int]] = (),
         operators: Iterable[Operator] = tuple(Operator),
         tol: float = 1e-9,
+        cache_size: int | None = None,
     ) -> None:
         self.method = check_choice(method, "method", ("ideal", "greedy"))
         check_scalar(k, "k", int, min_val=1)
@@ -316,14 +320,17 @@ class Stepper:
                 f"{self.max_parents}."
             )
         self._entries: dict[tuple[int, Parents], _Entry] = {}
+        #: cached family entries kept beyond the current ones (insertion order = age)
+        self.cache_size = max(2 * n, 2048) if cache_size is None else int(cache_size)
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
+        self._n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
         self._rev = np.full((n, n), np.nan)  # cached exact reversal changes, [parent, child]
         self._fam_bic = np.array([self.bic.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
         self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
+        self._fb_delta = np.full(n, -np.inf)  # best exact BIC change per family
+        self._watch: list[np.ndarray] = [np.zeros(0, dtype=np.intp)] * n
         self._dirty = np.ones(n, dtype=bool)
-        self._legal_add_prev: np.ndarray | None = None
-        self._legal_rep_prev: np.ndarray | None = None
         self.history: list[Move] = []
         self.n_exact = 0
         self.n_ranked = 0
@@ -360,8 +367,22 @@ class Stepper:
         if e is None:
             e = _Entry(self.model, child, key[1])
             self._entries[key] = e
+            if len(self._entries) > self.cache_size:
+                self._evict()
             self.n_exact += len(key[1])  # the family's deletions, scored exactly with its fit
         return e
+
+    def _evict(self) -> None:
+        """Drop the oldest cached entries that belong to no current family (bounded memory).
+
+        An evicted parent set that comes back (e.g. after undo) is ranked and scored again."""
+        excess = len(self._entries) - self.cache_size
+        for key in list(self._entries):
+            if excess <= 0:
+                break
+            if self._parents[key[0]] != key[1]:
+                del self._entries[key]
+                excess -= 1
 
     # ---------------------------------------------------------- legality
     def _legal_masks(self) -> tuple[np.ndarray, np.ndarray]:
@@ -370,6 +391,15 @@ class Stepper:
         legal_add = base & (n_par < self.max_parents)[:, None]
         if Operator.ADD not in self.operators:
             legal_add = np.zeros_like(base)
+        legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
+        return legal_add, legal_rep
+
+    def _legal_rows(self, child: int) -> tuple[np.ndarray, np.ndarray]:
+        """Legal Add and Replace candidates (new parents) of one family, from its reachability row."""
+        base = ~self.dag.reach[child] & ~self.dag.adj[:, child] & ~self.forbidden[:, child]
+        base[child] = False
+        full = len(self._parents[child]) >= self.max_parents
+        legal_add = base if (Operator.ADD in self.operators and not full) else np.zeros_like(base)
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
@@ -451,6 +481,15 @@ class Stepper:
                 dll = float(e.del_dll[i])
                 consider(dll + pen, (Operator.DELETE, child, u, -1),
                          lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen))
+        # Candidates whose loss of legality would change this family's answer: for ``ideal`` the
+        # whole selected top K (the next one would move up), for ``greedy`` only the best move.
+        if self.method == "ideal":
+            watch = np.concatenate([add_idx] + [idx for _, idx in reps]) if reps else add_idx
+        elif best is not None and best[2].op in (Operator.ADD, Operator.REPLACE):
+            watch = np.array([best[2].parent])
+        else:
+            watch = np.zeros(0, dtype=np.intp)
+        self._watch[child] = watch.astype(np.intp)
         return best
 
     def _rank(self, scores: np.ndarray, value: float) -> int:
@@ -480,11 +519,10 @@ class Stepper:
         empty = np.zeros(0, dtype=np.intp)
         if Operator.REVERSE not in self.operators:
             return empty, empty, np.zeros(0)
-        edges = np.argwhere(self.dag.adj)
-        if edges.size == 0:
+        us, cs = self.dag.edge_array()
+        if us.size == 0:
             return empty, empty, np.zeros(0)
-        us, cs = edges[:, 0], edges[:, 1]
-        n_par = self.dag.adj.sum(axis=0)
+        n_par = self._n_par
         ok = (
             self.dag.reversal_mask(us, cs)
             & ~self.required[us, cs]
@@ -511,27 +549,30 @@ class Stepper:
         u, c, d = int(us[j]), int(cs[j]), float(dll[j])
         return d, (Operator.REVERSE, c, u, -1), Move(Operator.REVERSE, u, c, delta_loglik=d, delta_bic=d)
 
-    def _refresh(self) -> tuple[np.ndarray, np.ndarray]:
-        legal_add, legal_rep = self._legal_masks()
-        dirty = self._dirty.copy()
-        if self._legal_add_prev is not None:
-            dirty |= np.any(legal_add != self._legal_add_prev, axis=1)
-            dirty |= np.any(legal_rep != self._legal_rep_prev, axis=1)
-        for c in np.flatnonzero(dirty):
-            self._fam_best[c] = self._family_best(int(c), legal_add[c], legal_rep[c])
-        self._legal_add_prev, self._legal_rep_prev = legal_add, legal_rep
+    def _refresh(self) -> None:
+        """Re-rank and re-score the families whose parents or legal candidates changed."""
+        for c in np.flatnonzero(self._dirty):
+            c = int(c)
+            legal_add, legal_rep = self._legal_rows(c)
+            best = self._family_best(c, legal_add, legal_rep)
+            self._fam_best[c] = best
+            self._fb_delta[c] = -np.inf if best is None else best[0]
         self._dirty[:] = False
-        return legal_add, legal_rep
 
     def best_move(self) -> Move | None:
         """The move :meth:`step` would apply (None when nothing improves the score)."""
         self._refresh()
         best: tuple[float, tuple, Move] | None = None
-        for cand in [b for b in self._fam_best if b is not None] + [self._best_reversal()]:
-            if cand is None:
-                continue
-            if best is None or _better(cand[0], cand[1], best[0], best[1], self.tol):
-                best = cand
+        top = float(self._fb_delta.max(initial=-np.inf))
+        if np.isfinite(top):
+            near = np.flatnonzero(self._fb_delta >= top - 1e-9 * max(1.0, abs(top)))
+            for c in near:
+                cand = self._fam_best[c]
+                if best is None or _better(cand[0], cand[1], best[0], best[1], self.tol):
+                    best = cand
+        rev = self._best_reversal()
+        if rev is not None and (best is None or _better(rev[0], rev[1], best[0], best[1], self.tol)):
+            best = rev
         if best is None or best[0] <= self.tol * max(1.0, abs(self.score)):
             return None
         return best[2]
@@ -543,7 +584,8 @@ class Stepper:
         Runs the selector (so the exact changes the search would compute are filled in) and
         returns one row per legal Add, Replace, Delete and Reverse move.
         """
-        legal_add, legal_rep = self._refresh()
+        self._refresh()
+        legal_add, legal_rep = self._legal_masks()
         rows: dict[str, list] = {k: [] for k in ("op", "parent", "child", "removed", "c1", "c2", "dll", "dbic", "rank", "sel")}
         pen = self.bic.per_param
         for c in range(self.n_vars):
@@ -644,25 +686,34 @@ class Stepper:
     # ------------------------------------------------------------ transitions
     def _apply(self, move: Move) -> None:
         d = self.dag
+        shrunk = grew = np.zeros(0, dtype=np.intp)
         if move.op == Operator.ADD:
-            d.add_edge(move.parent, move.child)
+            grew = d.add_edge(move.parent, move.child)
             touched = (move.child,)
         elif move.op == Operator.DELETE:
-            d.remove_edge(move.parent, move.child)
+            shrunk = d.remove_edge(move.parent, move.child)
             touched = (move.child,)
         elif move.op == Operator.REVERSE:
-            d.reverse_edge(move.parent, move.child)
+            shrunk, grew = d.reverse_edge(move.parent, move.child)
             touched = (move.child, move.parent)
         else:
-            d.remove_edge(move.removed, move.child)
+            shrunk = d.remove_edge(move.removed, move.child)
             try:
-                d.add_edge(move.parent, move.child)
+                grew = d.add_edge(move.parent, move.child)
             except CycleError:
                 d.add_edge(move.removed, move.child)
                 raise
             touched = (move.child,)
+        # Families whose legal candidates grew must be re-ranked; those whose legal set only
+        # shrank need it only if a watched candidate (one that decided their answer) went away.
+        self._dirty[shrunk] = True
+        for a in grew:
+            w = self._watch[a]
+            if w.size and self.dag.reach[a, w].any():
+                self._dirty[a] = True
         for c in touched:
             self._parents[c] = d.parents(c)
+            self._n_par[c] = len(self._parents[c])
             self._rev[:, c] = np.nan
             self._rev[c, :] = np.nan
             fit = self.model.fit(c, self._parents[c])
@@ -783,13 +834,17 @@ class Stepper:
 
 
 def _top_k(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the (up to) k largest finite scores; ties go to the lower index."""
-    finite = np.flatnonzero(np.isfinite(scores))
-    if finite.size <= k:
-        return finite
-    vals = scores[finite]
-    order = np.lexsort((finite, -vals))
-    return finite[order[:k]]
+    """Indices of the (up to) k largest finite scores; ties go to the lower index. O(n)."""
+    finite = np.isfinite(scores)
+    n_finite = int(finite.sum())
+    if n_finite <= k:
+        return np.flatnonzero(finite)
+    s = np.where(finite, scores, -np.inf)
+    kth = s[np.argpartition(-s, k - 1)[:k]].min()
+    cand = np.flatnonzero(s >= kth)
+    if cand.size > k:
+        cand = cand[np.lexsort((cand, -s[cand]))[:k]]
+    return cand
 
 
 def _ranks(pool: np.ndarray, values: np.ndarray) -> np.ndarray:

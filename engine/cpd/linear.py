@@ -89,6 +89,8 @@ class LinearGaussianFamilies:
         self._zz_rank = self._diag if centred else self._diag + self.n_samples * self.means**2
         self._var_floor = 1e-10 * np.maximum(self._diag, 1e-300)
         self._cache: dict[tuple[int, Parents], _FamilyStats] = {}
+        #: fits kept in the cache (oldest dropped first; a dropped fit is recomputed exactly)
+        self.cache_size = max(8 * self.n_vars, 4096)
 
     # ------------------------------------------------------------------ basics
     def n_params(self, n_parents: int) -> int:
@@ -127,6 +129,9 @@ class LinearGaussianFamilies:
             alpha = np.zeros(0)
             rss = float(s[child, child])
         rss = max(rss, self._var_floor[child])
+        if len(self._cache) >= self.cache_size:
+            for old in list(self._cache)[: len(self._cache) // 4]:
+                del self._cache[old]
         st.rss = rss
         st.alpha = alpha
         st.chol = chol
