@@ -78,12 +78,31 @@ class LinearGaussianFamilies:
                 "the data has missing cells; the linear-Gaussian scorer needs complete data "
                 "(learning with missing values uses structural EM)."
             )
-        self.n_samples, self.n_vars = values.shape
+        means = values.mean(axis=0)
+        xc = values - means
+        self._setup(means, xc.T @ xc, values.shape[0], centred)
+
+    @classmethod
+    def from_moments(
+        cls, means: np.ndarray, scatter: np.ndarray, n_samples: int, *, centred: bool = True
+    ) -> LinearGaussianFamilies:
+        """Families from sufficient statistics: column means and centred scatter ``sum (x-mu)(x-mu)^T``.
+
+        Used by structural EM, where they are *expected* statistics under the posterior Q
+        (JMLR 2007 section 6): the fits then maximize the expected log-likelihood, and C1/C2 are
+        computed from the expected scatter ``E[y.z]`` (same cost as ``E[y].E[z]`` from a Gram
+        matrix, and closer to the exact expected gain).
+        """
+        obj = cls.__new__(cls)
+        obj._setup(np.asarray(means, dtype=float), np.asarray(scatter, dtype=float), int(n_samples), centred)
+        return obj
+
+    def _setup(self, means: np.ndarray, scatter: np.ndarray, n_samples: int, centred: bool) -> None:
+        self.n_samples, self.n_vars = n_samples, means.shape[0]
         self.centred = centred
-        self.means = values.mean(axis=0)
-        xc = values - self.means
+        self.means = means
         #: centred scatter matrix S = Xc^T Xc (M times the ML covariance)
-        self.scatter = xc.T @ xc
+        self.scatter = 0.5 * (scatter + scatter.T)
         self._diag = np.diag(self.scatter).copy()
         # z.z used by C1/C2: centred or raw second moments
         self._zz_rank = self._diag if centred else self._diag + self.n_samples * self.means**2
