@@ -1,0 +1,251 @@
+"""Learning with hidden variables: propose, accept or reject, and the automatic protocol.
+
+Ties :mod:`engine.hidden` (cluster proposals from ideal profiles, JMLR 2007 section 5) to
+:mod:`engine.em` (structural EM, section 6):
+
+* :class:`HiddenSearch` keeps the current model (observed variables plus the hidden variables
+  accepted so far), proposes clusters on it, and accepts a proposal by adding a hidden variable
+  ``H1``, ``H2``, ... as parent of the cluster's members, initialized from the cluster's profile z*,
+  then running structural EM; a rejected proposal is never proposed again.
+* :meth:`HiddenSearch.auto` follows the paper's protocol (section 9.2): propose, add the best
+  cluster if its estimated gain is positive, search, and repeat until adding a hidden variable no
+  longer improves the observed-data BIC (or ``max_hidden`` is reached). With ``two_layer=True``
+  only hidden -> observed edges are allowed and the first hidden variable is the parent of every
+  observed variable, as in the paper's experiments; ``greedy_hidden=True`` gives the paper's
+  Greedy baseline, where every new hidden variable is a parent of all observed variables.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from .data import Dataset
+from .em import MISSING_HANDLING, StructuralEM
+from .exceptions import ParameterError
+from .hidden import ClusterProposal, propose_from_search
+
+__all__ = ["HiddenSearch", "HiddenVariable"]
+
+
+@dataclass
+class HiddenVariable:
+    """An accepted hidden variable."""
+
+    name: str
+    children: list[str]
+    estimated_gain: float
+    members: list[str]
+
+    def to_dict(self, profile: np.ndarray | None = None) -> dict:
+        out = {"name": self.name, "children": list(self.children), "estimated_gain": float(self.estimated_gain),
+               "proposed_members": list(self.members)}
+        if profile is not None:
+            out["profile"] = [float(v) for v in profile]
+        return out
+
+
+class HiddenSearch:
+    """The current network with hidden variables, and the operations on it.
+
+    Parameters
+    ----------
+    dataset : Dataset
+        Observed data (may have missing cells).
+    settings : dict
+        Search settings passed to the M-step: method, k, measure, queue, max_parents.
+    two_layer : bool
+        Only hidden -> observed edges (the paper's two-layer setting); ``max_parents`` then bounds
+        the hidden parents of each observed variable.
+    initial_edges : iterable of (parent name, child name)
+        Starting structure over the observed variables.
+    em_options : dict
+        Passed to :class:`StructuralEM` (max_iter, tol, ...).
+    """
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        settings: dict | None = None,
+        *,
+        two_layer: bool = False,
+        initial_edges=(),
+        em_options: dict | None = None,
+        seed: int | None = None,
+    ) -> None:
+        self.dataset = dataset
+        self.settings = {"method": "ideal", "k": 2, "measure": "c2", "queue": "shared", "max_parents": None}
+        self.settings.update(settings or {})
+        self.two_layer = two_layer
+        self.em_options = dict(em_options or {})
+        self.rng = np.random.default_rng(seed)
+        self.hidden: list[HiddenVariable] = []
+        self.rejected: set[frozenset] = set()
+        self.initial_edges = list(initial_edges)
+        self.em = StructuralEM(dataset, initial_edges=self.initial_edges, two_layer=two_layer, **self._em_kwargs())
+        if dataset.has_missing:
+            # posterior moments of the missing cells under the given structure (no search yet)
+            self.em.e_step(self.em.params())
+
+    def _em_kwargs(self) -> dict:
+        return {**self.settings, **self.em_options}
+
+    # ------------------------------------------------------------------ state
+    @property
+    def names(self) -> list[str]:
+        return self.em.names
+
+    @property
+    def n_observed(self) -> int:
+        return self.em.n_obs
+
+    def edges(self) -> list[tuple[str, str]]:
+        return [(self.names[p], self.names[c]) for p, c in self.em.edges]
+
+    def observed_bic(self) -> float:
+        return self.em.observed_bic()
+
+    def hidden_profile(self, name: str) -> np.ndarray:
+        """Posterior mean of a hidden variable over the instances."""
+        return self.em.mean[:, self.names.index(name)].copy()
+
+    def _current_stepper(self):
+        if self.em.stepper is None:
+            from .search import Stepper
+
+            self.em.stepper = Stepper(
+                self.em.expected_model(),
+                method=self.settings["method"],
+                k=self.settings["k"],
+                measure=self.settings["measure"],
+                queue=self.settings["queue"],
+                initial=self.em.edges,
+            )
+        return self.em.stepper
+
+    # ------------------------------------------------------------- proposals
+    def propose(self, n_proposals: int = 5, **kwargs) -> list[ClusterProposal]:
+        """Ranked cluster proposals over the observed variables of the current model."""
+        stepper = self._current_stepper()
+        return propose_from_search(
+            stepper,
+            self.em.mean,
+            self.names,
+            candidates=np.arange(self.n_observed),
+            n_proposals=n_proposals,
+            exclude=self.rejected,
+            **kwargs,
+        )
+
+    def reject(self, proposal: ClusterProposal) -> None:
+        """Never propose this cluster again."""
+        self.rejected.add(proposal.key)
+
+    def _check_current(self, proposal: ClusterProposal) -> None:
+        unknown = [n for n in proposal.names if n not in self.names[: self.n_observed]]
+        if unknown:
+            raise ParameterError(
+                f"the proposal names variable(s) {unknown} that are not observed variables of the current model."
+            )
+
+    def accept(self, proposal: ClusterProposal, *, children: list[str] | None = None,
+               callback: Callable | None = None) -> HiddenVariable:
+        """Add a hidden variable as parent of the proposal's members and run structural EM."""
+        self._check_current(proposal)
+        return self._add_hidden(proposal.profile, children or proposal.names, proposal.estimated_gain,
+                                proposal.names, callback)
+
+    def _add_hidden(self, profile, children, gain, members, callback=None) -> HiddenVariable:
+        name = self._next_name()
+        hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
+        hidden[name] = (np.asarray(profile, dtype=float), list(children))
+        obs_edges = self.edges()
+        em = StructuralEM(
+            self.dataset, hidden=hidden, initial_edges=obs_edges, two_layer=self.two_layer, **self._em_kwargs()
+        )
+        # carry over the current posterior of the earlier hidden variables
+        for h in self.hidden:
+            j = em.names.index(h.name)
+            em.mean[:, j] = self.hidden_profile(h.name)
+            em.var[:, j] = self.em.var[:, self.names.index(h.name)]
+        em.run(callback=callback)
+        self.em = em
+        hv = HiddenVariable(name, [self.names[c] for p, c in em.edges if self.names[p] == name], gain, list(members))
+        self.hidden.append(hv)
+        self._refresh_children()
+        return hv
+
+    def _refresh_children(self) -> None:
+        for h in self.hidden:
+            h.children = [self.names[c] for p, c in self.em.edges if self.names[p] == h.name]
+
+    def _next_name(self) -> str:
+        used = set(self.names)
+        i = 1
+        while f"H{i}" in used:
+            i += 1
+        return f"H{i}"
+
+    def fit_structure(self, callback: Callable | None = None) -> None:
+        """Run structural EM on the current model (learns the observed structure if not yet done)."""
+        self.em.run(callback=callback)
+        self._refresh_children()
+
+    # ------------------------------------------------------------ automatic
+    def auto(self, max_hidden: int = 5, *, greedy_hidden: bool = False,
+             progress: Callable[[str], None] | None = None) -> list[HiddenVariable]:
+        """The paper's protocol: add hidden variables while the observed-data BIC improves.
+
+        The first proposal is made on the starting structure (its ideal profiles are the
+        variables' residuals there); the result of adding it is compared with the network learned
+        without it, and every later one with the network before it.
+        """
+        say = progress or (lambda msg: None)
+        baseline = StructuralEM(self.dataset, initial_edges=self.initial_edges, two_layer=self.two_layer,
+                                **self._em_kwargs())
+        if self.two_layer:
+            obs = list(self.names[: self.n_observed])
+            self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs)
+            say(f"added H1 as parent of all observed variables; observed BIC {self.observed_bic():.2f}")
+            best = self.observed_bic()
+        else:
+            baseline.run()
+            best = baseline.observed_bic()
+            say(f"network without hidden variables: observed BIC {best:.2f}")
+            if greedy_hidden:
+                self.em = baseline
+        while len(self.hidden) < max_hidden:
+            snapshot = (self.em, list(self.hidden))
+            if greedy_hidden:
+                obs = list(self.names[: self.n_observed])
+                hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs)
+            else:
+                props = [p for p in self.propose(n_proposals=3) if p.explained_by is None]
+                if not props or props[0].estimated_gain <= 0:
+                    say("no cluster with a positive estimated gain is left")
+                    break
+                hv = self.accept(props[0])
+            after = self.observed_bic()
+            if after <= best:
+                self.em, self.hidden = snapshot
+                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {best:.2f}); stopped")
+                break
+            best = after
+            say(f"added {hv.name} -> {', '.join(hv.children)}; observed BIC {after:.2f}")
+        if not self.hidden and not self.two_layer:
+            self.em = baseline
+        self._refresh_children()
+        return self.hidden
+
+    def summary(self) -> dict:
+        """JSON-friendly description of the hidden variables and missing-value handling."""
+        return {
+            "hidden": [h.to_dict(self.hidden_profile(h.name)) for h in self.hidden],
+            "missing_values": MISSING_HANDLING if self.dataset.has_missing else "none",
+            "observed_bic": self.observed_bic(),
+            "observed_loglik": self.em.observed_loglik(),
+            "em_iterations": len(self.em.history),
+        }
