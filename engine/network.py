@@ -23,7 +23,8 @@ from xml.sax.saxutils import escape
 import numpy as np
 import pandas as pd
 
-from .cpd.linear import LinearGaussianFamilies, linear_family_loglik
+from .cpd import family_loglik, make_families
+from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
 from .exceptions import DataValidationError, ModelError
 
@@ -129,12 +130,16 @@ class LearnedNetwork:
             for child in variables:
                 f = spec["families"][child]
                 params = dict(f["params"])
-                if f.get("cpd", "linear") == "linear":
-                    float(params["intercept"])
-                    float(params["variance"])
-                    coefs = params.get("coefficients", {})
-                    if not isinstance(coefs, dict) or set(coefs) != set(f["parents"]):
-                        raise ModelError(f"family {child!r}: coefficients do not match its parents.")
+                cpd = f.get("cpd", "linear")
+                if cpd not in ("linear", "sigmoid"):
+                    raise ModelError(f"family {child!r}: unknown CPD {cpd!r}.")
+                for key in ("intercept",) if cpd == "linear" else ("theta0", "theta1"):
+                    float(params[key])
+                if not float(params["variance"]) > 0:
+                    raise ModelError(f"family {child!r}: variance must be positive.")
+                coefs = params.get("coefficients", {})
+                if not isinstance(coefs, dict) or set(coefs) != set(f["parents"]):
+                    raise ModelError(f"family {child!r}: coefficients do not match its parents.")
                 for p in f["parents"]:
                     if p not in variables:
                         raise ModelError(f"family {child!r}: parent {p!r} is not a variable of the model.")
@@ -211,7 +216,8 @@ class LearnedNetwork:
         total = 0.0
         n_params = 0
         if refit:
-            model = LinearGaussianFamilies(x)
+            cpds = {f.cpd for f in self.families.values()}
+            model = make_families(x, cpds.pop() if len(cpds) == 1 else "linear")
             for child, fam in self.families.items():
                 fit = model.fit(index[child], tuple(sorted(index[p] for p in fam.parents)))
                 total += fit.loglik
@@ -220,13 +226,10 @@ class LearnedNetwork:
             for child, fam in self.families.items():
                 coefs = fam.params.get("coefficients", {})
                 u = x[:, [index[p] for p in fam.parents]]
-                params = {
-                    "intercept": fam.params["intercept"],
-                    "coefficients": [coefs[p] for p in fam.parents],
-                    "variance": fam.params["variance"],
-                }
-                total += linear_family_loglik(params, x[:, index[child]], u)
-                n_params += len(fam.parents) + 2
+                params = dict(fam.params)
+                params["coefficients"] = [coefs[p] for p in fam.parents]
+                total += family_loglik(fam.cpd, params, x[:, index[child]], u)
+                n_params += len(fam.parents) + (3 if fam.cpd == "sigmoid" else 2)
         bic = total - 0.5 * math.log(m) * n_params
         return {
             "loglik": float(total),

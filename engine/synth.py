@@ -44,6 +44,8 @@ class LinearGaussianNetwork:
     intercepts: np.ndarray
     variances: np.ndarray
     cpd: str = "linear"
+    #: sigmoid networks: output scale theta_1 per variable (x = theta_0 + theta_1 sigmoid(w.u) + eps)
+    theta1: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
 
     @property
@@ -86,7 +88,7 @@ class LinearGaussianNetwork:
         return pd.DataFrame(rows, columns=["parent", "child", "weight"])
 
     def to_json(self) -> dict:
-        """The arth150-style JSON description (nodes, arcs, cpds)."""
+        """The arth150-style JSON description (nodes, arcs, cpds); sigmoid CPDs add ``theta1``."""
         cpds = {}
         for j, name in enumerate(self.names):
             coefs = {"(Intercept)": [float(self.intercepts[j])]}
@@ -97,7 +99,12 @@ class LinearGaussianNetwork:
                 "variance": [float(self.variances[j])],
                 "parents": [self.names[p] for p in self.parents[j]],
             }
-        return {"nodes": list(self.names), "arcs": [list(e) for e in self.edges()], "cpds": cpds}
+            if self.cpd == "sigmoid":
+                cpds[name]["theta1"] = [float(self.theta1[j])]
+        out = {"nodes": list(self.names), "arcs": [list(e) for e in self.edges()], "cpds": cpds}
+        if self.cpd == "sigmoid":
+            out["cpd"] = "sigmoid"
+        return out
 
 
 def random_network(
@@ -110,8 +117,9 @@ def random_network(
     signal: float | None = 0.6,
     seed: int | np.random.Generator | None = None,
     prefix: str = "X",
+    cpd: str = "linear",
 ) -> LinearGaussianNetwork:
-    """Draw a random linear-Gaussian network.
+    """Draw a random linear-Gaussian (or sigmoid-Gaussian) network.
 
     Parameters
     ----------
@@ -125,7 +133,15 @@ def random_network(
         Fraction of each child's variance its parents explain (weights rescaled); None keeps the
         raw weights with unit noise variance.
     seed : int, Generator or None
+    cpd : {"linear", "sigmoid"}
+        With ``"sigmoid"`` each child with parents is ``theta_0 + theta_1 sigmoid(w . u) + eps``
+        (JMLR eq. 4): weights scaled so that ``w . u`` has standard deviation about 2 (the sigmoid
+        saturates), theta_1 = +-U(1.5, 3), and the noise variance set so that the sigmoid term
+        explains about ``signal`` (default 0.6) of the child's variance.
     """
+    from ._validation import check_choice
+
+    cpd = check_choice(cpd, "cpd", ("linear", "sigmoid"))
     check_scalar(n_vars, "n_vars", int, min_val=2)
     check_scalar(expected_parents, "expected_parents", float, min_val=0.0)
     check_scalar(max_parents, "max_parents", int, min_val=0)
@@ -165,7 +181,31 @@ def random_network(
         var_of[j] = sig_var + variances[j]
         cov[j, j] = var_of[j]
     names = [f"{prefix}{i + 1}" for i in range(n_vars)]
-    return LinearGaussianNetwork(names, parents, weights, intercepts, variances)
+    if cpd == "linear":
+        return LinearGaussianNetwork(names, parents, weights, intercepts, variances)
+    # sigmoid: rescale weights by a pilot sample so that w.u has sd ~2, then pick the noise
+    frac = 0.6 if signal is None else signal
+    theta1 = rng.uniform(1.5, 3.0, size=n_vars) * rng.choice([-1.0, 1.0], size=n_vars)
+    net = LinearGaussianNetwork(names, parents, weights, intercepts, np.ones(n_vars), cpd="sigmoid", theta1=theta1)
+    pilot = np.zeros((2000, n_vars))
+    for j in order:
+        ps = parents[j]
+        if ps:
+            s = pilot[:, ps] @ np.asarray(weights[j])
+            sd = s.std()
+            if sd > 0:
+                weights[j] = [float(w) * 2.0 / sd for w in weights[j]]
+                s = s * 2.0 / sd
+            h = theta1[j] * (0.5 * (1.0 + np.tanh(0.5 * s)))
+            var_h = float(h.var())
+            variances[j] = max(var_h * (1.0 - frac) / frac, 1e-3)
+            pilot[:, j] = intercepts[j] + h + rng.normal(0.0, np.sqrt(variances[j]), size=2000)
+        else:
+            variances[j] = 1.0
+            pilot[:, j] = intercepts[j] + rng.normal(size=2000)
+    net.weights = weights
+    net.variances = variances
+    return net
 
 
 def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
@@ -178,6 +218,8 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
         weights: list[list[float]] = [[] for _ in names]
         intercepts = np.zeros(len(names))
         variances = np.ones(len(names))
+        kind = str(spec.get("cpd", "linear"))
+        theta1 = np.ones(len(names))
         for name, cpd in spec["cpds"].items():
             j = index[str(name)]
             coefs = cpd.get("coefficients", {})
@@ -190,9 +232,12 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
                     weights[j].append(v)
             var = cpd.get("variance", 1.0)
             variances[j] = float(var[0] if isinstance(var, list) else var)
+            t1 = cpd.get("theta1", 1.0)
+            theta1[j] = float(t1[0] if isinstance(t1, list) else t1)
     except (OSError, KeyError, ValueError, TypeError, IndexError) as exc:
         raise ModelError(f"not a network file in the expected JSON format ({exc}).") from None
-    net = LinearGaussianNetwork(names, parents, weights, intercepts, variances)
+    net = LinearGaussianNetwork(names, parents, weights, intercepts, variances, cpd=kind,
+                                theta1=theta1 if kind == "sigmoid" else None)
     net.topological_order()  # raises on cycles
     return net
 
@@ -203,7 +248,13 @@ def sample(net: LinearGaussianNetwork, n_samples: int, *, seed: int | np.random.
     rng = np.random.default_rng(seed)
     x = np.zeros((n_samples, net.n_vars))
     for j in net.topological_order():
-        mean = net.intercepts[j] + (x[:, net.parents[j]] @ np.asarray(net.weights[j]) if net.parents[j] else 0.0)
+        s = x[:, net.parents[j]] @ np.asarray(net.weights[j]) if net.parents[j] else None
+        if s is None:
+            mean = net.intercepts[j]
+        elif net.cpd == "sigmoid":
+            mean = net.intercepts[j] + net.theta1[j] * 0.5 * (1.0 + np.tanh(0.5 * s))
+        else:
+            mean = net.intercepts[j] + s
         x[:, j] = mean + rng.normal(0.0, np.sqrt(net.variances[j]), size=n_samples)
     return x
 

@@ -2,10 +2,29 @@
 
 from .base import FamilyFit, FamilyModel, Parents
 from .linear import LinearGaussianFamilies, linear_family_loglik
+from .sigmoid import SigmoidGaussianFamilies, sigmoid_family_loglik
 
-__all__ = ["FamilyFit", "FamilyModel", "Parents", "LinearGaussianFamilies", "linear_family_loglik", "make_families"]
+__all__ = [
+    "FamilyFit",
+    "FamilyModel",
+    "Parents",
+    "LinearGaussianFamilies",
+    "SigmoidGaussianFamilies",
+    "linear_family_loglik",
+    "sigmoid_family_loglik",
+    "family_loglik",
+    "make_families",
+    "CPD_CHOICES",
+]
 
-CPD_CHOICES = ("linear",)
+CPD_CHOICES = ("linear", "sigmoid")
+
+
+def family_loglik(cpd: str, params: dict, x, u) -> float:
+    """Log-likelihood of child values ``x`` given parent values ``u`` under fixed CPD ``params``."""
+    if cpd == "sigmoid":
+        return sigmoid_family_loglik(params, x, u)
+    return linear_family_loglik(params, x, u)
 
 
 def make_families(values, cpd: str = "linear", **kwargs) -> FamilyModel:
@@ -13,4 +32,6 @@ def make_families(values, cpd: str = "linear", **kwargs) -> FamilyModel:
     from .._validation import check_choice
 
     cpd = check_choice(cpd, "cpd", CPD_CHOICES)
+    if cpd == "sigmoid":
+        return SigmoidGaussianFamilies(values, **kwargs)
     return LinearGaussianFamilies(values, **kwargs)
