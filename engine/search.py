@@ -434,23 +434,49 @@ class Stepper:
         reps = [(i, np.sort(_top_k(rep_s[i], self.k))) for i in range(k_par)]
         return add_idx, reps, n_ranked
 
-    def _ensure_add_exact(self, child: int, e: _Entry, idx: np.ndarray) -> None:
-        need = idx[np.isnan(e.add_exact[idx])]
-        if need.size:
-            e.add_exact[need] = self.model.exact_add(child, e.parents, need)
+    def _ensure_exact(self, requests: list[tuple[str, int, _Entry, int, np.ndarray]]) -> None:
+        """Score exactly, in one batch, the candidates of ``requests`` not yet scored.
+
+        Each request is ``("add", child, entry, -1, candidates)`` or ``("rep", child, entry, i,
+        candidates)``. A replacement of parent i is scored as an addition to the family without
+        it: ``Delta_rep = Delta_delete(i) + Delta_add(candidate | parents - {i})``. The model
+        receives all additions at once (non-linear CPDs fit them as one vectorized batch).
+        """
+        jobs = []
+        for kind, child, e, i, idx in requests:
+            if kind == "add":
+                need = idx[np.isnan(e.add_exact[idx])]
+                parents = e.parents
+            else:
+                need = idx[np.isnan(e.rep_exact[i, idx])]
+                parents = e.parents[:i] + e.parents[i + 1:]
+            if need.size:
+                jobs.append((kind, child, e, i, need, parents))
+        if not jobs:
+            return
+        gains = self.model.exact_add_many([(child, parents, need) for _, child, _, _, need, parents in jobs])
+        for (kind, _child, e, i, need, _parents), g in zip(jobs, gains, strict=True):
+            if kind == "add":
+                e.add_exact[need] = g
+            else:
+                e.rep_exact[i, need] = e.del_dll[i] + g
             self.n_exact += int(need.size)
 
-    def _ensure_rep_exact(self, child: int, e: _Entry, i: int, idx: np.ndarray) -> None:
-        need = idx[np.isnan(e.rep_exact[i, idx])]
-        if need.size:
-            e.rep_exact[i, need] = self.model.exact_replace(child, e.parents, i, need)
-            self.n_exact += int(need.size)
-
-    def _family_best(self, child: int, legal_add: np.ndarray, legal_rep: np.ndarray):
-        """Best exactly-scored Add/Replace/Delete move of one family, with its tie-break key."""
+    def _family_select(self, child: int, legal_add: np.ndarray, legal_rep: np.ndarray):
+        """Entry and the candidates of one family that go to exact scoring."""
         e = self.entry(child)
         add_idx, reps, n_ranked = self._select(child, e, legal_add, legal_rep)
         self.n_ranked += n_ranked
+        return e, add_idx, reps
+
+    @staticmethod
+    def _requests(child: int, e: _Entry, add_idx: np.ndarray, reps) -> list:
+        out = [("add", child, e, -1, add_idx)] if add_idx.size else []
+        out += [("rep", child, e, i, idx) for i, idx in reps if idx.size]
+        return out
+
+    def _family_decide(self, child: int, e: _Entry, add_idx: np.ndarray, reps):
+        """Best exactly-scored Add/Replace/Delete move of one family, with its tie-break key."""
         pen = self.bic.per_param
         best: tuple[float, tuple, Move] | None = None
 
@@ -460,7 +486,6 @@ class Stepper:
                 best = (delta_bic, key, make())
 
         if add_idx.size:
-            self._ensure_add_exact(child, e, add_idx)
             d = e.add_exact[add_idx] - pen
             j = _argbest(d, add_idx)
             z = int(add_idx[j])
@@ -468,7 +493,6 @@ class Stepper:
         for i, idx in reps:
             if not idx.size:
                 continue
-            self._ensure_rep_exact(child, e, i, idx)
             d = e.rep_exact[i, idx]
             j = _argbest(d, idx)
             z = int(idx[j])
@@ -531,11 +555,16 @@ class Stepper:
         )
         us, cs = us[ok], cs[ok]
         dll = self._rev[us, cs]
-        for j in np.flatnonzero(np.isnan(dll)):
-            u, c = int(us[j]), int(cs[j])
-            ec, eu = self.entry(c), self.entry(u)
-            self._ensure_add_exact(u, eu, np.array([c]))
-            dll[j] = self._rev[u, c] = ec.del_dll[ec.parents.index(u)] + eu.add_exact[c]
+        todo = np.flatnonzero(np.isnan(dll))
+        if todo.size:
+            groups: dict[int, list[int]] = {}
+            for j in todo:
+                groups.setdefault(int(us[j]), []).append(int(cs[j]))
+            self._ensure_exact([("add", u, self.entry(u), -1, np.array(sorted(cc))) for u, cc in groups.items()])
+            for j in todo:
+                u, c = int(us[j]), int(cs[j])
+                ec, eu = self.entry(c), self.entry(u)
+                dll[j] = self._rev[u, c] = ec.del_dll[ec.parents.index(u)] + eu.add_exact[c]
         return us, cs, dll
 
     def _best_reversal(self) -> tuple[float, tuple, Move] | None:
@@ -551,10 +580,13 @@ class Stepper:
 
     def _refresh(self) -> None:
         """Re-rank and re-score the families whose parents or legal candidates changed."""
+        chosen = []
         for c in np.flatnonzero(self._dirty):
             c = int(c)
-            legal_add, legal_rep = self._legal_rows(c)
-            best = self._family_best(c, legal_add, legal_rep)
+            chosen.append((c, *self._family_select(c, *self._legal_rows(c))))
+        self._ensure_exact([r for c, e, a, reps in chosen for r in self._requests(c, e, a, reps)])
+        for c, e, add_idx, reps in chosen:
+            best = self._family_decide(c, e, add_idx, reps)
             self._fam_best[c] = best
             self._fb_delta[c] = -np.inf if best is None else best[0]
         self._dirty[:] = False
@@ -669,13 +701,13 @@ class Stepper:
             e = self.entry(c)
             rows = np.flatnonzero((table.child == c) & (table.op == Operator.ADD))
             if rows.size:
-                self._ensure_add_exact(c, e, table.parent[rows])
+                self._ensure_exact([("add", c, e, -1, table.parent[rows])])
                 table.delta_loglik[rows] = e.add_exact[table.parent[rows]]
                 table.delta_bic[rows] = table.delta_loglik[rows] - self.bic.per_param
             for i, u in enumerate(e.parents):
                 rows = np.flatnonzero((table.child == c) & (table.op == Operator.REPLACE) & (table.removed == u))
                 if rows.size:
-                    self._ensure_rep_exact(c, e, i, table.parent[rows])
+                    self._ensure_exact([("rep", c, e, i, table.parent[rows])])
                     table.delta_loglik[rows] = e.rep_exact[i, table.parent[rows]]
                     table.delta_bic[rows] = table.delta_loglik[rows]
             if progress is not None:

@@ -61,5 +61,11 @@ class FamilyModel(Protocol):
     def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
         """Exact log-likelihood gain of adding each of ``candidates`` to the family."""
 
+    def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
+        """Exact gains for several (child, parents, candidates) requests at once (batched)."""
+
+    def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
+        """Exact log-likelihood change of deleting each current parent, shape (k,)."""
+
     def n_params(self, n_parents: int) -> int:
         """BIC dimension of a family with ``n_parents`` parents."""

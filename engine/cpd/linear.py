@@ -267,6 +267,10 @@ class LinearGaussianFamilies:
         cap = float(_loglik_from_rss(self._var_floor[child], self.n_samples)) - st.fit.loglik  # type: ignore[union-attr]
         return np.minimum(gain, cap)
 
+    def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
+        """:meth:`exact_add` for several (child, parents, candidates) requests."""
+        return [self.exact_add(c, p, idx) for c, p, idx in requests]
+
     def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
         """Exact gain of replacing ``parents[i]`` by each candidate: delete then add, both exact."""
         reduced = parents[:i] + parents[i + 1 :]

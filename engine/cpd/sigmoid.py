@@ -75,7 +75,7 @@ def fit_sigmoid_batch(
     alpha0: np.ndarray,
     *,
     max_iter: int = 60,
-    tol: float = 1e-9,
+    tol: float = 1e-8,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Fit B sigmoid families with the same child at once (variable-projection Levenberg-Marquardt).
 
@@ -190,6 +190,11 @@ class SigmoidGaussianFamilies:
         self._cache: dict[tuple[int, Parents], _SigStats] = {}
         self.cache_size = max(8 * self.n_vars, 4096)
         self._var_floor = 1e-10 * np.maximum(values.var(axis=0) * self.n_samples, 1e-300)
+        self._padded = np.column_stack([values, np.zeros(self.n_samples)])
+        mu = values.mean(axis=0)
+        t1 = 2.2 * np.maximum(np.max(np.abs(values - mu), axis=0), 1e-12)
+        p = np.clip((values - (mu - t1 / 2.0)) / t1, P_EPS, 1 - P_EPS)
+        self._root_logit = np.log(p / (1 - p))
         self.n_fits = 0  # single-family optimizations run (batched ones count each problem)
 
     def n_params(self, n_parents: int) -> int:
@@ -197,31 +202,49 @@ class SigmoidGaussianFamilies:
         return n_parents + 3
 
     # ---------------------------------------------------------------- fitting
-    def _fit_many(self, child: int, parent_sets: np.ndarray, starts: list[np.ndarray]):
-        """Fit B families of ``child`` whose parent index rows are ``parent_sets`` (B, p).
+    def _fit_problems(self, children: np.ndarray, parent_lists: list[tuple[int, ...]],
+                      starts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """Fit B families (any children, any parent counts) as one batch; returns (alpha, rss).
 
-        All starts of all problems run as one batch; the best start per problem is kept, and
-        every fit is stored in the cache (so a chosen move's family needs no refit)."""
-        x = self.values[:, child]
-        u = self.values[:, parent_sets].transpose(1, 0, 2)  # (B, M, p)
-        b = parent_sets.shape[0]
+        Parent sets are padded to the largest size with a column of zeros whose alpha stays 0
+        (its gradient is 0). All starts of all problems run together; the best start per problem
+        is kept, and every fit is stored in the cache (a chosen move's family needs no refit).
+        ``starts`` are arrays (B, p_max) aligned with the padded parent lists.
+        """
+        b = len(parent_lists)
+        p_max = max(len(p) for p in parent_lists)
+        pad = self.n_vars  # index of the zero column
+        idx = np.full((b, p_max), pad, dtype=np.intp)
+        for j, ps in enumerate(parent_lists):
+            idx[j, : len(ps)] = ps
+        u = self._padded[:, idx].transpose(1, 0, 2)  # (B, M, p_max)
+        x = self.values[:, children].T  # (B, M)
+        starts = [np.pad(a, ((0, 0), (0, max(0, p_max - a.shape[1]))))[:, :p_max] for a in starts]
         n_starts = len(starts)
         alpha, t0, t1, rss = fit_sigmoid_batch(
-            x, np.concatenate([u] * n_starts), np.concatenate(starts), max_iter=self.max_iter
+            np.concatenate([x] * n_starts), np.concatenate([u] * n_starts), np.concatenate(starts),
+            max_iter=self.max_iter,
         )
         rss = rss.reshape(n_starts, b)
         pick = np.argmin(rss, axis=0)
         sel = pick * b + np.arange(b)
         alpha, t0, t1, rss = alpha[sel], t0[sel], t1[sel], rss[pick, np.arange(b)]
-        rss = np.maximum(rss, self._var_floor[child])
+        rss = np.maximum(rss, self._var_floor[children])
         self.n_fits += b
-        for j in range(b):
-            order = np.argsort(parent_sets[j])
-            key_parents = tuple(int(v) for v in parent_sets[j][order])
+        for j, ps in enumerate(parent_lists):
+            k = len(ps)
+            order = np.argsort(ps)
+            key_parents = tuple(int(ps[o]) for o in order)
+            child = int(children[j])
             cached = self._cache.get((child, key_parents))
             if cached is None or rss[j] < cached.rss:
-                self._store(child, key_parents, alpha[j][order], float(t0[j]), float(t1[j]), float(rss[j]))
-        return alpha, t0, t1, rss
+                self._store(child, key_parents, alpha[j, :k][order], float(t0[j]), float(t1[j]), float(rss[j]))
+        return alpha, rss
+
+    def _fit_many(self, child: int, parent_sets: np.ndarray, starts: list[np.ndarray]):
+        """Fit B families of one child with parent index rows ``parent_sets`` (B, p)."""
+        children = np.full(parent_sets.shape[0], child, dtype=np.intp)
+        return self._fit_problems(children, [tuple(int(v) for v in row) for row in parent_sets], starts)
 
     def _store(self, child, parents, alpha, theta0, theta1, rss) -> _SigStats:
         st = _SigStats()
@@ -244,15 +267,16 @@ class SigmoidGaussianFamilies:
         self._cache[(child, parents)] = st
         return st
 
-    def _linear_start(self, child: int, parent_sets: np.ndarray) -> np.ndarray:
-        """Least squares of the root-convention ideal target logit(p) on the parents."""
-        x = self.values[:, child]
-        t0, t1 = self._root_theta(child)
-        p = np.clip((x - t0) / t1, P_EPS, 1 - P_EPS)
-        target = np.log(p / (1 - p))
-        u = self.values[:, parent_sets].transpose(1, 0, 2)
+    def _linear_start(self, child, parent_sets) -> np.ndarray:
+        """Least squares of the root-convention ideal target logit(p) on the parents.
+
+        ``child`` is one index or an array with one child per problem; ``parent_sets`` an index
+        matrix (B, p) (padding index N selects the zero column)."""
+        children = np.broadcast_to(np.asarray(child, dtype=np.intp), (parent_sets.shape[0],))
+        target = self._root_logit[:, children].T  # (B, M)
+        u = self._padded[:, parent_sets].transpose(1, 0, 2)
         gram = np.einsum("bmp,bmq->bpq", u, u) + 1e-9 * np.eye(parent_sets.shape[1])
-        rhs = np.einsum("bmp,m->bp", u, target)
+        rhs = np.einsum("bmp,bm->bp", u, target)
         return np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
 
     def _root_theta(self, child: int) -> tuple[float, float]:
@@ -377,6 +401,56 @@ class SigmoidGaussianFamilies:
         warm = np.column_stack([np.tile(st.alpha, (cand.size, 1)), alpha_z])
         rss = self._fit_nested(child, ps, warm, st.rss)
         return _loglik(rss, self.n_samples) - base
+
+    def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
+        """Exact gains for several (child, parents, candidates) requests, all fitted in one batch.
+
+        Warm starts as in :meth:`exact_add`; problems whose warm-started fit ends above their
+        smaller family's RSS are refitted from the nested and linear starts (see _fit_nested).
+        """
+        children, plists, warm_rows, base_rss, base_ll, sizes = [], [], [], [], [], []
+        for child, parents, cand in requests:
+            cand = np.asarray(cand, dtype=np.intp)
+            sizes.append(cand.size)
+            if not cand.size:
+                continue
+            st = self._stats(child, parents)
+            _, gp, ystar = self._ideal(child, parents, st)
+            zstar = self.values[:, cand] * gp[:, None]
+            zz = np.einsum("mj,mj->j", zstar, zstar)
+            alpha_z = np.where(zz > 0, (ystar @ zstar) / np.maximum(zz, 1e-300), 0.0)
+            for z, az in zip(cand, alpha_z, strict=True):
+                children.append(child)
+                plists.append(tuple(parents) + (int(z),))
+                warm_rows.append(np.append(st.alpha, az))
+                base_rss.append(st.rss)
+                base_ll.append(st.fit.loglik)  # type: ignore[union-attr]
+        if not children:
+            return [np.zeros(0) for _ in requests]
+        children_a = np.array(children, dtype=np.intp)
+        p_max = max(len(p) for p in plists)
+        warm = np.zeros((len(plists), p_max))
+        for j, row in enumerate(warm_rows):
+            warm[j, : row.size] = row
+        _, rss = self._fit_problems(children_a, plists, [warm])
+        base_rss_a = np.array(base_rss)
+        bad = np.flatnonzero(rss > base_rss_a * (1.0 + 1e-9))
+        if bad.size:
+            nested = warm[bad].copy()
+            for j, b_ in enumerate(bad):
+                nested[j, len(plists[b_]) - 1] = 1e-3
+            idx = np.full((bad.size, p_max), self.n_vars, dtype=np.intp)
+            for j, b_ in enumerate(bad):
+                idx[j, : len(plists[b_])] = plists[b_]
+            lin = self._linear_start(children_a[bad], idx)
+            _, rss_b = self._fit_problems(children_a[bad], [plists[b_] for b_ in bad], [nested, lin])
+            rss[bad] = np.minimum(rss[bad], rss_b)
+        gains = _loglik(rss, self.n_samples) - np.array(base_ll)
+        out, pos = [], 0
+        for n in sizes:
+            out.append(gains[pos: pos + n])
+            pos += n
+        return out
 
     def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
         """Exact gains of replacing ``parents[i]`` by each candidate (batched fits)."""
