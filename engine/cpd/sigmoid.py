@@ -196,6 +196,7 @@ class SigmoidGaussianFamilies:
         p = np.clip((values - (mu - t1 / 2.0)) / t1, P_EPS, 1 - P_EPS)
         self._root_logit = np.log(p / (1 - p))
         self.n_fits = 0  # single-family optimizations run (batched ones count each problem)
+        self._n_profiles = 0
 
     def n_params(self, n_parents: int) -> int:
         """BIC dimension: k alphas + theta_0 + theta_1 + variance = k + 3."""
@@ -203,13 +204,13 @@ class SigmoidGaussianFamilies:
 
     # ---------------------------------------------------------------- fitting
     def _fit_problems(self, children: np.ndarray, parent_lists: list[tuple[int, ...]],
-                      starts: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """Fit B families (any children, any parent counts) as one batch; returns (alpha, rss).
+                      starts: list[np.ndarray]):
+        """Fit B families (any children, any parent counts) as one batch.
 
         Parent sets are padded to the largest size with a column of zeros whose alpha stays 0
-        (its gradient is 0). All starts of all problems run together; the best start per problem
-        is kept, and every fit is stored in the cache (a chosen move's family needs no refit).
-        ``starts`` are arrays (B, p_max) aligned with the padded parent lists.
+        (its gradient is 0). All starts of all problems run together and the best start per
+        problem is kept. ``starts`` are arrays (B, p) aligned with the parent lists. Returns
+        (alpha (B, p_max), theta0, theta1, rss); nothing is cached here (see :meth:`_commit`).
         """
         b = len(parent_lists)
         p_max = max(len(p) for p in parent_lists)
@@ -228,23 +229,27 @@ class SigmoidGaussianFamilies:
         rss = rss.reshape(n_starts, b)
         pick = np.argmin(rss, axis=0)
         sel = pick * b + np.arange(b)
-        alpha, t0, t1, rss = alpha[sel], t0[sel], t1[sel], rss[pick, np.arange(b)]
-        rss = np.maximum(rss, self._var_floor[children])
         self.n_fits += b
-        for j, ps in enumerate(parent_lists):
-            k = len(ps)
-            order = np.argsort(ps)
-            key_parents = tuple(int(ps[o]) for o in order)
-            child = int(children[j])
-            cached = self._cache.get((child, key_parents))
-            if cached is None or rss[j] < cached.rss:
-                self._store(child, key_parents, alpha[j, :k][order], float(t0[j]), float(t1[j]), float(rss[j]))
-        return alpha, rss
+        rss = np.maximum(rss[pick, np.arange(b)], self._var_floor[children])
+        return alpha[sel], t0[sel], t1[sel], rss
 
-    def _fit_many(self, child: int, parent_sets: np.ndarray, starts: list[np.ndarray]):
-        """Fit B families of one child with parent index rows ``parent_sets`` (B, p)."""
-        children = np.full(parent_sets.shape[0], child, dtype=np.intp)
-        return self._fit_problems(children, [tuple(int(v) for v in row) for row in parent_sets], starts)
+    def _commit(self, children, parent_lists, alpha, t0, t1, rss) -> np.ndarray:
+        """Cache the fits of families not cached yet; return every family's *cached* RSS.
+
+        The first fit stored for a family is final. Exact gains are always differences of cached
+        fits, so the gain of a move equals the change of the network score when it is applied,
+        and the search cannot cycle on fits that improved after a gain was computed."""
+        out = np.empty(len(parent_lists))
+        for j, ps in enumerate(parent_lists):
+            order = np.argsort(ps)
+            key = tuple(int(ps[o]) for o in order)
+            child = int(children[j])
+            st = self._cache.get((child, key))
+            if st is None:
+                st = self._store(child, key, alpha[j, : len(ps)][order], float(t0[j]), float(t1[j]),
+                                 float(rss[j]))
+            out[j] = st.rss
+        return out
 
     def _store(self, child, parents, alpha, theta0, theta1, rss) -> _SigStats:
         st = _SigStats()
@@ -261,10 +266,13 @@ class SigmoidGaussianFamilies:
                 "variance": rss / self.n_samples,
             },
         )
-        if len(self._cache) >= self.cache_size:
-            for old in list(self._cache)[: len(self._cache) // 4]:
-                del self._cache[old]
         self._cache[(child, parents)] = st
+        self._n_profiles += 1
+        if self._n_profiles > self.cache_size:
+            # fits are never dropped (they must stay fixed); only the ideal-profile arrays are
+            self._n_profiles = 0
+            for old in self._cache.values():
+                old.y = old.gprime = old.ystar = None
         return st
 
     def _linear_start(self, child, parent_sets) -> np.ndarray:
@@ -300,7 +308,8 @@ class SigmoidGaussianFamilies:
         prev = self._cache.get((child, parents[:-1]))
         if prev is not None:  # warm start from the family without the last parent
             starts.append(np.append(prev.alpha, 0.0)[None, :])
-        self._fit_many(child, ps, starts)
+        children = np.array([child])
+        self._commit(children, [parents], *self._fit_problems(children, [parents], starts))
         return self._cache[key]
 
     def fit(self, child: int, parents: Parents) -> FamilyFit:
@@ -368,45 +377,15 @@ class SigmoidGaussianFamilies:
         return c1, c2
 
     # ------------------------------------------------------------ exact gains
-    def _fit_nested(self, child: int, ps: np.ndarray, warm: np.ndarray, base_rss: float) -> np.ndarray:
-        """Fit families that extend a fitted one by a parent; returns their RSS.
-
-        Warm start first (the current alphas plus the ideal-parent estimate of the new alpha).
-        Adding a parent can never increase the optimal RSS (alpha_new = 0 reproduces the smaller
-        family), so a result above ``base_rss`` marks a poor local optimum: those problems are
-        refitted from the nested start (alpha_new = 0, slightly perturbed) and the linear start.
-        """
-        _, _, _, rss = self._fit_many(child, ps, [warm])
-        bad = np.flatnonzero(rss > base_rss * (1.0 + 1e-9))
-        if bad.size:
-            nested = warm[bad].copy()
-            nested[:, -1] = 1e-3
-            _, _, _, rss_b = self._fit_many(child, ps[bad], [nested, self._linear_start(child, ps[bad])])
-            rss[bad] = np.minimum(rss[bad], rss_b)
-        return rss
-
     def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
-        """Exact log-likelihood gains of adding each candidate: one batched ML fit per candidate."""
-        cand = np.asarray(candidates, dtype=np.intp)
-        if cand.size == 0:
-            return np.zeros(0)
-        st = self._stats(child, parents)
-        base = st.fit.loglik  # type: ignore[union-attr]
-        _, gp, ystar = self._ideal(child, parents, st)
-        ps = np.column_stack([np.tile(np.array(parents, dtype=np.intp), (cand.size, 1)), cand]) if parents \
-            else cand[:, None]
-        zstar = self.values[:, cand] * gp[:, None]
-        zz = np.einsum("mj,mj->j", zstar, zstar)
-        alpha_z = np.where(zz > 0, (ystar @ zstar) / np.maximum(zz, 1e-300), 0.0)
-        warm = np.column_stack([np.tile(st.alpha, (cand.size, 1)), alpha_z])
-        rss = self._fit_nested(child, ps, warm, st.rss)
-        return _loglik(rss, self.n_samples) - base
+        """Exact log-likelihood gains of adding each candidate (one batched ML fit per candidate)."""
+        return self.exact_add_many([(child, parents, candidates)])[0]
 
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """Exact gains for several (child, parents, candidates) requests, all fitted in one batch.
 
         Warm starts as in :meth:`exact_add`; problems whose warm-started fit ends above their
-        smaller family's RSS are refitted from the nested and linear starts (see _fit_nested).
+        smaller family's RSS are refitted from the nested and linear starts.
         """
         children, plists, warm_rows, base_rss, base_ll, sizes = [], [], [], [], [], []
         for child, parents, cand in requests:
@@ -432,7 +411,7 @@ class SigmoidGaussianFamilies:
         warm = np.zeros((len(plists), p_max))
         for j, row in enumerate(warm_rows):
             warm[j, : row.size] = row
-        _, rss = self._fit_problems(children_a, plists, [warm])
+        alpha, t0, t1, rss = self._fit_problems(children_a, plists, [warm])
         base_rss_a = np.array(base_rss)
         bad = np.flatnonzero(rss > base_rss_a * (1.0 + 1e-9))
         if bad.size:
@@ -443,8 +422,14 @@ class SigmoidGaussianFamilies:
             for j, b_ in enumerate(bad):
                 idx[j, : len(plists[b_])] = plists[b_]
             lin = self._linear_start(children_a[bad], idx)
-            _, rss_b = self._fit_problems(children_a[bad], [plists[b_] for b_ in bad], [nested, lin])
-            rss[bad] = np.minimum(rss[bad], rss_b)
+            a_b, t0_b, t1_b, rss_b = self._fit_problems(
+                children_a[bad], [plists[b_] for b_ in bad], [nested, lin])
+            won = rss_b < rss[bad]
+            tgt = bad[won]
+            alpha[tgt] = 0.0
+            alpha[tgt, : a_b.shape[1]] = a_b[won]
+            t0[tgt], t1[tgt], rss[tgt] = t0_b[won], t1_b[won], rss_b[won]
+        rss = self._commit(children_a, plists, alpha, t0, t1, rss)
         gains = _loglik(rss, self.n_samples) - np.array(base_ll)
         out, pos = [], 0
         for n in sizes:
@@ -453,24 +438,10 @@ class SigmoidGaussianFamilies:
         return out
 
     def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
-        """Exact gains of replacing ``parents[i]`` by each candidate (batched fits)."""
-        cand = np.asarray(candidates, dtype=np.intp)
-        if cand.size == 0:
-            return np.zeros(0)
-        st = self._stats(child, parents)
+        """Exact gains of replacing ``parents[i]``: delete it, then add each candidate."""
         reduced = parents[:i] + parents[i + 1:]
-        base_rss = self._stats(child, reduced).rss
-        y, gp, _ = self._ideal(child, parents, st)
-        yi = (y + st.alpha[i] * self.values[:, parents[i]]) * gp
-        zstar = self.values[:, cand] * gp[:, None]
-        zz = np.einsum("mj,mj->j", zstar, zstar)
-        alpha_z = np.where(zz > 0, (yi @ zstar) / np.maximum(zz, 1e-300), 0.0)
-        red_alpha = np.delete(st.alpha, i)
-        ps = np.column_stack([np.tile(np.array(reduced, dtype=np.intp), (cand.size, 1)), cand]) if reduced \
-            else cand[:, None]
-        warm = np.column_stack([np.tile(red_alpha, (cand.size, 1)), alpha_z])
-        rss = self._fit_nested(child, ps, warm, base_rss)
-        return _loglik(rss, self.n_samples) - st.fit.loglik  # type: ignore[union-attr]
+        base = self.fit(child, reduced).loglik - self.fit(child, parents).loglik
+        return base + self.exact_add(child, reduced, candidates)
 
     def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
         """Exact log-likelihood change of deleting each current parent, shape (k,).
@@ -486,7 +457,10 @@ class SigmoidGaussianFamilies:
         if todo:
             ps = np.array([reduced[i] for i in todo])
             warm = np.array([np.delete(st.alpha, i) for i in todo])
-            self._fit_many(child, ps, [warm, self._linear_start(child, ps)])
+            children = np.full(len(todo), child, dtype=np.intp)
+            plists = [reduced[i] for i in todo]
+            fits = self._fit_problems(children, plists, [warm, self._linear_start(child, ps)])
+            self._commit(children, plists, *fits)
         cur = st.fit.loglik  # type: ignore[union-attr]
         return np.array([self.fit(child, r).loglik - cur for r in reduced])
 
