@@ -131,9 +131,11 @@ class LearnedNetwork:
                 f = spec["families"][child]
                 params = dict(f["params"])
                 cpd = f.get("cpd", "linear")
-                if cpd not in ("linear", "sigmoid"):
+                required = {"linear": ("intercept",), "sigmoid": ("theta0", "theta1"),
+                            "multiplicative": ("theta0",)}
+                if cpd not in required:
                     raise ModelError(f"family {child!r}: unknown CPD {cpd!r}.")
-                for key in ("intercept",) if cpd == "linear" else ("theta0", "theta1"):
+                for key in required[cpd]:
                     float(params[key])
                 if not float(params["variance"]) > 0:
                     raise ModelError(f"family {child!r}: variance must be positive.")
@@ -230,6 +232,11 @@ class LearnedNetwork:
                 params["coefficients"] = [coefs[p] for p in fam.parents]
                 total += family_loglik(fam.cpd, params, x[:, index[child]], u)
                 n_params += len(fam.parents) + (3 if fam.cpd == "sigmoid" else 2)
+        if not np.isfinite(total):
+            raise DataValidationError(
+                f"{dataset.source or 'data'}: the model gives these data zero likelihood (for the "
+                "multiplicative CPD every value must be positive)."
+            )
         bic = total - 0.5 * math.log(m) * n_params
         return {
             "loglik": float(total),

@@ -141,7 +141,7 @@ def random_network(
     """
     from ._validation import check_choice
 
-    cpd = check_choice(cpd, "cpd", ("linear", "sigmoid"))
+    cpd = check_choice(cpd, "cpd", ("linear", "sigmoid", "multiplicative"))
     check_scalar(n_vars, "n_vars", int, min_val=2)
     check_scalar(expected_parents, "expected_parents", float, min_val=0.0)
     check_scalar(max_parents, "max_parents", int, min_val=0)
@@ -183,6 +183,25 @@ def random_network(
     names = [f"{prefix}{i + 1}" for i in range(n_vars)]
     if cpd == "linear":
         return LinearGaussianNetwork(names, parents, weights, intercepts, variances)
+    if cpd == "multiplicative":
+        # x = exp(theta_0 + w.u) (1 + eps): weights scaled so that w.u varies by at most ~1.5
+        # around its median on a pilot sample (keeps chains of exponentials from overflowing);
+        # noise sd 0.1-0.3 (eps clipped above -0.95 to keep x > 0)
+        net = LinearGaussianNetwork(names, parents, weights, rng.normal(0.0, 0.3, size=n_vars),
+                                    rng.uniform(0.1, 0.3, size=n_vars) ** 2, cpd="multiplicative")
+        pilot = np.zeros((2000, n_vars))
+        for j in order:  # the pilot is sampled exactly as sample() will sample
+            ps = parents[j]
+            eta = np.full(2000, net.intercepts[j])
+            if ps:
+                lin = pilot[:, ps] @ np.asarray(weights[j])
+                spread = float(np.max(np.abs(lin - np.median(lin))))
+                if spread > 0:
+                    weights[j] = [float(w) * 1.5 / spread for w in weights[j]]
+                eta = eta + pilot[:, ps] @ np.asarray(weights[j])
+            pilot[:, j] = np.exp(eta) * (1 + rng.normal(0, np.sqrt(net.variances[j]), 2000).clip(-0.95))
+        net.weights = weights
+        return net
     # sigmoid: rescale weights by a pilot sample so that w.u has sd ~2, then pick the noise
     frac = 0.6 if signal is None else signal
     theta1 = rng.uniform(1.5, 3.0, size=n_vars) * rng.choice([-1.0, 1.0], size=n_vars)
@@ -249,6 +268,11 @@ def sample(net: LinearGaussianNetwork, n_samples: int, *, seed: int | np.random.
     x = np.zeros((n_samples, net.n_vars))
     for j in net.topological_order():
         s = x[:, net.parents[j]] @ np.asarray(net.weights[j]) if net.parents[j] else None
+        if net.cpd == "multiplicative":
+            eta = net.intercepts[j] + (s if s is not None else 0.0)
+            noise = rng.normal(0.0, np.sqrt(net.variances[j]), size=n_samples).clip(-0.95)
+            x[:, j] = np.exp(eta) * (1.0 + noise)
+            continue
         if s is None:
             mean = net.intercepts[j]
         elif net.cpd == "sigmoid":
