@@ -4,9 +4,9 @@ Usage (from the repository root)::
 
     python sample_data/make_samples.py [SHARED_DATA_DIR]
 
-``SHARED_DATA_DIR`` defaults to ``../shared/data`` relative to the repository root. The files written
-are byte-identical on every run: floats are written with a fixed ``%.6g`` format, line endings are
-``\\n`` and all randomness comes from fixed seeds.
+``SHARED_DATA_DIR`` defaults to ``../shared/data`` relative to the repository root. The files
+written are byte-identical on every run: floats are written with a fixed ``%.6g`` format, line
+endings are ``\\n`` and all randomness comes from fixed seeds.
 
 What it writes (see sample_data/README.md for the provenance of each):
 
