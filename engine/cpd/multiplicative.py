@@ -290,7 +290,7 @@ class MultiplicativeFamilies:
 def multiplicative_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
     """Log-likelihood of positive ``x`` given parents ``u`` under fixed multiplicative ``params``."""
     a = np.asarray(params["coefficients"], dtype=float)
-    eta = params["theta0"] + (np.asarray(u, dtype=float).reshape(len(x), -1) @ a if a.size else 0.0)
+    eta = params["theta0"] + (np.asarray(u, dtype=float).reshape(len(x), -1) @ a if a.size else np.zeros(len(x)))
     g = np.exp(eta)
     s2 = float(params["variance"])
     r = np.asarray(x, dtype=float) / g - 1.0
