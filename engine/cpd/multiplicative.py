@@ -35,7 +35,13 @@ from ..exceptions import DataValidationError, MissingValuesError
 from .base import FamilyFit, Parents
 from .linear import LOG_2PI
 
-__all__ = ["MultiplicativeFamilies", "fit_multiplicative_batch", "multiplicative_family_loglik", "c_sigma"]
+__all__ = [
+    "MultiplicativeFamilies",
+    "fit_multiplicative_batch",
+    "multiplicative_family_loglik",
+    "profile_nll_grad",
+    "c_sigma",
+]
 
 
 def c_sigma(sigma2: float) -> float:
@@ -51,6 +57,21 @@ def _objective(x, d, beta):
     m = x.shape[-1]
     f = 0.5 * m * np.log(np.maximum(s / m, 1e-300)) + eta.sum(axis=-1)
     return eta, r, s, f
+
+
+def _gradient(d, r, s):
+    """Gradient of the negative profile log-likelihood: sum_m d_m [1 - (M/S) r_m (r_m + 1)]."""
+    m = r.shape[-1]
+    return np.einsum("bmp,bm->bp", d, 1.0 - (m / s)[:, None] * r * (r + 1.0))
+
+
+def profile_nll_grad(x: np.ndarray, u: np.ndarray, beta: np.ndarray) -> tuple[float, np.ndarray]:
+    """Negative profile log-likelihood (up to constants) of one family and its analytic gradient."""
+    x2 = np.asarray(x, dtype=float)[None, :]
+    u2 = np.asarray(u, dtype=float).reshape(1, x2.shape[1], -1)
+    d = np.concatenate([np.ones((1, x2.shape[1], 1)), u2], axis=2)
+    _, r, s, f = _objective(x2, d, np.asarray(beta, dtype=float)[None, :])
+    return float(f[0]), _gradient(d, r, s)[0]
 
 
 def fit_multiplicative_batch(x: np.ndarray, u: np.ndarray, beta0: np.ndarray, *, max_iter: int = 60,
@@ -69,7 +90,7 @@ def fit_multiplicative_batch(x: np.ndarray, u: np.ndarray, beta0: np.ndarray, *,
             break
         i = np.flatnonzero(active)
         w = (m / s[i])[:, None]
-        grad = np.einsum("bmp,bm->bp", d[i], 1.0 - w * r[i] * (r[i] + 1.0))
+        grad = _gradient(d[i], r[i], s[i])
         curv = np.einsum("bmp,bmq,bm->bpq", d[i], d[i], w * (r[i] + 1.0) ** 2)
         diag = np.einsum("bpp->bp", curv)
         step = np.linalg.solve(curv + lam[i][:, None, None] * (diag[:, :, None] * eye + 1e-12 * eye),

@@ -42,7 +42,14 @@ from ..exceptions import MissingValuesError
 from .base import FamilyFit, Parents
 from .linear import LOG_2PI
 
-__all__ = ["SigmoidGaussianFamilies", "fit_sigmoid_batch", "sigmoid", "sigmoid_family_loglik", "P_EPS"]
+__all__ = [
+    "SigmoidGaussianFamilies",
+    "fit_sigmoid_batch",
+    "profile_rss_grad",
+    "sigmoid",
+    "sigmoid_family_loglik",
+    "P_EPS",
+]
 
 #: clipping of p = (x - theta_0)/theta_1 into the open image of the sigmoid
 P_EPS = 1e-3
@@ -109,11 +116,7 @@ def fit_sigmoid_batch(
             break
         idx = np.flatnonzero(active)
         hi, t1i, hci, hhi, ri = h[idx], t1[idx], hc[idx], hh[idx], r[idx]
-        g = (t1i[:, None] * hi * (1.0 - hi))[:, :, None] * u[idx]  # d f / d alpha (B, M, p)
-        # project out span{1, h} (Kaufman's variable-projection Jacobian)
-        g = g - g.mean(axis=1, keepdims=True)
-        coef = np.einsum("bm,bmp->bp", hci, g) / np.maximum(hhi, 1e-300)[:, None]
-        g = g - hci[:, :, None] * coef[:, None, :]
+        g = _vp_jacobian(u[idx], hi, t1i, hci, hhi)
         a_mat = np.einsum("bmp,bmq->bpq", g, g)
         grad = np.einsum("bmp,bm->bp", g, ri)
         diag = np.einsum("bpp->bp", a_mat)
@@ -139,6 +142,27 @@ def fit_sigmoid_batch(
         done = (better & (gain < tol)) | (lam[idx] > 1e8) | small_step | (predicted < tol)
         active[idx[done]] = False
     return alpha, t0, t1, rss
+
+
+def _vp_jacobian(u, h, theta1, hc, hh):
+    """Minus Kaufman's variable-projection Jacobian of the residual: P_perp (theta_1 h' o U).
+
+    ``h' = h (1 - h)``; P_perp projects out span{1, h}. With it, the gradient of the profiled
+    RSS(alpha) is exactly ``-2 J^T r`` (theta_0, theta_1 at their least-squares values)."""
+    g = (theta1[:, None] * h * (1.0 - h))[:, :, None] * u  # d f / d alpha (B, M, p)
+    g = g - g.mean(axis=1, keepdims=True)
+    coef = np.einsum("bm,bmp->bp", hc, g) / np.maximum(hh, 1e-300)[:, None]
+    return g - hc[:, :, None] * coef[:, None, :]
+
+
+def profile_rss_grad(x: np.ndarray, u: np.ndarray, alpha: np.ndarray) -> tuple[float, np.ndarray]:
+    """RSS of one family at ``alpha`` (theta_0, theta_1 profiled out) and its analytic gradient."""
+    u3 = np.asarray(u, dtype=float).reshape(1, len(x), -1)
+    a = np.asarray(alpha, dtype=float).reshape(1, -1)
+    x2 = np.asarray(x, dtype=float)[None, :]
+    h, _, t1, hc, hh, r, rss = _evaluate(u3, x2, a)
+    g = _vp_jacobian(u3, h, t1, hc, hh)
+    return float(rss[0]), -2.0 * np.einsum("bmp,bm->bp", g, r)[0]
 
 
 def _evaluate(u, x, a):
