@@ -216,6 +216,11 @@ def from_frame(
         raise DataValidationError(f"{source}: not a table (no columns found).")
     df = frame.copy()
     df.columns = [str(c).strip() for c in df.columns]
+    # duplicate names are checked first: pandas selects a DataFrame, not a column, for them
+    # (an empty first header is a label column and is checked later)
+    named = [c for c in df.columns if c != ""]
+    if len(set(named)) != len(named):
+        check_names(named, input_name=source)
     notes: list[str] = []
     unknown = [d for d in drop if d not in df.columns]
     if unknown:
@@ -300,6 +305,17 @@ def _sniff_sep(text: str) -> str | None:
         return None
 
 
+def _header_from_first_row(raw: pd.DataFrame) -> pd.DataFrame:
+    """Use the first row as the header (names kept exactly, repeats included)."""
+    if raw.shape[0] == 0:
+        return raw
+    names = ["" if (isinstance(v, float) and np.isnan(v)) or v is None else str(v).strip()
+             for v in raw.iloc[0].tolist()]
+    body = raw.iloc[1:].reset_index(drop=True)
+    body.columns = names
+    return body
+
+
 def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | None = None) -> pd.DataFrame:
     """Read a CSV/TSV/text (separator sniffed), Excel or Parquet file into a DataFrame of raw cells.
 
@@ -326,7 +342,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
         raise DataValidationError(f"{label}: the file is empty.")
     try:
         if suffix in _EXCEL:
-            return pd.read_excel(io.BytesIO(raw), dtype=object)
+            return _header_from_first_row(pd.read_excel(io.BytesIO(raw), dtype=object, header=None))
         if suffix in _PARQUET:
             return pd.read_parquet(io.BytesIO(raw))
     except ImportError as exc:
@@ -360,12 +376,14 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     else:
         sep = _sniff_sep(text)
     try:
+        # header=None: pandas would silently rename a repeated header "a" to "a.1"
         if sep == " " or sep is None:
             frame = pd.read_csv(io.StringIO(text), sep=r"\s+", dtype=object, na_values=_NA_VALUES,
-                                keep_default_na=True, engine="python")
+                                keep_default_na=True, engine="python", header=None)
         else:
             frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=object, na_values=_NA_VALUES,
-                                keep_default_na=True)
+                                keep_default_na=True, header=None)
+        frame = _header_from_first_row(frame)
     except Exception as exc:  # noqa: BLE001 - pandas raises several parser errors
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataValidationError(f"{label}: could not be read as a table ({msg}).") from None

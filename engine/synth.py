@@ -232,6 +232,9 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
     try:
         spec = source if isinstance(source, dict) else json.loads(Path(source).read_text())
         names = [str(n) for n in spec["nodes"]]
+        dups = sorted({n for n in names if names.count(n) > 1})
+        if dups:
+            raise ModelError(f"node name(s) {', '.join(map(repr, dups))} appear more than once.")
         index = {n: i for i, n in enumerate(names)}
         parents: list[list[int]] = [[] for _ in names]
         weights: list[list[float]] = [[] for _ in names]
@@ -251,8 +254,12 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
                     weights[j].append(v)
             var = cpd.get("variance", 1.0)
             variances[j] = float(var[0] if isinstance(var, list) else var)
+            if not (np.isfinite(variances[j]) and variances[j] > 0):
+                raise ModelError(f"node {name!r}: variance must be a positive number, got {variances[j]}.")
             t1 = cpd.get("theta1", 1.0)
             theta1[j] = float(t1[0] if isinstance(t1, list) else t1)
+    except ModelError:
+        raise
     except (OSError, KeyError, ValueError, TypeError, IndexError) as exc:
         raise ModelError(f"not a network file in the expected JSON format ({exc}).") from None
     net = LinearGaussianNetwork(names, parents, weights, intercepts, variances, cpd=kind,

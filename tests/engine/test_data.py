@@ -267,23 +267,12 @@ def test_duplicate_names_named():
         from_array(np.arange(8.0).reshape(4, 2) ** 2, ["x", "x"])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/data.py read_table: pandas renames a repeated header 'a' to 'a.1', so a file "
-    "with duplicate column names loads silently instead of raising",
-)
 def test_duplicate_names_in_file_named(tmp_path):
     text = "a,a,c\n1,2,3\n4,5,7\n7,9,8\n"
     with pytest.raises(DataValidationError, match=r"duplicate.*'a'"):
         load_table(write(tmp_path, "data.csv", text))
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=(ValueError, TypeError),
-    reason="engine/data.py from_frame: a DataFrame with repeated column labels reaches pandas "
-    "code that expects a Series and raises a bare ValueError/TypeError",
-)
 @pytest.mark.parametrize("columns", [["a", "b", "b"], ["a", "b", "b "], ["a", "b", "a"]])
 def test_duplicate_names_in_frame_named(columns):
     frame = pd.DataFrame([[1.0, 2.0, 3.0], [3.0, 1.0, 2.0], [4.0, 4.0, 1.0]], columns=columns)

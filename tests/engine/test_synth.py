@@ -237,11 +237,6 @@ def test_missing_network_file(tmp_path):
         load_network(tmp_path / "nowhere.json")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/synth.py load_network does not check variances: a negative or NaN variance "
-    "loads, and sample() then returns NaN columns (numpy sqrt warning only)",
-)
 @pytest.mark.parametrize("variance", [-1.0, float("nan")], ids=["negative", "nan"])
 def test_bad_variance_is_a_model_error(variance):
     spec = {"nodes": ["a"], "cpds": {"a": {"coefficients": {"(Intercept)": [0.0]},
@@ -250,11 +245,6 @@ def test_bad_variance_is_a_model_error(variance):
         load_network(spec)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="engine/synth.py load_network accepts repeated node names (the later one shadows the "
-    "earlier in the name->index map)",
-)
 def test_duplicate_nodes_are_a_model_error():
     spec = {"nodes": ["a", "a"], "cpds": {"a": {"coefficients": {"(Intercept)": [0.0]},
                                                 "variance": [1.0]}}}
