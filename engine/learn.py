@@ -48,9 +48,14 @@ class IdealParentSearch:
     max_iter : int or None
         Maximum number of moves.
     required_edges, forbidden_edges : iterable of (parent name, child name)
+    n_restarts : int, default 0
+        Random restarts after convergence (thesis section 2.3.3): apply ``restart_moves`` random
+        legal moves to the best network, climb again, keep the result if it scores better; stop
+        after ``n_restarts`` restarts in a row that did not improve. 0 = plain hill climbing.
+    restart_moves : int, default 10
     random_state : int, Generator or None
-        Seeds anything random in the procedure. The linear search itself is deterministic
-        (ties are broken by index), so results do not depend on it.
+        Seeds the random restarts. Without restarts the search is deterministic (ties are
+        broken by index).
 
     Attributes
     ----------
@@ -78,6 +83,8 @@ class IdealParentSearch:
         max_iter: int | None = None,
         required_edges: Iterable[tuple[str, str]] = (),
         forbidden_edges: Iterable[tuple[str, str]] = (),
+        n_restarts: int = 0,
+        restart_moves: int = 10,
         random_state=None,
     ) -> None:
         self.method = method
@@ -89,6 +96,8 @@ class IdealParentSearch:
         self.max_iter = max_iter
         self.required_edges = required_edges
         self.forbidden_edges = forbidden_edges
+        self.n_restarts = n_restarts
+        self.restart_moves = restart_moves
         self.random_state = random_state
 
     def _check_params(self) -> None:
@@ -98,6 +107,8 @@ class IdealParentSearch:
         check_choice(self.queue, "queue", ("shared", "per_operator"))
         check_scalar(self.max_parents, "max_parents", int, min_val=0, allow_none=True)
         check_scalar(self.max_iter, "max_iter", int, min_val=0, allow_none=True)
+        check_scalar(self.n_restarts, "n_restarts", int, min_val=0)
+        check_scalar(self.restart_moves, "restart_moves", int, min_val=1)
 
     def settings(self) -> dict:
         """The settings as a JSON-friendly dict."""
@@ -109,6 +120,8 @@ class IdealParentSearch:
             "max_parents": self.max_parents,
             "cpd": self.cpd,
             "max_iter": self.max_iter,
+            "n_restarts": self.n_restarts,
+            "restart_moves": self.restart_moves,
         }
 
     def make_stepper(self, dataset: Dataset) -> Stepper:
@@ -152,8 +165,33 @@ class IdealParentSearch:
         dataset = as_dataset(data)
         stepper = self.make_stepper(dataset)
         result: SearchResult = stepper.run(self.max_iter, callback=callback)
+        if self.n_restarts and result.status == 1:
+            result = self._restarts(stepper, result, callback)
         self._set_fitted(dataset, stepper, result)
         return self
+
+    def _restarts(self, stepper: Stepper, result: SearchResult, callback) -> SearchResult:
+        """Random restarts from the best network; the stepper ends on the best one found."""
+        rng = np.random.default_rng(self.random_state)
+        best_score, best_len = stepper.score, stepper.n_iter
+        failures = 0
+        while failures < self.n_restarts:
+            stepper.perturb(self.restart_moves, rng)
+            res = stepper.run(None, callback=callback)
+            if res.status == -2:
+                break
+            if stepper.score > best_score + 1e-9 * max(1.0, abs(best_score)):
+                best_score, best_len = stepper.score, stepper.n_iter
+                failures = 0
+            else:
+                while stepper.n_iter > best_len:
+                    stepper.undo()
+                failures += 1
+        return SearchResult(
+            edges=stepper.edges(), score=stepper.score, loglik=stepper.loglik, n_iter=stepper.n_iter,
+            n_exact=stepper.n_exact, n_ranked=stepper.n_ranked, elapsed_s=stepper.elapsed_s,
+            status=1, history=list(stepper.history),
+        )
 
     def _set_fitted(self, dataset: Dataset, stepper: Stepper, result: SearchResult) -> None:
         self.dataset_ = dataset

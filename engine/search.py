@@ -801,6 +801,39 @@ class Stepper:
         if not ok:
             raise CycleError(f"move {move.op.name} {move.edge_label()} is not legal in the current graph.")
 
+    def perturb(self, n_moves: int, rng: np.random.Generator) -> int:
+        """Apply up to ``n_moves`` random legal moves (random restart, thesis Algorithm 2).
+
+        Each move is a random Add, Delete or Reverse chosen uniformly among the legal ones of its
+        kind; moves are recorded in the history like any other (so :meth:`undo` takes them back).
+        Returns the number of moves applied."""
+        done = 0
+        for _ in range(n_moves):
+            kinds = [Operator.ADD]
+            if self.dag.n_edges:
+                kinds += [Operator.DELETE, Operator.REVERSE]
+            op = kinds[int(rng.integers(len(kinds)))]
+            if op == Operator.ADD:
+                legal = self.dag.add_mask() & ~self.forbidden.T & (self._n_par < self.max_parents)[:, None]
+                cand = np.argwhere(legal)
+                if not cand.size:
+                    continue
+                c, p = cand[int(rng.integers(len(cand)))]
+                move = Move(Operator.ADD, int(p), int(c))
+            else:
+                us, cs = self.dag.edge_array()
+                ok = ~self.required[us, cs]
+                if op == Operator.REVERSE:
+                    ok &= self.dag.reversal_mask(us, cs) & ~self.forbidden[cs, us] & (self._n_par[us] < self.max_parents)
+                if not ok.any():
+                    continue
+                j = int(rng.choice(np.flatnonzero(ok)))
+                move = Move(op, int(us[j]), int(cs[j]))
+            self._apply(move)
+            self.history.append(move)
+            done += 1
+        return done
+
     def undo(self) -> Move | None:
         """Take back the last move; returns it (None when there is nothing to undo)."""
         if not self.history:
