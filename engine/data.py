@@ -178,11 +178,23 @@ def from_array(
     )
 
 
-def _looks_like_labels(col: pd.Series, header: str) -> bool:
+_ID_HEADERS = {"id", "gene", "genes", "gene_id", "geneid", "probe", "probe_id", "orf", "name",
+               "names", "variable", "variables", "node", "symbol", "locus"}
+
+
+def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> bool:
+    """Whether the first column holds labels rather than data.
+
+    Labels: no header (a written index), or unique text. With ``transpose`` (variables in rows)
+    also unique whole numbers under an identifier-like header such as ``gene`` or ``id``: gene
+    ids are often digit strings (arth150)."""
     if header == "" or header.startswith("Unnamed: 0"):
         return True
     numeric = pd.to_numeric(col, errors="coerce")
     if numeric.notna().any():
+        if transpose and header.strip().lower() in _ID_HEADERS and numeric.notna().all():
+            whole = np.all(np.mod(numeric.to_numpy(dtype=float), 1.0) == 0.0)
+            return bool(whole and col.is_unique)
         return False
     return bool(col.notna().all() and col.is_unique)
 
@@ -234,7 +246,7 @@ def from_frame(
     labels: list[str] | None = None
     if label_column == "auto":
         first = df.columns[0]
-        if df.shape[1] > 1 and _looks_like_labels(df[first], first):
+        if df.shape[1] > 1 and _looks_like_labels(df[first], first, transpose):
             label_column = first
         else:
             label_column = None
