@@ -1,0 +1,178 @@
+"""Bounds page: the ideal-parent estimates C1 and C2 against the exact gain (JMLR Figure 2).
+
+Streamlit page (run by st.navigation). The candidate table is the stepper's own
+(``Stepper.propose`` and ``Stepper.evaluate_all``); the summary is
+:func:`engine.inspect.bound_summary`. The table is kept in session state under ``ip_bounds_*``
+keys, tied to the stepper and its current graph, so reruns do not recompute it.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import streamlit as st
+
+from engine.inspect import bound_summary, select_rows
+from explorer import state
+from explorer.inspect_plots import bounds_scatter
+
+#: session-state keys owned by this page
+KEY_CACHE = "ip_bounds_cache"
+KEY_COMPUTE = "ip_bounds_compute"
+KEY_OPS = "ip_bounds_ops"
+
+INTRO = """
+At every step the search could add (or swap in) many possible parents. Fitting each one exactly is
+what makes structure search slow, so the ideal-parent method first scores every candidate with two
+cheap estimates, **C1** and **C2**, and fits only the best few. This page checks the estimates
+against the truth at the current step: it fits *every* Add and Replace candidate exactly and plots
+each estimate (vertical axis) against the exact log-likelihood gain (horizontal axis).
+"""
+
+LINEAR_NOTE = """
+**Linear-Gaussian model: every point lies on or below the diagonal, C1 ≤ C2 ≤ exact gain.** C1 and
+C2 are the gains reached while the child's other parameters stay frozen (C1 fits only the new
+parent's scale; C2 also refits the noise variance), and refitting everything can only do better.
+So the bounds are *safe under-estimates*: no candidate is promoted because its estimate
+over-promised, and the closer a point is to the diagonal, the tighter the bound.
+"""
+
+NONLINEAR_NOTE = """
+**{cpd} model:** C1 and C2 come from a first-order (linear) approximation of the link function,
+so they are estimates, not guaranteed bounds: points may lie above the diagonal. What matters for
+the search is that they rank the candidates well (Spearman, top-1 agreement).
+"""
+
+HOW_TO_READ = """
+- Each point is one candidate move. Hover to see the edge (*parent -> child*) and the operator
+  (circle = Add, diamond = Replace). Colours group the candidates by child.
+- Horizontal position: the true log-likelihood gain (nats) after refitting the family with the new
+  parent. Vertical position: the cheap estimate.
+- The dashed line is *estimate = exact gain*. Points close to it are estimated well; points far
+  below it are under-estimated. The search fits only the candidates with the largest estimates,
+  so what matters most is that the promising candidates (right-hand side) stay near the line.
+  Compare the two plots to see why the search ranks by C2 (JMLR 2007, Figure 2).
+"""
+
+st.title("Bounds: C1/C2 vs exact gain")
+st.markdown(INTRO)
+
+stepper = state.get(state.STEPPER)
+dataset = state.get(state.DATASET)
+if stepper is None or dataset is None:
+    st.info("No data loaded yet. Load a data set (sidebar) to compare the bounds.")
+    st.stop()
+
+names = list(dataset.names)
+cpd = str(getattr(stepper.model, "cpd", "linear"))
+step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
+cached = st.session_state.get(KEY_CACHE)
+if cached is None or cached["key"] != step_key or cached["stepper"] is not stepper:
+    table = select_rows(stepper.propose(), ["add", "replace"])
+    cached = {"key": step_key, "stepper": stepper, "table": table, "complete": False}
+    st.session_state[KEY_CACHE] = cached
+table = cached["table"]
+n_known = int(np.isfinite(table.delta_loglik).sum())
+
+st.markdown(
+    f"Step {stepper.n_iter} of the search (method: {stepper.method}, CPD: {cpd}): "
+    f"**{len(table)}** Add/Replace candidates; the search itself fitted {n_known} of them exactly."
+)
+if not cached["complete"]:
+    if st.button(
+        "Compute exact gains for all candidates",
+        key=KEY_COMPUTE,
+        type="primary",
+        help="Fits every candidate exactly: what the ideal-parent method avoids, so this can "
+        "take a while on large or non-linear models.",
+    ):
+        bar = st.progress(0.0, text="Fitting every candidate exactly...")
+
+        def _report(frac: float) -> None:
+            frac = min(max(float(frac), 0.0), 1.0)
+            bar.progress(frac, text=f"Fitting candidates: {frac:.0%}")
+
+        stepper.evaluate_all(table, progress=_report)
+        bar.empty()
+        cached["complete"] = True
+    else:
+        st.caption(
+            "Until you press the button, only the candidates the search chose to fit are shown."
+        )
+
+ops = st.multiselect(
+    "Operators",
+    ["Add", "Replace"],
+    default=["Add", "Replace"],
+    key=KEY_OPS,
+    help="Add: a new edge. Replace: swap one of the child's parents for another variable.",
+)
+view = select_rows(table, ops)
+summary = bound_summary(view)
+if summary.n == 0:
+    st.info("No candidate with both an estimate and an exact gain yet: press the button above.")
+    st.stop()
+
+
+def _fmt(x: float) -> str:
+    return "n/a" if math.isnan(x) else f"{x:.3f}"
+
+
+st.subheader("Summary")
+cols = st.columns(4)
+cols[0].metric(
+    "Candidates compared",
+    f"{summary.n}",
+    help=f"{summary.n_add} Add and {summary.n_replace} Replace moves with an exact gain.",
+)
+cols[1].metric(
+    "Fraction C1 ≤ exact",
+    _fmt(summary.frac_c1_below),
+    help="Share of the points on or below the diagonal in the C1 plot (1 = all).",
+)
+cols[2].metric(
+    "Fraction C2 ≤ exact",
+    _fmt(summary.frac_c2_below),
+    help="Share of the points on or below the diagonal in the C2 plot (1 = all).",
+)
+cols[3].metric(
+    "Fraction C1 ≤ C2",
+    _fmt(summary.frac_c1_le_c2),
+    help="C2 also refits the noise variance, so it should never be below C1.",
+)
+cols = st.columns(4)
+cols[0].metric(
+    "Spearman (C1, exact)",
+    _fmt(summary.spearman_c1),
+    help="Rank correlation: 1 means C1 orders the candidates exactly as the true gains do.",
+)
+cols[1].metric(
+    "Spearman (C2, exact)",
+    _fmt(summary.spearman_c2),
+    help="Rank correlation of C2 with the exact gain.",
+)
+cols[2].metric(
+    "Top-1 agreement",
+    _fmt(summary.top_agreement),
+    help=f"Over the {summary.n_families} families with at least two candidates: the share whose "
+    "best candidate by C2 is also the best one exactly.",
+)
+cols[3].metric(
+    "Largest C2 − exact",
+    _fmt(summary.max_excess_c2),
+    help="At most 0 when C2 never over-estimates a gain.",
+)
+
+if cpd == "linear":
+    st.success(LINEAR_NOTE)
+else:
+    st.warning(NONLINEAR_NOTE.format(cpd=cpd.capitalize()))
+
+left, right = st.columns(2)
+with left:
+    st.plotly_chart(bounds_scatter(view, "c1", names), key="ip_bounds_c1_chart")
+with right:
+    st.plotly_chart(bounds_scatter(view, "c2", names), key="ip_bounds_c2_chart")
+with st.expander("How to read these plots", expanded=False):
+    st.markdown(HOW_TO_READ)

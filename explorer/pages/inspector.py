@@ -1,0 +1,207 @@
+"""Ideal-parent inspector: one family's ideal profile and the candidates closest to it.
+
+Streamlit page (run by st.navigation). All numbers come from :mod:`engine.inspect`; the figure
+from :mod:`explorer.inspect_plots`. The dataset and stepper are read through
+:mod:`explorer.state`; this page's own keys start with ``ip_inspector_``.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.inspect import candidate_table, family_profiles
+from explorer import state
+from explorer.inspect_plots import profiles_figure
+
+#: widget keys and this page's cache of exact gains
+KEY_VAR = "ip_inspector_variable"
+KEY_ORDER = "ip_inspector_order_by_ideal"
+KEY_TOP = "ip_inspector_n_candidates"
+KEY_DISTORTED = "ip_inspector_distorted"
+KEY_COMPUTE = "ip_inspector_compute_exact"
+KEY_EXACT_CACHE = "ip_inspector_exact_cache"
+#: how many computed candidate tables to keep
+CACHE_SIZE = 32
+
+INTRO = """
+For one variable (the *child*), this page shows how the search decides which new parent to try.
+The **ideal parent profile** is what a perfect new parent would look like: its value in every
+instance is exactly what the current model still fails to explain about the child (for a
+linear-Gaussian model, the residual *data minus prediction*). No real variable is perfect, so each
+candidate parent is compared with this profile: **C1** and **C2** measure how close it is, in nats
+of log-likelihood, without refitting the model, and the search fits exactly only the few
+candidates with the highest C2.
+"""
+
+HOW_TO_READ = """
+- **Top:** the child's value in each instance (blue) and what its current parents predict (red
+  dotted). Where the two differ, the model is missing something.
+- **Middle:** the ideal parent profile (black dotted) is that difference. Each coloured line is a
+  candidate parent multiplied by its best scale factor alpha_z = (y·z)/(z·z). The closer it follows
+  the black line, the more it would help, and the higher its C1 and C2.
+"""
+
+HOW_TO_READ_WEIGHTS = """
+- **Bottom:** the weights g'(y). The model is non-linear, so a mismatch costs more where the link
+  is steep (large weight) than where it is saturated (weight near 0).
+"""
+
+TABLE_INTRO = """
+Every variable that could legally become a parent of **{var}** (no cycle, not already a parent).
+**Rank** is the position by C2 (1 = most similar to the ideal profile). **Exact gain** is the true
+log-likelihood improvement after refitting the family with that parent. It is filled in where the
+search has already computed it; the button computes it for every candidate.
+"""
+
+st.title("Ideal-parent inspector")
+st.markdown(INTRO)
+
+stepper = state.get(state.STEPPER)
+dataset = state.get(state.DATASET)
+if stepper is None or dataset is None:
+    st.info("No data loaded yet. Load a data set (sidebar) to inspect its families.")
+    st.stop()
+
+names = list(dataset.names)
+model = stepper.model
+cpd = str(getattr(model, "cpd", "linear"))
+
+left, mid, right = st.columns([2, 1, 1])
+var = left.selectbox(
+    "Variable (child)",
+    names,
+    key=KEY_VAR,
+    help="The family to inspect: this variable and its current parents.",
+)
+n_show = mid.slider(
+    "Candidates to overlay",
+    0,
+    10,
+    3,
+    key=KEY_TOP,
+    help="How many of the best candidates (by C2) to draw over the ideal profile.",
+)
+order_ideal = right.checkbox(
+    "Sort instances by the ideal profile",
+    value=True,
+    key=KEY_ORDER,
+    help="Instances are reordered so that the ideal profile rises from left to right; "
+    "a good candidate then follows the same rising curve.",
+)
+child = names.index(var)
+
+fp = family_profiles(
+    stepper,
+    dataset.values,
+    child,
+    top=max(n_show, 1),
+    order="ideal" if order_ideal else "index",
+    names=names,
+)
+parents = ", ".join(fp.parent_names or []) or "none"
+st.subheader(f"Family of {var}")
+st.markdown(
+    f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search; "
+    f"{fp.n_legal} legal new parents; {fp.n_samples} instances; CPD: {cpd}."
+)
+
+distorted = False
+if fp.weights is not None:
+    distorted = st.checkbox(
+        "Show the weighted profiles y·g'(y) and z·g'(y)",
+        value=False,
+        key=KEY_DISTORTED,
+        help="For a non-linear link g, instances where g is flat (saturated) matter less. "
+        "The comparison uses the profiles multiplied by the slope g'(y) (JMLR Theorem 7.1).",
+    )
+if fp.n_legal == 0:
+    st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
+st.plotly_chart(
+    profiles_figure(fp, n_show, distorted=distorted), key="ip_inspector_profiles_chart"
+)
+with st.expander("How to read this plot", expanded=False):
+    st.markdown(
+        HOW_TO_READ
+        + (HOW_TO_READ_WEIGHTS if fp.weights is not None else "")
+        + "- Hover over a point to see the instance number."
+    )
+
+if cpd == "linear":
+    st.caption(
+        "Linear-Gaussian model: C1 ≤ C2 ≤ exact gain for every candidate, so the estimates "
+        "never over-promise."
+    )
+else:
+    st.caption(
+        f"{cpd.capitalize()} model: C1 and C2 come from a linear approximation of the link, so "
+        "they estimate the exact gain but are not guaranteed lower bounds."
+    )
+if getattr(model, "has_c2", True) is False:
+    st.caption("This CPD has no C2 (JMLR section 8.2): the C2 column repeats C1.")
+
+# ----------------------------------------------------------------- candidate table
+st.subheader("All candidate new parents")
+st.markdown(TABLE_INTRO.format(var=var))
+# Tables computed on demand, per (child, graph). The stepper itself is stored with each entry, so
+# a new search whose id() happens to repeat never reuses them.
+cache: dict = st.session_state.setdefault(KEY_EXACT_CACHE, {})
+cache_key = (id(stepper), child, tuple(stepper.edges()))
+if st.button(
+    "Compute exact gains",
+    key=KEY_COMPUTE,
+    help="Refits the family once per candidate (fast for linear models, slower otherwise).",
+):
+    with st.spinner("Fitting every candidate exactly..."):
+        cache[cache_key] = (
+            stepper,
+            candidate_table(stepper, child, compute_exact=True, names=names),
+        )
+        while len(cache) > CACHE_SIZE:
+            cache.pop(next(iter(cache)))
+hit = cache.get(cache_key)
+if hit is not None and hit[0] is stepper:
+    table = hit[1]
+else:
+    table = candidate_table(stepper, child, names=names)
+
+if len(table) == 0:
+    st.info(
+        f"{var} has no legal new parent in the current graph: it has the maximum number of "
+        "parents, or every other variable would create a cycle."
+    )
+else:
+    st.dataframe(
+        table.to_frame(),
+        hide_index=True,
+        key="ip_inspector_table",
+        column_config={
+            "C1": st.column_config.NumberColumn(
+                format="%.3f", help="Gain if only the new parent's scale is fitted."
+            ),
+            "C2": st.column_config.NumberColumn(
+                format="%.3f", help="Gain if the scale and the noise variance are fitted."
+            ),
+            "exact gain": st.column_config.NumberColumn(
+                format="%.3f", help="True log-likelihood gain after refitting the whole family."
+            ),
+            "exact - C2": st.column_config.NumberColumn(
+                format="%.3f", help="How much C2 under-estimates the exact gain."
+            ),
+        },
+    )
+    n_exact = table.n_exact
+    st.caption(
+        f"{len(table)} candidates; exact gain known for {n_exact}."
+        + (" Press the button to compute the rest." if n_exact < len(table) else "")
+    )
+    best_c2, best_exact = table.best_by_c2, table.best_by_exact
+    if best_exact is not None and len(table) > 1:
+        if best_exact == best_c2:
+            st.success(
+                f"The candidate ranked first by C2 ({names[best_c2]}) is also the best one exactly."
+            )
+        else:
+            st.warning(
+                f"C2 ranks {names[best_c2]} first, but {names[best_exact]} has the largest "
+                "exact gain."
+            )
