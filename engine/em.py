@@ -96,6 +96,8 @@ class StructuralEM:
         Stop when the structure is unchanged and the bound improves by less than
         ``tol * max(1, |bound|)``.
     mf_iter, mf_tol : mean-field sweeps and tolerance per E-step.
+    fixed_structure : bool
+        Plain parametric EM: keep the initial structure (used to refit a model on new data).
     """
 
     def __init__(
@@ -114,12 +116,14 @@ class StructuralEM:
         tol: float = 1e-7,
         mf_iter: int = 100,
         mf_tol: float = 1e-8,
+        fixed_structure: bool = False,
     ) -> None:
         check_scalar(max_iter, "max_iter", int, min_val=1)
         check_scalar(mf_iter, "mf_iter", int, min_val=1)
         self.dataset = dataset
         self.settings = {"method": method, "k": k, "measure": measure, "queue": queue, "max_parents": max_parents}
         self.two_layer = bool(two_layer)
+        self.fixed_structure = bool(fixed_structure)
         self.max_iter = max_iter
         self.tol = tol
         self.mf_iter = mf_iter
@@ -256,6 +260,8 @@ class StructuralEM:
     # ----------------------------------------------------------------- M-step
     def m_step(self, model: LinearGaussianFamilies, callback=None) -> int:
         """Structure search on the expected statistics, from the current structure."""
+        if self.fixed_structure:
+            return 0
         s = self.settings
         max_parents = s["max_parents"]
         if max_parents is not None:

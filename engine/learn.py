@@ -16,7 +16,7 @@ import pandas as pd
 from ._validation import check_choice, check_scalar
 from .cpd import make_families
 from .data import Dataset, from_array, from_frame
-from .exceptions import MissingValuesError, ParameterError
+from .exceptions import MissingValuesError, ParameterError  # noqa: F401
 from .network import LearnedNetwork
 from .search import Move, SearchResult, Stepper
 
@@ -48,6 +48,13 @@ class IdealParentSearch:
     max_iter : int or None
         Maximum number of moves.
     required_edges, forbidden_edges : iterable of (parent name, child name)
+    hidden : {None, "auto"}, default None
+        ``"auto"``: add hidden variables by the paper's protocol (section 9.2): propose a
+        cluster of similar ideal profiles, add a hidden parent if it is estimated to help, search
+        by structural EM, repeat while the observed-data BIC improves. Linear Gaussian only.
+    max_hidden : int, default 3
+    two_layer : bool, default False
+        The paper's two-layer setting: hidden roots -> observed leaves only.
     n_restarts : int, default 0
         Random restarts after convergence (thesis section 2.3.3): apply ``restart_moves`` random
         legal moves to the best network, climb again, keep the result if it scores better; stop
@@ -85,6 +92,9 @@ class IdealParentSearch:
         forbidden_edges: Iterable[tuple[str, str]] = (),
         n_restarts: int = 0,
         restart_moves: int = 10,
+        hidden: str | None = None,
+        max_hidden: int = 3,
+        two_layer: bool = False,
         random_state=None,
     ) -> None:
         self.method = method
@@ -98,6 +108,9 @@ class IdealParentSearch:
         self.forbidden_edges = forbidden_edges
         self.n_restarts = n_restarts
         self.restart_moves = restart_moves
+        self.hidden = hidden
+        self.max_hidden = max_hidden
+        self.two_layer = two_layer
         self.random_state = random_state
 
     def _check_params(self) -> None:
@@ -109,6 +122,9 @@ class IdealParentSearch:
         check_scalar(self.max_iter, "max_iter", int, min_val=0, allow_none=True)
         check_scalar(self.n_restarts, "n_restarts", int, min_val=0)
         check_scalar(self.restart_moves, "restart_moves", int, min_val=1)
+        if self.hidden is not None:
+            check_choice(self.hidden, "hidden", ("auto",))
+        check_scalar(self.max_hidden, "max_hidden", int, min_val=0)
 
     def settings(self) -> dict:
         """The settings as a JSON-friendly dict."""
@@ -122,6 +138,9 @@ class IdealParentSearch:
             "max_iter": self.max_iter,
             "n_restarts": self.n_restarts,
             "restart_moves": self.restart_moves,
+            "hidden": self.hidden,
+            "max_hidden": self.max_hidden,
+            "two_layer": self.two_layer,
         }
 
     def make_stepper(self, dataset: Dataset) -> Stepper:
@@ -130,10 +149,10 @@ class IdealParentSearch:
         if dataset.has_missing:
             raise MissingValuesError(
                 f"{dataset.source or 'data'} has {int(dataset.missing.sum())} missing cell(s); "
-                "learning with missing values (structural EM) is not available yet. Remove the "
-                "incomplete rows or columns."
+                "a single stepper needs complete data (fit() learns with missing values by "
+                "structural EM)."
             )
-        model = make_families(dataset.values, self.cpd)
+        model = make_families(dataset.values, self.cpd, names=dataset.names)
 
         def index_pairs(pairs, what):
             out = []
@@ -163,11 +182,76 @@ class IdealParentSearch:
         """
         self._check_params()
         dataset = as_dataset(data)
+        if dataset.has_missing or self.hidden == "auto" or self.two_layer:
+            return self._fit_em(dataset)
         stepper = self.make_stepper(dataset)
         result: SearchResult = stepper.run(self.max_iter, callback=callback)
         if self.n_restarts and result.status == 1:
             result = self._restarts(stepper, result, callback)
         self._set_fitted(dataset, stepper, result)
+        return self
+
+    def _fit_em(self, dataset: Dataset) -> IdealParentSearch:
+        """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
+        import time
+
+        from .data import Dataset as _Dataset
+        from .em import MISSING_HANDLING
+        from .latent import HiddenSearch
+
+        if check_choice(self.cpd, "cpd", ("linear", "sigmoid", "multiplicative")) != "linear":
+            raise ParameterError(
+                "missing values and hidden variables are learned by structural EM, implemented for "
+                "the linear-Gaussian CPD only; use cpd='linear' or complete the data."
+            )
+        t0 = time.perf_counter()
+        settings = {"method": self.method, "k": self.k, "measure": self.measure, "queue": self.queue,
+                    "max_parents": self.max_parents}
+        hs = HiddenSearch(dataset, settings, two_layer=self.two_layer, seed=self.random_state)
+        if self.hidden == "auto" or self.two_layer:
+            hs.auto(self.max_hidden)
+        else:
+            hs.fit_structure()
+        em = hs.em
+        stepper = em.stepper
+        names = tuple(em.names)
+        n_hidden = len(names) - em.n_obs
+        full = _Dataset(
+            names=names,
+            values=np.array(em.mean),
+            missing=~em.observed,
+            standardized=dataset.standardized,
+            means=np.concatenate([dataset.means, np.zeros(n_hidden)]),
+            scales=np.concatenate([dataset.scales, np.ones(n_hidden)]),
+            source=dataset.source,
+        )
+        self.dataset_ = dataset
+        self.stepper_ = stepper
+        self.hidden_search_ = hs
+        self.stats_ = {
+            "steps": em.n_moves,
+            "exact_evaluations": em.n_exact,
+            "ranked_candidates": stepper.n_ranked if stepper is not None else 0,
+            "seconds": time.perf_counter() - t0,
+            "converged": bool(em.converged),
+            "em_iterations": len(em.history),
+            "message": "structural EM finished",
+        }
+        parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
+        net = LearnedNetwork.from_parents(full, parents, em.expected_model(), stats=self.stats_,
+                                          settings=self.settings())
+        summary = hs.summary()
+        net.hidden = summary["hidden"]
+        net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
+        net.loglik = summary["observed_loglik"]
+        net.bic = summary["observed_bic"]
+        self.network_ = net
+        self.score_ = net.bic
+        self.loglik_ = net.loglik
+        self.n_iter_ = em.n_moves
+        self.converged_ = bool(em.converged)
+        self.history_ = list(stepper.history) if stepper is not None else []
+        self.result_ = None
         return self
 
     def _restarts(self, stepper: Stepper, result: SearchResult, callback) -> SearchResult:

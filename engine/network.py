@@ -56,6 +56,10 @@ class LearnedNetwork:
     stats: dict = field(default_factory=dict)
     settings: dict = field(default_factory=dict)
     transform: dict = field(default_factory=dict)
+    #: hidden variables: [{"name", "children", "profile", "estimated_gain", ...}]
+    hidden: list = field(default_factory=list)
+    #: how missing cells were handled ("none" when the data were complete)
+    missing_values: str = "none"
 
     # ---------------------------------------------------------------- build
     @classmethod
@@ -119,6 +123,8 @@ class LearnedNetwork:
             "stats": self.stats,
             "settings": self.settings,
             "transform": self.transform,
+            "hidden": self.hidden,
+            "missing_values": self.missing_values,
         }
 
     @classmethod
@@ -156,6 +162,8 @@ class LearnedNetwork:
                 dict(spec.get("stats", {})),
                 dict(spec.get("settings", {})),
                 dict(spec.get("transform", {})),
+                list(spec.get("hidden", [])),
+                str(spec.get("missing_values", "none")),
             )
         except ModelError:
             raise
@@ -182,56 +190,77 @@ class LearnedNetwork:
         return "\n".join(lines) + "\n"
 
     # -------------------------------------------------------------- scoring
+    def hidden_names(self) -> list[str]:
+        return [str(h["name"]) for h in self.hidden]
+
     def align(self, dataset: Dataset) -> np.ndarray:
         """Columns of ``dataset`` in this model's variable order, on the training scale.
 
-        ``dataset`` should be loaded without standardization: the model's own transform is applied.
+        ``dataset`` should be loaded without standardization: the model's own transform is
+        applied. Hidden variables get all-NaN columns.
         """
-        missing = [v for v in self.variables if v not in dataset.names]
+        hidden = set(self.hidden_names())
+        missing = [v for v in self.variables if v not in dataset.names and v not in hidden]
         if missing:
             raise DataValidationError(
                 f"{dataset.source or 'data'}: variable(s) {', '.join(map(repr, missing[:6]))} of the model "
                 "are not in the data."
             )
-        cols = [dataset.names.index(v) for v in self.variables]
-        x = dataset.original_values()[:, cols]
-        if self.transform.get("standardized"):
-            means = np.array([self.transform["means"][v] for v in self.variables])
-            scales = np.array([self.transform["scales"][v] for v in self.variables])
-            x = (x - means) / scales
+        x = np.full((dataset.n_samples, len(self.variables)), np.nan)
+        for j, v in enumerate(self.variables):
+            if v in hidden:
+                continue
+            col = dataset.original_values()[:, dataset.names.index(v)]
+            if self.transform.get("standardized"):
+                col = (col - self.transform["means"][v]) / self.transform["scales"][v]
+            x[:, j] = col
         return x
+
+    def _linear_arrays(self):
+        n = len(self.variables)
+        index = {v: i for i, v in enumerate(self.variables)}
+        b0, coef, var = np.zeros(n), np.zeros((n, n)), np.ones(n)
+        for child, fam in self.families.items():
+            c = index[child]
+            b0[c] = fam.params["intercept"]
+            var[c] = fam.params["variance"]
+            for p, w in fam.params.get("coefficients", {}).items():
+                coef[index[p], c] = w
+        return b0, coef, var
 
     def evaluate(self, dataset: Dataset, *, refit: bool = False) -> dict:
         """Log-likelihood and BIC of ``dataset`` under this network.
 
         Without ``refit`` the fitted parameters are evaluated as they are (held-out evaluation);
-        with ``refit`` every family is refitted on ``dataset`` first. Returns ``loglik`` (nats),
+        with ``refit`` every family is refitted on ``dataset`` first. Hidden variables and missing
+        cells are integrated out exactly (linear-Gaussian networks; refitting then uses EM with the
+        structure fixed). Returns ``loglik`` (nats, of the observed cells),
         ``loglik_per_instance_per_variable`` and ``bic``.
         """
         x = self.align(dataset)
-        if np.isnan(x).any():
-            from .exceptions import MissingValuesError
+        m = x.shape[0]
+        observed = ~np.isnan(x)
+        n_obs_cells = int(observed.sum())
+        n_params = sum(len(f.parents) + (3 if f.cpd == "sigmoid" else 2) for f in self.families.values())
+        incomplete = bool((~observed).any())
+        if incomplete:
+            if any(f.cpd != "linear" for f in self.families.values()):
+                from .exceptions import MissingValuesError
 
-            raise MissingValuesError("scoring data with missing cells is not supported yet.")
-        m, n = x.shape
-        index = {v: i for i, v in enumerate(self.variables)}
-        total = 0.0
-        n_params = 0
-        if refit:
-            cpds = {f.cpd for f in self.families.values()}
-            model = make_families(x, cpds.pop() if len(cpds) == 1 else "linear")
-            for child, fam in self.families.items():
-                fit = model.fit(index[child], tuple(sorted(index[p] for p in fam.parents)))
-                total += fit.loglik
-                n_params += fit.n_params
+                raise MissingValuesError(
+                    "scoring data with missing cells or hidden variables needs a linear-Gaussian model."
+                )
+            from .em import marginal_loglik
+
+            if refit:
+                total = self._refit_em(dataset, x)
+            else:
+                b0, coef, var = self._linear_arrays()
+                total = marginal_loglik(b0, coef, var, np.nan_to_num(x), observed)
+            n_per = len(self.variables) - len(self.hidden)
         else:
-            for child, fam in self.families.items():
-                coefs = fam.params.get("coefficients", {})
-                u = x[:, [index[p] for p in fam.parents]]
-                params = dict(fam.params)
-                params["coefficients"] = [coefs[p] for p in fam.parents]
-                total += family_loglik(fam.cpd, params, x[:, index[child]], u)
-                n_params += len(fam.parents) + (3 if fam.cpd == "sigmoid" else 2)
+            total = self._complete_loglik(x, refit)
+            n_per = len(self.variables)
         if not np.isfinite(total):
             raise DataValidationError(
                 f"{dataset.source or 'data'}: the model gives these data zero likelihood (for the "
@@ -240,10 +269,53 @@ class LearnedNetwork:
         bic = total - 0.5 * math.log(m) * n_params
         return {
             "loglik": float(total),
-            "loglik_per_instance_per_variable": float(total / (m * n)),
+            "loglik_per_instance_per_variable": float(total / (m * n_per)) if not incomplete
+            else float(total / max(n_obs_cells, 1)),
             "bic": float(bic),
             "units": "nats",
             "n_samples": int(m),
             "refit": bool(refit),
         }
 
+    def _complete_loglik(self, x: np.ndarray, refit: bool) -> float:
+        index = {v: i for i, v in enumerate(self.variables)}
+        total = 0.0
+        if refit:
+            cpds = {f.cpd for f in self.families.values()}
+            model = make_families(x, cpds.pop() if len(cpds) == 1 else "linear")
+            for child, fam in self.families.items():
+                total += model.fit(index[child], tuple(sorted(index[p] for p in fam.parents))).loglik
+            return total
+        for child, fam in self.families.items():
+            coefs = fam.params.get("coefficients", {})
+            u = x[:, [index[p] for p in fam.parents]]
+            params = dict(fam.params)
+            params["coefficients"] = [coefs[p] for p in fam.parents]
+            total += family_loglik(fam.cpd, params, x[:, index[child]], u)
+        return total
+
+    def _refit_em(self, dataset: Dataset, x: np.ndarray) -> float:
+        """Refit the parameters (structure fixed) by EM on data with hidden/missing cells."""
+        from .data import Dataset as _Dataset
+        from .em import StructuralEM
+
+        hidden = set(self.hidden_names())
+        obs_vars = [v for v in self.variables if v not in hidden]
+        cols = [self.variables.index(v) for v in obs_vars]
+        xo = x[:, cols]
+        ds = _Dataset(names=tuple(obs_vars), values=xo, missing=np.isnan(xo), source=dataset.source)
+        # hidden variables start from their posterior means under the current parameters
+        b0, coef, var = self._linear_arrays()
+        order = obs_vars + [v for v in self.variables if v in hidden]
+        perm = [self.variables.index(v) for v in order]
+        em = StructuralEM(
+            ds,
+            hidden={h: (np.zeros(x.shape[0]), []) for h in order[len(obs_vars):]},
+            initial_edges=[(p, c) for p, c, _ in self.edges()],
+            fixed_structure=True,
+        )
+        from .em import _Params
+
+        em.e_step(_Params(b0[perm], coef[np.ix_(perm, perm)], var[perm]))
+        em.run()
+        return em.observed_loglik()
