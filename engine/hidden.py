@@ -42,7 +42,16 @@ from scipy.spatial.distance import squareform
 from ._validation import check_scalar
 from .exceptions import ParameterError
 
-__all__ = ["ClusterProposal", "ideal_cosines", "propose_clusters", "score_cluster"]
+__all__ = [
+    "ClusterProposal",
+    "ClusterView",
+    "cluster_view",
+    "family_coefficients",
+    "ideal_cosines",
+    "propose_clusters",
+    "propose_from_search",
+    "score_cluster",
+]
 
 LOG_2PI = math.log(2.0 * math.pi)
 
@@ -289,3 +298,46 @@ def propose_from_search(stepper, values: np.ndarray, names, **kwargs) -> list[Cl
     coef, rss = family_coefficients(stepper.model, parents)
     kwargs.setdefault("scatter", stepper.model.scatter)
     return propose_clusters(values, coef, rss, names, **kwargs)
+
+
+@dataclass
+class ClusterView:
+    """What a person needs to vet a proposed hidden regulator.
+
+    ``ideal`` holds the members' ideal profiles scaled by 1/sigma_i (columns, the matrix Y of
+    eq. 11), ``profile`` the proposed hidden profile z* (standardized), ``member_corr`` the
+    correlation matrix of the members' values, and ``ideal_corr`` that of their ideal profiles.
+    ``order`` sorts the instances by z* so that a plot of the profiles is readable.
+    """
+
+    names: list[str]
+    ideal: np.ndarray
+    profile: np.ndarray
+    member_corr: np.ndarray
+    ideal_corr: np.ndarray
+    loadings: np.ndarray
+    order: np.ndarray
+
+
+def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
+    """Profiles and correlations of a proposal's members under the stepper's current families."""
+    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
+    coef, rss = family_coefficients(stepper.model, parents)
+    m = values.shape[0]
+    xc = values - values.mean(axis=0)
+    members = np.asarray(proposal.members, dtype=np.intp)
+    y = xc @ (np.eye(values.shape[1]) - coef)[:, members]
+    y = y / np.sqrt(np.maximum(rss[members], 1e-300) / m)
+    z = proposal.profile
+    # orient each member's profile like z* so that the picture shows agreement, not sign
+    sign = np.sign(y.T @ z)
+    sign[sign == 0] = 1.0
+    return ClusterView(
+        names=list(proposal.names),
+        ideal=y * sign,
+        profile=z,
+        member_corr=np.corrcoef(values[:, members], rowvar=False),
+        ideal_corr=np.corrcoef(y, rowvar=False),
+        loadings=np.asarray(proposal.loadings),
+        order=np.argsort(z, kind="stable"),
+    )
