@@ -104,10 +104,26 @@ class EdgeComparison:
 
     def to_dict(self) -> dict:
         """The scores as a JSON-friendly dict (edge lists as [parent, child] pairs)."""
-        out = {k: getattr(self, k) for k in (
-            "tp", "fp", "fn", "precision", "recall", "f1", "skeleton_tp", "skeleton_fp",
-            "skeleton_fn", "skeleton_precision", "skeleton_recall", "skeleton_f1", "shd",
-            "n_learned", "n_true")}
+        out = {
+            k: getattr(self, k)
+            for k in (
+                "tp",
+                "fp",
+                "fn",
+                "precision",
+                "recall",
+                "f1",
+                "skeleton_tp",
+                "skeleton_fp",
+                "skeleton_fn",
+                "skeleton_precision",
+                "skeleton_recall",
+                "skeleton_f1",
+                "shd",
+                "n_learned",
+                "n_true",
+            )
+        }
         for name in EDGE_STATUSES:
             out[name] = [list(e) for e in getattr(self, name)]
         return out

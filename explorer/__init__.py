@@ -1,0 +1,1 @@
+"""The Streamlit explorer: session state, sidebar, figures and one module per page."""

@@ -1,0 +1,55 @@
+"""Home: what the app does, what to do first, what an ideal parent is, and the data loaded."""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from explorer import state
+
+
+def render() -> None:
+    state.init_state()
+    st.title("Ideal Parent Explorer")
+    st.markdown(
+        "This app learns the structure of a Bayesian network over continuous variables by greedy "
+        "hill climbing — adding, deleting, reversing and replacing one edge at a time — and lets "
+        "you watch every move. It implements the *Ideal Parent* method of Elidan, Nachman & "
+        "Friedman (JMLR 2007), which ranks the candidate parents of each variable with a cheap "
+        "similarity measure (C1 or C2) and computes the exact score change only for the best few. "
+        "**To begin, open the Search page and press Step**: the network gains its first edge, the "
+        "move log gets a row, and the score trace moves up. Use the sidebar to pick another "
+        "bundled sample, upload your own table, or generate a synthetic network with a known "
+        "truth, and to change the search settings."
+    )
+    st.subheader("What is an ideal parent?")
+    st.markdown(
+        "For a variable X with its current parents, the *ideal parent* is the profile (one value "
+        "per instance) that, added as a new parent, would explain X perfectly — for a linear "
+        "Gaussian family it is simply the residual of X given its parents. Real candidates are "
+        "ranked by how similar their profiles are to this ideal one, and only the most similar "
+        "are scored exactly, which is what makes the search fast."
+    )
+    st.subheader("Current data")
+    dataset = state.get(state.DATASET)
+    if dataset is None:
+        st.info("No data loaded yet: choose a source in the sidebar.")
+        return
+    st.markdown(f"**{state.get(state.DATA_LABEL)}** — {dataset.summary()}")
+    truth = state.get(state.TRUTH)
+    if truth is not None:
+        st.caption(
+            f"A reference network with {len(truth)} edges is known for these data: the "
+            "Truth & export page compares the learned network with it."
+        )
+    if dataset.notes:
+        st.markdown("\n".join(f"- {note}" for note in dataset.notes))
+    settings = state.get(state.SETTINGS)
+    st.caption(
+        "Search settings: "
+        + ", ".join(f"{k} = {v if v is not None else 'no limit'}" for k, v in settings.items())
+    )
+    st.page_link("explorer/pages/search.py", label="Go to the Search page", icon="➡️")
+
+
+if __name__ == "__main__":
+    render()

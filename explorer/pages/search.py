@@ -1,0 +1,321 @@
+"""Search: step the structure search one move at a time and watch the network, log and score.
+
+Everything that changes on a click lives in one ``@st.fragment`` (:func:`step_panel`), so Step /
+Undo / Run redraw only this panel, not the sidebar.
+
+How "Run to convergence" and "Stop" work
+----------------------------------------
+Streamlit runs one script run at a time per session and delivers a click only at the start of a
+run. A long run is therefore cut into chunks of about 0.4 s of search (``state.run_chunk``): after
+each chunk the panel draws its progress and asks for another run of itself
+(``st.rerun(scope="fragment")``). Between two chunks Streamlit handles pending clicks; the Stop
+button's callback sets ``state.STOP``, and the next chunk sees the flag and ends the run. A Stop
+click can take effect up to one chunk late, never in the middle of a move: every move is applied
+to the stepper, the log and the trace before anything is drawn. (With Streamlit's default
+``runner.fastReruns`` the click may also cut short the drawing of the current chunk; the state is
+complete at that point, so nothing is lost.)
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.exceptions import IdealParentError
+from engine.search import TERMINATION_MESSAGES
+from explorer import plots, state
+from explorer.pages import show_html
+
+NETWORK_HEIGHT = 560
+
+
+def _rerun_panel() -> None:
+    """Run the panel again (only the fragment when this run is a fragment run)."""
+    try:
+        st.rerun(scope="fragment")
+    except st.errors.StreamlitAPIException:
+        st.rerun()
+
+
+def _on_compare() -> None:
+    try:
+        state.set_compare(bool(state.get(state.W_COMPARE)))
+    except IdealParentError as exc:
+        state.put(state.ERROR, f"Comparison not started: {exc}")
+        state.put(state.COMPARE, False)
+        state.put(state.TWIN, None)
+
+
+def _method_label(method: str) -> str:
+    return {"ideal": "Ideal parent", "greedy": "Greedy"}.get(method, method)
+
+
+def _action(fn, *args) -> None:
+    """Run a button's action in its callback (before the panel is drawn); an engine error is
+    kept for the panel to show."""
+    try:
+        fn(*args)
+    except IdealParentError as exc:
+        state.put(state.ACTION_ERROR, str(exc))
+
+
+def _on_step() -> None:
+    state.put(state.RUN_MESSAGE, None)
+    _action(state.step_searches)
+
+
+def _on_run_n() -> None:
+    _action(state.start_run, int(state.get(state.W_N_STEPS) or 10))
+
+
+def _on_run_all() -> None:
+    _action(state.start_run, None)
+
+
+def _on_undo() -> None:
+    _action(state.undo_searches)
+
+
+def _on_reset() -> None:
+    _action(state.reset_search)
+
+
+def _buttons() -> None:
+    """The control row. Actions run in the buttons' callbacks, so the row is drawn after them."""
+    running = bool(state.get(state.RUNNING))
+    stepper = state.get(state.STEPPER)
+    n_moves = stepper.n_iter if stepper is not None else 0
+    twin = state.get(state.TWIN)
+    if twin is not None:
+        n_moves = max(n_moves, twin.n_iter)
+    cols = st.columns([1, 1.3, 1, 1.7, 0.9, 0.9, 0.9], vertical_alignment="bottom")
+    cols[0].button(
+        "Step",
+        key=state.W_STEP,
+        type="primary",
+        disabled=running,
+        on_click=_on_step,
+        width="stretch",
+    )
+    cols[1].button(
+        "Run N steps", key=state.W_RUN_N, disabled=running, on_click=_on_run_n, width="stretch"
+    )
+    cols[2].number_input(
+        "N", min_value=1, max_value=10000, value=10, step=1, key=state.W_N_STEPS, disabled=running
+    )
+    cols[3].button(
+        "Run to convergence",
+        key=state.W_RUN_ALL,
+        disabled=running,
+        on_click=_on_run_all,
+        width="stretch",
+    )
+    cols[4].button(
+        "Stop", key=state.W_STOP, on_click=state.request_stop, disabled=not running, width="stretch"
+    )
+    cols[5].button(
+        "Undo",
+        key=state.W_UNDO,
+        disabled=running or n_moves == 0,
+        on_click=_on_undo,
+        width="stretch",
+    )
+    cols[6].button(
+        "Reset", key=state.W_RESET, disabled=running, on_click=_on_reset, width="stretch"
+    )
+    error = state.get(state.ACTION_ERROR)
+    if error:
+        st.error(error)
+        state.put(state.ACTION_ERROR, None)
+
+
+def _progress() -> bool:
+    """Run one chunk of the run in progress and draw its progress; True while it goes on."""
+    try:
+        going = state.run_chunk()
+    except IdealParentError as exc:
+        state.put(state.RUNNING, False)
+        st.error(str(exc))
+        return False
+    if not going:
+        return False
+    stepper = state.get(state.STEPPER)
+    start_iter, _, total = state.get(state.RUN_START)
+    done = stepper.n_iter - start_iter
+    log = state.get(state.LOG)
+    if total:
+        frac = min(1.0, (total - (state.get(state.RUN_LEFT) or 0)) / total)
+        text = f"Running: {done} of {total} steps"
+    else:
+        # No step count is known in advance: estimate from how far the gains have shrunk.
+        first = log[0]["exact ΔBIC"] if log else None
+        last = log[-1]["exact ΔBIC"] if log else None
+        frac = 0.0
+        if first and last is not None and first > 0:
+            frac = min(0.99, max(0.0, 1.0 - last / first))
+        text = (
+            f"Running to convergence: {done} move(s) so far, last ΔBIC "
+            f"{last:.2f} (bar: share of the first gain used up)"
+            if last is not None
+            else "Running to convergence..."
+        )
+    st.progress(frac, text=text)
+    return True
+
+
+def _counters() -> None:
+    stepper = state.get(state.STEPPER)
+    cols = st.columns(5)
+    cols[0].metric("Moves", stepper.n_iter)
+    cols[1].metric("BIC (nats)", f"{stepper.score:,.1f}")
+    cols[2].metric("Exact evaluations", f"{stepper.n_exact:,}")
+    cols[3].metric("Ranked candidates", f"{stepper.n_ranked:,}")
+    cols[4].metric("Seconds", f"{stepper.elapsed_s:.2f}")
+
+
+LOG_CONFIG = {
+    "C1": st.column_config.NumberColumn("C1", format="%.2f", help="Ideal-parent estimate (nats)"),
+    "C2": st.column_config.NumberColumn("C2", format="%.2f", help="Ideal-parent estimate (nats)"),
+    "exact ΔBIC": st.column_config.NumberColumn("exact ΔBIC", format="%.2f"),
+    "rank": st.column_config.NumberColumn(
+        "rank", help="Rank of the chosen move in its family by the ranking measure (1 = best)"
+    ),
+    "exact evaluations": st.column_config.NumberColumn(
+        "exact evaluations", help="Exact score evaluations made so far"
+    ),
+}
+
+
+def _log_caption(stepper) -> str:
+    return (
+        f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
+        f"ranked candidates: {stepper.n_ranked:,} · {stepper.elapsed_s:.2f} s"
+    )
+
+
+def _logs() -> None:
+    log = state.get(state.LOG)
+    twin = state.get(state.TWIN)
+    settings = state.get(state.SETTINGS)
+    stepper = state.get(state.STEPPER)
+    if twin is None:
+        st.subheader("Move log")
+        st.caption(_log_caption(stepper))
+        frame = plots.move_log_frame(log).iloc[::-1]
+        st.dataframe(
+            frame,
+            column_config=LOG_CONFIG,
+            width="stretch",
+            height=min(400, 38 + 35 * max(1, len(frame))),
+            key="search_log",
+        )
+        return
+    main_f, twin_f, differ = plots.compare_logs(log, state.get(state.TWIN_LOG))
+    st.subheader("Move logs side by side")
+    if differ:
+        st.caption(
+            f"Shaded rows: steps where the two searches chose different moves "
+            f"({len(differ)} of {max(len(main_f), len(twin_f))})."
+        )
+    elif len(main_f):
+        st.caption("The two searches have chosen the same moves so far.")
+    left, right = st.columns(2)
+    for col, frame, step_r, method, key in (
+        (left, main_f, stepper, settings["method"], "search_log"),
+        (right, twin_f, twin, state.other_method(settings["method"]), "search_twin_log"),
+    ):
+        with col:
+            who = "main" if key == "search_log" else "comparison"
+            st.markdown(f"**{_method_label(method)}** ({who})")
+            st.caption(_log_caption(step_r))
+            st.dataframe(
+                plots.highlight_steps(frame.iloc[::-1], differ),
+                width="stretch",
+                column_config=LOG_CONFIG,
+                key=key,
+                height=min(400, 38 + 35 * max(1, len(frame))),
+            )
+
+
+def _status() -> None:
+    msg = state.get(state.RUN_MESSAGE)
+    conv = state.get(state.CONVERGED) or {}
+    if msg:
+        (st.success if msg.startswith("Converged") else st.info)(msg)
+    elif conv.get("main"):
+        st.success(TERMINATION_MESSAGES[1])
+    if state.get(state.TWIN) is not None and conv.get("twin") and not conv.get("main"):
+        st.caption("The comparison search has converged; the main one goes on.")
+
+
+@st.fragment
+def step_panel() -> None:
+    """Controls, counters, network, score trace and move log (redrawn alone on a click)."""
+    stepper = state.get(state.STEPPER)
+    if stepper is None:
+        st.info("No search: load data in the sidebar.")
+        return
+    settings = state.get(state.SETTINGS)
+    other = _method_label(state.other_method(settings["method"])).lower()
+    st.toggle(
+        f"Compare greedy and ideal (runs a {other} search alongside, stepped together)",
+        value=bool(state.get(state.COMPARE)),
+        key=state.W_COMPARE,
+        on_change=_on_compare,
+    )
+    # The chunk of a run in progress runs before the buttons are drawn, so that they show
+    # whether the run goes on (Stop enabled) or has ended (Step enabled).
+    controls, progress = st.container(), st.container()
+    going = False
+    if state.get(state.RUNNING):
+        with progress:
+            going = _progress()
+    with controls:
+        _buttons()
+    _status()
+    stepper = state.get(state.STEPPER)
+    _counters()
+    names = state.variable_names(stepper)
+    last = stepper.history[-1] if stepper.history else None
+    graph, trace = st.columns([3, 2])
+    with graph:
+        html = plots.search_network_html(
+            names,
+            state.weighted_edges(stepper),
+            state.layout_positions(),
+            last_move=last,
+            hidden=state.hidden_names(stepper),
+            height=NETWORK_HEIGHT,
+        )
+        show_html(html, NETWORK_HEIGHT + 40)
+        st.caption(
+            "Edge width grows with |weight|; the last move is orange (a removed edge is "
+            "dashed red). Nodes keep their places between steps; drag them or zoom freely."
+        )
+    with trace:
+        traces = {_method_label(settings["method"]): state.get(state.TRACE)}
+        if state.get(state.TWIN) is not None:
+            traces[_method_label(state.other_method(settings["method"]))] = state.get(
+                state.TWIN_TRACE
+            )
+        st.plotly_chart(plots.score_trace_figure(traces), width="stretch", key="search_trace")
+    _logs()
+    if going:
+        _rerun_panel()
+
+
+def render() -> None:
+    state.init_state()
+    st.title("Search")
+    settings = state.get(state.SETTINGS)
+    dataset = state.get(state.DATASET)
+    if dataset is not None:
+        st.caption(
+            f"{state.get(state.DATA_LABEL)} — {dataset.summary()}. Method: "
+            f"{_method_label(settings['method'])}, K={settings['k']}, measure "
+            f"{settings['measure'].upper()}, CPD {settings['cpd']} (change them in the sidebar)."
+        )
+    step_panel()
+
+
+if __name__ == "__main__":
+    render()

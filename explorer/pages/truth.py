@@ -1,0 +1,124 @@
+"""Truth & export: the current network against the true one (when known), and downloads.
+
+Scores come from :func:`engine.metrics.compare_edges`; the downloads are the CLI's JSON result
+(:meth:`engine.network.LearnedNetwork.to_dict`), GraphML and an edge CSV.
+"""
+
+from __future__ import annotations
+
+import json
+
+import streamlit as st
+
+from engine.exceptions import IdealParentError
+from engine.metrics import compare_edges
+from explorer import plots, state
+from explorer.pages import show_html
+
+NETWORK_HEIGHT = 560
+
+
+def _scores(truth: list[tuple[str, str]], learned_edges: list[tuple[str, str]]) -> dict:
+    cmp = compare_edges(learned_edges, truth)
+    st.subheader("Compared with the true network")
+    st.caption(
+        f"{cmp.n_learned} learned edges, {cmp.n_true} true edges. Directed scores count an edge "
+        "only with the right direction; skeleton scores ignore direction. SHD = missing + extra + "
+        "reversed edges (a reversal counts once)."
+    )
+    cols = st.columns(4)
+    cols[0].metric("Precision (directed)", f"{cmp.precision:.3f}")
+    cols[1].metric("Recall (directed)", f"{cmp.recall:.3f}")
+    cols[2].metric("F1 (directed)", f"{cmp.f1:.3f}")
+    cols[3].metric("SHD", cmp.shd)
+    cols = st.columns(4)
+    cols[0].metric("Precision (skeleton)", f"{cmp.skeleton_precision:.3f}")
+    cols[1].metric("Recall (skeleton)", f"{cmp.skeleton_recall:.3f}")
+    cols[2].metric("F1 (skeleton)", f"{cmp.skeleton_f1:.3f}")
+    cols[3].metric(
+        "Correct / reversed / extra / missing",
+        f"{len(cmp.correct)} / {len(cmp.reversed)} / {len(cmp.extra)} / {len(cmp.missing)}",
+    )
+    return cmp.status()
+
+
+def _downloads(net) -> None:
+    st.subheader("Download the learned network")
+    base = (state.get(state.DATA_LABEL) or "network").split(" (")[0].replace(" ", "_")[:40]
+    cols = st.columns(3)
+    cols[0].download_button(
+        "JSON (CLI result format)",
+        json.dumps(net.to_dict(), indent=2),
+        file_name=f"{base}_network.json",
+        mime="application/json",
+        key=state.W_DL_JSON,
+        width="stretch",
+    )
+    cols[1].download_button(
+        "GraphML",
+        net.to_graphml(),
+        file_name=f"{base}_network.graphml",
+        mime="application/xml",
+        key=state.W_DL_GRAPHML,
+        width="stretch",
+    )
+    cols[2].download_button(
+        "Edges (CSV)",
+        net.edges_frame().to_csv(index=False),
+        file_name=f"{base}_edges.csv",
+        mime="text/csv",
+        key=state.W_DL_CSV,
+        width="stretch",
+    )
+    st.caption(
+        f"{net.n_edges} edges, BIC {net.bic:,.1f} nats, log-likelihood {net.loglik:,.1f} "
+        f"nats over {net.n_samples} instances. Parameters are on the "
+        f"{'standardized' if net.transform.get('standardized') else 'original'} scale; the "
+        "JSON records the transform."
+    )
+
+
+def render() -> None:
+    state.init_state()
+    st.title("Truth & export")
+    stepper = state.get(state.STEPPER)
+    if stepper is None:
+        st.info("No search: load data in the sidebar.")
+        return
+    try:
+        net = state.learned_network()
+    except IdealParentError as exc:
+        st.error(str(exc))
+        return
+    st.caption(
+        f"The current network of the Search page: {stepper.n_iter} move(s), {net.n_edges} edges."
+    )
+    truth = state.get(state.TRUTH)
+    names = state.variable_names(stepper)
+    learned_edges = [(p, c) for p, c, _ in net.edges()]
+    weights = {(p, c): w for p, c, w in net.edges()}
+    if truth is None:
+        st.info(
+            "No true network is known for these data, so there is nothing to score against. "
+            "The bundled samples and the synthetic networks come with one."
+        )
+    else:
+        try:
+            status = _scores(truth, learned_edges)
+        except IdealParentError as exc:
+            st.error(str(exc))
+        else:
+            html = plots.truth_network_html(
+                names,
+                status,
+                state.layout_positions(),
+                weights=weights,
+                hidden=state.hidden_names(stepper),
+                height=NETWORK_HEIGHT,
+            )
+            show_html(html, NETWORK_HEIGHT + 70)
+    _downloads(net)
+
+
+if __name__ == "__main__":
+    render()

@@ -1,0 +1,185 @@
+"""The sidebar: where the data come from, how they are read, and the search settings.
+
+Built by ``app.py`` before the page runs, so its widgets keep their values on every page. Data
+are (re)loaded only when the source settings change (see :func:`explorer.state.install_dataset`);
+a rejected file leaves the previous data loaded and its message is shown in the page.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.cpd import CPD_CHOICES
+from explorer import state
+
+__all__ = ["render", "SOURCES", "ORIENTATIONS"]
+
+SOURCES = ("Bundled sample", "Upload a file", "Synthetic network (known truth)")
+ORIENTATIONS = ("variables in columns", "variables in rows (transpose)")
+METHODS = {"ideal": "Ideal parent (rank, score top K)", "greedy": "Greedy (score every candidate)"}
+MEASURES = {"c2": "C2", "c1": "C1"}
+QUEUES = {"shared": "shared (Add + Replace)", "per_operator": "per operator"}
+
+
+def _data_source() -> None:
+    source = st.radio("Data source", SOURCES, key=state.W_SOURCE)
+    standardize = st.checkbox(
+        "Standardize each variable (mean 0, variance 1)",
+        value=True,
+        key=state.W_STANDARDIZE,
+        help="The paper's C1/C2 use uncentred profiles; on standardized data centring does not "
+        "matter.",
+    )
+    if source == SOURCES[0]:
+        label = st.selectbox("Sample", list(state.SAMPLES), key=state.W_SAMPLE)
+        state.install_dataset(
+            ("sample", label, standardize), label, lambda: state.load_sample(label, standardize)
+        )
+    elif source == SOURCES[1]:
+        uploaded = st.file_uploader(
+            "CSV, TSV or Excel file (header row of names)",
+            type=["csv", "tsv", "txt", "tab", "xlsx", "xls"],
+            key=state.W_UPLOAD,
+        )
+        orientation = st.radio(
+            "Orientation",
+            ORIENTATIONS,
+            key=state.W_ORIENT,
+            help="Expression matrices often come genes x conditions: variables in rows.",
+        )
+        transpose = orientation == ORIENTATIONS[1]
+        if uploaded is None:
+            st.caption("Choose a file; the current data stay loaded until then.")
+        else:
+            data = uploaded.getvalue()
+            key = ("upload", uploaded.name, len(data), hash(data), transpose, standardize)
+            state.install_dataset(
+                key,
+                uploaded.name,
+                lambda: (state.parse_upload(data, uploaded.name, transpose, standardize), None),
+            )
+    else:
+        with st.form("synthetic_form", border=False):
+            c1, c2, c3 = st.columns(3)
+            c1.number_input(
+                "N vars", min_value=2, max_value=300, value=20, step=1, key=state.W_SYN_N
+            )
+            c2.number_input(
+                "M rows", min_value=10, max_value=20000, value=500, step=50, key=state.W_SYN_M
+            )
+            c3.number_input(
+                "seed", min_value=0, max_value=10**6, value=0, step=1, key=state.W_SYN_SEED
+            )
+            st.form_submit_button("Generate", key=state.W_SYN_GO)
+        n = int(state.get(state.W_SYN_N, 20))
+        m = int(state.get(state.W_SYN_M, 500))
+        seed = int(state.get(state.W_SYN_SEED, 0))
+        state.install_dataset(
+            ("synthetic", n, m, seed, standardize),
+            f"synthetic network (N={n}, M={m}, seed={seed})",
+            lambda: state.make_synthetic(n, m, seed, standardize),
+        )
+
+
+def _on_apply() -> None:
+    get = state.get
+    max_parents = int(get(state.W_MAX_PARENTS, 0))
+    state.apply_settings(
+        {
+            "method": get(state.W_METHOD),
+            "k": int(get(state.W_K)),
+            "measure": get(state.W_MEASURE),
+            "queue": get(state.W_QUEUE),
+            "max_parents": max_parents if max_parents > 0 else None,
+            "cpd": get(state.W_CPD),
+        }
+    )
+
+
+def _settings_form() -> None:
+    cur = state.get(state.SETTINGS) or dict(state.DEFAULT_SETTINGS)
+    with st.form("settings_form"):
+        st.markdown("**Search settings**")
+        st.selectbox(
+            "Method",
+            list(METHODS),
+            index=list(METHODS).index(cur["method"]),
+            format_func=METHODS.get,
+            key=state.W_METHOD,
+        )
+        st.number_input(
+            "K (candidates scored per family)",
+            min_value=1,
+            max_value=100,
+            value=int(cur["k"]),
+            step=1,
+            key=state.W_K,
+            help="Ideal method only: how many top-ranked Add/Replace candidates per "
+            "family are scored exactly.",
+        )
+        st.radio(
+            "Ranking measure",
+            list(MEASURES),
+            index=list(MEASURES).index(cur["measure"]),
+            format_func=MEASURES.get,
+            horizontal=True,
+            key=state.W_MEASURE,
+        )
+        st.radio(
+            "Queue",
+            list(QUEUES),
+            index=list(QUEUES).index(cur.get("queue", "shared")),
+            format_func=QUEUES.get,
+            horizontal=True,
+            key=state.W_QUEUE,
+        )
+        st.number_input(
+            "Max parents (0 = no limit)",
+            min_value=0,
+            max_value=50,
+            value=int(cur.get("max_parents") or 0),
+            step=1,
+            key=state.W_MAX_PARENTS,
+        )
+        cpds = list(CPD_CHOICES)
+        st.selectbox("CPD", cpds, index=cpds.index(cur.get("cpd", "linear")), key=state.W_CPD)
+        st.form_submit_button(
+            "Apply",
+            on_click=_on_apply,
+            key=state.W_APPLY,
+            help="Restart the search with these settings.",
+        )
+
+
+def _summary() -> None:
+    dataset = state.get(state.DATASET)
+    if dataset is None:
+        return
+    st.markdown(f"**Loaded:** {state.get(state.DATA_LABEL)}")
+    st.caption(dataset.summary())
+    truth = state.get(state.TRUTH)
+    if truth is not None:
+        st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
+    if dataset.notes:
+        with st.expander("What loading did"):
+            for note in dataset.notes:
+                st.markdown(f"- {note}")
+
+
+def render() -> None:
+    """Draw the sidebar and load data / apply settings as the user asks.
+
+    A message in ``state.ERROR`` (a rejected file or setting) is shown in the sidebar and at the
+    top of the page.
+    """
+    with st.sidebar:
+        st.header("Data")
+        _data_source()
+        _summary()
+        _settings_form()
+        error = state.get(state.ERROR)
+        if error:
+            st.error(error, icon="⚠️")
+    error = state.get(state.ERROR)
+    if error:
+        st.error(error)

@@ -1,0 +1,624 @@
+"""The one owner of ``st.session_state``: every key the explorer uses, and how state is built.
+
+Views read and write session state only through this module. The engine objects live here:
+
+* ``DATASET``  the loaded :class:`engine.data.Dataset`
+* ``TRUTH``    list of (parent name, child name) true edges, or None when unknown
+* ``SETTINGS`` the search settings dict (see :data:`DEFAULT_SETTINGS`)
+* ``STEPPER``  the :class:`engine.search.Stepper` of the main search
+* ``TWIN``     a second stepper (the other method) for the side-by-side comparison, or None
+* ``LOG``      the move log: a list of dicts, one per applied move (kept in step with undo)
+* ``TRACE``    list of (step, BIC) for the score trace
+* ``TWIN_LOG``, ``TWIN_TRACE`` the same for the twin
+* ``CONVERGED`` {"main": bool, "twin": bool}: the last step found no improving move
+* ``RUN_LEFT`` moves still to run in a "Run N steps" / "Run to convergence" (None = to
+  convergence); ``RUNNING`` whether such a run is in progress; ``STOP`` set by the Stop button
+* ``DATA_LABEL`` human-readable description of the data source
+* ``DATA_KEY`` the source settings that produced the current data; ``FAILED_KEY`` those of the
+  last rejected load (so a bad upload is not parsed again on every rerun)
+* ``DATA_VERSION`` / ``SEARCH_VERSION`` counters bumped by a new data set / a rebuilt search; the
+  layout and the learned-network caches are keyed by them
+* ``ERROR``    a message to show (e.g. a rejected upload), or None
+* ``ACTION_ERROR`` an engine error raised by a Search-page button, shown once by the page
+
+A new data set or new settings rebuild the stepper (``reset_search``); nothing is recomputed on a
+rerun that did not change them. Widget keys (``W_*``) are defined here too, so that every
+``st.session_state`` key of the app is listed in one place.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import time
+from pathlib import Path
+
+import numpy as np
+import streamlit as st
+
+from engine.data import Dataset, load_table
+from engine.exceptions import IdealParentError
+from engine.learn import IdealParentSearch
+from engine.network import LearnedNetwork
+from engine.search import Move, Stepper, StepResult
+from engine.synth import random_network, sample_dataset
+
+__all__ = [
+    "DATASET",
+    "TRUTH",
+    "SETTINGS",
+    "STEPPER",
+    "TWIN",
+    "LOG",
+    "TRACE",
+    "TWIN_LOG",
+    "TWIN_TRACE",
+    "CONVERGED",
+    "RUN_LEFT",
+    "RUNNING",
+    "STOP",
+    "RUN_MESSAGE",
+    "COMPARE",
+    "DATA_LABEL",
+    "DATA_KEY",
+    "FAILED_KEY",
+    "DATA_VERSION",
+    "SEARCH_VERSION",
+    "LAYOUT",
+    "NETWORK_CACHE",
+    "ERROR",
+    "ACTION_ERROR",
+    "DEFAULT_SETTINGS",
+    "SAMPLE_DIR",
+    "SAMPLES",
+    "init_state",
+    "set_dataset",
+    "install_dataset",
+    "reset_search",
+    "apply_settings",
+    "get",
+    "step_searches",
+    "undo_searches",
+    "start_run",
+    "run_chunk",
+    "request_stop",
+    "set_compare",
+    "variable_names",
+    "hidden_names",
+    "weighted_edges",
+    "learned_network",
+    "layout_positions",
+    "other_method",
+]
+
+DATASET = "ip_dataset"
+TRUTH = "ip_truth"
+SETTINGS = "ip_settings"
+STEPPER = "ip_stepper"
+TWIN = "ip_twin"
+LOG = "ip_log"
+TRACE = "ip_trace"
+TWIN_LOG = "ip_twin_log"
+TWIN_TRACE = "ip_twin_trace"
+CONVERGED = "ip_converged"
+RUN_LEFT = "ip_run_left"
+RUNNING = "ip_running"
+STOP = "ip_stop"
+RUN_MESSAGE = "ip_run_message"
+RUN_START = "ip_run_start"
+COMPARE = "ip_compare"
+DATA_LABEL = "ip_data_label"
+DATA_KEY = "ip_data_key"
+FAILED_KEY = "ip_failed_key"
+DATA_VERSION = "ip_data_version"
+SEARCH_VERSION = "ip_search_version"
+LAYOUT = "ip_layout"
+NETWORK_CACHE = "ip_network_cache"
+ERROR = "ip_error"
+ACTION_ERROR = "ip_action_error"
+
+# ---- widget keys (sidebar)
+W_SOURCE = "w_source"
+W_SAMPLE = "w_sample"
+W_UPLOAD = "w_upload"
+W_ORIENT = "w_orientation"
+W_STANDARDIZE = "w_standardize"
+W_SYN_N = "w_syn_n"
+W_SYN_M = "w_syn_m"
+W_SYN_SEED = "w_syn_seed"
+W_SYN_GO = "w_syn_generate"
+W_METHOD = "w_method"
+W_K = "w_k"
+W_MEASURE = "w_measure"
+W_QUEUE = "w_queue"
+W_MAX_PARENTS = "w_max_parents"
+W_CPD = "w_cpd"
+W_APPLY = "w_apply"
+# ---- widget keys (search page)
+W_STEP = "w_step"
+W_RUN_N = "w_run_n"
+W_N_STEPS = "w_n_steps"
+W_RUN_ALL = "w_run_all"
+W_STOP = "w_stop"
+W_UNDO = "w_undo"
+W_RESET = "w_reset"
+W_COMPARE = "w_compare"
+# ---- widget keys (truth page)
+W_DL_JSON = "w_download_json"
+W_DL_GRAPHML = "w_download_graphml"
+W_DL_CSV = "w_download_csv"
+
+SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
+
+#: Bundled samples: label -> (data file, truth edge file or None, load options)
+SAMPLES: dict[str, tuple[str, str | None, dict]] = {
+    "Sachs 2005 T-cell signalling (853 cells x 11 proteins, log scale)": (
+        "sachs2005_observational_log.csv",
+        "sachs2005_consensus_edges.csv",
+        {},
+    ),
+    "Arabidopsis arth150 network sample (1000 x 107 genes)": (
+        "arth150_sample.csv",
+        "arth150_edges.csv",
+        {},
+    ),
+    "Synthetic linear-Gaussian network (500 x 20)": (
+        "synthetic_20.csv",
+        "synthetic_20_edges.csv",
+        {},
+    ),
+}
+DEFAULT_SAMPLE = next(iter(SAMPLES))
+
+DEFAULT_SETTINGS: dict = {
+    "method": "ideal",
+    "k": 2,
+    "measure": "c2",
+    "queue": "shared",
+    "max_parents": None,
+    "cpd": "linear",
+}
+
+#: Seconds of search per chunk of a long run; the page redraws its progress between chunks.
+CHUNK_SECONDS = 0.4
+
+
+def get(key: str, default=None):
+    """Read a session-state key (None when unset)."""
+    return st.session_state.get(key, default)
+
+
+def put(key: str, value) -> None:
+    """Write a session-state key."""
+    st.session_state[key] = value
+
+
+# ------------------------------------------------------------------------------- data loading
+def load_truth(path: Path) -> list[tuple[str, str]]:
+    """Read a (parent, child[, weight]) edge CSV into a list of name pairs."""
+    import pandas as pd
+
+    frame = pd.read_csv(path, dtype=str)
+    return [(str(p), str(c)) for p, c in zip(frame["parent"], frame["child"], strict=True)]
+
+
+@st.cache_data(show_spinner=False)
+def load_sample(
+    label: str, standardize: bool = True
+) -> tuple[Dataset, list[tuple[str, str]] | None]:
+    """Load a bundled sample and its reference network (cached across reruns and sessions)."""
+    data_file, truth_file, opts = SAMPLES[label]
+    dataset = load_table(SAMPLE_DIR / data_file, standardize=standardize, **opts)
+    truth = load_truth(SAMPLE_DIR / truth_file) if truth_file else None
+    return dataset, truth
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> Dataset:
+    """Parse uploaded file bytes with :func:`engine.data.load_table` (cached by content)."""
+    return load_table(io.BytesIO(data), name=name, transpose=transpose, standardize=standardize)
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def make_synthetic(
+    n_vars: int, n_samples: int, seed: int, standardize: bool = True
+) -> tuple[Dataset, list[tuple[str, str]]]:
+    """A random linear-Gaussian network, data sampled from it, and its true edges."""
+    net = random_network(int(n_vars), seed=int(seed))
+    dataset = sample_dataset(net, int(n_samples), seed=int(seed) + 1, standardize=standardize)
+    return dataset, net.edges()
+
+
+def build_stepper(dataset: Dataset, settings: dict) -> Stepper:
+    """A fresh stepper for ``dataset`` with ``settings`` (validated by the engine)."""
+    est = IdealParentSearch(
+        method=settings["method"],
+        k=int(settings["k"]),
+        measure=settings["measure"],
+        queue=settings.get("queue", "shared"),
+        max_parents=settings.get("max_parents"),
+        cpd=settings.get("cpd", "linear"),
+    )
+    return est.make_stepper(dataset)
+
+
+def other_method(method: str) -> str:
+    """The method the comparison twin uses."""
+    return "greedy" if method == "ideal" else "ideal"
+
+
+def set_dataset(dataset: Dataset, truth: list[tuple[str, str]] | None, label: str) -> None:
+    """Install a new data set (and its true edges, if known) and restart the search on it.
+
+    The stepper is built *before* anything is replaced: when the engine rejects the data (e.g.
+    missing cells), :class:`IdealParentError` propagates and the previous data stay loaded.
+    """
+    settings = st.session_state.setdefault(SETTINGS, dict(DEFAULT_SETTINGS))
+    stepper = build_stepper(dataset, settings)
+    st.session_state[DATASET] = dataset
+    st.session_state[TRUTH] = truth
+    st.session_state[DATA_LABEL] = label
+    st.session_state[ERROR] = None
+    st.session_state[DATA_VERSION] = get(DATA_VERSION, 0) + 1
+    reset_search(stepper)
+
+
+def install_dataset(key: tuple, label: str, loader) -> bool:
+    """Load data with ``loader() -> (Dataset, truth)`` for the source settings ``key``.
+
+    Does nothing when ``key`` produced the current data or is the last rejected one. On an engine
+    error the message goes to ``ERROR`` (naming the file and the problem) and the current data
+    and search stay as they are. Returns True when new data were installed.
+    """
+    if key == get(DATA_KEY) or key == get(FAILED_KEY):
+        return False
+    try:
+        dataset, truth = loader()
+        set_dataset(dataset, truth, label)
+    except IdealParentError as exc:
+        st.session_state[FAILED_KEY] = key
+        keep = get(DATA_LABEL)
+        kept = f" The previous data ({keep}) are still loaded." if keep else ""
+        msg = str(exc) if str(exc).startswith(label) else f"{label}: {exc}"
+        st.session_state[ERROR] = f"Could not load the data. {msg}{kept}"
+        return False
+    st.session_state[DATA_KEY] = key
+    st.session_state[FAILED_KEY] = None
+    return True
+
+
+# ------------------------------------------------------------------------------- search state
+def _clear_run() -> None:
+    st.session_state[RUNNING] = False
+    st.session_state[RUN_LEFT] = None
+    st.session_state[STOP] = False
+
+
+def reset_search(stepper: Stepper | None = None) -> None:
+    """Rebuild the stepper(s) from the current data and settings; clears logs, traces, counters.
+
+    ``stepper`` may be given when the caller already built it for these data and settings. The
+    comparison twin is rebuilt when the comparison is on.
+    """
+    dataset = st.session_state.get(DATASET)
+    settings = st.session_state.setdefault(SETTINGS, dict(DEFAULT_SETTINGS))
+    st.session_state[LOG] = []
+    st.session_state[TWIN_LOG] = []
+    st.session_state[TWIN_TRACE] = []
+    st.session_state[TWIN] = None
+    st.session_state[CONVERGED] = {"main": False, "twin": False}
+    st.session_state[RUN_MESSAGE] = None
+    st.session_state[SEARCH_VERSION] = get(SEARCH_VERSION, 0) + 1
+    _clear_run()
+    if dataset is None:
+        st.session_state[STEPPER] = None
+        st.session_state[TRACE] = []
+        return
+    stepper = stepper if stepper is not None else build_stepper(dataset, settings)
+    st.session_state[STEPPER] = stepper
+    st.session_state[TRACE] = [(0, stepper.score)]
+    if get(COMPARE):
+        set_compare(True)
+
+
+def apply_settings(new: dict) -> bool:
+    """Validate ``new`` settings by building a stepper; on success install them and restart.
+
+    On an engine error the message goes to ``ERROR`` and the current settings and search stay.
+    """
+    dataset = get(DATASET)
+    try:
+        stepper = build_stepper(dataset, new) if dataset is not None else None
+    except IdealParentError as exc:
+        st.session_state[ERROR] = f"Settings not applied: {exc}"
+        return False
+    st.session_state[SETTINGS] = dict(new)
+    st.session_state[ERROR] = None
+    reset_search(stepper)
+    return True
+
+
+def variable_names(stepper: Stepper | None = None) -> list[str]:
+    """Names of the search's variables: the data's, then ``H1, H2, ...`` for any the search
+    added beyond them (hidden variables)."""
+    dataset: Dataset = get(DATASET)
+    names = list(dataset.names) if dataset is not None else []
+    stepper = stepper if stepper is not None else get(STEPPER)
+    n = stepper.n_vars if stepper is not None else len(names)
+    extra = n - len(names)
+    h = 1
+    while extra > 0:
+        if f"H{h}" not in names:
+            names.append(f"H{h}")
+            extra -= 1
+        h += 1
+    return names
+
+
+def hidden_names(stepper: Stepper | None = None) -> set[str]:
+    """Names of variables of the search that are not in the data set."""
+    dataset: Dataset = get(DATASET)
+    known = set(dataset.names) if dataset is not None else set()
+    return {n for n in variable_names(stepper) if n not in known}
+
+
+def move_record(step: int, move: Move, names: list[str], n_exact: int) -> dict:
+    """One row of the move log."""
+
+    def num(x: float):
+        return None if x is None or not math.isfinite(x) else float(x)
+
+    return {
+        "step": step,
+        "operator": move.op.name.capitalize(),
+        "edge": move.edge_label(names),
+        "C1": num(move.c1),
+        "C2": num(move.c2),
+        "exact ΔBIC": num(move.delta_bic),
+        "rank": int(move.rank) if move.rank else None,
+        "exact evaluations": int(n_exact),
+        "key": (int(move.op), move.parent, move.child, move.removed),
+    }
+
+
+def _searches():
+    """(which, stepper, log key, trace key) of the main search and, when on, the twin."""
+    out = [("main", get(STEPPER), LOG, TRACE)]
+    if get(TWIN) is not None:
+        out.append(("twin", get(TWIN), TWIN_LOG, TWIN_TRACE))
+    return out
+
+
+def _step_one(which: str, stepper: Stepper, log_key: str, trace_key: str) -> StepResult:
+    res = stepper.step()
+    conv = st.session_state[CONVERGED]
+    if res.move is None:
+        conv[which] = True
+    else:
+        conv[which] = False
+        names = variable_names(stepper)
+        st.session_state[log_key].append(move_record(stepper.n_iter, res.move, names, res.n_exact))
+        st.session_state[trace_key].append((stepper.n_iter, res.score))
+    return res
+
+
+def step_searches() -> StepResult | None:
+    """One Step click: apply the best move of the main search (and of the twin, if on).
+
+    Logs and traces are updated before this returns. Returns the main search's result.
+    """
+    main = None
+    for which, stepper, log_key, trace_key in _searches():
+        if stepper is None:
+            continue
+        res = _step_one(which, stepper, log_key, trace_key)
+        if which == "main":
+            main = res
+    return main
+
+
+def all_converged() -> bool:
+    """Whether every running search (main, and twin when on) has converged."""
+    conv = get(CONVERGED) or {}
+    return all(conv.get(which, False) for which, *_ in _searches())
+
+
+def undo_searches() -> Move | None:
+    """Undo the latest step: the last move of whichever search(es) took the most steps."""
+    searches = [s for s in _searches() if s[1] is not None]
+    top = max((s[1].n_iter for s in searches), default=0)
+    if top == 0:
+        return None
+    undone = None
+    for which, stepper, log_key, trace_key in searches:
+        if stepper.n_iter == top:
+            move = stepper.undo()
+            st.session_state[log_key].pop()
+            st.session_state[trace_key].pop()
+            st.session_state[CONVERGED][which] = False
+            if which == "main":
+                undone = move
+    st.session_state[RUN_MESSAGE] = None
+    return undone
+
+
+def start_run(n_steps: int | None) -> None:
+    """Begin a run of ``n_steps`` Step clicks (None: until every search converges)."""
+    st.session_state[RUN_LEFT] = None if n_steps is None else int(n_steps)
+    st.session_state[RUNNING] = True
+    st.session_state[STOP] = False
+    st.session_state[RUN_MESSAGE] = None
+    start = get(STEPPER).n_iter if get(STEPPER) else 0
+    st.session_state[RUN_START] = (start, time.perf_counter(), n_steps)
+
+
+def request_stop() -> None:
+    """Callback of the Stop button: the run ends before its next chunk."""
+    st.session_state[STOP] = True
+
+
+def run_chunk(max_seconds: float = CHUNK_SECONDS) -> bool:
+    """Step for up to ``max_seconds`` (at least one step) of the run in progress.
+
+    Returns True while the run should go on (not converged, steps left, not stopped). Each step
+    is complete (stepper, log and trace updated) before the next starts, so a run interrupted
+    between steps leaves a consistent state.
+    """
+    if not get(RUNNING):
+        return False
+    t0 = time.perf_counter()
+    while True:
+        if get(STOP):
+            break
+        left = get(RUN_LEFT)
+        if left is not None and left <= 0:
+            break
+        if all_converged():
+            break
+        step_searches()
+        if left is not None:
+            st.session_state[RUN_LEFT] = left - 1
+        if time.perf_counter() - t0 >= max_seconds:
+            left = get(RUN_LEFT)
+            if get(STOP) or all_converged() or (left is not None and left <= 0):
+                break
+            return True
+    stepper = get(STEPPER)
+    start_iter, start_t, _ = get(RUN_START) or (0, time.perf_counter(), None)
+    n = (stepper.n_iter if stepper else 0) - start_iter
+    secs = time.perf_counter() - start_t
+    if get(STOP):
+        msg = f"Stopped by you after {n} move(s) ({secs:.1f} s)."
+    elif all_converged():
+        msg = (
+            f"Converged: no legal move improves the score ({n} move(s) in this run, {secs:.1f} s)."
+        )
+    else:
+        msg = f"Ran the requested steps: {n} move(s) in {secs:.1f} s."
+    _clear_run()
+    st.session_state[RUN_MESSAGE] = msg
+    return False
+
+
+def set_compare(on: bool) -> None:
+    """Turn the side-by-side comparison on (build the twin with the other method and bring it to
+    as many steps as the main search) or off."""
+    st.session_state[COMPARE] = bool(on)
+    st.session_state[TWIN_LOG] = []
+    st.session_state[TWIN_TRACE] = []
+    st.session_state[CONVERGED]["twin"] = False
+    if not on or get(DATASET) is None:
+        st.session_state[TWIN] = None
+        return
+    settings = dict(get(SETTINGS))
+    settings["method"] = other_method(settings["method"])
+    twin = build_stepper(get(DATASET), settings)
+    st.session_state[TWIN] = twin
+    st.session_state[TWIN_TRACE] = [(0, twin.score)]
+    main = get(STEPPER)
+    for _ in range(main.n_iter if main is not None else 0):
+        _step_one("twin", twin, TWIN_LOG, TWIN_TRACE)
+        if st.session_state[CONVERGED]["twin"]:
+            break
+
+
+# ------------------------------------------------------------------------------ derived views
+def weighted_edges(stepper: Stepper | None = None) -> list[tuple[int, int, float]]:
+    """(parent, child, fitted coefficient) of every edge of the current network.
+
+    The coefficients come from the engine's cached family fits (``model.fit``).
+    """
+    stepper = stepper if stepper is not None else get(STEPPER)
+    if stepper is None:
+        return []
+    out = []
+    for c in range(stepper.n_vars):
+        parents = stepper.parents(c)
+        if not parents:
+            continue
+        coefs = stepper.model.fit(c, parents).params.get("coefficients", [math.nan] * len(parents))
+        out.extend((int(p), c, float(w)) for p, w in zip(parents, coefs, strict=True))
+    return out
+
+
+def learned_network() -> LearnedNetwork | None:
+    """The current network with fitted parameters (cached until the structure changes)."""
+    stepper: Stepper = get(STEPPER)
+    dataset: Dataset = get(DATASET)
+    if stepper is None or dataset is None:
+        return None
+    key = (get(SEARCH_VERSION), tuple(stepper.edges()))
+    cached = get(NETWORK_CACHE)
+    if cached is not None and cached[0] == key:
+        return cached[1]
+    stats = {
+        "steps": stepper.n_iter,
+        "exact_evaluations": stepper.n_exact,
+        "ranked_candidates": stepper.n_ranked,
+        "seconds": stepper.elapsed_s,
+        "converged": bool((get(CONVERGED) or {}).get("main", False)),
+    }
+    parents = {c: stepper.parents(c) for c in range(dataset.n_vars)}
+    net = LearnedNetwork.from_parents(
+        dataset, parents, stepper.model, stats=stats, settings=dict(get(SETTINGS))
+    )
+    st.session_state[NETWORK_CACHE] = (key, net)
+    return net
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _layout(values: np.ndarray) -> np.ndarray:
+    from explorer.plots import data_layout
+
+    return data_layout(values)
+
+
+def layout_positions() -> dict[str, tuple[float, float]]:
+    """Fixed node positions for the current data set (computed once per data set)."""
+    dataset: Dataset = get(DATASET)
+    if dataset is None:
+        return {}
+    cached = get(LAYOUT)
+    if cached is not None and cached[0] == get(DATA_VERSION):
+        return cached[1]
+    pos = _layout(np.asarray(dataset.values))
+    positions = {n: (float(x), float(y)) for n, (x, y) in zip(dataset.names, pos, strict=True)}
+    st.session_state[LAYOUT] = (get(DATA_VERSION), positions)
+    return positions
+
+
+def init_state() -> None:
+    """Make sure every key exists; on first run load the default bundled sample."""
+    if SETTINGS not in st.session_state:
+        st.session_state[SETTINGS] = dict(DEFAULT_SETTINGS)
+    for key in (
+        TRUTH,
+        STEPPER,
+        TWIN,
+        ERROR,
+        ACTION_ERROR,
+        RUN_LEFT,
+        RUN_MESSAGE,
+        DATA_KEY,
+        FAILED_KEY,
+        LAYOUT,
+        NETWORK_CACHE,
+        RUN_START,
+    ):
+        st.session_state.setdefault(key, None)
+    for key in (LOG, TRACE, TWIN_LOG, TWIN_TRACE):
+        st.session_state.setdefault(key, [])
+    for key in (RUNNING, STOP, COMPARE):
+        st.session_state.setdefault(key, False)
+    st.session_state.setdefault(CONVERGED, {"main": False, "twin": False})
+    st.session_state.setdefault(DATA_VERSION, 0)
+    st.session_state.setdefault(SEARCH_VERSION, 0)
+    if st.session_state.get(DATASET) is None:
+        dataset, truth = load_sample(DEFAULT_SAMPLE, True)
+        set_dataset(dataset, truth, DEFAULT_SAMPLE)
+        st.session_state[DATA_KEY] = ("sample", DEFAULT_SAMPLE, True)
+    elif st.session_state.get(STEPPER) is None:
+        # data placed in session state directly (e.g. by a test): build its search
+        st.session_state.setdefault(DATA_LABEL, st.session_state[DATASET].source or "data")
+        st.session_state[DATA_VERSION] += 1
+        reset_search()

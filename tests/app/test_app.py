@@ -1,0 +1,161 @@
+"""The whole app (app.py): start-up, the sidebar's data sources, uploads and settings."""
+
+from __future__ import annotations
+
+from conftest import texts
+
+from explorer import sidebar, state
+
+SACHS = next(iter(state.SAMPLES))
+
+
+def _choose_upload(at):
+    at.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    assert not at.exception
+    return at
+
+
+def _names(at) -> tuple[str, ...]:
+    return at.session_state[state.DATASET].names
+
+
+class TestStartup:
+    def test_starts_on_default_sample_with_summary(self, app):
+        assert not at_errors(app)
+        assert app.session_state[state.DATA_LABEL] == SACHS
+        summary = "853 instances x 11 variables, standardized"
+        assert any(summary in t for t in texts(app.markdown) + texts(app.caption))
+        assert app.title[0].value == "Ideal Parent Explorer"
+
+    def test_sidebar_has_every_control(self, app):
+        for key in (
+            state.W_SOURCE,
+            state.W_STANDARDIZE,
+            state.W_SAMPLE,
+            state.W_METHOD,
+            state.W_K,
+            state.W_MEASURE,
+            state.W_QUEUE,
+            state.W_MAX_PARENTS,
+            state.W_CPD,
+        ):
+            assert key in app.session_state, key
+        cpd = app.selectbox(key=state.W_CPD)
+        assert "linear" in cpd.options
+
+    def test_loading_notes_shown(self, app):
+        assert any("standardized each variable" in t for t in texts(app.markdown))
+
+    def test_pages_reachable(self, app):
+        for page in ("search.py", "truth.py", "home.py"):
+            app.switch_page(f"explorer/pages/{page}").run()
+            assert not app.exception, page
+
+
+def at_errors(at) -> list[str]:
+    return texts(at.error)
+
+
+class TestDataSources:
+    def test_other_sample(self, app):
+        label = "Synthetic linear-Gaussian network (500 x 20)"
+        app.selectbox(key=state.W_SAMPLE).set_value(label).run()
+        assert not app.exception
+        assert app.session_state[state.DATA_LABEL] == label
+        assert app.session_state[state.DATASET].n_vars == 20
+        assert len(app.session_state[state.TRUTH]) == 18
+
+    def test_standardize_off(self, app):
+        app.checkbox(key=state.W_STANDARDIZE).uncheck().run()
+        assert not app.exception
+        assert not app.session_state[state.DATASET].standardized
+
+    def test_synthetic_network(self, app):
+        app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[2]).run()
+        assert not app.exception
+        ds = app.session_state[state.DATASET]
+        assert (ds.n_vars, ds.n_samples) == (20, 500)
+        assert app.session_state[state.TRUTH]
+        app.number_input(key=state.W_SYN_N).set_value(6)
+        app.button(key=state.W_SYN_GO).click().run()
+        assert not app.exception
+        assert app.session_state[state.DATASET].n_vars == 6
+
+    def test_good_upload(self, app):
+        _choose_upload(app)
+        csv = b"a,b,c\n1,2,3\n2,3,5\n3,5,4\n4,4,8\n5,7,9\n6,5,11\n"
+        app.file_uploader(key=state.W_UPLOAD).set_value(("mine.csv", csv, "text/csv")).run()
+        assert not app.exception
+        assert not at_errors(app)
+        assert _names(app) == ("a", "b", "c")
+        assert app.session_state[state.TRUTH] is None
+
+    def test_upload_transposed(self, app):
+        _choose_upload(app)
+        app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
+        tsv = b"gene\tc1\tc2\tc3\tc4\tc5\ng1\t1\t2\t3\t4\t6\ng2\t2\t1\t4\t3\t5\n"
+        app.file_uploader(key=state.W_UPLOAD).set_value(
+            ("expr.tsv", tsv, "text/tab-separated-values")
+        )
+        app.run()
+        assert not app.exception
+        assert _names(app) == ("g1", "g2")
+        assert any("transposed" in n for n in app.session_state[state.DATASET].notes)
+
+    def test_text_file_that_is_not_a_table(self, app):
+        before = _names(app)
+        _choose_upload(app)
+        text = b"Dear colleague,\nplease find the results attached.\nBest wishes\n"
+        app.file_uploader(key=state.W_UPLOAD).set_value(("letter.txt", text, "text/plain")).run()
+        assert not app.exception
+        errors = at_errors(app)
+        assert errors and any("letter.txt" in e and "as a table" in e for e in errors), errors
+        assert any("still loaded" in e for e in errors)
+        assert _names(app) == before
+        assert app.session_state[state.STEPPER] is not None
+
+    def test_csv_with_non_numeric_column(self, app):
+        before = _names(app)
+        _choose_upload(app)
+        csv = b"x,y,site\n1.0,2.0,north\n2.0,2.5,south\n3.0,4.1,east\n4.0,3.9,west\n"
+        app.file_uploader(key=state.W_UPLOAD).set_value(("field.csv", csv, "text/csv")).run()
+        assert not app.exception
+        errors = at_errors(app)
+        assert any("non-numeric" in e and "'site'" in e and "field.csv" in e for e in errors), (
+            errors
+        )
+        assert _names(app) == before
+
+    def test_error_cleared_by_a_good_load(self, app):
+        _choose_upload(app)
+        app.file_uploader(key=state.W_UPLOAD).set_value(("bad.csv", b"x,y\n1,a\n2,b\n", "text/csv"))
+        app.run()
+        assert at_errors(app)
+        app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[0]).run()
+        app.selectbox(key=state.W_SAMPLE).set_value(list(state.SAMPLES)[2]).run()
+        assert not app.exception
+        assert not at_errors(app)
+
+
+class TestSettings:
+    def test_apply_rebuilds_search(self, app):
+        old = app.session_state[state.STEPPER]
+        app.selectbox(key=state.W_METHOD).set_value("greedy")
+        app.number_input(key=state.W_K).set_value(3)
+        app.number_input(key=state.W_MAX_PARENTS).set_value(2)
+        app.button(key=state.W_APPLY).click().run()
+        assert not app.exception
+        settings = app.session_state[state.SETTINGS]
+        assert settings["method"] == "greedy" and settings["k"] == 3
+        assert settings["max_parents"] == 2
+        assert app.session_state[state.STEPPER] is not old
+
+    def test_rejected_setting_keeps_the_search(self, app):
+        old = app.session_state[state.STEPPER]
+        # multiplicative noise needs positive data; the default sample is standardized
+        app.selectbox(key=state.W_CPD).set_value("multiplicative")
+        app.button(key=state.W_APPLY).click().run()
+        assert not app.exception
+        assert any("positive" in e for e in at_errors(app))
+        assert app.session_state[state.SETTINGS]["cpd"] == "linear"
+        assert app.session_state[state.STEPPER] is old

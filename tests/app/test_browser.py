@@ -1,0 +1,151 @@
+"""The app in a real headless Chromium: start ``streamlit run app.py``, open the Search page,
+click Step, check the move log grew, and keep screenshots.
+
+Marked ``browser``; skipped with a message when /usr/bin/chromium or the playwright package is
+missing. Screenshots go to pytest's ``tmp_path`` and are copied to /tmp/ipe_screens/.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+SCREENS = Path("/tmp/ipe_screens")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+pytestmark = pytest.mark.browser
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A Streamlit server running the app; yields its base URL and is killed in teardown."""
+    if not CHROMIUM.exists():
+        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium to run the browser tests")
+    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
+    port = _free_port()
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "streamlit",
+            "run",
+            "app.py",
+            "--server.headless",
+            "true",
+            "--server.address",
+            "127.0.0.1",
+            "--server.port",
+            str(port),
+            "--browser.gatherUsageStats",
+            "false",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                    if r.read().decode().strip() == "ok":
+                        break
+            except OSError:
+                pass
+            if proc.poll() is not None or time.monotonic() > deadline:
+                out = proc.stdout.read().decode() if proc.poll() is not None else ""
+                pytest.fail(f"streamlit server did not become healthy on {url}\n{out}")
+            time.sleep(0.3)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _shot(page, tmp_path: Path, name: str) -> Path:
+    path = tmp_path / name
+    page.screenshot(path=str(path))
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    shutil.copy(path, SCREENS / name)
+    return path
+
+
+def test_search_page_step(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_text("Ideal Parent Explorer").first.wait_for(timeout=60_000)
+    page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=30_000)
+    _shot(page, tmp_path, "home.png")
+
+    page.get_by_role("link", name="Search").first.click()
+    page.get_by_text("Moves: 0").first.wait_for(timeout=30_000)
+    page.locator("iframe").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)  # let vis-network draw inside the iframe
+    _shot(page, tmp_path, "search_before.png")
+
+    page.get_by_role("button", name="Step", exact=True).click()
+    page.get_by_text("Moves: 1").first.wait_for(timeout=30_000)
+    page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    shot = _shot(page, tmp_path, "search_after_step.png")
+    assert shot.stat().st_size > 20_000
+
+    # the network is drawn: vis-network puts a canvas in the iframe
+    frame = page.frame_locator("iframe").first
+    frame.locator("canvas").first.wait_for(timeout=15_000)
+
+    page.get_by_role("button", name="Run to convergence").click()
+    page.get_by_text("Converged").first.wait_for(timeout=60_000)
+    page.wait_for_timeout(1500)
+    _shot(page, tmp_path, "search_converged.png")
+
+    page.get_by_role("link", name="Truth & export").first.click()
+    page.get_by_text("Precision (directed)").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    _shot(page, tmp_path, "truth.png")
+    assert not errors, errors

@@ -1,0 +1,164 @@
+"""The Search page: Step, Undo, Run N steps, Run to convergence, Stop, Reset and the comparison.
+
+Most tests run the page script alone with a small synthetic data set seeded in session state;
+one goes through the whole app on the default sample.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from conftest import page_test, texts
+
+from explorer import state
+
+
+@pytest.fixture
+def page(small_data):
+    dataset, truth = small_data
+    at = page_test("search.py", dataset, truth).run()
+    assert not at.exception
+    return at
+
+
+def _log(at) -> list[dict]:
+    return at.session_state[state.LOG]
+
+
+def _score(at) -> float:
+    return at.session_state[state.STEPPER].score
+
+
+def _click(at, key: str):
+    at.button(key=key).click().run()
+    assert not at.exception
+    return at
+
+
+def _moves_caption(at) -> str:
+    return next(t for t in texts(at.caption) if t.startswith("Moves:"))
+
+
+class TestStepUndo:
+    def test_page_shows_controls_and_empty_log(self, page):
+        labels = [b.label for b in page.button]
+        for label in ("Step", "Run N steps", "Run to convergence", "Stop", "Undo", "Reset"):
+            assert label in labels
+        assert _moves_caption(page).startswith("Moves: 0")
+        assert page.button(key=state.W_UNDO).disabled
+        assert page.button(key=state.W_STOP).disabled
+
+    def test_step_grows_log_and_changes_score(self, page):
+        before = _score(page)
+        _click(page, state.W_STEP)
+        log = _log(page)
+        assert len(log) == 1
+        assert _score(page) > before
+        row = log[0]
+        assert row["step"] == 1 and row["operator"] == "Add"
+        assert row["exact ΔBIC"] == pytest.approx(_score(page) - before)
+        assert row["exact evaluations"] == page.session_state[state.STEPPER].n_exact
+        assert _moves_caption(page).startswith("Moves: 1")
+        assert len(page.session_state[state.TRACE]) == 2
+        assert len(page.dataframe) == 1
+
+    def test_undo_restores_log_and_score(self, page):
+        before = _score(page)
+        _click(page, state.W_STEP)
+        _click(page, state.W_STEP)
+        mid = _score(page)
+        _click(page, state.W_UNDO)
+        assert len(_log(page)) == 1
+        _click(page, state.W_UNDO)
+        assert _log(page) == []
+        assert _score(page) == pytest.approx(before)
+        assert mid != pytest.approx(before)
+        assert page.session_state[state.TRACE] == [(0, pytest.approx(before))]
+        assert page.button(key=state.W_UNDO).disabled
+
+    def test_run_n_steps(self, page):
+        page.number_input(key=state.W_N_STEPS).set_value(3)
+        _click(page, state.W_RUN_N)
+        assert len(_log(page)) == 3
+        assert [r["step"] for r in _log(page)] == [1, 2, 3]
+        assert not page.session_state[state.RUNNING]
+        assert any("3 move(s)" in t for t in texts(page.info))
+
+    def test_run_to_convergence(self, page):
+        _click(page, state.W_RUN_ALL)
+        assert not page.session_state[state.RUNNING]
+        assert page.session_state[state.CONVERGED]["main"]
+        assert any(t.startswith("Converged") for t in texts(page.success))
+        n = len(_log(page))
+        assert n >= 3
+        # a further step changes nothing
+        _click(page, state.W_STEP)
+        assert len(_log(page)) == n
+
+    def test_reset_clears(self, page):
+        before = _score(page)
+        _click(page, state.W_STEP)
+        _click(page, state.W_STEP)
+        _click(page, state.W_RESET)
+        assert _log(page) == []
+        assert _score(page) == pytest.approx(before)
+        assert page.session_state[state.STEPPER].n_exact == 0
+        assert _moves_caption(page).startswith("Moves: 0")
+
+    def test_stop_flag_ends_a_run(self, page):
+        # A run in progress with Stop already clicked (its callback set the flag): the next
+        # chunk must end the run without taking a move.
+        page.session_state[state.RUNNING] = True
+        page.session_state[state.RUN_LEFT] = None
+        page.session_state[state.STOP] = True
+        page.session_state[state.RUN_START] = (0, time.perf_counter(), None)
+        page.run()
+        assert not page.exception
+        assert not page.session_state[state.RUNNING]
+        assert _log(page) == []
+        assert any("Stopped by you" in t for t in texts(page.info))
+
+
+class TestCompare:
+    def test_toggle_shows_two_logs(self, page):
+        _click(page, state.W_STEP)
+        page.toggle(key=state.W_COMPARE).set_value(True).run()
+        assert not page.exception
+        twin = page.session_state[state.TWIN]
+        assert twin is not None
+        # the twin is brought to the same number of steps and uses the other method
+        assert twin.n_iter == 1 and twin.method == "greedy"
+        assert len(page.dataframe) == 2
+        assert any(t.startswith("**Greedy**") for t in texts(page.markdown))
+
+    def test_stepped_together_and_undone_together(self, page):
+        page.toggle(key=state.W_COMPARE).set_value(True).run()
+        _click(page, state.W_STEP)
+        _click(page, state.W_STEP)
+        assert len(_log(page)) == 2 and len(page.session_state[state.TWIN_LOG]) == 2
+        _click(page, state.W_UNDO)
+        assert len(_log(page)) == 1 and len(page.session_state[state.TWIN_LOG]) == 1
+        _click(page, state.W_RUN_ALL)
+        conv = page.session_state[state.CONVERGED]
+        assert conv["main"] and conv["twin"]
+        assert (
+            len(page.session_state[state.TWIN_TRACE]) == len(page.session_state[state.TWIN_LOG]) + 1
+        )
+
+    def test_toggle_off(self, page):
+        page.toggle(key=state.W_COMPARE).set_value(True).run()
+        page.toggle(key=state.W_COMPARE).set_value(False).run()
+        assert not page.exception
+        assert page.session_state[state.TWIN] is None
+        assert len(page.dataframe) == 1
+
+
+def test_whole_app_step_on_default_sample(app):
+    app.switch_page("explorer/pages/search.py").run()
+    assert not app.exception
+    before = _score(app)
+    _click(app, state.W_STEP)
+    assert len(_log(app)) == 1 and _score(app) > before
+    _click(app, state.W_UNDO)
+    assert _log(app) == [] and _score(app) == pytest.approx(before)
