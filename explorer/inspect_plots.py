@@ -36,18 +36,37 @@ PRED_COLOUR = "#d62728"
 IDEAL_COLOUR = "black"
 _OP_SYMBOL = {int(Operator.ADD): "circle", int(Operator.REPLACE): "diamond"}
 _OP_NAME = {int(o): o.name.capitalize() for o in Operator}
+#: above this many instances the inspector draws candidate profiles as dots instead of lines
+DOTS_ABOVE = 150
 
 
 def _mode(n: int) -> str:
     return "lines+markers" if n <= 120 else "lines"
 
 
-def _layout(fig: go.Figure, height: int, title: str | None = None) -> go.Figure:
+def _layout(
+    fig: go.Figure, height: int, title: str | None = None, legend_rows: int = 1
+) -> go.Figure:
+    """Common layout: the title, then the legend in the top margin, then the plot area.
+
+    The legend sits in the margin (container coordinates) so that it never covers subplot titles.
+    """
+    title_px = 40 if title else 8
+    legend_px = 22 * legend_rows
     fig.update_layout(
         height=height,
-        margin=dict(l=60, r=20, t=50 if title else 30, b=50),
-        title=title,
-        legend=dict(orientation="h", yanchor="bottom", y=1.02, xanchor="left", x=0),
+        margin=dict(l=60, r=20, t=title_px + legend_px + 34, b=50),
+        title=dict(text=title, y=1.0 - 12 / height, yanchor="top", yref="container")
+        if title
+        else None,
+        legend=dict(
+            orientation="h",
+            yref="container",
+            y=1.0 - title_px / height,
+            yanchor="top",
+            xanchor="left",
+            x=0,
+        ),
         hovermode="closest",
         template="plotly_white",
     )
@@ -124,36 +143,39 @@ def profiles_figure(
     )
     ideal = fp.ideal_star if use_star else fp.ideal
     scaled = fp.scaled_star if use_star else fp.scaled
-    fig.add_trace(
-        go.Scatter(
-            x=pos,
-            y=ideal[order],
-            customdata=order,
-            mode=mode,
-            name="ideal parent profile",
-            line=dict(color=IDEAL_COLOUR, dash="dot", width=2.5),
-            marker=dict(size=4),
-            hovertemplate=hover,
-        ),
-        row=2,
-        col=1,
+    ideal_trace = dict(
+        x=pos,
+        y=ideal[order],
+        customdata=order,
+        mode=mode,
+        name="ideal parent profile",
+        line=dict(color=IDEAL_COLOUR, dash="dot", width=2.5),
+        marker=dict(size=4),
+        hovertemplate=hover,
     )
+    fig.add_trace(go.Scatter(**ideal_trace), row=2, col=1)
     names = fp.candidate_names or [str(c) for c in fp.candidates]
+    # many instances: candidates as dots, so the ideal curve stays visible through them
+    dots = m > DOTS_ABOVE
     for j in range(k):
+        colour = CANDIDATE_COLOURS[j % len(CANDIDATE_COLOURS)]
         fig.add_trace(
             go.Scatter(
                 x=pos,
                 y=scaled[order, j],
                 customdata=order,
-                mode="lines",
+                mode="markers" if dots else "lines",
                 name=f"{names[j]} (C2 = {fp.c2[j]:.2f})",
-                line=dict(color=CANDIDATE_COLOURS[j % len(CANDIDATE_COLOURS)], width=1.5),
-                opacity=0.85,
+                line=dict(color=colour, width=1.5),
+                marker=dict(color=colour, size=3.5),
+                opacity=0.55 if dots else 0.85,
                 hovertemplate=hover,
             ),
             row=2,
             col=1,
         )
+    if dots:  # draw the ideal profile again on top of the dots
+        fig.add_trace(go.Scatter(**ideal_trace, showlegend=False), row=2, col=1)
     if has_w:
         fig.add_trace(
             go.Scatter(
@@ -174,7 +196,7 @@ def profiles_figure(
     fig.update_xaxes(title_text=xlabel, row=rows, col=1)
     fig.update_yaxes(title_text=child, row=1, col=1)
     fig.update_yaxes(title_text="profile value", row=2, col=1)
-    return _layout(fig, 620 if has_w else 560)
+    return _layout(fig, (660 if has_w else 600) + 22 * (k > 2), legend_rows=1 + (k > 2))
 
 
 # --------------------------------------------------------------------------- bounds
@@ -183,18 +205,22 @@ def bounds_scatter(
     measure: str = "c2",
     names: Sequence[str] | None = None,
     *,
+    log: bool = False,
     max_legend: int = 25,
 ) -> go.Figure:
     """Scatter of an estimate (C1 or C2, y axis) against the exact log-likelihood gain (x axis).
 
     One point per Add/Replace candidate with a finite exact gain; colour = child family, symbol =
     operator; the dashed line is y = x. Points on or below it are under-estimates (JMLR Figure 2).
+    With ``log`` both axes are logarithmic and only points with positive values are drawn.
     """
     if measure not in ("c1", "c2"):
         raise ValueError(f"measure must be 'c1' or 'c2', got {measure!r}")
     est = np.asarray(getattr(table, measure), dtype=float)
     ex = np.asarray(table.delta_loglik, dtype=float)
     ok = np.isfinite(est) & np.isfinite(ex)
+    if log:
+        ok &= (est > 0) & (ex > 0)
     rows = np.flatnonzero(ok)
     label = measure.upper()
     fig = go.Figure()
@@ -223,10 +249,12 @@ def bounds_scatter(
             )
         )
     if rows.size:
-        lo = float(min(ex[rows].min(), est[rows].min(), 0.0))
-        hi = float(max(ex[rows].max(), est[rows].max(), 1e-9))
+        lo = float(min(ex[rows].min(), est[rows].min()))
+        hi = float(max(ex[rows].max(), est[rows].max()))
+        lo = lo if log else min(lo, 0.0)
+        hi = max(hi, lo * 10 if log else 1e-9)
     else:
-        lo, hi = 0.0, 1.0
+        lo, hi = (0.1, 1.0) if log else (0.0, 1.0)
     fig.add_trace(
         go.Scatter(
             x=[lo, hi],
@@ -238,10 +266,16 @@ def bounds_scatter(
             showlegend=True,
         )
     )
-    fig.update_xaxes(title_text="exact log-likelihood gain \u0394 (nats)")
-    fig.update_yaxes(title_text=f"{label} (nats)")
+    axis_type = "log" if log else "linear"
+    fig.update_xaxes(
+        title_text="exact log-likelihood gain \u0394 (nats)", type=axis_type, exponentformat="power"
+    )
+    fig.update_yaxes(title_text=f"{label} (nats)", type=axis_type, exponentformat="power")
     fig = _layout(fig, 480, f"{label} vs exact gain ({rows.size} candidates)")
-    fig.update_layout(legend=dict(orientation="v", y=1, x=1.02, yanchor="top", title="child"))
+    fig.update_layout(
+        margin=dict(t=60),
+        legend=dict(orientation="v", yref="paper", y=1, x=1.02, yanchor="top", title="child"),
+    )
     return fig
 
 
@@ -318,7 +352,7 @@ def figure1_panel_c(ex: IdealParentExample) -> go.Figure:
         )
         fig.data[-2].showlegend = j == 0
     fig.update_xaxes(title_text="instance", row=2, col=1)
-    return _layout(fig, 440, "(c) candidates compared with the ideal profile")
+    return _layout(fig, 470, "(c) candidates compared with the ideal profile", legend_rows=2)
 
 
 def figure1_panel_d(ex: IdealParentExample) -> go.Figure:
@@ -485,7 +519,7 @@ def sigmoid_contour_figure(sl: SigmoidLinearization, *, skewed: bool = False) ->
         fig.update_yaxes(
             title_text=f"z2 \u00d7 g'(Y2)  (X2 = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
         )
-        title = "(f) same, axes skewed by g'(Y): the linearized contours become circles"
+        title = "(f) axes scaled by g'(Y): circles"
     else:
         fig.update_xaxes(title_text=f"z1  (instance X1 = {sl.x[0]:.2f})")
         fig.update_yaxes(

@@ -21,6 +21,7 @@ from explorer.inspect_plots import bounds_scatter
 KEY_CACHE = "ip_bounds_cache"
 KEY_COMPUTE = "ip_bounds_compute"
 KEY_OPS = "ip_bounds_ops"
+KEY_LOG = "ip_bounds_log"
 
 INTRO = """
 At every step the search could add (or swap in) many possible parents. Fitting each one exactly is
@@ -70,17 +71,25 @@ step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
 cached = st.session_state.get(KEY_CACHE)
 if cached is None or cached["key"] != step_key or cached["stepper"] is not stepper:
     table = select_rows(stepper.propose(), ["add", "replace"])
-    cached = {"key": step_key, "stepper": stepper, "table": table, "complete": False}
+    n_search = int(np.isfinite(table.delta_loglik).sum())  # fitted by the search itself
+    cached = {
+        "key": step_key,
+        "stepper": stepper,
+        "table": table,
+        "complete": False,
+        "n_search": n_search,
+    }
     st.session_state[KEY_CACHE] = cached
 table = cached["table"]
-n_known = int(np.isfinite(table.delta_loglik).sum())
 
 st.markdown(
     f"Step {stepper.n_iter} of the search (method: {stepper.method}, CPD: {cpd}): "
-    f"**{len(table)}** Add/Replace candidates; the search itself fitted {n_known} of them exactly."
+    f"**{len(table)}** Add/Replace candidates; the search itself fitted {cached['n_search']} "
+    "of them exactly."
 )
+slot = st.empty()  # the button disappears as soon as the table is complete
 if not cached["complete"]:
-    if st.button(
+    if slot.button(
         "Compute exact gains for all candidates",
         key=KEY_COMPUTE,
         type="primary",
@@ -95,18 +104,26 @@ if not cached["complete"]:
 
         stepper.evaluate_all(table, progress=_report)
         bar.empty()
+        slot.empty()
         cached["complete"] = True
     else:
         st.caption(
             "Until you press the button, only the candidates the search chose to fit are shown."
         )
 
-ops = st.multiselect(
+left, right = st.columns([3, 1])
+ops = left.multiselect(
     "Operators",
     ["Add", "Replace"],
     default=["Add", "Replace"],
     key=KEY_OPS,
     help="Add: a new edge. Replace: swap one of the child's parents for another variable.",
+)
+log_axes = right.checkbox(
+    "Logarithmic axes",
+    value=False,
+    key=KEY_LOG,
+    help="Spreads out the many small gains near 0. Only points with positive values are drawn.",
 )
 view = select_rows(table, ops)
 summary = bound_summary(view)
@@ -164,6 +181,12 @@ cols[3].metric(
     help="At most 0 when C2 never over-estimates a gain.",
 )
 
+st.caption(
+    "The two rank correlations are equal: with the fitted noise variance, C1 and C2 are both "
+    "increasing functions of the same quantity (how well the candidate lines up with the ideal "
+    "profile), so they order the candidates identically. They differ in how close they come to "
+    "the exact values, which the plots below show."
+)
 if cpd == "linear":
     st.success(LINEAR_NOTE)
 else:
@@ -171,8 +194,8 @@ else:
 
 left, right = st.columns(2)
 with left:
-    st.plotly_chart(bounds_scatter(view, "c1", names), key="ip_bounds_c1_chart")
+    st.plotly_chart(bounds_scatter(view, "c1", names, log=log_axes), key="ip_bounds_c1_chart")
 with right:
-    st.plotly_chart(bounds_scatter(view, "c2", names), key="ip_bounds_c2_chart")
+    st.plotly_chart(bounds_scatter(view, "c2", names, log=log_axes), key="ip_bounds_c2_chart")
 with st.expander("How to read these plots", expanded=False):
     st.markdown(HOW_TO_READ)

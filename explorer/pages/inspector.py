@@ -82,7 +82,7 @@ n_show = mid.slider(
     help="How many of the best candidates (by C2) to draw over the ideal profile.",
 )
 order_ideal = right.checkbox(
-    "Sort instances by the ideal profile",
+    "Sort by ideal profile",
     value=True,
     key=KEY_ORDER,
     help="Instances are reordered so that the ideal profile rises from left to right; "
@@ -116,9 +116,7 @@ if fp.weights is not None:
     )
 if fp.n_legal == 0:
     st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
-st.plotly_chart(
-    profiles_figure(fp, n_show, distorted=distorted), key="ip_inspector_profiles_chart"
-)
+st.plotly_chart(profiles_figure(fp, n_show, distorted=distorted), key="ip_inspector_profiles_chart")
 with st.expander("How to read this plot", expanded=False):
     st.markdown(
         HOW_TO_READ
@@ -173,6 +171,7 @@ else:
     st.dataframe(
         table.to_frame(),
         hide_index=True,
+        placeholder="not computed",
         key="ip_inspector_table",
         column_config={
             "C1": st.column_config.NumberColumn(
@@ -185,7 +184,8 @@ else:
                 format="%.3f", help="True log-likelihood gain after refitting the whole family."
             ),
             "exact - C2": st.column_config.NumberColumn(
-                format="%.3f", help="How much C2 under-estimates the exact gain."
+                format="%.3f",
+                help="How much C2 under-estimates the exact gain (negative: it over-estimates).",
             ),
         },
     )

@@ -133,6 +133,10 @@ for linear models the cheap scores are lower bounds on the exact gain.
         },
         hide_index=True,
         key="ip_teach_fig1_table",
+        column_config={
+            name: st.column_config.NumberColumn(format="%.3f")
+            for name in ("alpha_z", "C1", "C2", "exact gain")
+        },
     )
     st.caption(
         "Try more noise: the candidates drift away from the ideal profile and every score drops. "
@@ -176,10 +180,11 @@ g'(Y) = θ1 p (1 − p) says how sensitive that instance is. Here X has no paren
         cols[2 * i + 1].metric(f"Slope g'(Y{i + 1})", f"{sl.gprime[i]:.4f}")
     st.plotly_chart(sigmoid_link_figure(sl), key="ip_teach_fig4ab")
     st.markdown(
-        """
+        f"""
 **(a, b) Inverting the link.** Start from X on the vertical axis, go across to the S-curve and
-down: that is Y. The red line is the tangent at Y. At X = 0.5 the curve is steep (g' = 0.25); at
-X = 0.85 it is flatter (g' ≈ 0.13), so the same change of the parent moves X less.
+down: that is Y. The red line is the tangent at Y. At X = {sl.x[0]:.2f} the curve is steep
+(g' = {sl.gprime[0]:.4f}); at X = {sl.x[1]:.2f} it is flatter (g' = {sl.gprime[1]:.4f}), so the
+same change of the parent moves X less there.
 """
     )
     st.plotly_chart(sigmoid_loglik_figure(sl), key="ip_teach_fig4cd")
