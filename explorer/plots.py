@@ -458,15 +458,23 @@ def score_trace_figure(
 ) -> go.Figure:
     """BIC (nats) after each step, one line per search.
 
-    ``traces`` maps a label to (step, BIC) pairs, e.g. ``{"ideal": [...], "greedy": [...]}``.
+    ``traces`` maps a label to (step, BIC) pairs, e.g. ``{"ideal": [...], "greedy": [...]}``. The
+    second line is dashed, so that it stays visible where the two searches coincide.
     """
     fig = go.Figure()
-    for label, trace in traces.items():
+    for i, (label, trace) in enumerate(traces.items()):
         if not trace:
             continue
         xs, ys = zip(*trace, strict=True)
         fig.add_trace(
-            go.Scatter(x=list(xs), y=list(ys), mode="lines+markers", name=label, marker={"size": 5})
+            go.Scatter(
+                x=list(xs),
+                y=list(ys),
+                mode="lines+markers",
+                name=label,
+                marker={"size": 5 if i == 0 else 7, "symbol": "circle" if i == 0 else "x"},
+                line={"dash": "solid" if i == 0 else "dash"},
+            )
         )
     fig.update_layout(
         height=height,

@@ -18,6 +18,8 @@ Views read and write session state only through this module. The engine objects 
   last rejected load (so a bad upload is not parsed again on every rerun)
 * ``DATA_VERSION`` / ``SEARCH_VERSION`` counters bumped by a new data set / a rebuilt search; the
   layout and the learned-network caches are keyed by them
+* ``MEMO``     last value of each derived view (e.g. the network HTML) with the key it was built
+  for; see :func:`memo`
 * ``ERROR``    a message to show (e.g. a rejected upload), or None
 * ``ACTION_ERROR`` an engine error raised by a Search-page button, shown once by the page
 
@@ -66,6 +68,8 @@ __all__ = [
     "SEARCH_VERSION",
     "LAYOUT",
     "NETWORK_CACHE",
+    "MEMO",
+    "memo",
     "ERROR",
     "ACTION_ERROR",
     "DEFAULT_SETTINGS",
@@ -114,6 +118,7 @@ DATA_VERSION = "ip_data_version"
 SEARCH_VERSION = "ip_search_version"
 LAYOUT = "ip_layout"
 NETWORK_CACHE = "ip_network_cache"
+MEMO = "ip_memo"
 ERROR = "ip_error"
 ACTION_ERROR = "ip_action_error"
 
@@ -539,6 +544,21 @@ def weighted_edges(stepper: Stepper | None = None) -> list[tuple[int, int, float
         coefs = stepper.model.fit(c, parents).params.get("coefficients", [math.nan] * len(parents))
         out.extend((int(p), c, float(w)) for p, w in zip(parents, coefs, strict=True))
     return out
+
+
+def memo(name: str, key, build):
+    """``build()``, unless the value stored under ``name`` was built for the same ``key``.
+
+    Keeps one value per name, so a rerun that changed nothing (e.g. a click elsewhere on the
+    page) reuses the network drawing instead of rebuilding it.
+    """
+    store = st.session_state.setdefault(MEMO, {})
+    hit = store.get(name)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    value = build()
+    store[name] = (key, value)
+    return value
 
 
 def learned_network() -> LearnedNetwork | None:

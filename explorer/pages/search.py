@@ -5,15 +5,19 @@ Undo / Run redraw only this panel, not the sidebar.
 
 How "Run to convergence" and "Stop" work
 ----------------------------------------
-Streamlit runs one script run at a time per session and delivers a click only at the start of a
-run. A long run is therefore cut into chunks of about 0.4 s of search (``state.run_chunk``): after
-each chunk the panel draws its progress and asks for another run of itself
-(``st.rerun(scope="fragment")``). Between two chunks Streamlit handles pending clicks; the Stop
-button's callback sets ``state.STOP``, and the next chunk sees the flag and ends the run. A Stop
-click can take effect up to one chunk late, never in the middle of a move: every move is applied
-to the stepper, the log and the trace before anything is drawn. (With Streamlit's default
-``runner.fastReruns`` the click may also cut short the drawing of the current chunk; the state is
-complete at that point, so nothing is lost.)
+Streamlit runs one script run at a time per session and handles a click only between runs. A
+long run is therefore cut into chunks of about 0.4 s of search (``state.run_chunk``). Each chunk
+is one run of the panel: it draws the buttons (only Stop enabled), runs the chunk, draws the
+progress, counters, score trace and log, and asks for another run of itself
+(``st.rerun(scope="fragment")``). Between two chunks Streamlit handles pending clicks: the Stop
+button's callback sets ``state.STOP``, and the next chunk sees the flag and ends the run. So a
+Stop takes effect at the end of the current chunk (within about half a second), never in the
+middle of a move: every move is applied to the stepper, the log and the trace before anything is
+drawn. (With Streamlit's default ``runner.fastReruns`` the click can also cut short the drawing
+of the current chunk; the state is complete at that point, so nothing is lost.) The network
+drawing is paused during a run and comes back when it ends. Streamlit's own "Stop" in the
+toolbar only halts the current script run; the search then waits, and the panel's Stop button
+ends it.
 """
 
 from __future__ import annotations
@@ -134,7 +138,7 @@ def _progress() -> bool:
         going = state.run_chunk()
     except IdealParentError as exc:
         state.put(state.RUNNING, False)
-        st.error(str(exc))
+        state.put(state.ACTION_ERROR, f"The run stopped: {exc}")
         return False
     if not going:
         return False
@@ -247,6 +251,43 @@ def _status() -> None:
         st.caption("The comparison search has converged; the main one goes on.")
 
 
+def _network(stepper, names: list[str], last, *, paused: bool) -> None:
+    """The network drawing (rebuilt only when the structure or the last move changed)."""
+    if paused:
+        # Redrawing the network (a new iframe) every chunk would make it flicker and slow the
+        # run down; it is drawn again as soon as the run ends or is stopped.
+        st.info(
+            f"Network drawing paused while the search runs ({stepper.n_iter} moves, "
+            f"{len(stepper.edges())} edges so far); it comes back when the run ends or you "
+            "press Stop."
+        )
+        return
+    key = (
+        state.get(state.SEARCH_VERSION),
+        state.get(state.DATA_VERSION),
+        tuple(stepper.edges()),
+        last,
+        tuple(names),
+    )
+    html = state.memo(
+        "search_network",
+        key,
+        lambda: plots.search_network_html(
+            names,
+            state.weighted_edges(stepper),
+            state.layout_positions(),
+            last_move=last,
+            hidden=state.hidden_names(stepper),
+            height=NETWORK_HEIGHT,
+        ),
+    )
+    show_html(html, NETWORK_HEIGHT + 40)
+    st.caption(
+        "Edge width grows with |weight|; the last move is orange (a removed edge is dashed red). "
+        "Nodes keep their places between steps; drag them or zoom freely."
+    )
+
+
 @st.fragment
 def step_panel() -> None:
     """Controls, counters, network, score trace and move log (redrawn alone on a click)."""
@@ -262,15 +303,14 @@ def step_panel() -> None:
         key=state.W_COMPARE,
         on_change=_on_compare,
     )
-    # The chunk of a run in progress runs before the buttons are drawn, so that they show
-    # whether the run goes on (Stop enabled) or has ended (Step enabled).
-    controls, progress = st.container(), st.container()
-    going = False
-    if state.get(state.RUNNING):
-        with progress:
-            going = _progress()
-    with controls:
-        _buttons()
+    # While a run is in progress the buttons are drawn first (Stop enabled), then one chunk
+    # runs. When that chunk ends the run, the panel reruns at once to redraw the buttons (Step
+    # enabled again) with the final state.
+    running = bool(state.get(state.RUNNING))
+    _buttons()
+    going = running and _progress()
+    if running and not going:
+        _rerun_panel()
     _status()
     stepper = state.get(state.STEPPER)
     _counters()
@@ -278,19 +318,7 @@ def step_panel() -> None:
     last = stepper.history[-1] if stepper.history else None
     graph, trace = st.columns([3, 2])
     with graph:
-        html = plots.search_network_html(
-            names,
-            state.weighted_edges(stepper),
-            state.layout_positions(),
-            last_move=last,
-            hidden=state.hidden_names(stepper),
-            height=NETWORK_HEIGHT,
-        )
-        show_html(html, NETWORK_HEIGHT + 40)
-        st.caption(
-            "Edge width grows with |weight|; the last move is orange (a removed edge is "
-            "dashed red). Nodes keep their places between steps; drag them or zoom freely."
-        )
+        _network(stepper, names, last, paused=going)
     with trace:
         traces = {_method_label(settings["method"]): state.get(state.TRACE)}
         if state.get(state.TWIN) is not None:

@@ -108,13 +108,23 @@ def render() -> None:
         except IdealParentError as exc:
             st.error(str(exc))
         else:
-            html = plots.truth_network_html(
-                names,
-                status,
-                state.layout_positions(),
-                weights=weights,
-                hidden=state.hidden_names(stepper),
-                height=NETWORK_HEIGHT,
+            key = (
+                state.get(state.SEARCH_VERSION),
+                state.get(state.DATA_VERSION),
+                tuple(learned_edges),
+                tuple(truth),
+            )
+            html = state.memo(
+                "truth_network",
+                key,
+                lambda: plots.truth_network_html(
+                    names,
+                    status,
+                    state.layout_positions(),
+                    weights=weights,
+                    hidden=state.hidden_names(stepper),
+                    height=NETWORK_HEIGHT,
+                ),
             )
             show_html(html, NETWORK_HEIGHT + 70)
     _downloads(net)

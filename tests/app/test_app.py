@@ -159,3 +159,14 @@ class TestSettings:
         assert any("positive" in e for e in at_errors(app))
         assert app.session_state[state.SETTINGS]["cpd"] == "linear"
         assert app.session_state[state.STEPPER] is old
+
+
+def test_upload_with_missing_cells_is_refused_and_old_data_kept(app):
+    before = _names(app)
+    _choose_upload(app)
+    csv = b"a,b,c\n1,2,3\n2,,5\n3,5,4\n4,4,8\n5,7,9\n"
+    app.file_uploader(key=state.W_UPLOAD).set_value(("holes.csv", csv, "text/csv")).run()
+    assert not app.exception
+    errors = at_errors(app)
+    assert any("holes.csv" in e and "missing" in e for e in errors), errors
+    assert _names(app) == before

@@ -149,3 +149,50 @@ def test_search_page_step(server, browser, tmp_path):
     page.wait_for_timeout(1500)
     _shot(page, tmp_path, "truth.png")
     assert not errors, errors
+
+
+def _main_button(page, label: str):
+    return page.locator("[data-testid=stMain] button", has_text=label)
+
+
+def test_compare_then_stop_a_long_run(server, browser, tmp_path):
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
+
+    # side-by-side comparison on the default sample
+    page.get_by_role("link", name="Search").first.click()
+    page.get_by_text("Moves: 0").first.wait_for(timeout=30_000)
+    page.get_by_text("Compare greedy and ideal").click()
+    page.get_by_text("Move logs side by side").wait_for(timeout=30_000)
+    for n in (1, 2, 3):
+        _main_button(page, "Step").first.click()
+        page.get_by_text(f"Moves: {n}").first.wait_for(timeout=30_000)
+    assert page.locator("[data-testid=stDataFrame]").count() == 2
+    page.wait_for_timeout(1500)
+    _shot(page, tmp_path, "search_compare.png")
+
+    # a long run (300 variables), stopped with the panel's Stop button
+    page.get_by_text("Compare greedy and ideal").click()
+    page.get_by_text("Move log", exact=True).wait_for(timeout=30_000)
+    page.get_by_text("Synthetic network (known truth)").click()
+    page.get_by_text("500 instances x 20 variables").first.wait_for(timeout=30_000)
+    page.get_by_label("N vars").fill("300")
+    page.get_by_role("button", name="Generate").click()
+    page.get_by_text("500 instances x 300 variables").first.wait_for(timeout=30_000)
+    page.get_by_text("Moves: 0").first.wait_for(timeout=30_000)
+    _main_button(page, "Run to convergence").click()
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('[data-testid=stMain] button')]"
+        ".some(b => b.innerText.trim() === 'Stop' && !b.disabled)",
+        timeout=30_000,
+    )
+    _main_button(page, "Stop").click()
+    page.get_by_text("Stopped by you").first.wait_for(timeout=30_000)
+    page.locator("iframe").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(1500)
+    _shot(page, tmp_path, "search_stopped.png")
+    assert not page.get_by_text("Converged").count()
+    assert not errors, errors

@@ -162,3 +162,67 @@ def test_whole_app_step_on_default_sample(app):
     assert len(_log(app)) == 1 and _score(app) > before
     _click(app, state.W_UNDO)
     assert _log(app) == [] and _score(app) == pytest.approx(before)
+
+
+class TestPlots:
+    """The pure figure functions the page uses (explorer.plots, no Streamlit)."""
+
+    def test_network_html_is_self_contained_with_fixed_positions(self, small_data):
+        from engine.search import Move, Operator
+        from explorer import plots
+
+        dataset, _ = small_data
+        names = list(dataset.names) + ["H1"]
+        pos = plots.data_layout(dataset.values)
+        positions = {n: tuple(p) for n, p in zip(dataset.names, pos, strict=True)}
+        html = plots.search_network_html(
+            names,
+            [(0, 1, 0.8), (8, 2, -0.3)],
+            positions,
+            last_move=Move(Operator.REPLACE, 0, 1, removed=3),
+            hidden={"H1"},
+        )
+        assert "vis-network" in html and "cdn.jsdelivr" not in html
+        assert '"physics": false' in html
+        assert '"shape": "diamond"' in html  # the hidden variable
+        assert plots.COLORS["last"] in html and plots.COLORS["removed"] in html
+        x0 = f'"x": {positions[names[0]][0]}'
+        assert x0 in html
+        # the same positions whatever the edges: nodes never move between steps
+        again = plots.search_network_html(names, [], positions, hidden={"H1"})
+        assert x0 in again
+
+    def test_layout_is_deterministic_and_spread(self, small_data):
+        import numpy as np
+
+        from explorer import plots
+
+        dataset, _ = small_data
+        a = plots.data_layout(dataset.values)
+        b = plots.data_layout(dataset.values)
+        assert np.array_equal(a, b)
+        d = np.sqrt(((a[:, None] - a[None]) ** 2).sum(-1))
+        np.fill_diagonal(d, np.inf)
+        assert d.min() > 60  # labels do not overlap
+
+    def test_compare_logs_marks_differing_steps(self):
+        from explorer import plots
+
+        def rec(step, key):
+            return {"step": step, "operator": "Add", "edge": str(key), "key": key}
+
+        main = [rec(1, (0, 1, 2, -1)), rec(2, (0, 3, 2, -1)), rec(3, (0, 4, 1, -1))]
+        twin = [rec(1, (0, 1, 2, -1)), rec(2, (0, 2, 3, -1))]
+        main_f, twin_f, differ = plots.compare_logs(main, twin)
+        assert differ == [2, 3]
+        assert list(main_f.index) == [1, 2, 3] and list(twin_f.index) == [1, 2]
+        styler = plots.highlight_steps(main_f, differ)
+        styler._compute()  # apply the styling functions (fills styler.ctx)
+        shaded = {row for (row, _col), props in styler.ctx.items() if props}
+        assert shaded == {1, 2}  # positions of steps 2 and 3
+
+    def test_score_trace_has_one_line_per_search(self):
+        from explorer import plots
+
+        fig = plots.score_trace_figure({"ideal": [(0, -10.0), (1, -5.0)], "greedy": [(0, -10.0)]})
+        assert [t.name for t in fig.data] == ["ideal", "greedy"]
