@@ -44,7 +44,7 @@ def _on_compare() -> None:
     try:
         state.set_compare(bool(state.get(state.W_COMPARE)))
     except IdealParentError as exc:
-        state.put(state.ERROR, f"Comparison not started: {exc}")
+        state.put(state.ACTION_ERROR, f"Comparison not started: {exc}")
         state.put(state.COMPARE, False)
         state.put(state.TWIN, None)
 

@@ -226,3 +226,20 @@ class TestPlots:
 
         fig = plots.score_trace_figure({"ideal": [(0, -10.0), (1, -5.0)], "greedy": [(0, -10.0)]})
         assert [t.name for t in fig.data] == ["ideal", "greedy"]
+
+
+def test_engine_error_is_shown_not_raised(page):
+    from engine.exceptions import ModelError
+
+    def fail():
+        raise ModelError("the family fit did not converge (test)")
+
+    page.session_state[state.STEPPER].step = fail
+    page.button(key=state.W_STEP).click().run()
+    assert not page.exception
+    assert any("did not converge (test)" in t for t in texts(page.error))
+    assert _log(page) == []
+    page.button(key=state.W_RUN_ALL).click().run()
+    assert not page.exception
+    assert any("The run stopped" in t for t in texts(page.error))
+    assert not page.session_state[state.RUNNING]
