@@ -120,6 +120,9 @@ LAYOUT = "ip_layout"
 NETWORK_CACHE = "ip_network_cache"
 MEMO = "ip_memo"
 ERROR = "ip_error"
+#: (search version, ndarray M x N_search): values of every search variable when the search has
+#: hidden variables (data columns, then their posterior means); set by the hidden-variable page
+HIDDEN_VALUES = "ip_hidden_values"
 ACTION_ERROR = "ip_action_error"
 
 # ---- widget keys (sidebar)
@@ -360,6 +363,42 @@ def variable_names(stepper: Stepper | None = None) -> list[str]:
     return names
 
 
+def search_values(stepper: Stepper | None = None) -> np.ndarray | None:
+    """Values of every variable of the search: the data's columns, then the posterior means of
+    hidden variables (when the current search has any)."""
+    dataset: Dataset = get(DATASET)
+    if dataset is None:
+        return None
+    stepper = stepper if stepper is not None else get(STEPPER)
+    if stepper is None or stepper.n_vars == dataset.n_vars:
+        return np.asarray(dataset.values)
+    stored = get(HIDDEN_VALUES)
+    if stored is not None and stored[1].shape[1] == stepper.n_vars:
+        return stored[1]
+    # unknown hidden values (should not happen): pad with zeros so views still draw
+    return np.column_stack([dataset.values, np.zeros((dataset.n_samples, stepper.n_vars - dataset.n_vars))])
+
+
+def search_dataset(stepper: Stepper | None = None) -> Dataset | None:
+    """A Dataset over every search variable (hidden ones included, unstandardized columns)."""
+    dataset: Dataset = get(DATASET)
+    stepper = stepper if stepper is not None else get(STEPPER)
+    if dataset is None or stepper is None or stepper.n_vars == dataset.n_vars:
+        return dataset
+    values = search_values(stepper)
+    extra = stepper.n_vars - dataset.n_vars
+    return Dataset(
+        names=tuple(variable_names(stepper)),
+        values=np.array(values),
+        missing=np.zeros(values.shape, dtype=bool),
+        standardized=dataset.standardized,
+        means=np.concatenate([dataset.means, np.zeros(extra)]),
+        scales=np.concatenate([dataset.scales, np.ones(extra)]),
+        instance_labels=dataset.instance_labels,
+        source=dataset.source,
+    )
+
+
 def hidden_names(stepper: Stepper | None = None) -> set[str]:
     """Names of variables of the search that are not in the data set."""
     dataset: Dataset = get(DATASET)
@@ -578,10 +617,22 @@ def learned_network() -> LearnedNetwork | None:
         "seconds": stepper.elapsed_s,
         "converged": bool((get(CONVERGED) or {}).get("main", False)),
     }
-    parents = {c: stepper.parents(c) for c in range(dataset.n_vars)}
+    full = search_dataset(stepper)
+    parents = {c: stepper.parents(c) for c in range(stepper.n_vars)}
     net = LearnedNetwork.from_parents(
-        dataset, parents, stepper.model, stats=stats, settings=dict(get(SETTINGS))
+        full, parents, stepper.model, stats=stats, settings=dict(get(SETTINGS))
     )
+    hidden = [n for n in full.names if n not in set(dataset.names)]
+    if hidden:
+        values = search_values(stepper)
+        net.hidden = [
+            {
+                "name": h,
+                "children": [full.names[c] for p, c in stepper.edges() if full.names[p] == h],
+                "profile": [float(v) for v in values[:, full.names.index(h)]],
+            }
+            for h in hidden
+        ]
     st.session_state[NETWORK_CACHE] = (key, net)
     return net
 

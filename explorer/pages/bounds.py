@@ -65,7 +65,7 @@ if stepper is None or dataset is None:
     st.info("No data loaded yet. Load a data set (sidebar) to compare the bounds.")
     st.stop()
 
-names = list(dataset.names)
+names = state.variable_names(stepper)
 cpd = str(getattr(stepper.model, "cpd", "linear"))
 step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
 cached = st.session_state.get(KEY_CACHE)

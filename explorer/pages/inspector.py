@@ -62,7 +62,7 @@ if stepper is None or dataset is None:
     st.info("No data loaded yet. Load a data set (sidebar) to inspect its families.")
     st.stop()
 
-names = list(dataset.names)
+names = state.variable_names(stepper)
 model = stepper.model
 cpd = str(getattr(model, "cpd", "linear"))
 
@@ -92,7 +92,7 @@ child = names.index(var)
 
 fp = family_profiles(
     stepper,
-    dataset.values,
+    state.search_values(stepper),
     child,
     top=max(n_show, 1),
     order="ideal" if order_ideal else "index",

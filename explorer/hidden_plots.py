@@ -1,0 +1,52 @@
+"""Plot builders for the hidden-variable page (pure: engine objects in, plotly figures out)."""
+
+from __future__ import annotations
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import qualitative
+
+from engine.hidden import ClusterView
+
+__all__ = ["cluster_profiles_figure", "correlation_heatmap"]
+
+DOTS_ABOVE = 150
+
+
+def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.Figure:
+    """Members' scaled ideal profiles (thin) and the proposed hidden profile z* (thick), with the
+    instances sorted by z* so that agreement reads as lines rising together."""
+    order = view.order
+    xs = np.arange(order.size)
+    mode = "markers" if order.size > DOTS_ABOVE else "lines"
+    fig = go.Figure()
+    colours = qualitative.Set2 + qualitative.Pastel1
+    for j, name in enumerate(view.names[:max_members]):
+        y = view.ideal[order, j]
+        y = (y - y.mean()) / max(y.std(), 1e-12)
+        fig.add_trace(go.Scatter(
+            x=xs, y=y, mode=mode, name=f"ideal profile of {name}",
+            line={"width": 1, "color": colours[j % len(colours)]},
+            marker={"size": 3, "color": colours[j % len(colours)]}, opacity=0.75,
+        ))
+    fig.add_trace(go.Scatter(
+        x=xs, y=view.profile[order], mode="lines", name="proposed hidden profile z*",
+        line={"width": 3, "color": "#7048e8"},
+    ))
+    fig.update_layout(
+        height=380, margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        xaxis_title="instances, sorted by z*", yaxis_title="standardized value",
+        legend={"orientation": "h", "y": 1.12, "x": 0},
+    )
+    return fig
+
+
+def correlation_heatmap(names: list[str], corr: np.ndarray, title: str) -> go.Figure:
+    """Correlation matrix of the cluster's members (-1 blue, +1 red)."""
+    fig = go.Figure(go.Heatmap(
+        z=corr, x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu_r",
+        text=np.round(corr, 2), texttemplate="%{text}", hovertemplate="%{y} ~ %{x}: %{z:.2f}<extra></extra>",
+    ))
+    fig.update_layout(title=title, height=360, margin={"l": 10, "r": 10, "t": 40, "b": 10},
+                      yaxis={"autorange": "reversed"})
+    return fig

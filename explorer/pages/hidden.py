@@ -1,0 +1,225 @@
+"""Hidden-variable view: ranked cluster proposals, vetting one, and accepting or rejecting it.
+
+Streamlit page (run by st.navigation). Proposals come from :mod:`engine.hidden` (JMLR 2007
+section 5); accepting one runs structural EM through :class:`engine.latent.HiddenSearch`
+(section 6) and installs the resulting search as the explorer's current search. This page's own
+keys start with ``ip_hidden_``.
+"""
+
+from __future__ import annotations
+
+import io
+
+import numpy as np
+import pandas as pd
+import streamlit as st
+
+from engine.exceptions import IdealParentError
+from engine.hidden import cluster_view, propose_from_search
+from engine.latent import HiddenSearch
+from explorer import state
+from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
+
+KEY_SESSION = "ip_hidden_session"  # (data version, HiddenSearch) after an acceptance
+KEY_REJECTED = "ip_hidden_rejected"  # (data version, set of frozensets of member names)
+KEY_PICK = "ip_hidden_pick"
+KEY_N = "ip_hidden_n"
+KEY_ACCEPT = "ip_hidden_accept"
+KEY_REJECT = "ip_hidden_reject"
+KEY_MESSAGE = "ip_hidden_message"
+KEY_DL_MEMBERS = "ip_hidden_dl_members"
+KEY_DL_PROFILES = "ip_hidden_dl_profiles"
+
+INTRO = """
+If several variables have **similar ideal profiles** (the part of each variable the current
+network cannot explain), one unmeasured input could explain all of them: a hidden regulator. This
+page clusters the ideal profiles, and for each cluster computes the single profile *z\\** that
+best explains the members together (the top eigenvector of their profiles' similarity matrix), a
+bound on how much it would help (**C1**, and the tighter **C2**, in nats), and an estimate of the
+BIC change of adding it as a new parent of the members. A cluster whose *z\\** looks like an
+existing variable is marked: that variable already plays the role.
+"""
+
+HOW_TO_READ = """
+- **Profiles:** each thin line is one member's ideal profile (scaled, sign-aligned with *z\\**);
+  the thick line is the proposed hidden profile *z\\**. Instances are sorted by *z\\**: if the thin
+  lines rise with the thick one, the members really share an input.
+- **Heatmaps:** correlations between the members' measured values, and between their ideal
+  profiles (what is left to explain). Strong blocks support a shared regulator.
+- **Accept** adds a hidden variable (H1, H2, ...) as parent of the members, initialized from
+  *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
+  of the new variable). **Reject** removes the proposal from the list.
+"""
+
+
+def _data_version():
+    return state.get(state.DATA_VERSION, 0)
+
+
+def _session() -> HiddenSearch | None:
+    """The HiddenSearch behind the current search, when the current search came from it."""
+    stored = st.session_state.get(KEY_SESSION)
+    stepper = state.get(state.STEPPER)
+    if not stored or stored[0] != _data_version() or stepper is None:
+        return None
+    hs: HiddenSearch = stored[1]
+    return hs if hs.em.n_vars == stepper.n_vars else None
+
+
+def _rejected() -> set:
+    stored = st.session_state.get(KEY_REJECTED)
+    if not stored or stored[0] != _data_version():
+        stored = (_data_version(), set())
+        st.session_state[KEY_REJECTED] = stored
+    return stored[1]
+
+
+def _search_values(dataset, hs: HiddenSearch | None) -> np.ndarray:
+    """Values of every search variable: the data, then posterior means of hidden variables."""
+    if hs is not None:
+        return hs.em.mean
+    return np.asarray(dataset.values)
+
+
+st.title("Hidden variables")
+st.markdown(INTRO)
+
+stepper = state.get(state.STEPPER)
+dataset = state.get(state.DATASET)
+settings = dict(state.get(state.SETTINGS) or {})
+if stepper is None or dataset is None:
+    st.info("Load a data set in the sidebar first.")
+    st.stop()
+if settings.get("cpd", "linear") != "linear":
+    st.info(
+        "Hidden-variable proposals and structural EM are implemented for the linear-Gaussian CPD. "
+        "Choose CPD = linear in the sidebar's search settings to use this page."
+    )
+    st.stop()
+if dataset.has_missing:
+    st.info("This data set has missing cells; hidden-variable proposals need complete data here.")
+    st.stop()
+
+hs = _session()
+names = state.variable_names(stepper)
+values = _search_values(dataset, hs)
+if values.shape[1] != stepper.n_vars:
+    st.warning("The current search has variables this page does not know; press Reset on the Search page.")
+    st.stop()
+
+message = st.session_state.pop(KEY_MESSAGE, None)
+if message:
+    st.success(message)
+
+with st.expander("How to read this page", expanded=False):
+    st.markdown(HOW_TO_READ)
+
+n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
+rejected = _rejected()
+observed = np.arange(dataset.n_vars)
+try:
+    proposals = state.memo(
+        "hidden_proposals",
+        (state.get(state.SEARCH_VERSION), tuple(stepper.edges()), n_show, frozenset(rejected)),
+        lambda: propose_from_search(stepper, values, names, candidates=observed, n_proposals=n_show,
+                                    exclude=set(rejected)),
+    )
+except IdealParentError as exc:
+    st.error(str(exc))
+    st.stop()
+
+st.caption(
+    f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
+    "Ideal profiles depend on the network: proposals change as the search moves."
+)
+if not proposals:
+    st.info("No cluster left to propose (every candidate cluster was rejected).")
+else:
+    table = pd.DataFrame([
+        {
+            "rank": i + 1,
+            "members": ", ".join(p.names),
+            "size": len(p.names),
+            "estimated ΔBIC": round(p.estimated_gain, 2),
+            "C1 bound": round(p.c1, 2),
+            "C2 bound": round(p.c2, 2),
+            "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
+            "status": f"explained by {p.explained_by}" if p.explained_by else "new",
+        }
+        for i, p in enumerate(proposals)
+    ])
+    st.dataframe(table, hide_index=True, width="stretch")
+    labels = [f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}" for i, p in enumerate(proposals)]
+    picked = st.selectbox("Proposal to inspect", labels, key=KEY_PICK)
+    pick = labels.index(picked) if picked in labels else 0
+    prop = proposals[pick]
+    st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
+    st.markdown(
+        f"Estimated BIC change **{prop.estimated_gain:+.2f}** nats; bounds on the members' summed "
+        f"log-likelihood gain: C1 = {prop.c1:.2f}, C2 = {prop.c2:.2f}. Closest existing variable: "
+        f"**{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+        + (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
+    )
+    view = cluster_view(stepper, values, prop)
+    st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(correlation_heatmap(view.names, view.member_corr, "Members' values"),
+                        key="ip_hidden_corr_values")
+    with right:
+        st.plotly_chart(correlation_heatmap(view.names, view.ideal_corr, "Members' ideal profiles"),
+                        key="ip_hidden_corr_ideal")
+
+    b1, b2, _ = st.columns([1, 1, 4])
+    if b1.button("Accept", key=KEY_ACCEPT, type="primary"):
+        try:
+            with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
+                if hs is None:
+                    hs = HiddenSearch(dataset, {k: settings.get(k) for k in ("method", "k", "measure", "queue",
+                                                                              "max_parents")},
+                                      initial_edges=[(names[p], names[c]) for p, c in stepper.edges()])
+                else:
+                    hs.em.edges = sorted(stepper.edges())
+                before = hs.em.observed_bic() if hs.hidden else None
+                hv = hs.accept(prop)
+            new_stepper = hs.em.stepper
+            st.session_state[KEY_SESSION] = (_data_version(), hs)
+            state.reset_search(new_stepper)
+            st.session_state[state.HIDDEN_VALUES] = (state.get(state.SEARCH_VERSION), hs.em.mean)
+            note = f" (observed-data BIC before: {before:.2f})" if before is not None else ""
+            st.session_state[KEY_MESSAGE] = (
+                f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
+                f"structural EM ran {len(hs.em.history)} iteration(s). Observed-data BIC now "
+                f"{hs.observed_bic():.2f}{note}. The Search page shows the new network; Step continues from it."
+            )
+            st.rerun()
+        except IdealParentError as exc:
+            st.error(str(exc))
+    if b2.button("Reject", key=KEY_REJECT):
+        rejected.add(prop.key)
+        st.session_state[KEY_MESSAGE] = f"Rejected the cluster {', '.join(prop.names)}; it will not be proposed again."
+        st.rerun()
+
+st.subheader("Accepted hidden variables")
+if hs is None or not hs.hidden:
+    st.caption("None yet. Accepted regulators, their members and inferred profiles can be downloaded here.")
+else:
+    hs._refresh_children()
+    rows = [{"hidden": h.name, "children": ", ".join(h.children), "proposed members": ", ".join(h.members),
+             "estimated ΔBIC at proposal": round(h.estimated_gain, 2)} for h in hs.hidden]
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in h.children], columns=["hidden", "child"])
+    labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
+    profiles = pd.DataFrame({h.name: hs.hidden_profile(h.name) for h in hs.hidden})
+    profiles.insert(0, "instance", labels)
+    c1, c2 = st.columns(2)
+    buf = io.StringIO()
+    members.to_csv(buf, index=False)
+    c1.download_button("Download members (CSV)", buf.getvalue(), "hidden_members.csv", "text/csv",
+                       key=KEY_DL_MEMBERS)
+    buf = io.StringIO()
+    profiles.to_csv(buf, index=False)
+    c2.download_button("Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv",
+                       key=KEY_DL_PROFILES)
+    st.caption(f"Observed-data BIC of the current model: {hs.observed_bic():.2f} nats "
+               "(hidden variables integrated out exactly).")
