@@ -164,7 +164,10 @@ class MultiplicativeFamilies:
         x = self.values[:, children].T
         beta0 = np.pad(beta0, ((0, 0), (0, max(0, k_max + 1 - beta0.shape[1]))))[:, : k_max + 1]
         self.n_fits += b
-        return fit_multiplicative_batch(x, u, beta0, max_iter=self.max_iter)
+        chunk = max(1, int((256 * 2**20) // (12 * 8 * u.shape[1] * (k_max + 1))))
+        parts = [fit_multiplicative_batch(x[i:i + chunk], u[i:i + chunk], beta0[i:i + chunk], max_iter=self.max_iter)
+                 for i in range(0, b, chunk)]
+        return tuple(np.concatenate([part[j] for part in parts]) for j in range(3))
 
     def _commit(self, children, plists, beta, sigma2, loglik) -> np.ndarray:
         out = np.empty(len(plists))

@@ -57,6 +57,8 @@ __all__ = [
 
 #: clipping of p = (x - theta_0)/theta_1 into the open image of the sigmoid
 P_EPS = 1e-3
+#: memory budget of one batched fit (bytes); larger batches are fitted in chunks
+BATCH_BYTES = 256 * 2**20
 
 
 def sigmoid(s: np.ndarray) -> np.ndarray:
@@ -257,10 +259,12 @@ class SigmoidGaussianFamilies:
         x = self.values[:, children].T  # (B, M)
         starts = [np.pad(a, ((0, 0), (0, max(0, p_max - a.shape[1]))))[:, :p_max] for a in starts]
         n_starts = len(starts)
-        alpha, t0, t1, rss = fit_sigmoid_batch(
-            np.concatenate([x] * n_starts), np.concatenate([u] * n_starts), np.concatenate(starts),
-            max_iter=self.max_iter,
-        )
+        xs, us, a0 = np.concatenate([x] * n_starts), np.concatenate([u] * n_starts), np.concatenate(starts)
+        # bounded memory: the LM keeps about a dozen (B, M, p) arrays alive
+        chunk = max(1, int(BATCH_BYTES // (12 * 8 * u.shape[1] * max(p_max, 1))))
+        parts = [fit_sigmoid_batch(xs[i:i + chunk], us[i:i + chunk], a0[i:i + chunk], max_iter=self.max_iter)
+                 for i in range(0, xs.shape[0], chunk)]
+        alpha, t0, t1, rss = (np.concatenate([part[j] for part in parts]) for j in range(4))
         rss = rss.reshape(n_starts, b)
         pick = np.argmin(rss, axis=0)
         sel = pick * b + np.arange(b)
