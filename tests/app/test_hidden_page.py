@@ -1,0 +1,112 @@
+"""AppTest tests for the hidden-variable page (explorer/pages/hidden.py; issue #5 item 5)."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from engine.data import from_array
+from engine.synth import random_network, sample
+from explorer import state
+
+PAGE = "explorer/pages/hidden.py"
+
+
+def planted(seed: int = 0):
+    """30 standardized variables of a random network plus a hidden factor added to 6 of them."""
+    rng = np.random.default_rng(seed)
+    net = random_network(30, seed=seed, expected_parents=1.0, signal=0.4)
+    x = sample(net, 400, seed=seed + 1)
+    x = x / x.std(axis=0)
+    h = rng.normal(size=400)
+    kids = sorted(int(k) for k in rng.choice(30, 6, replace=False))
+    for j in kids:
+        x[:, j] += rng.choice([-1.0, 1.0]) * h
+    names = [f"V{i}" for i in range(30)]
+    return from_array(x, names), [names[k] for k in kids]
+
+
+@pytest.fixture()
+def hidden_app(repo_root):
+    """The whole app on the planted-factor data, opened on the hidden-variable page."""
+    ds, kids = planted()
+    at = AppTest.from_file(str(repo_root / "app.py"), default_timeout=120)
+    at.run()
+    state_version = at.session_state[state.DATA_VERSION]
+    at.session_state[state.DATASET] = ds
+    at.session_state[state.TRUTH] = None
+    at.session_state[state.DATA_VERSION] = state_version + 1
+    at.session_state[state.STEPPER] = None
+    at.switch_page(PAGE)
+    at.run()
+    # the page needs a stepper for this dataset: build it through the state helpers
+    at.session_state[state.STEPPER] = state.build_stepper(ds, dict(state.DEFAULT_SETTINGS))
+    at.run()
+    assert not at.exception
+    return at, ds, kids
+
+
+def _tables(at):
+    return [d.value for d in at.dataframe]
+
+
+def test_proposals_listed_with_members_and_bounds(hidden_app):
+    at, _, kids = hidden_app
+    table = _tables(at)[0]
+    assert {"members", "estimated ΔBIC", "C1 bound", "C2 bound", "closest existing variable", "status"} <= set(
+        table.columns
+    )
+    top = set(table.iloc[0]["members"].split(", "))
+    assert len(top & set(kids)) >= 5  # the planted regulator's children come first
+    assert len(at.get("plotly_chart")) >= 3  # profiles and the two heatmaps
+
+
+def test_accept_adds_hidden_variable_everywhere(hidden_app):
+    at, ds, kids = hidden_app
+    at.button(key="ip_hidden_accept").click().run()
+    assert not at.exception
+    assert any("Added H1" in s.value for s in at.success)
+    stepper = at.session_state[state.STEPPER]
+    assert stepper.n_vars == ds.n_vars + 1
+    # accepted list and downloads
+    assert any("H1" in str(t["hidden"].tolist()) for t in _tables(at) if "hidden" in t.columns)
+    labels = [b.label for b in at.get("download_button")]
+    assert "Download members (CSV)" in labels and "Download inferred profiles (CSV)" in labels
+    # the other views know the hidden variable
+    for page in ("explorer/pages/search.py", "explorer/pages/inspector.py", "explorer/pages/truth.py"):
+        at.switch_page(page).run()
+        assert not at.exception, page
+
+
+def test_reject_removes_the_proposal(hidden_app):
+    at, _, _ = hidden_app
+    first = _tables(at)[0].iloc[0]["members"]
+    at.button(key="ip_hidden_reject").click().run()
+    assert not at.exception
+    assert any("Rejected" in s.value for s in at.success)
+    remaining = _tables(at)[0]["members"].tolist() if _tables(at) else []
+    assert first not in remaining
+
+
+def test_learned_network_json_lists_hidden(hidden_app):
+    at, _, _ = hidden_app
+    at.button(key="ip_hidden_accept").click().run()
+    at.switch_page("explorer/pages/truth.py").run()
+    assert not at.exception
+    assert any("JSON" in b.label for b in at.get("download_button"))
+    data = json.loads(json.dumps(at.session_state[state.NETWORK_CACHE][1].to_dict()))
+    assert [h["name"] for h in data["hidden"]] == ["H1"]
+    assert "H1" in data["variables"]
+
+
+def test_non_linear_cpd_explains_why_not(repo_root):
+    at = AppTest.from_file(str(repo_root / "app.py"), default_timeout=60).run()
+    settings = dict(at.session_state[state.SETTINGS])
+    settings["cpd"] = "sigmoid"
+    at.session_state[state.SETTINGS] = settings
+    at.switch_page(PAGE).run()
+    assert not at.exception
+    assert any("linear-Gaussian" in i.value for i in at.info)
