@@ -13,9 +13,13 @@ from .exceptions import (
     ModelError,
     ParameterError,
 )
+from .learn import IdealParentSearch
+from .network import LearnedNetwork
 from .search import CandidateTable, Move, Operator, SearchResult, Stepper, StepResult
 
 __all__ = [
+    "IdealParentSearch",
+    "LearnedNetwork",
     "Dataset",
     "from_array",
     "from_frame",
