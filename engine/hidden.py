@@ -220,19 +220,34 @@ def propose_clusters(
     np.fill_diagonal(dist, 0.0)
     tree = linkage(squareform(np.maximum(dist, 0.0), checks=False), method="average")
     clusters: list[np.ndarray] = [np.array([i]) for i in range(cand.size)]
-    scored: list[tuple[float, np.ndarray, float, np.ndarray, np.ndarray]] = []
     pen = 0.5 * math.log(m)
     root = -0.5 * m * (LOG_2PI + 1.0)
+    # Tree-constrained BIC partition (the paper's rule "merge while the estimated BIC improves",
+    # evaluated exactly on the dendrogram): a node is kept whole when its own gain beats the best
+    # partition of its two children; leaves contribute 0 (no hidden parent).
+    best = [0.0] * cand.size
+    chosen: list[list[int]] = [[] for _ in range(cand.size)]
+    info: dict[int, tuple[float, np.ndarray, float, np.ndarray, np.ndarray]] = {}
     for a, b, _, _ in tree:
-        merged = np.concatenate([clusters[int(a)], clusters[int(b)]])
+        a, b = int(a), int(b)
+        merged = np.concatenate([clusters[a], clusters[b]])
+        node = len(clusters)
         clusters.append(merged)
+        split = best[a] + best[b]
+        best.append(split)
+        chosen.append(chosen[a] + chosen[b])
         if not (min_size <= merged.size <= max_size):
             continue
         lam, vec, c2m = score_cluster(cos[np.ix_(merged, merged)], m)
         gain = float(c2m.sum()) + root - pen * (merged.size + 2)
-        scored.append((gain, merged, lam, vec, c2m))
-
-    scored.sort(key=lambda t: -t[0])
+        info[node] = (gain, merged, lam, vec, c2m)
+        if gain > split:
+            best[node] = gain
+            chosen[node] = [node]
+    top = chosen[-1] if len(clusters) > cand.size else []
+    # the optimal partition first (best gain first), then other clusters of the tree by gain
+    scored = sorted((info[i] for i in top), key=lambda t: -t[0])
+    scored += sorted((v for i, v in info.items() if i not in set(top)), key=lambda t: -t[0])
     used = np.zeros(cand.size, dtype=bool)
     out: list[ClusterProposal] = []
     # residual (ideal) profiles of the candidates, scaled by 1/sigma: y_i / sigma_i
