@@ -70,14 +70,22 @@ def _data_source() -> None:
             c3.number_input(
                 "seed", min_value=0, max_value=10**6, value=0, step=1, key=state.W_SYN_SEED
             )
+            st.selectbox(
+                "CPD of the true network",
+                list(CPD_CHOICES),
+                key=state.W_SYN_CPD,
+                help="How the data are generated. Multiplicative-noise data are positive: untick "
+                "'Standardize' to learn them with the multiplicative CPD.",
+            )
             st.form_submit_button("Generate", key=state.W_SYN_GO)
         n = int(state.get(state.W_SYN_N, 20))
         m = int(state.get(state.W_SYN_M, 500))
         seed = int(state.get(state.W_SYN_SEED, 0))
+        cpd = str(state.get(state.W_SYN_CPD, "linear") or "linear")
         state.install_dataset(
-            ("synthetic", n, m, seed, standardize),
-            f"synthetic network (N={n}, M={m}, seed={seed})",
-            lambda: state.make_synthetic(n, m, seed, standardize),
+            ("synthetic", n, m, seed, cpd, standardize),
+            f"synthetic {cpd} network (N={n}, M={m}, seed={seed})",
+            lambda: state.make_synthetic(n, m, seed, standardize, cpd),
         )
 
 

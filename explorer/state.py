@@ -134,6 +134,7 @@ W_STANDARDIZE = "w_standardize"
 W_SYN_N = "w_syn_n"
 W_SYN_M = "w_syn_m"
 W_SYN_SEED = "w_syn_seed"
+W_SYN_CPD = "w_syn_cpd"
 W_SYN_GO = "w_syn_generate"
 W_METHOD = "w_method"
 W_K = "w_k"
@@ -229,10 +230,10 @@ def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def make_synthetic(
-    n_vars: int, n_samples: int, seed: int, standardize: bool = True
+    n_vars: int, n_samples: int, seed: int, standardize: bool = True, cpd: str = "linear"
 ) -> tuple[Dataset, list[tuple[str, str]]]:
-    """A random linear-Gaussian network, data sampled from it, and its true edges."""
-    net = random_network(int(n_vars), seed=int(seed))
+    """A random network with ``cpd`` families, data sampled from it, and its true edges."""
+    net = random_network(int(n_vars), seed=int(seed), cpd=cpd)
     dataset = sample_dataset(net, int(n_samples), seed=int(seed) + 1, standardize=standardize)
     return dataset, net.edges()
 
