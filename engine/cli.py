@@ -77,39 +77,71 @@ def build_parser() -> argparse.ArgumentParser:
 
     data_opts = argparse.ArgumentParser(add_help=False)
     data_opts.add_argument("data", help="CSV/TSV/text/XLSX/Parquet file; first row = variable names")
-    data_opts.add_argument("--transpose", action="store_true",
-                           help="variables are in rows (e.g. genes x conditions)")
-    data_opts.add_argument("--drop", nargs="+", default=[], metavar="COL",
-                           help="columns to leave out (e.g. a text column of condition names)")
+    data_opts.add_argument("--transpose", action="store_true", help="variables are in rows (e.g. genes x conditions)")
+    data_opts.add_argument(
+        "--drop",
+        nargs="+",
+        default=[],
+        metavar="COL",
+        help="columns to leave out (e.g. a text column of condition names)",
+    )
 
-    learn = sub.add_parser("learn", parents=[data_opts], help="learn a network from data",
-                           description="Learn a Bayesian network and print (or --out) its JSON.")
-    learn.add_argument("--no-standardize", action="store_true",
-                       help="keep the original scale (default: each variable to mean 0, variance 1)")
-    learn.add_argument("--method", choices=["ideal", "greedy"], default="ideal",
-                       help="ideal: score exactly only the top K candidates per family (default)")
+    learn = sub.add_parser(
+        "learn",
+        parents=[data_opts],
+        help="learn a network from data",
+        description="Learn a Bayesian network and print (or --out) its JSON.",
+    )
+    learn.add_argument(
+        "--no-standardize",
+        action="store_true",
+        help="keep the original scale (default: each variable to mean 0, variance 1)",
+    )
+    learn.add_argument(
+        "--method",
+        choices=["ideal", "greedy"],
+        default="ideal",
+        help="ideal: score exactly only the top K candidates per family (default)",
+    )
     learn.add_argument("--k", type=int, default=2, help="candidates per family scored exactly (default 2)")
     learn.add_argument("--measure", choices=["c1", "c2"], default="c2", help="ranking measure (default c2)")
-    learn.add_argument("--queue", choices=["shared", "per_operator"], default="shared",
-                       help="K shared by Add and Replace (the paper's Algorithm 2) or per operator")
-    learn.add_argument("--cpd", choices=["linear", "sigmoid", "multiplicative"], default="linear",
-                       help="conditional distribution family (multiplicative needs positive data: "
-                       "use --no-standardize)")
+    learn.add_argument(
+        "--queue",
+        choices=["shared", "per_operator"],
+        default="shared",
+        help="K shared by Add and Replace (the paper's Algorithm 2) or per operator",
+    )
+    learn.add_argument(
+        "--cpd",
+        choices=["linear", "sigmoid", "multiplicative"],
+        default="linear",
+        help="conditional distribution family (multiplicative needs positive data: use --no-standardize)",
+    )
     learn.add_argument("--max-parents", type=int, default=None, metavar="P", help="parents per variable at most")
     learn.add_argument("--max-steps", type=int, default=None, metavar="N", help="stop after N moves")
-    learn.add_argument("--restarts", type=int, default=0, metavar="R",
-                       help="random restarts after convergence (default 0)")
-    learn.add_argument("--hidden", choices=["none", "auto"], default="none",
-                       help="auto: add hidden variables while they improve the observed-data BIC")
+    learn.add_argument(
+        "--restarts", type=int, default=0, metavar="R", help="random restarts after convergence (default 0)"
+    )
+    learn.add_argument(
+        "--hidden",
+        choices=["none", "auto"],
+        default="none",
+        help="auto: add hidden variables while they improve the observed-data BIC",
+    )
     learn.add_argument("--max-hidden", type=int, default=3, metavar="H", help="hidden variables at most (default 3)")
-    learn.add_argument("--two-layer", action="store_true",
-                       help="the paper's two-layer setting: hidden roots -> observed leaves only")
+    learn.add_argument(
+        "--two-layer", action="store_true", help="the paper's two-layer setting: hidden roots -> observed leaves only"
+    )
     learn.add_argument("--seed", type=int, default=0, help="random seed (restarts, hidden-variable starts)")
     learn.add_argument("--out", metavar="FILE", help="write the JSON result here instead of stdout")
     learn.add_argument("--quiet", action="store_true", help="no progress on stderr")
 
-    score = sub.add_parser("score", parents=[data_opts], help="score a saved network on data",
-                           description="Log-likelihood and BIC of DATA under a saved network (JSON).")
+    score = sub.add_parser(
+        "score",
+        parents=[data_opts],
+        help="score a saved network on data",
+        description="Log-likelihood and BIC of DATA under a saved network (JSON).",
+    )
     score.add_argument("--model", required=True, metavar="RESULT.json", help="a result written by learn")
     score.add_argument("--refit", action="store_true", help="refit the parameters on DATA first")
     return parser
@@ -119,8 +151,7 @@ def _learn(args: argparse.Namespace) -> int:
     from .data import load_table
     from .learn import IdealParentSearch
 
-    dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize,
-                         drop=args.drop)
+    dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
     progress = _Progress(args.quiet)
     if not args.quiet:
         sys.stderr.write(f"{dataset.source}: {dataset.summary()}\n")
@@ -142,13 +173,15 @@ def _learn(args: argparse.Namespace) -> int:
     )
     est.fit(dataset, callback=progress)
     result = est.network_.to_dict()
-    result["settings"].update({
-        "data": Path(args.data).name,
-        "transpose": bool(args.transpose),
-        "standardize": not args.no_standardize,
-        "drop": list(args.drop),
-        "seed": args.seed,
-    })
+    result["settings"].update(
+        {
+            "data": Path(args.data).name,
+            "transpose": bool(args.transpose),
+            "standardize": not args.no_standardize,
+            "drop": list(args.drop),
+            "seed": args.seed,
+        }
+    )
     text = json.dumps(_finite(result), indent=2)
     if args.out:
         Path(args.out).write_text(text + "\n")

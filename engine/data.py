@@ -151,9 +151,7 @@ def from_array(
         names = [f"X{i + 1}" for i in range(arr.shape[1] if arr.ndim == 2 else 0)]
     names_t = check_names(names, input_name=source)
     if arr.ndim == 2 and len(names_t) != arr.shape[1]:
-        raise DataValidationError(
-            f"{source}: {len(names_t)} names for {arr.shape[1]} columns."
-        )
+        raise DataValidationError(f"{source}: {len(names_t)} names for {arr.shape[1]} columns.")
     check_data(arr, names_t, input_name=source)
     missing = np.isnan(arr)
     notes_l = list(notes)
@@ -178,8 +176,23 @@ def from_array(
     )
 
 
-_ID_HEADERS = {"id", "gene", "genes", "gene_id", "geneid", "probe", "probe_id", "orf", "name",
-               "names", "variable", "variables", "node", "symbol", "locus"}
+_ID_HEADERS = {
+    "id",
+    "gene",
+    "genes",
+    "gene_id",
+    "geneid",
+    "probe",
+    "probe_id",
+    "orf",
+    "name",
+    "names",
+    "variable",
+    "variables",
+    "node",
+    "symbol",
+    "locus",
+}
 
 
 def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> bool:
@@ -321,8 +334,9 @@ def _header_from_first_row(raw: pd.DataFrame) -> pd.DataFrame:
     """Use the first row as the header (names kept exactly, repeats included)."""
     if raw.shape[0] == 0:
         return raw
-    names = ["" if (isinstance(v, float) and np.isnan(v)) or v is None else str(v).strip()
-             for v in raw.iloc[0].tolist()]
+    names = [
+        "" if (isinstance(v, float) and np.isnan(v)) or v is None else str(v).strip() for v in raw.iloc[0].tolist()
+    ]
     body = raw.iloc[1:].reset_index(drop=True)
     body.columns = names
     return body
@@ -364,9 +378,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     except Exception as exc:  # noqa: BLE001 - any parser failure means "not a table"
         raise DataValidationError(f"{label}: could not be read as a {suffix} table ({exc}).") from None
     if b"\x00" in raw[:4096]:
-        raise DataValidationError(
-            f"{label}: looks like a binary file, not a text table (CSV, TSV) or spreadsheet."
-        )
+        raise DataValidationError(f"{label}: looks like a binary file, not a text table (CSV, TSV) or spreadsheet.")
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -376,9 +388,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
             raise DataValidationError(f"{label}: not a text table.") from None
     lowered = text.lstrip()[:200].lower()
     if lowered.startswith(("<!doctype", "<html", "<?xml", "{", "[")):
-        raise DataValidationError(
-            f"{label}: looks like HTML/XML/JSON, not a table of numbers (CSV or TSV)."
-        )
+        raise DataValidationError(f"{label}: looks like HTML/XML/JSON, not a table of numbers (CSV or TSV).")
     if suffix in {".tsv", ".tab"}:
         sep: str | None = "\t"
     elif suffix == ".csv":
@@ -390,11 +400,19 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     try:
         # header=None: pandas would silently rename a repeated header "a" to "a.1"
         if sep == " " or sep is None:
-            frame = pd.read_csv(io.StringIO(text), sep=r"\s+", dtype=object, na_values=_NA_VALUES,
-                                keep_default_na=True, engine="python", header=None)
+            frame = pd.read_csv(
+                io.StringIO(text),
+                sep=r"\s+",
+                dtype=object,
+                na_values=_NA_VALUES,
+                keep_default_na=True,
+                engine="python",
+                header=None,
+            )
         else:
-            frame = pd.read_csv(io.StringIO(text), sep=sep, dtype=object, na_values=_NA_VALUES,
-                                keep_default_na=True, header=None)
+            frame = pd.read_csv(
+                io.StringIO(text), sep=sep, dtype=object, na_values=_NA_VALUES, keep_default_na=True, header=None
+            )
         frame = _header_from_first_row(frame)
     except Exception as exc:  # noqa: BLE001 - pandas raises several parser errors
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__

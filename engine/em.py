@@ -381,4 +381,3 @@ def marginal_loglik(
         logdet = 2.0 * np.sum(np.log(np.diag(chol)))
         total += -0.5 * (rows.size * (cols.size * LOG_2PI + logdet) + np.sum(sol**2))
     return float(total)
-

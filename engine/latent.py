@@ -41,8 +41,12 @@ class HiddenVariable:
     members: list[str]
 
     def to_dict(self, profile: np.ndarray | None = None) -> dict:
-        out = {"name": self.name, "children": list(self.children), "estimated_gain": float(self.estimated_gain),
-               "proposed_members": list(self.members)}
+        out = {
+            "name": self.name,
+            "children": list(self.children),
+            "estimated_gain": float(self.estimated_gain),
+            "proposed_members": list(self.members),
+        }
         if profile is not None:
             out["profile"] = [float(v) for v in profile]
         return out
@@ -151,12 +155,14 @@ class HiddenSearch:
                 f"the proposal names variable(s) {unknown} that are not observed variables of the current model."
             )
 
-    def accept(self, proposal: ClusterProposal, *, children: list[str] | None = None,
-               callback: Callable | None = None) -> HiddenVariable:
+    def accept(
+        self, proposal: ClusterProposal, *, children: list[str] | None = None, callback: Callable | None = None
+    ) -> HiddenVariable:
         """Add a hidden variable as parent of the proposal's members and run structural EM."""
         self._check_current(proposal)
-        return self._add_hidden(proposal.profile, children or proposal.names, proposal.estimated_gain,
-                                proposal.names, callback)
+        return self._add_hidden(
+            proposal.profile, children or proposal.names, proposal.estimated_gain, proposal.names, callback
+        )
 
     def _add_hidden(self, profile, children, gain, members, callback=None) -> HiddenVariable:
         name = self._next_name()
@@ -195,8 +201,9 @@ class HiddenSearch:
         self._refresh_children()
 
     # ------------------------------------------------------------ automatic
-    def auto(self, max_hidden: int = 5, *, greedy_hidden: bool = False,
-             progress: Callable[[str], None] | None = None) -> list[HiddenVariable]:
+    def auto(
+        self, max_hidden: int = 5, *, greedy_hidden: bool = False, progress: Callable[[str], None] | None = None
+    ) -> list[HiddenVariable]:
         """The paper's protocol: add hidden variables while the observed-data BIC improves.
 
         The first proposal is made on the starting structure (its ideal profiles are the
@@ -204,8 +211,9 @@ class HiddenSearch:
         without it, and every later one with the network before it.
         """
         say = progress or (lambda msg: None)
-        baseline = StructuralEM(self.dataset, initial_edges=self.initial_edges, two_layer=self.two_layer,
-                                **self._em_kwargs())
+        baseline = StructuralEM(
+            self.dataset, initial_edges=self.initial_edges, two_layer=self.two_layer, **self._em_kwargs()
+        )
         if self.two_layer:
             obs = list(self.names[: self.n_observed])
             self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs)

@@ -205,8 +205,13 @@ class IdealParentSearch:
                 "the linear-Gaussian CPD only; use cpd='linear' or complete the data."
             )
         t0 = time.perf_counter()
-        settings = {"method": self.method, "k": self.k, "measure": self.measure, "queue": self.queue,
-                    "max_parents": self.max_parents}
+        settings = {
+            "method": self.method,
+            "k": self.k,
+            "measure": self.measure,
+            "queue": self.queue,
+            "max_parents": self.max_parents,
+        }
         hs = HiddenSearch(dataset, settings, two_layer=self.two_layer, seed=self.random_state)
         if self.hidden == "auto" or self.two_layer:
             hs.auto(self.max_hidden)
@@ -238,8 +243,9 @@ class IdealParentSearch:
             "message": "structural EM finished",
         }
         parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
-        net = LearnedNetwork.from_parents(full, parents, em.expected_model(), stats=self.stats_,
-                                          settings=self.settings())
+        net = LearnedNetwork.from_parents(
+            full, parents, em.expected_model(), stats=self.stats_, settings=self.settings()
+        )
         summary = hs.summary()
         net.hidden = summary["hidden"]
         net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
@@ -272,9 +278,15 @@ class IdealParentSearch:
                     stepper.undo()
                 failures += 1
         return SearchResult(
-            edges=stepper.edges(), score=stepper.score, loglik=stepper.loglik, n_iter=stepper.n_iter,
-            n_exact=stepper.n_exact, n_ranked=stepper.n_ranked, elapsed_s=stepper.elapsed_s,
-            status=1, history=list(stepper.history),
+            edges=stepper.edges(),
+            score=stepper.score,
+            loglik=stepper.loglik,
+            n_iter=stepper.n_iter,
+            n_exact=stepper.n_exact,
+            n_ranked=stepper.n_ranked,
+            elapsed_s=stepper.elapsed_s,
+            status=1,
+            history=list(stepper.history),
         )
 
     def _set_fitted(self, dataset: Dataset, stepper: Stepper, result: SearchResult) -> None:

@@ -137,8 +137,7 @@ class LearnedNetwork:
                 f = spec["families"][child]
                 params = dict(f["params"])
                 cpd = f.get("cpd", "linear")
-                required = {"linear": ("intercept",), "sigmoid": ("theta0", "theta1"),
-                            "multiplicative": ("theta0",)}
+                required = {"linear": ("intercept",), "sigmoid": ("theta0", "theta1"), "multiplicative": ("theta0",)}
                 if cpd not in required:
                     raise ModelError(f"family {child!r}: unknown CPD {cpd!r}.")
                 for key in required[cpd]:
@@ -269,7 +268,8 @@ class LearnedNetwork:
         bic = total - 0.5 * math.log(m) * n_params
         return {
             "loglik": float(total),
-            "loglik_per_instance_per_variable": float(total / (m * n_per)) if not incomplete
+            "loglik_per_instance_per_variable": float(total / (m * n_per))
+            if not incomplete
             else float(total / max(n_obs_cells, 1)),
             "bic": float(bic),
             "units": "nats",
@@ -310,7 +310,7 @@ class LearnedNetwork:
         perm = [self.variables.index(v) for v in order]
         em = StructuralEM(
             ds,
-            hidden={h: (np.zeros(x.shape[0]), []) for h in order[len(obs_vars):]},
+            hidden={h: (np.zeros(x.shape[0]), []) for h in order[len(obs_vars) :]},
             initial_edges=[(p, c) for p, c, _ in self.edges()],
             fixed_structure=True,
         )

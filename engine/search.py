@@ -316,8 +316,7 @@ class Stepper:
         counts = self.dag.adj.sum(axis=0)
         if counts.max(initial=0) > self.max_parents:
             raise ParameterError(
-                f"the starting graph gives a variable {int(counts.max())} parents; `max_parents` == "
-                f"{self.max_parents}."
+                f"the starting graph gives a variable {int(counts.max())} parents; `max_parents` == {self.max_parents}."
             )
         self._entries: dict[tuple[int, Parents], _Entry] = {}
         #: cached family entries kept beyond the current ones (insertion order = age)
@@ -449,7 +448,7 @@ class Stepper:
                 parents = e.parents
             else:
                 need = idx[np.isnan(e.rep_exact[i, idx])]
-                parents = e.parents[:i] + e.parents[i + 1:]
+                parents = e.parents[:i] + e.parents[i + 1 :]
             if need.size:
                 jobs.append((kind, child, e, i, need, parents))
         if not jobs:
@@ -503,8 +502,11 @@ class Stepper:
                 if self.required[u, child]:
                     continue
                 dll = float(e.del_dll[i])
-                consider(dll + pen, (Operator.DELETE, child, u, -1),
-                         lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen))
+                consider(
+                    dll + pen,
+                    (Operator.DELETE, child, u, -1),
+                    lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen),
+                )
         # Candidates whose loss of legality would change this family's answer: for ``ideal`` the
         # whole selected top K (the next one would move up), for ``greedy`` only the best move.
         if self.method == "ideal":
@@ -524,15 +526,33 @@ class Stepper:
         add_m, rep_m = self._measure(e)
         pool = np.concatenate([add_m, rep_m.ravel()]) if self.queue == "shared" else add_m
         dll = float(e.add_exact[z])
-        return Move(Operator.ADD, z, child, -1, float(e.add_c1[z]), float(e.add_c2[z]), dll,
-                    dll - self.bic.per_param, self._rank(pool, float(add_m[z])))
+        return Move(
+            Operator.ADD,
+            z,
+            child,
+            -1,
+            float(e.add_c1[z]),
+            float(e.add_c2[z]),
+            dll,
+            dll - self.bic.per_param,
+            self._rank(pool, float(add_m[z])),
+        )
 
     def _make_rep(self, child: int, e: _Entry, i: int, z: int) -> Move:
         add_m, rep_m = self._measure(e)
         pool = np.concatenate([add_m, rep_m.ravel()]) if self.queue == "shared" else rep_m[i]
         dll = float(e.rep_exact[i, z])
-        return Move(Operator.REPLACE, z, child, e.parents[i], float(e.rep_c1[i, z]), float(e.rep_c2[i, z]),
-                    dll, dll, self._rank(pool, float(rep_m[i, z])))
+        return Move(
+            Operator.REPLACE,
+            z,
+            child,
+            e.parents[i],
+            float(e.rep_c1[i, z]),
+            float(e.rep_c2[i, z]),
+            dll,
+            dll,
+            self._rank(pool, float(rep_m[i, z])),
+        )
 
     def _reversal_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Legal reversals (parents, children) and their exact log-likelihood changes.
@@ -618,7 +638,9 @@ class Stepper:
         """
         self._refresh()
         legal_add, legal_rep = self._legal_masks()
-        rows: dict[str, list] = {k: [] for k in ("op", "parent", "child", "removed", "c1", "c2", "dll", "dbic", "rank", "sel")}
+        rows: dict[str, list] = {
+            k: [] for k in ("op", "parent", "child", "removed", "c1", "c2", "dll", "dbic", "rank", "sel")
+        }
         pen = self.bic.per_param
         for c in range(self.n_vars):
             e = self.entry(c)
@@ -658,16 +680,34 @@ class Stepper:
                 for i, u in enumerate(e.parents):
                     if self.required[u, c]:
                         continue
-                    for key, val in (("op", Operator.DELETE), ("parent", u), ("child", c), ("removed", -1),
-                                     ("c1", np.nan), ("c2", np.nan), ("dll", e.del_dll[i]),
-                                     ("dbic", e.del_dll[i] + pen), ("rank", 0), ("sel", True)):
+                    for key, val in (
+                        ("op", Operator.DELETE),
+                        ("parent", u),
+                        ("child", c),
+                        ("removed", -1),
+                        ("c1", np.nan),
+                        ("c2", np.nan),
+                        ("dll", e.del_dll[i]),
+                        ("dbic", e.del_dll[i] + pen),
+                        ("rank", 0),
+                        ("sel", True),
+                    ):
                         rows[key].append(np.array([val]))
         us, cs, dll = self._reversal_candidates()
         if dll.size:
             m = dll.size
-            for key, val in (("op", np.full(m, Operator.REVERSE)), ("parent", us), ("child", cs),
-                             ("removed", np.full(m, -1)), ("c1", np.full(m, np.nan)), ("c2", np.full(m, np.nan)),
-                             ("dll", dll), ("dbic", dll), ("rank", np.zeros(m)), ("sel", np.ones(m, dtype=bool))):
+            for key, val in (
+                ("op", np.full(m, Operator.REVERSE)),
+                ("parent", us),
+                ("child", cs),
+                ("removed", np.full(m, -1)),
+                ("c1", np.full(m, np.nan)),
+                ("c2", np.full(m, np.nan)),
+                ("dll", dll),
+                ("dbic", dll),
+                ("rank", np.zeros(m)),
+                ("sel", np.ones(m, dtype=bool)),
+            ):
                 rows[key].append(val)
 
         def cat(key, dtype):
@@ -792,12 +832,22 @@ class Stepper:
         elif move.op == Operator.DELETE:
             ok = d.has_edge(p, c) and not self.required[p, c]
         elif move.op == Operator.REVERSE:
-            ok = (d.has_edge(p, c) and not self.required[p, c] and not self.forbidden[c, p]
-                  and bool(d.reversal_mask(np.array([p]), np.array([c]))[0])
-                  and int(d.adj[:, p].sum()) < self.max_parents)
+            ok = (
+                d.has_edge(p, c)
+                and not self.required[p, c]
+                and not self.forbidden[c, p]
+                and bool(d.reversal_mask(np.array([p]), np.array([c]))[0])
+                and int(d.adj[:, p].sum()) < self.max_parents
+            )
         else:
-            ok = (d.has_edge(move.removed, c) and not self.required[move.removed, c] and p != c
-                  and not d.has_edge(p, c) and not d.reach[c, p] and not self.forbidden[p, c])
+            ok = (
+                d.has_edge(move.removed, c)
+                and not self.required[move.removed, c]
+                and p != c
+                and not d.has_edge(p, c)
+                and not d.reach[c, p]
+                and not self.forbidden[p, c]
+            )
         if not ok:
             raise CycleError(f"move {move.op.name} {move.edge_label()} is not legal in the current graph.")
 
@@ -824,7 +874,9 @@ class Stepper:
                 us, cs = self.dag.edge_array()
                 ok = ~self.required[us, cs]
                 if op == Operator.REVERSE:
-                    ok &= self.dag.reversal_mask(us, cs) & ~self.forbidden[cs, us] & (self._n_par[us] < self.max_parents)
+                    ok &= (
+                        self.dag.reversal_mask(us, cs) & ~self.forbidden[cs, us] & (self._n_par[us] < self.max_parents)
+                    )
                 if not ok.any():
                     continue
                 j = int(rng.choice(np.flatnonzero(ok)))

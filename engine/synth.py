@@ -174,7 +174,7 @@ def random_network(
         parents[j] = ps
         weights[j] = [float(x) for x in w]
         # covariance with earlier variables: cov(j, i) = sum_p w_p cov(p, i)
-        prev = order[: pos]
+        prev = order[:pos]
         if ps:
             cov[j, prev] = w @ cov[np.ix_(ps, prev)]
             cov[prev, j] = cov[j, prev]
@@ -187,8 +187,14 @@ def random_network(
         # x = exp(theta_0 + w.u) (1 + eps): weights scaled so that w.u varies by at most ~1.5
         # around its median on a pilot sample (keeps chains of exponentials from overflowing);
         # noise sd 0.1-0.3 (eps clipped above -0.95 to keep x > 0)
-        net = LinearGaussianNetwork(names, parents, weights, rng.normal(0.0, 0.3, size=n_vars),
-                                    rng.uniform(0.1, 0.3, size=n_vars) ** 2, cpd="multiplicative")
+        net = LinearGaussianNetwork(
+            names,
+            parents,
+            weights,
+            rng.normal(0.0, 0.3, size=n_vars),
+            rng.uniform(0.1, 0.3, size=n_vars) ** 2,
+            cpd="multiplicative",
+        )
         pilot = np.zeros((2000, n_vars))
         for j in order:  # the pilot is sampled exactly as sample() will sample
             ps = parents[j]
@@ -262,8 +268,9 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
         raise
     except (OSError, KeyError, ValueError, TypeError, IndexError) as exc:
         raise ModelError(f"not a network file in the expected JSON format ({exc}).") from None
-    net = LinearGaussianNetwork(names, parents, weights, intercepts, variances, cpd=kind,
-                                theta1=theta1 if kind == "sigmoid" else None)
+    net = LinearGaussianNetwork(
+        names, parents, weights, intercepts, variances, cpd=kind, theta1=theta1 if kind == "sigmoid" else None
+    )
     net.topological_order()  # raises on cycles
     return net
 
@@ -290,9 +297,7 @@ def sample(net: LinearGaussianNetwork, n_samples: int, *, seed: int | np.random.
     return x
 
 
-def sample_dataset(
-    net: LinearGaussianNetwork, n_samples: int, *, seed=None, standardize: bool = True
-) -> Dataset:
+def sample_dataset(net: LinearGaussianNetwork, n_samples: int, *, seed=None, standardize: bool = True) -> Dataset:
     """Sample a :class:`Dataset` from ``net`` (names kept)."""
     return from_array(
         sample(net, n_samples, seed=seed),

@@ -23,6 +23,7 @@ import math
 import warnings
 
 import numpy as np
+
 from ..exceptions import MissingValuesError, NumericalWarning
 from ..ideal import R2_CAP, c1_from_stats, c2_from_stats
 from .base import FamilyFit, Parents
@@ -280,9 +281,7 @@ class LinearGaussianFamilies:
     def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
         """Exact log-likelihood change of deleting each current parent, shape (k,)."""
         cur = self.fit(child, parents).loglik
-        return np.array(
-            [self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))]
-        )
+        return np.array([self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))])
 
     def ideal_profile(self, values: np.ndarray, child: int, parents: Parents) -> np.ndarray:
         """The family's ideal profile on ``values`` (the training data): its residual (Sec. 3.2)."""

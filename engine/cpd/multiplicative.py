@@ -74,8 +74,9 @@ def profile_nll_grad(x: np.ndarray, u: np.ndarray, beta: np.ndarray) -> tuple[fl
     return float(f[0]), _gradient(d, r, s)[0]
 
 
-def fit_multiplicative_batch(x: np.ndarray, u: np.ndarray, beta0: np.ndarray, *, max_iter: int = 60,
-                             tol: float = 1e-10):
+def fit_multiplicative_batch(
+    x: np.ndarray, u: np.ndarray, beta0: np.ndarray, *, max_iter: int = 60, tol: float = 1e-10
+):
     """Fit B multiplicative families at once. ``x`` (B, M) positive, ``u`` (B, M, k), ``beta0``
     (B, k + 1) = (theta_0, alphas). Returns beta (B, k+1), sigma2 (B,), loglik (B,)."""
     b, m, k = u.shape
@@ -93,8 +94,9 @@ def fit_multiplicative_batch(x: np.ndarray, u: np.ndarray, beta0: np.ndarray, *,
         grad = _gradient(d[i], r[i], s[i])
         curv = np.einsum("bmp,bmq,bm->bpq", d[i], d[i], w * (r[i] + 1.0) ** 2)
         diag = np.einsum("bpp->bp", curv)
-        step = np.linalg.solve(curv + lam[i][:, None, None] * (diag[:, :, None] * eye + 1e-12 * eye),
-                               -grad[:, :, None])[:, :, 0]
+        step = np.linalg.solve(
+            curv + lam[i][:, None, None] * (diag[:, :, None] * eye + 1e-12 * eye), -grad[:, :, None]
+        )[:, :, 0]
         trial = beta[i] + step
         eta2, r2, s2, f2 = _objective(x[i], d[i], trial)
         better = f2 < f[i]
@@ -165,8 +167,10 @@ class MultiplicativeFamilies:
         beta0 = np.pad(beta0, ((0, 0), (0, max(0, k_max + 1 - beta0.shape[1]))))[:, : k_max + 1]
         self.n_fits += b
         chunk = max(1, int((256 * 2**20) // (12 * 8 * u.shape[1] * (k_max + 1))))
-        parts = [fit_multiplicative_batch(x[i:i + chunk], u[i:i + chunk], beta0[i:i + chunk], max_iter=self.max_iter)
-                 for i in range(0, b, chunk)]
+        parts = [
+            fit_multiplicative_batch(x[i : i + chunk], u[i : i + chunk], beta0[i : i + chunk], max_iter=self.max_iter)
+            for i in range(0, b, chunk)
+        ]
         return tuple(np.concatenate([part[j] for part in parts]) for j in range(3))
 
     def _commit(self, children, plists, beta, sigma2, loglik) -> np.ndarray:
@@ -177,12 +181,18 @@ class MultiplicativeFamilies:
             child = int(children[j])
             st = self._cache.get((child, key))
             if st is None:
-                bj = np.concatenate([[beta[j, 0]], beta[j, 1: len(ps) + 1][order]])
-                fit = FamilyFit(child, key, float(loglik[j]), self.n_params(len(key)), {
-                    "theta0": float(bj[0]),
-                    "coefficients": [float(a) for a in bj[1:]],
-                    "variance": float(sigma2[j]),
-                })
+                bj = np.concatenate([[beta[j, 0]], beta[j, 1 : len(ps) + 1][order]])
+                fit = FamilyFit(
+                    child,
+                    key,
+                    float(loglik[j]),
+                    self.n_params(len(key)),
+                    {
+                        "theta0": float(bj[0]),
+                        "coefficients": [float(a) for a in bj[1:]],
+                        "variance": float(sigma2[j]),
+                    },
+                )
                 st = self._cache[(child, key)] = _MulStats(fit, bj, float(sigma2[j]))
             out[j] = st.fit.loglik
         return out
@@ -226,7 +236,9 @@ class MultiplicativeFamilies:
         k_sig = 1.0 + 1.0 / (s2 * c * c)
         x = self.values[:, child]
         # log P(x | u, y): every instance at g = c x
-        at_ideal = -0.5 * m * (LOG_2PI + math.log(s2)) - float(np.log(c * x).sum()) - m * (1.0 / c - 1.0) ** 2 / (2 * s2)
+        at_ideal = (
+            -0.5 * m * (LOG_2PI + math.log(s2)) - float(np.log(c * x).sum()) - m * (1.0 / c - 1.0) ** 2 / (2 * s2)
+        )
         # theta_0 moves with alpha_z (centred profiles): with positive data the raw profiles'
         # means would dominate the measure (the centring choice of engine.ideal)
         y = y - y.mean()
@@ -295,7 +307,7 @@ class MultiplicativeFamilies:
         gains = ll - np.array(base)
         out, pos = [], 0
         for n in sizes:
-            out.append(gains[pos: pos + n])
+            out.append(gains[pos : pos + n])
             pos += n
         return out
 
@@ -303,12 +315,16 @@ class MultiplicativeFamilies:
         return self.exact_add_many([(child, parents, candidates)])[0]
 
     def exact_replace(self, child, parents, i, candidates):
-        reduced = parents[:i] + parents[i + 1:]
-        return self.fit(child, reduced).loglik - self.fit(child, parents).loglik + self.exact_add(child, reduced, candidates)
+        reduced = parents[:i] + parents[i + 1 :]
+        return (
+            self.fit(child, reduced).loglik
+            - self.fit(child, parents).loglik
+            + self.exact_add(child, reduced, candidates)
+        )
 
     def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
         cur = self.fit(child, parents).loglik
-        return np.array([self.fit(child, parents[:i] + parents[i + 1:]).loglik - cur for i in range(len(parents))])
+        return np.array([self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))])
 
 
 def multiplicative_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:

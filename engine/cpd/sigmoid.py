@@ -138,7 +138,14 @@ def fit_sigmoid_batch(
         acc = idx[better]
         alpha[acc] = trial[better]
         h[acc], t0[acc], t1[acc], hc[acc], hh[acc], r[acc], rss[acc] = (
-            h2[better], t02[better], t12[better], hc2[better], hh2[better], r2[better], rss2[better])
+            h2[better],
+            t02[better],
+            t12[better],
+            hc2[better],
+            hh2[better],
+            r2[better],
+            rss2[better],
+        )
         lam[acc] = np.maximum(lam[acc] / 3.0, 1e-12)
         lam[idx[~better]] *= 4.0
         small_step = np.max(np.abs(step), axis=1) <= 1e-9 * (1.0 + np.max(np.abs(alpha[idx]), axis=1))
@@ -217,9 +224,7 @@ class SigmoidGaussianFamilies:
     def __init__(self, values: np.ndarray, *, max_iter: int = 60, correction: bool = True) -> None:
         values = np.asarray(values, dtype=np.float64)
         if np.isnan(values).any():
-            raise MissingValuesError(
-                "the data has missing cells; the sigmoid scorer needs complete data."
-            )
+            raise MissingValuesError("the data has missing cells; the sigmoid scorer needs complete data.")
         self.values = values
         self.n_samples, self.n_vars = values.shape
         self.max_iter = max_iter
@@ -240,8 +245,7 @@ class SigmoidGaussianFamilies:
         return n_parents + 3
 
     # ---------------------------------------------------------------- fitting
-    def _fit_problems(self, children: np.ndarray, parent_lists: list[tuple[int, ...]],
-                      starts: list[np.ndarray]):
+    def _fit_problems(self, children: np.ndarray, parent_lists: list[tuple[int, ...]], starts: list[np.ndarray]):
         """Fit B families (any children, any parent counts) as one batch.
 
         Parent sets are padded to the largest size with a column of zeros whose alpha stays 0
@@ -262,8 +266,10 @@ class SigmoidGaussianFamilies:
         xs, us, a0 = np.concatenate([x] * n_starts), np.concatenate([u] * n_starts), np.concatenate(starts)
         # bounded memory: the LM keeps about a dozen (B, M, p) arrays alive
         chunk = max(1, int(BATCH_BYTES // (12 * 8 * u.shape[1] * max(p_max, 1))))
-        parts = [fit_sigmoid_batch(xs[i:i + chunk], us[i:i + chunk], a0[i:i + chunk], max_iter=self.max_iter)
-                 for i in range(0, xs.shape[0], chunk)]
+        parts = [
+            fit_sigmoid_batch(xs[i : i + chunk], us[i : i + chunk], a0[i : i + chunk], max_iter=self.max_iter)
+            for i in range(0, xs.shape[0], chunk)
+        ]
         alpha, t0, t1, rss = (np.concatenate([part[j] for part in parts]) for j in range(4))
         rss = rss.reshape(n_starts, b)
         pick = np.argmin(rss, axis=0)
@@ -285,8 +291,7 @@ class SigmoidGaussianFamilies:
             child = int(children[j])
             st = self._cache.get((child, key))
             if st is None:
-                st = self._store(child, key, alpha[j, : len(ps)][order], float(t0[j]), float(t1[j]),
-                                 float(rss[j]))
+                st = self._store(child, key, alpha[j, : len(ps)][order], float(t0[j]), float(t1[j]), float(rss[j]))
             out[j] = st.rss
         return out
 
@@ -416,7 +421,7 @@ class SigmoidGaussianFamilies:
         cur = self.fit(child, parents).loglik
         rows1, rows2 = [], []
         for i in range(k):
-            reduced = parents[:i] + parents[i + 1:]
+            reduced = parents[:i] + parents[i + 1 :]
             base = self.fit(child, reduced).loglik - cur
             a1, a2 = self.add_similarity(child, reduced)
             rows1.append(base + a1)
@@ -472,8 +477,7 @@ class SigmoidGaussianFamilies:
             for j, b_ in enumerate(bad):
                 idx[j, : len(plists[b_])] = plists[b_]
             lin = self._linear_start(children_a[bad], idx)
-            a_b, t0_b, t1_b, rss_b = self._fit_problems(
-                children_a[bad], [plists[b_] for b_ in bad], [nested, lin])
+            a_b, t0_b, t1_b, rss_b = self._fit_problems(children_a[bad], [plists[b_] for b_ in bad], [nested, lin])
             won = rss_b < rss[bad]
             tgt = bad[won]
             alpha[tgt] = 0.0
@@ -483,13 +487,13 @@ class SigmoidGaussianFamilies:
         gains = _loglik(rss, self.n_samples) - np.array(base_ll)
         out, pos = [], 0
         for n in sizes:
-            out.append(gains[pos: pos + n])
+            out.append(gains[pos : pos + n])
             pos += n
         return out
 
     def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
         """Exact gains of replacing ``parents[i]``: delete it, then add each candidate."""
-        reduced = parents[:i] + parents[i + 1:]
+        reduced = parents[:i] + parents[i + 1 :]
         base = self.fit(child, reduced).loglik - self.fit(child, parents).loglik
         return base + self.exact_add(child, reduced, candidates)
 
@@ -502,7 +506,7 @@ class SigmoidGaussianFamilies:
         if k == 0:
             return np.zeros(0)
         st = self._stats(child, parents)
-        reduced = [parents[:i] + parents[i + 1:] for i in range(k)]
+        reduced = [parents[:i] + parents[i + 1 :] for i in range(k)]
         todo = [i for i in range(k) if reduced[i] and (child, reduced[i]) not in self._cache]
         if todo:
             ps = np.array([reduced[i] for i in todo])
@@ -519,7 +523,11 @@ def sigmoid_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
     """Log-likelihood (nats) of ``x`` given parents ``u`` under fixed sigmoid-Gaussian ``params``."""
     a = np.asarray(params["coefficients"], dtype=float)
     s = np.asarray(u, dtype=float).reshape(len(x), -1) @ a if a.size else np.zeros(len(x))
-    mean = params["theta1"] * sigmoid(s) + params["theta0"] if a.size else np.full(len(x), params["theta1"] / 2 + params["theta0"])
+    mean = (
+        params["theta1"] * sigmoid(s) + params["theta0"]
+        if a.size
+        else np.full(len(x), params["theta1"] / 2 + params["theta0"])
+    )
     var = float(params["variance"])
     r = np.asarray(x, dtype=float) - mean
     return float(-0.5 * (len(x) * (LOG_2PI + math.log(var)) + r @ r / var))

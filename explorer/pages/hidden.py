@@ -121,8 +121,9 @@ try:
     proposals = state.memo(
         "hidden_proposals",
         (state.get(state.SEARCH_VERSION), tuple(stepper.edges()), n_show, frozenset(rejected)),
-        lambda: propose_from_search(stepper, values, names, candidates=observed, n_proposals=n_show,
-                                    exclude=set(rejected)),
+        lambda: propose_from_search(
+            stepper, values, names, candidates=observed, n_proposals=n_show, exclude=set(rejected)
+        ),
     )
 except IdealParentError as exc:
     st.error(str(exc))
@@ -135,21 +136,25 @@ st.caption(
 if not proposals:
     st.info("No cluster left to propose (every candidate cluster was rejected).")
 else:
-    table = pd.DataFrame([
-        {
-            "rank": i + 1,
-            "members": ", ".join(p.names),
-            "size": len(p.names),
-            "estimated ΔBIC": round(p.estimated_gain, 2),
-            "C1 bound": round(p.c1, 2),
-            "C2 bound": round(p.c2, 2),
-            "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
-            "status": f"explained by {p.explained_by}" if p.explained_by else "new",
-        }
-        for i, p in enumerate(proposals)
-    ])
+    table = pd.DataFrame(
+        [
+            {
+                "rank": i + 1,
+                "members": ", ".join(p.names),
+                "size": len(p.names),
+                "estimated ΔBIC": round(p.estimated_gain, 2),
+                "C1 bound": round(p.c1, 2),
+                "C2 bound": round(p.c2, 2),
+                "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
+                "status": f"explained by {p.explained_by}" if p.explained_by else "new",
+            }
+            for i, p in enumerate(proposals)
+        ]
+    )
     st.dataframe(table, hide_index=True, width="stretch")
-    labels = [f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}" for i, p in enumerate(proposals)]
+    labels = [
+        f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}" for i, p in enumerate(proposals)
+    ]
     picked = st.selectbox("Proposal to inspect", labels, key=KEY_PICK)
     pick = labels.index(picked) if picked in labels else 0
     prop = proposals[pick]
@@ -164,20 +169,24 @@ else:
     st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
     left, right = st.columns(2)
     with left:
-        st.plotly_chart(correlation_heatmap(view.names, view.member_corr, "Members' values"),
-                        key="ip_hidden_corr_values")
+        st.plotly_chart(
+            correlation_heatmap(view.names, view.member_corr, "Members' values"), key="ip_hidden_corr_values"
+        )
     with right:
-        st.plotly_chart(correlation_heatmap(view.names, view.ideal_corr, "Members' ideal profiles"),
-                        key="ip_hidden_corr_ideal")
+        st.plotly_chart(
+            correlation_heatmap(view.names, view.ideal_corr, "Members' ideal profiles"), key="ip_hidden_corr_ideal"
+        )
 
     b1, b2, _ = st.columns([1, 1, 4])
     if b1.button("Accept", key=KEY_ACCEPT, type="primary"):
         try:
             with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
                 if hs is None:
-                    hs = HiddenSearch(dataset, {k: settings.get(k) for k in ("method", "k", "measure", "queue",
-                                                                              "max_parents")},
-                                      initial_edges=[(names[p], names[c]) for p, c in stepper.edges()])
+                    hs = HiddenSearch(
+                        dataset,
+                        {k: settings.get(k) for k in ("method", "k", "measure", "queue", "max_parents")},
+                        initial_edges=[(names[p], names[c]) for p, c in stepper.edges()],
+                    )
                 else:
                     hs.em.edges = sorted(stepper.edges())
                 before = hs.em.observed_bic() if hs.hidden else None
@@ -205,8 +214,15 @@ if hs is None or not hs.hidden:
     st.caption("None yet. Accepted regulators, their members and inferred profiles can be downloaded here.")
 else:
     hs._refresh_children()
-    rows = [{"hidden": h.name, "children": ", ".join(h.children), "proposed members": ", ".join(h.members),
-             "estimated ΔBIC at proposal": round(h.estimated_gain, 2)} for h in hs.hidden]
+    rows = [
+        {
+            "hidden": h.name,
+            "children": ", ".join(h.children),
+            "proposed members": ", ".join(h.members),
+            "estimated ΔBIC at proposal": round(h.estimated_gain, 2),
+        }
+        for h in hs.hidden
+    ]
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
     members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in h.children], columns=["hidden", "child"])
     labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
@@ -215,11 +231,13 @@ else:
     c1, c2 = st.columns(2)
     buf = io.StringIO()
     members.to_csv(buf, index=False)
-    c1.download_button("Download members (CSV)", buf.getvalue(), "hidden_members.csv", "text/csv",
-                       key=KEY_DL_MEMBERS)
+    c1.download_button("Download members (CSV)", buf.getvalue(), "hidden_members.csv", "text/csv", key=KEY_DL_MEMBERS)
     buf = io.StringIO()
     profiles.to_csv(buf, index=False)
-    c2.download_button("Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv",
-                       key=KEY_DL_PROFILES)
-    st.caption(f"Observed-data BIC of the current model: {hs.observed_bic():.2f} nats "
-               "(hidden variables integrated out exactly).")
+    c2.download_button(
+        "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
+    )
+    st.caption(
+        f"Observed-data BIC of the current model: {hs.observed_bic():.2f} nats "
+        "(hidden variables integrated out exactly)."
+    )

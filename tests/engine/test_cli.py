@@ -180,11 +180,16 @@ class TestErrors:
 def test_module_entry_point(csv, tmp_path):
     """``python -m engine learn`` works as a program and its output is strict JSON."""
     path, _, _ = csv
-    proc = subprocess.run([sys.executable, "-m", "engine", "learn", str(path), "--quiet"],
-                          capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "engine", "learn", str(path), "--quiet"], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 0, proc.stderr
     res = json.loads(proc.stdout)
     assert res["edges"]
-    bad = subprocess.run([sys.executable, "-m", "engine", "learn", str(tmp_path / "none.csv")],
-                         capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(
+        [sys.executable, "-m", "engine", "learn", str(tmp_path / "none.csv")],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr

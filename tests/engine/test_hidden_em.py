@@ -121,10 +121,11 @@ class TestStructuralEM:
         mu, cov = a @ b0, (a * var) @ a.T
         x = rng.multivariate_normal(mu, cov, size=50)
         obs = np.ones_like(x, dtype=bool)
-        assert marginal_loglik(b0, coef, var, x, obs) == pytest.approx(
-            multivariate_normal(mu, cov).logpdf(x).sum())
+        assert marginal_loglik(b0, coef, var, x, obs) == pytest.approx(multivariate_normal(mu, cov).logpdf(x).sum())
         obs[::3, 1] = False
-        expect = sum(multivariate_normal(mu[o], cov[np.ix_(o, o)]).logpdf(row[o]) for row, o in zip(x, obs, strict=True))
+        expect = sum(
+            multivariate_normal(mu[o], cov[np.ix_(o, o)]).logpdf(row[o]) for row, o in zip(x, obs, strict=True)
+        )
         assert marginal_loglik(b0, coef, var, x, obs) == pytest.approx(expect)
 
     def test_missing_values_bound_monotone_and_skeleton_close(self):

@@ -69,11 +69,16 @@ class TestSigmoidFit:
         a = rng.normal(size=3)
         _, grad = profile_rss_grad(values[:, 0], values[:, 1:4], a)
         eps = 1e-6
-        fd = np.array([
-            (profile_rss_grad(values[:, 0], values[:, 1:4], a + eps * e)[0]
-             - profile_rss_grad(values[:, 0], values[:, 1:4], a - eps * e)[0]) / (2 * eps)
-            for e in np.eye(3)
-        ])
+        fd = np.array(
+            [
+                (
+                    profile_rss_grad(values[:, 0], values[:, 1:4], a + eps * e)[0]
+                    - profile_rss_grad(values[:, 0], values[:, 1:4], a - eps * e)[0]
+                )
+                / (2 * eps)
+                for e in np.eye(3)
+            ]
+        )
         np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-6)
 
     def test_batch_equals_single_fits(self):
@@ -83,7 +88,7 @@ class TestSigmoidFit:
         us = np.stack([u[:, [0, 1]], u[:, [0, 2]]])
         a_b, _, _, rss_b = fit_sigmoid_batch(x, us, starts)
         for j in range(2):
-            _, _, _, rss_1 = fit_sigmoid_batch(x, us[j:j + 1], starts[j:j + 1])
+            _, _, _, rss_1 = fit_sigmoid_batch(x, us[j : j + 1], starts[j : j + 1])
             assert rss_b[j] == pytest.approx(rss_1[0], rel=1e-8)
 
     def test_loglik_of_params_equals_fit(self):
@@ -159,7 +164,6 @@ class TestSigmoidIdealProfile:
             exact = fam.exact_add(child, (), cand)
             rhos.append(spearmanr(c2[cand], exact).statistic)
         assert np.median(rhos) >= 0.8
-
 
     def test_replace_measure_tracks_exact_replace_gains(self):
         """Replace candidates (C2 = exact delete + the smaller family's add measure) rank like
@@ -244,8 +248,14 @@ class TestMultiplicative:
         beta = np.array([0.1, 0.2, -0.1]) + 0.05 * rng.normal(size=3)
         f0, grad = profile_nll_grad(x[:, 0], x[:, 1:3], beta)
         eps = 1e-6
-        fd = [(profile_nll_grad(x[:, 0], x[:, 1:3], beta + eps * e)[0]
-               - profile_nll_grad(x[:, 0], x[:, 1:3], beta - eps * e)[0]) / (2 * eps) for e in np.eye(3)]
+        fd = [
+            (
+                profile_nll_grad(x[:, 0], x[:, 1:3], beta + eps * e)[0]
+                - profile_nll_grad(x[:, 0], x[:, 1:3], beta - eps * e)[0]
+            )
+            / (2 * eps)
+            for e in np.eye(3)
+        ]
         np.testing.assert_allclose(grad, fd, rtol=1e-5, atol=1e-5)
 
     def test_ideal_parent_maximizes_each_instance(self):
