@@ -199,11 +199,14 @@ class IdealParentSearch:
         from .em import MISSING_HANDLING
         from .latent import HiddenSearch
 
-        if check_choice(self.cpd, "cpd", ("linear", "sigmoid", "multiplicative")) != "linear":
-            raise ParameterError(
-                "missing values and hidden variables are learned by structural EM, implemented for "
-                "the linear-Gaussian CPD only; use cpd='linear' or complete the data."
-            )
+        cpd = check_choice(self.cpd, "cpd", ("linear", "sigmoid", "multiplicative"))
+        if cpd != "linear":
+            if self.hidden == "auto" or self.two_layer:
+                raise ParameterError(
+                    "hidden variables are learned by structural EM, implemented for the linear-Gaussian "
+                    "CPD only; use cpd='linear'."
+                )
+            return self._fit_imputed(dataset)
         t0 = time.perf_counter()
         settings = {
             "method": self.method,
@@ -258,6 +261,55 @@ class IdealParentSearch:
         self.converged_ = bool(em.converged)
         self.history_ = list(stepper.history) if stepper is not None else []
         self.result_ = None
+        return self
+
+    def _fit_imputed(self, dataset: Dataset) -> IdealParentSearch:
+        """Non-linear CPDs with missing cells: the approximation used.
+
+        Structural EM with a linear-Gaussian network gives the mean-field posterior of every
+        missing cell; the missing cells are then filled with their posterior means and the
+        non-linear structure search runs on the completed data. In other words the E-step
+        linearizes every CPD (the posterior under the sigmoid / multiplicative model has no closed
+        form) and keeps first moments only, so second moments of missing cells are ignored in the
+        non-linear search. The result says so in ``missing_values``.
+        """
+        import time
+
+        from .data import Dataset as _Dataset
+        from .em import StructuralEM
+
+        t0 = time.perf_counter()
+        em = StructuralEM(
+            dataset, method=self.method, k=self.k, measure=self.measure, queue=self.queue, max_parents=self.max_parents
+        )
+        em.run()
+        filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
+        if self.cpd == "multiplicative" and not dataset.standardized:
+            filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
+        completed = _Dataset(
+            names=dataset.names,
+            values=filled,
+            missing=np.zeros(filled.shape, dtype=bool),
+            standardized=dataset.standardized,
+            means=np.array(dataset.means),
+            scales=np.array(dataset.scales),
+            instance_labels=dataset.instance_labels,
+            source=dataset.source,
+            notes=dataset.notes,
+        )
+        stepper = self.make_stepper(completed)
+        result = stepper.run(self.max_iter)
+        self._set_fitted(completed, stepper, result)
+        self.stats_["seconds"] = time.perf_counter() - t0
+        self.stats_["em_iterations"] = len(em.history)
+        self.network_.stats = self.stats_
+        self.network_.missing_values = (
+            f"{int(dataset.missing.sum())} missing cell(s) filled with their posterior means under a "
+            "linear-Gaussian network learned by structural EM (mean-field E-step); the "
+            f"{self.cpd} structure search then ran on the completed data (approximation: the E-step "
+            "linearizes the CPDs and second moments of missing cells are ignored)"
+        )
+        self.dataset_ = dataset
         return self
 
     def _restarts(self, stepper: Stepper, result: SearchResult, callback) -> SearchResult:

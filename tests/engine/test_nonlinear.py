@@ -317,3 +317,18 @@ def test_linear_is_unchanged_by_the_cpd_interface():
     rng = np.random.default_rng(0)
     x = rng.normal(size=(100, 4))
     assert isinstance(make_families(x, "linear"), LinearGaussianFamilies)
+
+
+def test_sigmoid_with_missing_cells_states_its_approximation():
+    """Issue #4: non-linear CPDs learn with missing cells by filling them with their structural-EM
+    posterior means (linear-Gaussian E-step); the result states that approximation."""
+    net = random_network(10, seed=1, cpd="sigmoid")
+    x = sample(net, 300, seed=2)
+    rng = np.random.default_rng(0)
+    x[rng.random(x.shape) < 0.1] = np.nan
+    est = IdealParentSearch(cpd="sigmoid").fit(from_array(x, net.names))
+    assert "posterior means" in est.network_.missing_values
+    assert "approximation" in est.network_.missing_values
+    assert est.network_.edges() and est.stats_["em_iterations"] >= 1
+    with pytest.raises(Exception, match="linear-Gaussian"):
+        IdealParentSearch(cpd="sigmoid", hidden="auto").fit(from_array(x, net.names))
