@@ -329,17 +329,7 @@ class IdealParentSearch:
                 while stepper.n_iter > best_len:
                     stepper.undo()
                 failures += 1
-        return SearchResult(
-            edges=stepper.edges(),
-            score=stepper.score,
-            loglik=stepper.loglik,
-            n_iter=stepper.n_iter,
-            n_exact=stepper.n_exact,
-            n_ranked=stepper.n_ranked,
-            elapsed_s=stepper.elapsed_s,
-            status=1,
-            history=list(stepper.history),
-        )
+        return stepper.summary(1)
 
     def _set_fitted(self, dataset: Dataset, stepper: Stepper, result: SearchResult) -> None:
         self.dataset_ = dataset

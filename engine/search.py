@@ -937,6 +937,10 @@ class Stepper:
                 except StopIteration:
                     status = -2
                     break
+        return self.summary(status)
+
+    def summary(self, status: int) -> SearchResult:
+        """A :class:`SearchResult` of the current state with termination ``status``."""
         return SearchResult(
             edges=self.edges(),
             score=self.score,
