@@ -204,6 +204,9 @@ def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> 
     if header == "" or header.startswith("Unnamed: 0"):
         return True
     numeric = pd.to_numeric(col, errors="coerce")
+    text = col.dropna().astype(str)
+    if text.str.fullmatch(r"\s*[-+]?\d+,\d+([eE][-+]?\d+)?\s*").all() and len(text):
+        return False  # decimal commas: numbers, not labels
     if numeric.notna().any():
         if transpose and header.strip().lower() in _ID_HEADERS and numeric.notna().all():
             whole = np.all(np.mod(numeric.to_numpy(dtype=float), 1.0) == 0.0)
@@ -276,6 +279,15 @@ def from_frame(
     # Coerce to numbers; a column is non-numeric when a non-empty cell fails to parse.
     numeric = df.apply(pd.to_numeric, errors="coerce")
     bad_mask = numeric.isna() & df.notna() & ~df.isin(_NA_VALUES)
+    if bad_mask.to_numpy().any():
+        # decimal commas ("1,5", common in European exports with ';' separators)
+        as_text = df.astype(str)
+        commas = as_text.apply(lambda col: col.str.fullmatch(r"\s*[-+]?\d+,\d+([eE][-+]?\d+)?\s*"))
+        if bool((commas | ~bad_mask).to_numpy().all()):
+            numeric = as_text.apply(lambda col: pd.to_numeric(col.str.replace(",", ".", regex=False), errors="coerce"))
+            numeric = numeric.where(df.notna())
+            bad_mask = numeric.isna() & df.notna() & ~df.isin(_NA_VALUES)
+            notes.append("read decimal commas (1,5 = 1.5)")
     if transpose:
         # with variables in rows, report offending *rows* of the file
         bad_rows = np.flatnonzero(bad_mask.to_numpy().any(axis=1))

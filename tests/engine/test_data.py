@@ -347,3 +347,11 @@ def test_wrong_number_of_names():
 def test_not_a_frame():
     with pytest.raises(DataValidationError, match="not a table"):
         from_frame([[1, 2], [3, 4]])  # type: ignore[arg-type]
+
+
+def test_decimal_commas_are_read(tmp_path):
+    """European exports: ';' separators and decimal commas."""
+    ds = load_raw(write(tmp_path, "eu.csv", "a;b;c\n1,5;2,25;3\n2,0;1,0;4\n3,5;0,5;1\n-1,5;2,0;2\n"))
+    assert ds.names == ("a", "b", "c")
+    np.testing.assert_allclose(ds.values[:, 0], [1.5, 2.0, 3.5, -1.5])
+    assert any("decimal commas" in n for n in ds.notes)
