@@ -731,28 +731,30 @@ class Stepper:
     def evaluate_all(self, table: CandidateTable, progress: Callable[[float], None] | None = None) -> CandidateTable:
         """Fill in the exact changes of every row (for inspection: the bounds view).
 
-        Exact scores computed here are cached like any other, but do not count towards the
-        search's ``n_exact`` (they are not part of the algorithm).
+        The values come straight from the CPD model and are *not* stored in the search's caches,
+        so inspecting never changes what the search counts as exact evaluations (``n_exact``)
+        or what it would do next. Rows the search already scored keep their values.
         """
-        saved = self.n_exact
         children = np.unique(table.child)
         for j, c in enumerate(children):
             c = int(c)
             e = self.entry(c)
             rows = np.flatnonzero((table.child == c) & (table.op == Operator.ADD))
-            if rows.size:
-                self._ensure_exact([("add", c, e, -1, table.parent[rows])])
-                table.delta_loglik[rows] = e.add_exact[table.parent[rows]]
-                table.delta_bic[rows] = table.delta_loglik[rows] - self.bic.per_param
+            todo = rows[np.isnan(table.delta_loglik[rows])]
+            if todo.size:
+                gain = self.model.exact_add_many([(c, e.parents, table.parent[todo])])[0]
+                table.delta_loglik[todo] = gain
+                table.delta_bic[todo] = gain - self.bic.per_param
             for i, u in enumerate(e.parents):
                 rows = np.flatnonzero((table.child == c) & (table.op == Operator.REPLACE) & (table.removed == u))
-                if rows.size:
-                    self._ensure_exact([("rep", c, e, i, table.parent[rows])])
-                    table.delta_loglik[rows] = e.rep_exact[i, table.parent[rows]]
-                    table.delta_bic[rows] = table.delta_loglik[rows]
+                todo = rows[np.isnan(table.delta_loglik[rows])]
+                if todo.size:
+                    reduced = e.parents[:i] + e.parents[i + 1 :]
+                    gain = e.del_dll[i] + self.model.exact_add_many([(c, reduced, table.parent[todo])])[0]
+                    table.delta_loglik[todo] = gain
+                    table.delta_bic[todo] = gain
             if progress is not None:
                 progress((j + 1) / len(children))
-        self.n_exact = saved
         return table
 
     # ------------------------------------------------------------ transitions
