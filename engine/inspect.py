@@ -87,13 +87,7 @@ def legal_add_candidates(stepper: Stepper, child: int) -> np.ndarray:
     parent, no directed cycle (``child`` must not reach the candidate), not forbidden, and the
     family below ``max_parents``. Empty when the Add operator is switched off.
     """
-    child = _check_child(stepper, child)
-    if Operator.ADD not in stepper.operators or len(stepper.parents(child)) >= stepper.max_parents:
-        return np.zeros(0, dtype=np.intp)
-    dag = stepper.dag
-    ok = ~dag.reach[child] & ~dag.adj[:, child] & ~stepper.forbidden[:, child]
-    ok[child] = False
-    return np.flatnonzero(ok).astype(np.intp)
+    return stepper.legal_parents(_check_child(stepper, child))
 
 
 def family_prediction(model, params: dict, u: np.ndarray) -> np.ndarray:

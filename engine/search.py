@@ -393,6 +393,10 @@ class Stepper:
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
+    def legal_parents(self, child: int) -> np.ndarray:
+        """Indices of the variables the Add operator may make a parent of ``child`` now."""
+        return np.flatnonzero(self._legal_rows(int(child))[0]).astype(np.intp)
+
     def _legal_rows(self, child: int) -> tuple[np.ndarray, np.ndarray]:
         """Legal Add and Replace candidates (new parents) of one family, from its reachability row."""
         base = ~self.dag.reach[child] & ~self.dag.adj[:, child] & ~self.forbidden[:, child]
