@@ -31,6 +31,12 @@ from .exceptions import DataValidationError, ModelError
 __all__ = ["LearnedNetwork", "Family"]
 
 
+def _family_dim(fam: Family) -> int:
+    """BIC dimension of a family (see the CPD modules): k + 2, or k + 3 for a sigmoid with parents."""
+    k = len(fam.parents)
+    return k + 3 if fam.cpd == "sigmoid" and k > 0 else k + 2
+
+
 @dataclass
 class Family:
     """One fitted family: child, its parents (names) and CPD parameters."""
@@ -240,7 +246,7 @@ class LearnedNetwork:
         m = x.shape[0]
         observed = ~np.isnan(x)
         n_obs_cells = int(observed.sum())
-        n_params = sum(len(f.parents) + (3 if f.cpd == "sigmoid" else 2) for f in self.families.values())
+        n_params = sum(_family_dim(f) for f in self.families.values())
         incomplete = bool((~observed).any())
         if incomplete:
             if any(f.cpd != "linear" for f in self.families.values()):

@@ -393,6 +393,15 @@ class Stepper:
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
+    def _pen_add(self, k: int) -> float:
+        """BIC penalty of giving a family with ``k`` parents one more (log M / 2 per parameter)."""
+        return self.bic.per_param * (self.model.n_params(k + 1) - self.model.n_params(k))
+
+    def _rev_penalty(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
+        """Penalty change of reversing u -> c: c loses a parent, u gains one (0 for linear CPDs)."""
+        kc, ku = self._n_par[cs], self._n_par[us]
+        return np.array([self._pen_add(int(a)) - self._pen_add(int(b) - 1) for a, b in zip(ku, kc, strict=True)])
+
     def legal_parents(self, child: int) -> np.ndarray:
         """Indices of the variables the Add operator may make a parent of ``child`` now."""
         return np.flatnonzero(self._legal_rows(int(child))[0]).astype(np.intp)
@@ -480,7 +489,9 @@ class Stepper:
 
     def _family_decide(self, child: int, e: _Entry, add_idx: np.ndarray, reps):
         """Best exactly-scored Add/Replace/Delete move of one family, with its tie-break key."""
-        pen = self.bic.per_param
+        k = len(e.parents)
+        pen = self._pen_add(k)  # adding a parent
+        pen_del = self._pen_add(k - 1) if k else 0.0  # what deleting one saves
         best: tuple[float, tuple, Move] | None = None
 
         def consider(delta_bic: float, key: tuple, make: Callable[[], Move]) -> None:
@@ -507,9 +518,9 @@ class Stepper:
                     continue
                 dll = float(e.del_dll[i])
                 consider(
-                    dll + pen,
+                    dll + pen_del,
                     (Operator.DELETE, child, u, -1),
-                    lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen),
+                    lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen_del),
                 )
         # Candidates whose loss of legality would change this family's answer: for ``ideal`` the
         # whole selected top K (the next one would move up), for ``greedy`` only the best move.
@@ -538,7 +549,7 @@ class Stepper:
             float(e.add_c1[z]),
             float(e.add_c2[z]),
             dll,
-            dll - self.bic.per_param,
+            dll - self._pen_add(len(e.parents)),
             self._rank(pool, float(add_m[z])),
         )
 
@@ -595,12 +606,13 @@ class Stepper:
         us, cs, dll = self._reversal_candidates()
         if dll.size == 0:
             return None
-        top = dll.max()
-        near = np.flatnonzero(dll >= top - 1e-9 * max(1.0, abs(top)))
+        dbic = dll - self._rev_penalty(us, cs)
+        top = dbic.max()
+        near = np.flatnonzero(dbic >= top - 1e-9 * max(1.0, abs(top)))
         # tie-break key (REVERSE, child, parent): lowest child, then lowest parent
         j = near[np.lexsort((us[near], cs[near]))[0]]
-        u, c, d = int(us[j]), int(cs[j]), float(dll[j])
-        return d, (Operator.REVERSE, c, u, -1), Move(Operator.REVERSE, u, c, delta_loglik=d, delta_bic=d)
+        u, c, d, b = int(us[j]), int(cs[j]), float(dll[j]), float(dbic[j])
+        return b, (Operator.REVERSE, c, u, -1), Move(Operator.REVERSE, u, c, delta_loglik=d, delta_bic=b)
 
     def _refresh(self) -> None:
         """Re-rank and re-score the families whose parents or legal candidates changed."""
@@ -645,7 +657,6 @@ class Stepper:
         rows: dict[str, list] = {
             k: [] for k in ("op", "parent", "child", "removed", "c1", "c2", "dll", "dbic", "rank", "sel")
         }
-        pen = self.bic.per_param
         for c in range(self.n_vars):
             e = self.entry(c)
             add_idx, reps, _ = self._select(c, e, legal_add[c], legal_rep[c])
@@ -661,7 +672,7 @@ class Stepper:
                 rows["c1"].append(e.add_c1[cand])
                 rows["c2"].append(e.add_c2[cand])
                 rows["dll"].append(e.add_exact[cand])
-                rows["dbic"].append(e.add_exact[cand] - pen)
+                rows["dbic"].append(e.add_exact[cand] - self._pen_add(len(e.parents)))
                 rows["rank"].append(_ranks(pool, add_m[cand]))
                 rows["sel"].append(np.isin(cand, add_idx))
             for i, idx in reps:
@@ -692,7 +703,7 @@ class Stepper:
                         ("c1", np.nan),
                         ("c2", np.nan),
                         ("dll", e.del_dll[i]),
-                        ("dbic", e.del_dll[i] + pen),
+                        ("dbic", e.del_dll[i] + self._pen_add(len(e.parents) - 1)),
                         ("rank", 0),
                         ("sel", True),
                     ):
@@ -708,7 +719,7 @@ class Stepper:
                 ("c1", np.full(m, np.nan)),
                 ("c2", np.full(m, np.nan)),
                 ("dll", dll),
-                ("dbic", dll),
+                ("dbic", dll - self._rev_penalty(us, cs)),
                 ("rank", np.zeros(m)),
                 ("sel", np.ones(m, dtype=bool)),
             ):
@@ -748,7 +759,7 @@ class Stepper:
             if todo.size:
                 gain = self.model.exact_add_many([(c, e.parents, table.parent[todo])])[0]
                 table.delta_loglik[todo] = gain
-                table.delta_bic[todo] = gain - self.bic.per_param
+                table.delta_bic[todo] = gain - self._pen_add(len(e.parents))
             for i, u in enumerate(e.parents):
                 rows = np.flatnonzero((table.child == c) & (table.op == Operator.REPLACE) & (table.removed == u))
                 todo = rows[np.isnan(table.delta_loglik[rows])]

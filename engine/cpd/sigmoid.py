@@ -241,8 +241,11 @@ class SigmoidGaussianFamilies:
         self._n_profiles = 0
 
     def n_params(self, n_parents: int) -> int:
-        """BIC dimension: k alphas + theta_0 + theta_1 + variance = k + 3."""
-        return n_parents + 3
+        """BIC dimension: k alphas + theta_0 + theta_1 + variance = k + 3 for k >= 1.
+
+        Without parents g is the constant theta_0 + theta_1/2: only that constant and the
+        variance are free (identifiable), so a root counts 2 parameters, like a linear root."""
+        return n_parents + 3 if n_parents > 0 else 2
 
     # ---------------------------------------------------------------- fitting
     def _fit_problems(self, children: np.ndarray, parent_lists: list[tuple[int, ...]], starts: list[np.ndarray]):
