@@ -263,13 +263,23 @@ def propose_clusters(
         y = (xc @ iw[:, members]) / sig[members]
         z = y @ vec
         z = (z - z.mean()) / max(z.std(), 1e-300)
+        # |correlation| of z* with every variable (a constant column correlates 0)
+        sd = xc.std(axis=0)
+        corr = np.where(sd > 1e-12 * np.maximum(np.abs(values).max(axis=0), 1.0),
+                        np.abs(z @ xc) / (m * np.maximum(sd, 1e-300)), 0.0)
+        corr = np.clip(corr, 0.0, 1.0)
         others = np.setdiff1d(np.arange(n), members)
         closest, closest_corr = None, 0.0
         if others.size:
-            sd = xc[:, others].std(axis=0)
-            corr = np.abs(z @ xc[:, others]) / (m * np.maximum(sd, 1e-300))
-            j = int(np.argmax(corr))
-            closest, closest_corr = str(names[others[j]]), float(corr[j])
+            j = int(np.argmax(corr[others]))
+            closest, closest_corr = str(names[others[j]]), float(corr[others][j])
+        # an existing variable already plays the role: one outside the cluster, or a member that
+        # is itself (nearly) the proposed profile (then edges from it would do)
+        explained_by = closest if closest_corr >= explained_threshold else None
+        if explained_by is None:
+            jm = int(np.argmax(corr[members]))
+            if corr[members][jm] >= explained_threshold and members.size > 2:
+                explained_by = str(names[members[jm]])
         order = np.argsort(members)
         out.append(
             ClusterProposal(
@@ -284,13 +294,14 @@ def propose_clusters(
                 estimated_gain=gain,
                 closest=closest,
                 closest_corr=closest_corr,
-                explained_by=closest if closest_corr >= explained_threshold else None,
+                explained_by=explained_by,
                 key=key,
             )
         )
         used[merged] = True
         if len(out) >= n_proposals:
             break
+    out.sort(key=lambda p: -p.estimated_gain)
     return out
 
 

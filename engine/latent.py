@@ -164,14 +164,27 @@ class HiddenSearch:
             proposal.profile, children or proposal.names, proposal.estimated_gain, proposal.names, callback
         )
 
-    def _add_hidden(self, profile, children, gain, members, callback=None) -> HiddenVariable:
+    def _add_hidden(self, profile, children, gain, members, callback=None, informed: bool = True) -> HiddenVariable:
         name = self._next_name()
+        cap = self.settings.get("max_parents")
+        if self.two_layer and cap is not None:
+            # respect the bound on hidden parents per observed variable
+            count = {self.names[c]: 0 for c in range(self.n_observed)}
+            for _, c in self.em.edges:
+                if self.names[c] in count:
+                    count[self.names[c]] += 1
+            children = [c for c in children if count.get(c, 0) < int(cap)]
+            if not children:
+                raise ParameterError(
+                    f"every member already has max_parents = {cap} hidden parents; no edge to add."
+                )
         hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
         hidden[name] = (np.asarray(profile, dtype=float), list(children))
         obs_edges = self.edges()
-        em = StructuralEM(
-            self.dataset, hidden=hidden, initial_edges=obs_edges, two_layer=self.two_layer, **self._em_kwargs()
-        )
+        kwargs = self._em_kwargs()
+        if not informed:
+            kwargs.setdefault("warmup", 50)
+        em = StructuralEM(self.dataset, hidden=hidden, initial_edges=obs_edges, two_layer=self.two_layer, **kwargs)
         # carry over the current posterior of the earlier hidden variables
         for h in self.hidden:
             j = em.names.index(h.name)
@@ -216,7 +229,7 @@ class HiddenSearch:
         )
         if self.two_layer:
             obs = list(self.names[: self.n_observed])
-            self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs)
+            self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
             say(f"added H1 as parent of all observed variables; observed BIC {self.observed_bic():.2f}")
             best = self.observed_bic()
         else:
@@ -229,7 +242,7 @@ class HiddenSearch:
             snapshot = (self.em, list(self.hidden))
             if greedy_hidden:
                 obs = list(self.names[: self.n_observed])
-                hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs)
+                hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
             else:
                 props = [p for p in self.propose(n_proposals=3) if p.explained_by is None]
                 if not props or props[0].estimated_gain <= 0:
