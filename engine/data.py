@@ -223,6 +223,7 @@ def from_frame(
     source: str = "table",
     drop: tuple[str, ...] | list[str] = (),
     label_column: str | None = "auto",
+    drop_non_numeric: bool = False,
 ) -> Dataset:
     """Build a Dataset from a DataFrame whose first row (header) names the columns.
 
@@ -239,6 +240,9 @@ def from_frame(
     label_column : str, None or "auto"
         Column holding instance labels (or, with ``transpose``, the variable names). ``"auto"``
         takes the first column when it has no header or is text with unique values.
+    drop_non_numeric : bool
+        Leave out columns that are not numbers (and say so in ``notes``) instead of refusing the
+        table. Off by default: the CLI asks for an explicit ``--drop``.
     """
     if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (no columns found).")
@@ -301,6 +305,11 @@ def from_frame(
             )
     else:
         bad_cols = [c for c in df.columns if bad_mask[c].any()]
+        if bad_cols and drop_non_numeric and len(bad_cols) < df.shape[1]:
+            numeric = numeric.drop(columns=bad_cols)
+            df = df.drop(columns=bad_cols)
+            notes.append(f"left out non-numeric column(s) {', '.join(map(str, bad_cols))}")
+            bad_cols = []
         if bad_cols:
             first = bad_cols[0]
             row = int(np.flatnonzero(bad_mask[first].to_numpy())[0])
@@ -447,6 +456,7 @@ def load_table(
     drop: tuple[str, ...] | list[str] = (),
     label_column: str | None = "auto",
     name: str | None = None,
+    drop_non_numeric: bool = False,
 ) -> Dataset:
     """Load a data file (CSV, TSV, whitespace text, Excel, Parquet) into a :class:`Dataset`.
 
@@ -463,4 +473,5 @@ def load_table(
         source=Path(str(label)).name,
         drop=drop,
         label_column=label_column,
+        drop_non_numeric=drop_non_numeric,
     )

@@ -225,7 +225,9 @@ def load_sample(
 @st.cache_data(show_spinner=False, max_entries=16)
 def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> Dataset:
     """Parse uploaded file bytes with :func:`engine.data.load_table` (cached by content)."""
-    return load_table(io.BytesIO(data), name=name, transpose=transpose, standardize=standardize)
+    return load_table(
+        io.BytesIO(data), name=name, transpose=transpose, standardize=standardize, drop_non_numeric=True
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

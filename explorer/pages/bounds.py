@@ -115,7 +115,7 @@ left, right = st.columns([3, 1])
 ops = left.multiselect(
     "Operators",
     ["Add", "Replace"],
-    default=["Add", "Replace"],
+    default=["Add"],
     key=KEY_OPS,
     help="Add: a new edge. Replace: swap one of the child's parents for another variable.",
 )

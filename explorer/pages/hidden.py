@@ -29,6 +29,8 @@ KEY_REJECT = "ip_hidden_reject"
 KEY_MESSAGE = "ip_hidden_message"
 KEY_DL_MEMBERS = "ip_hidden_dl_members"
 KEY_DL_PROFILES = "ip_hidden_dl_profiles"
+KEY_PREVIOUS = "ip_hidden_previous"  # the search before the last Accept
+KEY_UNDO = "ip_hidden_undo"
 
 INTRO = """
 If several variables have **similar ideal profiles** (the part of each variable the current
@@ -160,11 +162,18 @@ else:
     prop = proposals[pick]
     st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
     st.markdown(
-        f"Estimated BIC change **{prop.estimated_gain:+.2f}** nats; bounds on the members' summed "
-        f"log-likelihood gain: C1 = {prop.c1:.2f}, C2 = {prop.c2:.2f}. Closest existing variable: "
-        f"**{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+        f"Estimated BIC change **{prop.estimated_gain:+.2f}** nats. It is the members' summed gain "
+        f"C2 = {prop.c2:.2f} (C1 = {prop.c1:.2f} is the looser bound) minus the cost of the new "
+        f"variable itself: its own likelihood as a root ({-0.5 * len(values) * 2.8379:.0f} nats for "
+        f"{len(values)} instances) and the BIC penalty of its {len(prop.names) + 2} parameters. Closest "
+        f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
         + (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
     )
+    if prop.estimated_gain <= 0:
+        st.warning(
+            "This proposal is not expected to improve the score: the members' shared signal does not pay "
+            "for a new variable. You can still accept it to see what structural EM makes of it."
+        )
     view = cluster_view(stepper, values, prop)
     st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
     left, right = st.columns(2)
@@ -178,7 +187,8 @@ else:
         )
 
     b1, b2, _ = st.columns([1, 1, 4])
-    if b1.button("Accept", key=KEY_ACCEPT, type="primary"):
+    if b1.button("Accept", key=KEY_ACCEPT, type="primary" if prop.estimated_gain > 0 and not prop.explained_by
+                 else "secondary"):
         try:
             with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
                 if hs is None:
@@ -192,6 +202,15 @@ else:
                 before = hs.em.observed_bic() if hs.hidden else None
                 hv = hs.accept(prop)
             new_stepper = hs.em.stepper
+            # what Undo accept restores
+            st.session_state[KEY_PREVIOUS] = {
+                "session": st.session_state.get(KEY_SESSION),
+                "stepper": stepper,
+                "hidden_values": state.get(state.HIDDEN_VALUES),
+                "log": list(state.get(state.LOG) or []),
+                "trace": list(state.get(state.TRACE) or []),
+                "data_version": _data_version(),
+            }
             st.session_state[KEY_SESSION] = (_data_version(), hs)
             state.reset_search(new_stepper)
             st.session_state[state.HIDDEN_VALUES] = (state.get(state.SEARCH_VERSION), hs.em.mean)
@@ -207,6 +226,18 @@ else:
     if b2.button("Reject", key=KEY_REJECT):
         rejected.add(prop.key)
         st.session_state[KEY_MESSAGE] = f"Rejected the cluster {', '.join(prop.names)}; it will not be proposed again."
+        st.rerun()
+
+previous = st.session_state.get(KEY_PREVIOUS)
+if previous is not None and previous["data_version"] == _data_version():
+    if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
+        st.session_state[KEY_SESSION] = previous["session"]
+        state.reset_search(previous["stepper"])
+        st.session_state[state.HIDDEN_VALUES] = previous["hidden_values"]
+        st.session_state[state.LOG] = previous["log"]
+        st.session_state[state.TRACE] = previous["trace"]
+        st.session_state[KEY_PREVIOUS] = None
+        st.session_state[KEY_MESSAGE] = "The last accepted hidden variable was taken back."
         st.rerun()
 
 st.subheader("Accepted hidden variables")

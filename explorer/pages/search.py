@@ -174,6 +174,14 @@ def _counters() -> None:
     cols[2].metric("Exact evaluations", f"{stepper.n_exact:,}")
     cols[3].metric("Ranked candidates", f"{stepper.n_ranked:,}")
     cols[4].metric("Seconds", f"{stepper.elapsed_s:.2f}")
+    hidden = state.hidden_names(stepper)
+    if hidden:
+        st.caption(
+            f"With hidden variable(s) {', '.join(sorted(hidden))} the BIC shown is the *expected* "
+            "complete-data BIC that structural EM's search maximizes (it includes the hidden "
+            "variables' own terms); the Hidden variables page shows the observed-data BIC, with the "
+            "hidden variables integrated out."
+        )
 
 
 LOG_CONFIG = {
@@ -181,7 +189,10 @@ LOG_CONFIG = {
     "C2": st.column_config.NumberColumn("C2", format="%.2f", help="Ideal-parent estimate (nats)"),
     "exact ΔBIC": st.column_config.NumberColumn("exact ΔBIC", format="%.2f"),
     "rank": st.column_config.NumberColumn(
-        "rank", help="Rank of the chosen move in its family by the ranking measure (1 = best)"
+        "rank",
+        help="Where the chosen move stood in its family's ranking by C2 (or C1), 1 = most similar to the "
+        "ideal parent. Ideal K scores exactly only ranks 1..K of each family; greedy scores all of "
+        "them, so its chosen move can have any rank.",
     ),
     "exact evaluations": st.column_config.NumberColumn(
         "exact evaluations", help="Exact score evaluations made so far"

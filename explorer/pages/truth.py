@@ -95,8 +95,15 @@ def render() -> None:
     )
     truth = state.get(state.TRUTH)
     names = state.variable_names(stepper)
-    learned_edges = [(p, c) for p, c, _ in net.edges()]
+    hidden = state.hidden_names(stepper)
+    # hidden variables are not in the reference network: their edges are not scored
+    learned_edges = [(p, c) for p, c, _ in net.edges() if p not in hidden and c not in hidden]
     weights = {(p, c): w for p, c, w in net.edges()}
+    if hidden:
+        st.caption(
+            f"Edges of the hidden variable(s) {', '.join(sorted(hidden))} are drawn but not scored: "
+            "the reference network has no hidden variables."
+        )
     if truth is None:
         st.info(
             "No true network is known for these data, so there is nothing to score against. "

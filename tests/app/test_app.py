@@ -115,15 +115,23 @@ class TestDataSources:
         assert app.session_state[state.STEPPER] is not None
 
     def test_csv_with_non_numeric_column(self, app):
-        before = _names(app)
+        """A text column in an upload is left out (and said so), the numbers load."""
         _choose_upload(app)
         csv = b"x,y,site\n1.0,2.0,north\n2.0,2.5,south\n3.0,4.1,east\n4.0,3.9,west\n"
         app.file_uploader(key=state.W_UPLOAD).set_value(("field.csv", csv, "text/csv")).run()
         assert not app.exception
+        assert not at_errors(app)
+        assert _names(app) == ("x", "y")
+        assert any("left out non-numeric column(s) site" in n for n in app.session_state[state.DATASET].notes)
+
+    def test_csv_with_only_text_is_refused(self, app):
+        before = _names(app)
+        _choose_upload(app)
+        csv = b"a,b\nnorth,x\nsouth,y\neast,z\nwest,w\n"
+        app.file_uploader(key=state.W_UPLOAD).set_value(("words.csv", csv, "text/csv")).run()
+        assert not app.exception
         errors = at_errors(app)
-        assert any("non-numeric" in e and "'site'" in e and "field.csv" in e for e in errors), (
-            errors
-        )
+        assert any("words.csv" in e for e in errors), errors
         assert _names(app) == before
 
     def test_error_cleared_by_a_good_load(self, app):

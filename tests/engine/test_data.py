@@ -355,3 +355,12 @@ def test_decimal_commas_are_read(tmp_path):
     assert ds.names == ("a", "b", "c")
     np.testing.assert_allclose(ds.values[:, 0], [1.5, 2.0, 3.5, -1.5])
     assert any("decimal commas" in n for n in ds.notes)
+
+
+def test_drop_non_numeric_leaves_out_text_columns(tmp_path):
+    path = write(tmp_path, "field.csv", "x,site,y\n1,north,2\n2,south,3\n3,east,1\n4,west,5\n")
+    with pytest.raises(DataValidationError, match="'site'"):
+        load_table(path)
+    ds = load_table(path, drop_non_numeric=True)
+    assert ds.names == ("x", "y")
+    assert any("left out non-numeric column(s) site" in n for n in ds.notes)
