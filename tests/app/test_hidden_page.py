@@ -110,3 +110,14 @@ def test_non_linear_cpd_explains_why_not(repo_root):
     at.switch_page(PAGE).run()
     assert not at.exception
     assert any("linear-Gaussian" in i.value for i in at.info)
+
+
+def test_undo_accept_restores_the_previous_search(hidden_app):
+    at, ds, _ = hidden_app
+    before = at.session_state[state.STEPPER]
+    at.button(key="ip_hidden_accept").click().run()
+    assert at.session_state[state.STEPPER].n_vars == ds.n_vars + 1
+    at.button(key="ip_hidden_undo").click().run()
+    assert not at.exception
+    assert at.session_state[state.STEPPER] is before
+    assert any("taken back" in s.value for s in at.success)
