@@ -328,6 +328,11 @@ def from_frame(
         names = labels if labels is not None else [f"V{i + 1}" for i in range(values.shape[1])]
         labels = inst
         notes.append("transposed: variables were in rows")
+        if values.shape[1] > values.shape[0] >= 3:
+            notes.append(
+                f"more variables ({values.shape[1]}) than instances ({values.shape[0]}) after transposing: "
+                "check the orientation; with few instances consider a small max parents"
+            )
     elif values.shape[1] > values.shape[0] >= 3:
         notes.append(
             f"more variables ({values.shape[1]}) than instances ({values.shape[0]}): if variables "

@@ -293,7 +293,10 @@ class Stepper:
         self.model = model
         n = model.n_vars
         self.n_vars = n
-        self.max_parents = n if max_parents is None else int(max_parents)
+        # A family needs at least 2 residual degrees of freedom beyond the intercept and the
+        # parents, or its ML variance collapses to 0 and the likelihood to +inf (wide data: more
+        # variables than instances); so no family gets more than M - 3 parents.
+        self.max_parents = min(n if max_parents is None else int(max_parents), max(model.n_samples - 3, 0))
         self.tol = float(tol)
         self.operators = frozenset(Operator(o) for o in operators)
         self.bic = BIC(model.n_samples)
