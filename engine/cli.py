@@ -333,7 +333,7 @@ def _learn(args: argparse.Namespace, progress: _Progress) -> int:
     _say(f"{dataset.source}: {dataset.summary()}")
     for note in dataset.notes:
         _say(f"  - {note}")
-    if dataset.n_vars > dataset.n_samples and not any("more variables" in n for n in dataset.notes):
+    if dataset.n_vars > dataset.n_samples and args.max_parents is None:
         _say(
             f"warning: more variables ({dataset.n_vars}) than instances ({dataset.n_samples}): families can fit "
             "the data almost exactly and the search may run very long; consider --max-parents"
