@@ -101,6 +101,8 @@ def c1_from_stats(yz, yy, zz, n_samples: int, sigma2: float | None = None) -> np
     zz = np.asarray(zz, dtype=float)
     if sigma2 is None:
         sigma2 = float(yy) / n_samples
+    if sigma2 <= 0:  # a zero ideal profile: nothing left to explain
+        return np.zeros_like(np.broadcast_to(yz, np.broadcast(yz, zz).shape), dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(zz > 0, yz**2 / (2.0 * sigma2 * zz), 0.0)
     return out
@@ -185,7 +187,7 @@ def similarity_matrix(
     yy = np.einsum("mf,mf->f", ideal, ideal)[:, None]
     sigma2 = yy / m
     with np.errstate(divide="ignore", invalid="ignore"):
-        c1_ = np.where(zz > 0, yz**2 / (2.0 * sigma2 * zz), 0.0)
+        c1_ = np.where((zz > 0) & (sigma2 > 0), yz**2 / (2.0 * sigma2 * zz), 0.0)
         r2 = np.where((zz > 0) & (yy > 0), yz**2 / (yy * zz), 0.0)
     c2_ = -0.5 * m * np.log1p(-np.clip(r2, 0.0, R2_CAP))
     return c1_, c2_

@@ -540,9 +540,22 @@ class Stepper:
         finite = scores[np.isfinite(scores)]
         return int((finite > value).sum()) + 1
 
-    def _make_add(self, child: int, e: _Entry, z: int) -> Move:
+    def _pools(self, child: int, e: _Entry, legal_add: np.ndarray | None = None, legal_rep: np.ndarray | None = None):
+        """The family's ranking measures restricted to its *legal* candidates (NaN elsewhere):
+        Add, Replace rows, and the shared queue. Ranks are positions in these pools, the same
+        candidates the selector ranks, so a move scored by ``ideal`` has rank <= K."""
+        if legal_add is None:
+            legal_add, legal_rep = self._legal_rows(child)
         add_m, rep_m = self._measure(e)
-        pool = np.concatenate([add_m, rep_m.ravel()]) if self.queue == "shared" else add_m
+        add_p = np.where(legal_add, add_m, np.nan)
+        ok = np.array([not self.required[u, child] for u in e.parents], dtype=bool)
+        rep_p = np.where(legal_rep[None, :] & ok[:, None], rep_m, np.nan) if len(e.parents) else rep_m
+        return add_p, rep_p, np.concatenate([add_p, rep_p.ravel()])
+
+    def _make_add(self, child: int, e: _Entry, z: int) -> Move:
+        add_m, _ = self._measure(e)
+        add_p, _, shared = self._pools(child, e)
+        pool = shared if self.queue == "shared" else add_p
         dll = float(e.add_exact[z])
         return Move(
             Operator.ADD,
@@ -557,8 +570,9 @@ class Stepper:
         )
 
     def _make_rep(self, child: int, e: _Entry, i: int, z: int) -> Move:
-        add_m, rep_m = self._measure(e)
-        pool = np.concatenate([add_m, rep_m.ravel()]) if self.queue == "shared" else rep_m[i]
+        _, rep_m = self._measure(e)
+        _, rep_p, shared = self._pools(child, e)
+        pool = shared if self.queue == "shared" else rep_p[i]
         dll = float(e.rep_exact[i, z])
         return Move(
             Operator.REPLACE,
@@ -664,10 +678,10 @@ class Stepper:
             e = self.entry(c)
             add_idx, reps, _ = self._select(c, e, legal_add[c], legal_rep[c])
             add_m, rep_m = self._measure(e)
-            shared_pool = np.concatenate([add_m, rep_m.ravel()])
+            add_p, rep_p, shared_pool = self._pools(c, e, legal_add[c], legal_rep[c])
             cand = np.flatnonzero(legal_add[c])
             if cand.size:
-                pool = shared_pool if self.queue == "shared" else add_m
+                pool = shared_pool if self.queue == "shared" else add_p
                 rows["op"].append(np.full(cand.size, Operator.ADD))
                 rows["parent"].append(cand)
                 rows["child"].append(np.full(cand.size, c))
@@ -683,7 +697,7 @@ class Stepper:
                 cand = np.flatnonzero(legal_rep[c]) if not self.required[u, c] else np.zeros(0, dtype=int)
                 if not cand.size:
                     continue
-                pool = shared_pool if self.queue == "shared" else rep_m[i]
+                pool = shared_pool if self.queue == "shared" else rep_p[i]
                 rows["op"].append(np.full(cand.size, Operator.REPLACE))
                 rows["parent"].append(cand)
                 rows["child"].append(np.full(cand.size, c))

@@ -140,9 +140,14 @@ def spring_layout(
         pos += disp * (np.minimum(length, t) / length)[:, None]
         t -= dt
     pos -= pos.mean(axis=0)
-    extent = np.abs(pos).max()
-    if extent > 0:
-        pos *= scale / extent
+    # turn the longest direction horizontal and stretch the other one so that chain-like graphs
+    # fill the (wide) drawing area instead of a diagonal strip
+    _, _, vt = np.linalg.svd(pos, full_matrices=False)
+    pos = pos @ vt.T
+    for axis, share in ((0, 1.0), (1, 0.75)):
+        extent = np.abs(pos[:, axis]).max()
+        if extent > 0:
+            pos[:, axis] *= share * scale / extent
     return pos
 
 

@@ -162,11 +162,6 @@ class TestC1:
         for c in (-3.0, 0.01, 5.0):
             assert float(c1(y, c * y, centred=False)) == pytest.approx(30 / 2, rel=1e-12)
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="c1/c1_from_stats/similarity_matrix: a zero ideal profile (perfectly fitted family) gives "
-        "sigma2 = 0 and C1 = 0/0 = NaN, while c2 guards y.y > 0 and returns 0 for the same input.",
-    )
     def test_zero_ideal_profile_gives_zero_like_c2(self):
         y, z = np.zeros(5), np.arange(5.0)
         assert float(c2(y, z)) == 0.0

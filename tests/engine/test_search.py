@@ -728,12 +728,6 @@ class TestRank:
     exactly only ranks 1..K of each family", so a selected (exactly scored) candidate must have
     rank <= K in its queue."""
 
-    @pytest.mark.xfail(
-        strict=True,
-        reason="Stepper._make_add/_make_rep and propose() rank a candidate against the family's measures "
-        "of ALL variables, including illegal ones (descendants, forbidden, required parents), while the "
-        "top-K selection ranks legal candidates only; a selected candidate can show rank > K.",
-    )
     def test_applied_ideal_move_rank_at_most_k(self, data8):
         # family 2 starts with no parents and only 3 and 4 as legal parents; its descendants 7 and 1
         # have larger C2 than both
@@ -743,7 +737,6 @@ class TestRank:
         assert (res.move.op, res.move.parent, res.move.child) == (ADD, 3, 2)
         assert res.move.rank <= 2, res.move
 
-    @pytest.mark.xfail(strict=True, reason="same as test_applied_ideal_move_rank_at_most_k, in the propose() table")
     @pytest.mark.parametrize("queue", ["shared", "per_operator"])
     def test_selected_rows_rank_at_most_k(self, data8, queue):
         s = stepper(data8, method="ideal", k=2, queue=queue, initial=rand_dag(8, 10, 0))
