@@ -489,6 +489,9 @@ def score_trace_figure(
         title={"text": "Score trace", "x": 0},
         legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
     )
+    last = max((t[-1][0] for t in traces.values() if t), default=0)
+    fig.update_xaxes(range=[-0.3, max(last, 1) + 0.3], tickformat="d", rangemode="nonnegative")
+    fig.update_yaxes(tickformat=",.1f")
     return fig
 
 
