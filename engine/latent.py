@@ -244,11 +244,20 @@ class HiddenSearch:
                 obs = list(self.names[: self.n_observed])
                 hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
             else:
-                props = [p for p in self.propose(n_proposals=3) if p.explained_by is None]
-                if not props or props[0].estimated_gain <= 0:
+                props = [
+                    p for p in self.propose(n_proposals=5) if p.explained_by is None and p.estimated_gain > 0
+                ]
+                hv = None
+                for prop in props:
+                    try:
+                        hv = self.accept(prop)
+                        break
+                    except ParameterError as exc:  # e.g. every member already has max_parents
+                        say(f"skipped the cluster {', '.join(prop.names)}: {exc}")
+                        self.reject(prop)
+                if hv is None:
                     say("no cluster with a positive estimated gain is left")
                     break
-                hv = self.accept(props[0])
             after = self.observed_bic()
             if after <= best:
                 self.em, self.hidden = snapshot

@@ -239,14 +239,6 @@ class TestTwoLayerAndGreedy:
         counts = np.bincount([c for _, c in hs.em.edges], minlength=hs.em.n_vars)
         assert counts.max() <= 2
 
-    @pytest.mark.xfail(
-        strict=True,
-        raises=ParameterError,
-        reason="BUG: HiddenSearch.auto (two_layer, max_parents=1) crashes with ParameterError "
-        "'every member already has max_parents = 1 hidden parents' when the best cluster's members "
-        "all keep H1 (engine/latent.py _add_hidden raises, auto does not catch it): auto should "
-        "skip that proposal (reject it and try the next) or stop",
-    )
     def test_two_layer_auto_with_saturated_cluster(self):
         ds, _, _ = planted_factor(3, m=300)
         hs = HiddenSearch(ds, {"max_parents": 1}, two_layer=True, seed=0)
