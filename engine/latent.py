@@ -221,7 +221,9 @@ class HiddenSearch:
 
         The first proposal is made on the starting structure (its ideal profiles are the
         variables' residuals there); the result of adding it is compared with the network learned
-        without it, and every later one with the network before it.
+        without it, and every later one with the network before it. A proposal that does not
+        improve the score is set aside and the next one is tried (three in a row end the search);
+        set-aside clusters are not added to the user's rejections.
         """
         say = progress or (lambda msg: None)
         baseline = StructuralEM(
@@ -238,31 +240,43 @@ class HiddenSearch:
             say(f"network without hidden variables: observed BIC {best:.2f}")
             if greedy_hidden:
                 self.em = baseline
+        failures = 0
+        skipped: set[frozenset] = set()  # tried by auto and not kept; not the user's rejections
         while len(self.hidden) < max_hidden:
             snapshot = (self.em, list(self.hidden))
+            last_prop = None
             if greedy_hidden:
                 obs = list(self.names[: self.n_observed])
                 hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
             else:
                 props = [
-                    p for p in self.propose(n_proposals=5) if p.explained_by is None and p.estimated_gain > 0
+                    p
+                    for p in self.propose(n_proposals=5 + len(skipped))
+                    if p.explained_by is None and p.estimated_gain > 0 and p.key not in skipped
                 ]
                 hv = None
                 for prop in props:
                     try:
                         hv = self.accept(prop)
+                        last_prop = prop
                         break
                     except ParameterError as exc:  # e.g. every member already has max_parents
                         say(f"skipped the cluster {', '.join(prop.names)}: {exc}")
-                        self.reject(prop)
+                        skipped.add(prop.key)
                 if hv is None:
                     say("no cluster with a positive estimated gain is left")
                     break
             after = self.observed_bic()
             if after <= best:
                 self.em, self.hidden = snapshot
-                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {best:.2f}); stopped")
-                break
+                failures += 1
+                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {best:.2f})")
+                if greedy_hidden or last_prop is None or failures >= 3:
+                    say("stopped")
+                    break
+                skipped.add(last_prop.key)  # try the next proposal
+                continue
+            failures = 0
             best = after
             say(f"added {hv.name} -> {', '.join(hv.children)}; observed BIC {after:.2f}")
         if not self.hidden and not self.two_layer:
