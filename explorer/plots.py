@@ -498,6 +498,12 @@ def score_trace_figure(
 def move_log_frame(records: Sequence[Mapping]) -> pd.DataFrame:
     """The move log (list of records with :data:`LOG_COLUMNS` keys) as a table."""
     frame = pd.DataFrame([{k: r.get(k) for k in LOG_COLUMNS} for r in records], columns=LOG_COLUMNS)
+    # numeric columns stay numeric (blank cells, not "None", for Delete/Reverse rows)
+    for col in ("C1", "C2", "exact ΔBIC"):
+        if col in frame:
+            frame[col] = pd.to_numeric(frame[col], errors="coerce").astype(float)
+    if "rank" in frame:
+        frame["rank"] = pd.to_numeric(frame["rank"], errors="coerce").astype("Int64")
     return frame.set_index("step")
 
 
