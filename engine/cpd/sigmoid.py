@@ -422,6 +422,7 @@ class SigmoidGaussianFamilies:
         if k == 0:
             return np.zeros((0, n)), np.zeros((0, n))
         cur = self.fit(child, parents).loglik
+        self.delete_gains(child, parents)  # fits every reduced family in one batch
         rows1, rows2 = [], []
         for i in range(k):
             reduced = parents[:i] + parents[i + 1 :]
