@@ -379,30 +379,7 @@ def sigmoid_link_figure(sl: SigmoidLinearization) -> go.Figure:
     )
     for i in range(n):
         z = sl.z_axis[i]
-        fig.add_trace(
-            go.Scatter(
-                x=z,
-                y=sl.g_exact[i],
-                mode="lines",
-                name="g(z) (sigmoid)",
-                line=dict(color=X_COLOUR, dash="dot", width=2.5),
-                showlegend=i == 0,
-            ),
-            row=1,
-            col=i + 1,
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=z,
-                y=sl.g_lin[i],
-                mode="lines",
-                name="linear approximation at Y",
-                line=dict(color=PRED_COLOUR, width=2),
-                showlegend=i == 0,
-            ),
-            row=1,
-            col=i + 1,
-        )
+        _exact_and_linear(fig, i, z, sl.g_exact[i], sl.g_lin[i], "g(z) (sigmoid)", "linear approximation at Y")
         # dashed guides: from X on the y axis to the curve, down to Y on the z axis
         fig.add_trace(
             go.Scatter(
@@ -422,6 +399,17 @@ def sigmoid_link_figure(sl: SigmoidLinearization) -> go.Figure:
     return _layout(fig, 360, "(a, b) the link function and its tangent at the ideal parent value")
 
 
+def _exact_and_linear(fig: go.Figure, i: int, z, exact, linear, exact_name: str, linear_name: str) -> None:
+    """The exact curve (dotted) and its linearization (solid) in panel ``i`` of a one-row figure."""
+    for y, name, line in (
+        (exact, exact_name, dict(color=X_COLOUR, dash="dot", width=2.5)),
+        (linear, linear_name, dict(color=PRED_COLOUR, width=2)),
+    ):
+        fig.add_trace(
+            go.Scatter(x=z, y=y, mode="lines", name=name, line=line, showlegend=i == 0), row=1, col=i + 1
+        )
+
+
 def sigmoid_loglik_figure(sl: SigmoidLinearization) -> go.Figure:
     """(c)/(d): each instance's log-likelihood as a function of z, exact and linearized."""
     n = sl.x.size
@@ -430,30 +418,7 @@ def sigmoid_loglik_figure(sl: SigmoidLinearization) -> go.Figure:
     )
     for i in range(n):
         z = sl.z_axis[i]
-        fig.add_trace(
-            go.Scatter(
-                x=z,
-                y=sl.ll_exact[i],
-                mode="lines",
-                name="exact log-likelihood",
-                line=dict(color=X_COLOUR, dash="dot", width=2.5),
-                showlegend=i == 0,
-            ),
-            row=1,
-            col=i + 1,
-        )
-        fig.add_trace(
-            go.Scatter(
-                x=z,
-                y=sl.ll_lin[i],
-                mode="lines",
-                name="linearized",
-                line=dict(color=PRED_COLOUR, width=2),
-                showlegend=i == 0,
-            ),
-            row=1,
-            col=i + 1,
-        )
+        _exact_and_linear(fig, i, z, sl.ll_exact[i], sl.ll_lin[i], "exact log-likelihood", "linearized")
         fig.update_xaxes(title_text="z", row=1, col=i + 1)
     lo = float(np.percentile(np.concatenate([sl.ll_exact.ravel(), sl.ll_lin.ravel()]), 5))
     hi = float(max(sl.ll_exact.max(), sl.ll_lin.max()))
