@@ -172,8 +172,22 @@ class CandidateTable:
         return [self.move(i).to_dict(names) | {"selected": bool(self.selected[i])} for i in self.order()]
 
 
+class _Status:
+    """SciPy-style ``message`` and ``success`` derived from ``status``."""
+
+    status: int
+
+    @property
+    def message(self) -> str:
+        return TERMINATION_MESSAGES[self.status]
+
+    @property
+    def success(self) -> bool:
+        return self.status >= 0
+
+
 @dataclass
-class StepResult:
+class StepResult(_Status):
     """Outcome of one :meth:`Stepper.step` (SciPy-style status and message)."""
 
     move: Move | None
@@ -186,17 +200,9 @@ class StepResult:
     status: int
     n_candidates: int = 0
 
-    @property
-    def message(self) -> str:
-        return TERMINATION_MESSAGES[self.status]
-
-    @property
-    def success(self) -> bool:
-        return self.status >= 0
-
 
 @dataclass
-class SearchResult:
+class SearchResult(_Status):
     """Outcome of :meth:`Stepper.run`."""
 
     edges: list[tuple[int, int]]
@@ -210,16 +216,8 @@ class SearchResult:
     history: list[Move] = field(default_factory=list)
 
     @property
-    def message(self) -> str:
-        return TERMINATION_MESSAGES[self.status]
-
-    @property
     def converged(self) -> bool:
         return self.status == 1
-
-    @property
-    def success(self) -> bool:
-        return self.status >= 0
 
 
 class _Entry:

@@ -13,9 +13,26 @@ from typing import Protocol
 
 import numpy as np
 
-__all__ = ["FamilyFit", "FamilyModel", "Parents"]
+__all__ = ["FamilyFit", "FamilyModel", "Parents", "BATCH_BYTES", "fit_in_chunks"]
 
 Parents = tuple[int, ...]
+
+#: memory budget of one batched non-linear fit (bytes); larger batches are fitted in chunks
+BATCH_BYTES = 256 * 2**20
+
+
+def fit_in_chunks(fit, x: np.ndarray, u: np.ndarray, start: np.ndarray, *, n_params: int, **kwargs) -> tuple:
+    """Run a batched fit ``fit(x, u, start, **kwargs)`` over problems in memory-bounded pieces.
+
+    ``x`` (B, M), ``u`` (B, M, p) and ``start`` (B, q) are split along B so that the roughly a dozen
+    (B, M, n_params) arrays an optimizer keeps alive stay within :data:`BATCH_BYTES`; the outputs of
+    the pieces are concatenated in order.
+    """
+    chunk = max(1, int(BATCH_BYTES // (12 * 8 * u.shape[1] * max(n_params, 1))))
+    parts = [
+        fit(x[i : i + chunk], u[i : i + chunk], start[i : i + chunk], **kwargs) for i in range(0, x.shape[0], chunk)
+    ]
+    return tuple(np.concatenate([part[j] for part in parts]) for j in range(len(parts[0])))
 
 
 @dataclass(frozen=True)

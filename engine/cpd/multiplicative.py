@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from ..exceptions import DataValidationError, MissingValuesError
-from .base import FamilyFit, Parents
+from .base import FamilyFit, Parents, fit_in_chunks
 from .linear import LOG_2PI
 
 __all__ = [
@@ -146,6 +146,7 @@ class MultiplicativeFamilies:
             )
         self.values = values
         self.logs = np.log(values)
+        self._padded = np.column_stack([values, np.zeros(values.shape[0])])  # index N = a zero column
         self.n_samples, self.n_vars = values.shape
         self.max_iter = max_iter
         self._cache: dict[tuple[int, Parents], _MulStats] = {}
@@ -161,17 +162,11 @@ class MultiplicativeFamilies:
         idx = np.full((b, max(k_max, 1)), -1, dtype=np.intp)
         for j, ps in enumerate(plists):
             idx[j, : len(ps)] = ps
-        padded = np.column_stack([self.values, np.zeros(self.n_samples)])
-        u = padded[:, idx].transpose(1, 0, 2)[:, :, :k_max]
+        u = self._padded[:, idx].transpose(1, 0, 2)[:, :, :k_max]
         x = self.values[:, children].T
         beta0 = np.pad(beta0, ((0, 0), (0, max(0, k_max + 1 - beta0.shape[1]))))[:, : k_max + 1]
         self.n_fits += b
-        chunk = max(1, int((256 * 2**20) // (12 * 8 * u.shape[1] * (k_max + 1))))
-        parts = [
-            fit_multiplicative_batch(x[i : i + chunk], u[i : i + chunk], beta0[i : i + chunk], max_iter=self.max_iter)
-            for i in range(0, b, chunk)
-        ]
-        return tuple(np.concatenate([part[j] for part in parts]) for j in range(3))
+        return fit_in_chunks(fit_multiplicative_batch, x, u, beta0, n_params=k_max + 1, max_iter=self.max_iter)
 
     def _commit(self, children, plists, beta, sigma2, loglik) -> np.ndarray:
         out = np.empty(len(plists))

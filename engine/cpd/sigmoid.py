@@ -43,7 +43,7 @@ import math
 import numpy as np
 
 from ..exceptions import MissingValuesError
-from .base import FamilyFit, Parents
+from .base import FamilyFit, Parents, fit_in_chunks
 from .linear import LOG_2PI
 
 __all__ = [
@@ -57,8 +57,6 @@ __all__ = [
 
 #: clipping of p = (x - theta_0)/theta_1 into the open image of the sigmoid
 P_EPS = 1e-3
-#: memory budget of one batched fit (bytes); larger batches are fitted in chunks
-BATCH_BYTES = 256 * 2**20
 
 
 def sigmoid(s: np.ndarray) -> np.ndarray:
@@ -267,13 +265,7 @@ class SigmoidGaussianFamilies:
         starts = [np.pad(a, ((0, 0), (0, max(0, p_max - a.shape[1]))))[:, :p_max] for a in starts]
         n_starts = len(starts)
         xs, us, a0 = np.concatenate([x] * n_starts), np.concatenate([u] * n_starts), np.concatenate(starts)
-        # bounded memory: the LM keeps about a dozen (B, M, p) arrays alive
-        chunk = max(1, int(BATCH_BYTES // (12 * 8 * u.shape[1] * max(p_max, 1))))
-        parts = [
-            fit_sigmoid_batch(xs[i : i + chunk], us[i : i + chunk], a0[i : i + chunk], max_iter=self.max_iter)
-            for i in range(0, xs.shape[0], chunk)
-        ]
-        alpha, t0, t1, rss = (np.concatenate([part[j] for part in parts]) for j in range(4))
+        alpha, t0, t1, rss = fit_in_chunks(fit_sigmoid_batch, xs, us, a0, n_params=p_max, max_iter=self.max_iter)
         rss = rss.reshape(n_starts, b)
         pick = np.argmin(rss, axis=0)
         sel = pick * b + np.arange(b)
