@@ -68,16 +68,40 @@ def _loglik(rss, m):
     return -0.5 * m * (LOG_2PI + np.log(rss / m) + 1.0)
 
 
-def _solve_theta(h: np.ndarray, x: np.ndarray):
-    """Least-squares theta_0, theta_1 of x on [1, h] for a batch (h, x: (B, M))."""
-    hbar = h.mean(axis=-1, keepdims=True)
-    hc = h - hbar
-    xbar = x.mean(axis=-1)
+def _state(u: np.ndarray, xc: np.ndarray, a: np.ndarray):
+    """Profiled fit of a batch at alphas ``a`` (u: (B, M, p), xc: centred child values (B, M)).
+
+    Returns ``t = tanh(U alpha / 2)`` (so h = sigmoid(U alpha) = (1 + t)/2 and h' = (1 - t^2)/4),
+    the centred hc = h - mean(h), hh = hc.hc, the least-squares theta_1 = hc.x / hc.hc, the
+    residuals r = x - theta_0 - theta_1 h and the RSS. theta_0 = mean(x) - theta_1 mean(h) is
+    implied (x is centred), so it is only formed once a fit is final."""
+    m = u.shape[1]
+    t = np.tanh(0.5 * np.matmul(u, a[:, :, None])[:, :, 0])
+    hc = 0.5 * (t - (np.add.reduce(t, axis=1) * (1.0 / m))[:, None])
     hh = np.einsum("bm,bm->b", hc, hc)
-    hx = np.einsum("bm,bm->b", hc, x)
-    theta1 = np.where(hh > 1e-300, hx / np.maximum(hh, 1e-300), 0.0)
-    theta0 = xbar - theta1 * hbar[:, 0]
-    return theta0, theta1, hc, hh
+    t1 = np.einsum("bm,bm->b", hc, xc)
+    ok = hh > 1e-300
+    t1 = np.where(ok, t1 / np.where(ok, hh, 1.0), 0.0)
+    r = xc - t1[:, None] * hc
+    return t, hc, hh, t1, r, np.einsum("bm,bm->b", r, r)
+
+
+def _normal_equations(u, t, hc, hh, theta1, r):
+    """Gauss-Newton matrix and gradient of the variable-projection problem, shape (B, p, p), (B, p).
+
+    With ``g = theta_1 h' o U`` (the derivative of the fit in alpha) and P_perp the projection
+    off span{1, h}, Kaufman's Jacobian is -P_perp g, so ``A = g' P_perp g`` and, because the
+    residual r is already orthogonal to 1 and h, ``grad = g' r``; the gradient of the profiled
+    RSS(alpha) is -2 grad. All products come from one batched matrix product
+    ``g' [g, 1, hc, r]``: ``A = g'g - (g'1)(g'1)'/M - (g'hc)(g'hc)'/hh``.
+    """
+    b, m, p = u.shape
+    g = ((0.25 * theta1)[:, None] * (1.0 - t * t))[:, :, None] * u
+    c = np.matmul(g.transpose(0, 2, 1), np.concatenate((g, np.ones((b, m, 1)), hc[:, :, None], r[:, :, None]), axis=2))
+    sg, hg = c[:, :, p], c[:, :, p + 1]
+    a_mat = c[:, :, :p] - sg[:, :, None] * (sg * (1.0 / m))[:, None, :]
+    a_mat -= hg[:, :, None] * (hg / np.maximum(hh, 1e-300)[:, None])[:, None, :]
+    return a_mat, c[:, :, p + 2]
 
 
 def fit_sigmoid_batch(
@@ -98,10 +122,21 @@ def fit_sigmoid_batch(
         Parent values of each problem.
     alpha0 : ndarray (B, p)
         Starting alphas.
+    max_iter : int
+        Levenberg-Marquardt iterations per problem.
+    tol : float
+        A problem has converged when an accepted step, or Gauss-Newton's predicted decrease,
+        changes its RSS by less than this fraction.
 
     Returns
     -------
     alpha (B, p), theta0 (B,), theta1 (B,), rss (B,)
+
+    Notes
+    -----
+    The iterations run on a compact working set: a problem that converges is written out and
+    dropped, so a batch costs what its unfinished problems cost. Every operation is one numpy
+    call over the working set.
     """
     u = np.asarray(u, dtype=float)
     b, m, p = u.shape
@@ -110,79 +145,65 @@ def fit_sigmoid_batch(
     # alpha = 0 is a saddle (h constant, theta_1 = 0, zero gradient): start just off it
     flat = np.all(np.abs(alpha) < 1e-8, axis=1)
     alpha[flat] = 0.1
+    xbar = x.mean(axis=1)
+    theta0, theta1, rss_out = np.empty(b), np.empty(b), np.empty(b)
 
-    h, t0, t1, hc, hh, r, rss = _evaluate(u, x, alpha)
+    idx = np.arange(b)  # the problems still iterating; the arrays below hold their state
+    uw, xc, aw = u, x - xbar[:, None], alpha.copy()
+    t, hc, hh, t1, r, rss = _state(uw, xc, aw)
     lam = np.full(b, 1e-3)
-    active = np.ones(b, dtype=bool)
-    eye = np.eye(p)
-    for _ in range(max_iter):
-        if not active.any():
-            break
-        idx = np.flatnonzero(active)
-        hi, t1i, hci, hhi, ri = h[idx], t1[idx], hc[idx], hh[idx], r[idx]
-        g = _vp_jacobian(u[idx], hi, t1i, hci, hhi)
-        a_mat = np.einsum("bmp,bmq->bpq", g, g)
-        grad = np.einsum("bmp,bm->bp", g, ri)
-        diag = np.einsum("bpp->bp", a_mat)
-        damped = a_mat + (lam[idx][:, None, None] * (diag[:, :, None] * eye + 1e-12 * eye))
-        try:
-            step = np.linalg.solve(damped, grad[:, :, None])[:, :, 0]
-        except np.linalg.LinAlgError:
-            step = np.einsum("bpq,bq->bp", np.linalg.pinv(damped), grad)
-        trial = alpha[idx] + step
-        h2, t02, t12, hc2, hh2, r2, rss2 = _evaluate(u[idx], x[idx], trial)
-        better = rss2 < rss[idx]
-        gain = np.where(better, (rss[idx] - rss2) / np.maximum(rss[idx], 1e-300), 0.0)
-        acc = idx[better]
-        alpha[acc] = trial[better]
-        h[acc], t0[acc], t1[acc], hc[acc], hh[acc], r[acc], rss[acc] = (
-            h2[better],
-            t02[better],
-            t12[better],
-            hc2[better],
-            hh2[better],
-            r2[better],
-            rss2[better],
-        )
-        lam[acc] = np.maximum(lam[acc] / 3.0, 1e-12)
-        lam[idx[~better]] *= 4.0
-        small_step = np.max(np.abs(step), axis=1) <= 1e-9 * (1.0 + np.max(np.abs(alpha[idx]), axis=1))
-        # Gauss-Newton's predicted RSS decrease; when it is negligible the fit has converged,
-        # whether or not this (rounding-limited) step was accepted
-        predicted = np.einsum("bp,bp->b", grad, step) / np.maximum(rss[idx], 1e-300)
-        done = (better & (gain < tol)) | (lam[idx] > 1e8) | small_step | (predicted < tol)
-        active[idx[done]] = False
-    return alpha, t0, t1, rss
-
-
-def _vp_jacobian(u, h, theta1, hc, hh):
-    """Minus Kaufman's variable-projection Jacobian of the residual: P_perp (theta_1 h' o U).
-
-    ``h' = h (1 - h)``; P_perp projects out span{1, h}. With it, the gradient of the profiled
-    RSS(alpha) is exactly ``-2 J^T r`` (theta_0, theta_1 at their least-squares values)."""
-    g = (theta1[:, None] * h * (1.0 - h))[:, :, None] * u  # d f / d alpha (B, M, p)
-    g = g - g.mean(axis=1, keepdims=True)
-    coef = np.einsum("bm,bmp->bp", hc, g) / np.maximum(hh, 1e-300)[:, None]
-    return g - hc[:, :, None] * coef[:, None, :]
+    diag = np.arange(p) * (p + 1)  # positions of the diagonal in a flattened (p, p) matrix
+    for it in range(max_iter + 1):
+        if it < max_iter:
+            a_mat, grad = _normal_equations(uw, t, hc, hh, t1, r)
+            flat_a = a_mat.reshape(idx.size, p * p)
+            flat_a[:, diag] = flat_a[:, diag] * (1.0 + lam[:, None]) + 1e-12 * lam[:, None]
+            try:
+                step = np.linalg.solve(a_mat, grad[:, :, None])[:, :, 0]
+            except np.linalg.LinAlgError:
+                step = np.matmul(np.linalg.pinv(a_mat), grad[:, :, None])[:, :, 0]
+            trial = aw + step
+            t2, hc2, hh2, t12, r2, rss2 = _state(uw, xc, trial)
+            better = rss2 < rss
+            scale = np.maximum(rss, 1e-300)
+            gain = (rss - rss2) / scale
+            # Gauss-Newton's predicted RSS decrease; when it is negligible the fit has converged,
+            # whether or not this (rounding-limited) step was accepted
+            predicted = np.einsum("bp,bp->b", grad, step) / scale
+            if np.count_nonzero(better) == idx.size:
+                aw, t, hc, hh, t1, r, rss = trial, t2, hc2, hh2, t12, r2, rss2
+                lam = np.maximum(lam * (1.0 / 3.0), 1e-12)
+            else:
+                col = better[:, None]
+                aw, t, hc, r = (np.where(col, new, old) for new, old in ((trial, aw), (t2, t), (hc2, hc), (r2, r)))
+                hh, t1, rss = (np.where(better, new, old) for new, old in ((hh2, hh), (t12, t1), (rss2, rss)))
+                lam = np.where(better, np.maximum(lam * (1.0 / 3.0), 1e-12), lam * 4.0)
+            biggest = np.maximum.reduce(np.abs(aw), axis=1)
+            small_step = np.maximum.reduce(np.abs(step), axis=1) <= 1e-9 * (1.0 + biggest)
+            done = (better & (gain < tol)) | (lam > 1e8) | small_step | (predicted < tol)
+            n_done = np.count_nonzero(done)
+        else:
+            done, n_done = np.ones(idx.size, dtype=bool), idx.size
+        if n_done:
+            j = idx[done]
+            alpha[j], rss_out[j], theta1[j] = aw[done], rss[done], t1[done]
+            theta0[j] = xbar[j] - t1[done] * (0.5 + 0.5 * t[done].mean(axis=1))
+            if n_done == idx.size:
+                break
+            keep = ~done
+            idx, uw, xc, aw, lam = idx[keep], uw[keep], xc[keep], aw[keep], lam[keep]
+            t, hc, hh, t1, r, rss = t[keep], hc[keep], hh[keep], t1[keep], r[keep], rss[keep]
+    return alpha, theta0, theta1, rss_out
 
 
 def profile_rss_grad(x: np.ndarray, u: np.ndarray, alpha: np.ndarray) -> tuple[float, np.ndarray]:
     """RSS of one family at ``alpha`` (theta_0, theta_1 profiled out) and its analytic gradient."""
+    x = np.asarray(x, dtype=float)
     u3 = np.asarray(u, dtype=float).reshape(1, len(x), -1)
     a = np.asarray(alpha, dtype=float).reshape(1, -1)
-    x2 = np.asarray(x, dtype=float)[None, :]
-    h, _, t1, hc, hh, r, rss = _evaluate(u3, x2, a)
-    g = _vp_jacobian(u3, h, t1, hc, hh)
-    return float(rss[0]), -2.0 * np.einsum("bmp,bm->bp", g, r)[0]
-
-
-def _evaluate(u, x, a):
-    """Predictions, LS thetas, residuals and RSS of a batch at alphas ``a``."""
-    s = np.einsum("bmp,bp->bm", u, a)
-    h = sigmoid(s)
-    t0, t1, hc, hh = _solve_theta(h, x)
-    r = x - t0[:, None] - t1[:, None] * h
-    return h, t0, t1, hc, hh, r, np.einsum("bm,bm->b", r, r)
+    t, hc, hh, t1, r, rss = _state(u3, (x - x.mean())[None, :], a)
+    _, grad = _normal_equations(u3, t, hc, hh, t1, r)
+    return float(rss[0]), -2.0 * grad[0]
 
 
 class _SigStats:
