@@ -207,17 +207,36 @@ def profile_rss_grad(x: np.ndarray, u: np.ndarray, alpha: np.ndarray) -> tuple[f
 
 
 class _SigStats:
-    __slots__ = ("fit", "alpha", "theta0", "theta1", "rss", "ystar", "gprime", "y")
+    """A cached family fit (final once stored) and its ideal-profile arrays (rebuilt on demand)."""
 
-    def __init__(self):
-        self.fit = None
-        self.alpha = np.zeros(0)
-        self.theta0 = 0.0
-        self.theta1 = 1.0
-        self.rss = 0.0
-        self.ystar = None
-        self.gprime = None
-        self.y = None
+    __slots__ = ("child", "parents", "n_params", "alpha", "theta0", "theta1", "rss", "variance", "loglik", "_fit")
+    __slots__ += ("ystar", "gprime", "y")
+
+    def __init__(self, child, parents, n_params, alpha, theta0, theta1, rss, n_samples):
+        self.child, self.parents, self.n_params = child, parents, n_params
+        self.alpha, self.theta0, self.theta1, self.rss = alpha, theta0, theta1, rss
+        self.variance = rss / n_samples
+        self.loglik = float(_loglik(rss, n_samples))
+        self._fit: FamilyFit | None = None
+        self.ystar = self.gprime = self.y = None
+
+    @property
+    def fit(self) -> FamilyFit:
+        """The fit as a :class:`FamilyFit` (built on first use: the search needs only loglik)."""
+        if self._fit is None:
+            self._fit = FamilyFit(
+                child=self.child,
+                parents=self.parents,
+                loglik=self.loglik,
+                n_params=self.n_params,
+                params={
+                    "theta0": self.theta0,
+                    "theta1": self.theta1,
+                    "coefficients": [float(a) for a in self.alpha],
+                    "variance": self.variance,
+                },
+            )
+        return self._fit
 
 
 class SigmoidGaussianFamilies:
@@ -267,25 +286,30 @@ class SigmoidGaussianFamilies:
         return n_parents + 3 if n_parents > 0 else 2
 
     # ---------------------------------------------------------------- fitting
-    def _fit_problems(self, children: np.ndarray, parent_lists: list[tuple[int, ...]], starts: list[np.ndarray]):
-        """Fit B families (any children, any parent counts) as one batch.
-
-        Parent sets are padded to the largest size with a column of zeros whose alpha stays 0
-        (its gradient is 0). All starts of all problems run together and the best start per
-        problem is kept. ``starts`` are arrays (B, p) aligned with the parent lists. Returns
-        (alpha (B, p_max), theta0, theta1, rss); nothing is cached here (see :meth:`_commit`).
-        """
-        b = len(parent_lists)
-        p_max = max(len(p) for p in parent_lists)
-        pad = self.n_vars  # index of the zero column
-        idx = np.full((b, p_max), pad, dtype=np.intp)
+    def _index_matrix(self, parent_lists: list[Parents]) -> np.ndarray:
+        """Parent sets as an index matrix (B, p_max), padded with N (the zero column)."""
+        idx = np.full((len(parent_lists), max(len(p) for p in parent_lists)), self.n_vars, dtype=np.intp)
         for j, ps in enumerate(parent_lists):
             idx[j, : len(ps)] = ps
+        return idx
+
+    def _fit_problems(self, children: np.ndarray, idx: np.ndarray, starts: list[np.ndarray]):
+        """Fit B families (any children, any parent counts) as one batch.
+
+        ``idx`` (B, p_max) holds each family's parents, padded with N: the padding selects a
+        column of zeros whose alpha stays 0 (its gradient is 0). All starts of all problems run
+        together and the best start per problem is kept. ``starts`` are arrays (B, p <= p_max)
+        aligned with ``idx``. Returns (alpha (B, p_max), theta0, theta1, rss); nothing is cached
+        here (see :meth:`_commit`).
+        """
+        b, p_max = idx.shape
         u = self._padded[:, idx].transpose(1, 0, 2)  # (B, M, p_max)
         x = self.values[:, children].T  # (B, M)
-        starts = [np.pad(a, ((0, 0), (0, max(0, p_max - a.shape[1]))))[:, :p_max] for a in starts]
+        a0 = np.zeros((len(starts) * b, p_max))
+        for s, a in enumerate(starts):
+            a0[s * b : (s + 1) * b, : a.shape[1]] = a[:, :p_max]
         n_starts = len(starts)
-        xs, us, a0 = np.concatenate([x] * n_starts), np.concatenate([u] * n_starts), np.concatenate(starts)
+        xs, us = (x, u) if n_starts == 1 else (np.concatenate([x] * n_starts), np.concatenate([u] * n_starts))
         alpha, t0, t1, rss = fit_in_chunks(fit_sigmoid_batch, xs, us, a0, n_params=p_max, max_iter=self.max_iter)
         rss = rss.reshape(n_starts, b)
         pick = np.argmin(rss, axis=0)
@@ -294,38 +318,28 @@ class SigmoidGaussianFamilies:
         rss = np.maximum(rss[pick, np.arange(b)], self._var_floor[children])
         return alpha[sel], t0[sel], t1[sel], rss
 
-    def _commit(self, children, parent_lists, alpha, t0, t1, rss) -> np.ndarray:
+    def _commit(self, children, idx, alpha, t0, t1, rss) -> np.ndarray:
         """Cache the fits of families not cached yet; return every family's *cached* RSS.
 
         The first fit stored for a family is final. Exact gains are always differences of cached
         fits, so the gain of a move equals the change of the network score when it is applied,
         and the search cannot cycle on fits that improved after a gain was computed."""
-        out = np.empty(len(parent_lists))
-        for j, ps in enumerate(parent_lists):
-            order = np.argsort(ps)
-            key = tuple(int(ps[o]) for o in order)
-            child = int(children[j])
+        order = np.argsort(idx, axis=1, kind="stable")
+        rows = np.take_along_axis(idx, order, axis=1).tolist()  # sorted parents, padding last
+        alpha = np.take_along_axis(alpha, order, axis=1)
+        sizes = (idx < self.n_vars).sum(axis=1).tolist()
+        out = np.empty(len(rows))
+        for j, (child, row, k) in enumerate(zip(children.tolist(), rows, sizes, strict=True)):
+            key = tuple(row[:k])
             st = self._cache.get((child, key))
             if st is None:
-                st = self._store(child, key, alpha[j, : len(ps)][order], float(t0[j]), float(t1[j]), float(rss[j]))
+                st = self._store(child, key, alpha[j, :k], float(t0[j]), float(t1[j]), float(rss[j]))
             out[j] = st.rss
         return out
 
     def _store(self, child, parents, alpha, theta0, theta1, rss) -> _SigStats:
-        st = _SigStats()
-        st.alpha, st.theta0, st.theta1, st.rss = np.asarray(alpha, dtype=float), theta0, theta1, rss
-        st.fit = FamilyFit(
-            child=child,
-            parents=parents,
-            loglik=float(_loglik(rss, self.n_samples)),
-            n_params=self.n_params(len(parents)),
-            params={
-                "theta0": theta0,
-                "theta1": theta1,
-                "coefficients": [float(a) for a in st.alpha],
-                "variance": rss / self.n_samples,
-            },
-        )
+        alpha = np.array(alpha, dtype=float)
+        st = _SigStats(child, parents, self.n_params(len(parents)), alpha, theta0, theta1, rss, self.n_samples)
         self._cache[(child, parents)] = st
         self._n_profiles += 1
         if self._n_profiles > self.cache_size:
@@ -363,13 +377,13 @@ class SigmoidGaussianFamilies:
             t0, t1 = self._root_theta(child)
             rss = max(float(((x - x.mean()) ** 2).sum()), self._var_floor[child])
             return self._store(child, parents, np.zeros(0), t0, t1, rss)
-        ps = np.array([parents])
+        ps = np.array([parents], dtype=np.intp)
         starts = [self._linear_start(child, ps)]
         prev = self._cache.get((child, parents[:-1]))
         if prev is not None:  # warm start from the family without the last parent
             starts.append(np.append(prev.alpha, 0.0)[None, :])
         children = np.array([child])
-        self._commit(children, [parents], *self._fit_problems(children, [parents], starts))
+        self._commit(children, ps, *self._fit_problems(children, ps, starts))
         return self._cache[key]
 
     def fit(self, child: int, parents: Parents) -> FamilyFit:
@@ -434,12 +448,12 @@ class SigmoidGaussianFamilies:
         n = self.n_vars
         if k == 0:
             return np.zeros((0, n)), np.zeros((0, n))
-        cur = self.fit(child, parents).loglik
+        cur = self._stats(child, parents).loglik
         self.delete_gains(child, parents)  # fits every reduced family in one batch
         rows1, rows2 = [], []
         for i in range(k):
             reduced = parents[:i] + parents[i + 1 :]
-            base = self.fit(child, reduced).loglik - cur
+            base = self._stats(child, reduced).loglik - cur
             a1, a2 = self.add_similarity(child, reduced)
             rows1.append(base + a1)
             rows2.append(base + a2)
@@ -456,52 +470,47 @@ class SigmoidGaussianFamilies:
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """Exact gains for several (child, parents, candidates) requests, all fitted in one batch.
 
-        Warm starts as in :meth:`exact_add`; problems whose warm-started fit ends above their
-        smaller family's RSS are refitted from the nested and linear starts.
+        Each candidate z is warm-started from the current alphas plus the ideal-parent estimate
+        alpha_z = (z*.y*)/(z*.z*); problems whose warm-started fit ends above their smaller
+        family's RSS are refitted from the nested and linear starts.
         """
-        children, plists, warm_rows, base_rss, base_ll, sizes = [], [], [], [], [], []
-        for child, parents, cand in requests:
-            cand = np.asarray(cand, dtype=np.intp)
-            sizes.append(cand.size)
-            if not cand.size:
-                continue
+        sizes = [np.asarray(cand).size for _, _, cand in requests]
+        live = [(c, ps, np.asarray(cand, dtype=np.intp)) for c, ps, cand in requests if np.asarray(cand).size]
+        if not live:
+            return [np.zeros(0) for _ in requests]
+        p_max = max(len(ps) for _, ps, _ in live) + 1
+        b = sum(sizes)
+        idx = np.full((b, p_max), self.n_vars, dtype=np.intp)
+        warm = np.zeros((b, p_max))
+        children = np.empty(b, dtype=np.intp)
+        width = np.empty(b, dtype=np.intp)  # parents of each new family
+        base_rss, base_ll = np.empty(b), np.empty(b)
+        pos = 0
+        for child, parents, cand in live:
             st = self._stats(child, parents)
             _, gp, ystar = self._ideal(child, parents, st)
             zstar = self.values[:, cand] * gp[:, None]
             zz = np.einsum("mj,mj->j", zstar, zstar)
-            alpha_z = np.where(zz > 0, (ystar @ zstar) / np.maximum(zz, 1e-300), 0.0)
-            for z, az in zip(cand, alpha_z, strict=True):
-                children.append(child)
-                plists.append(tuple(parents) + (int(z),))
-                warm_rows.append(np.append(st.alpha, az))
-                base_rss.append(st.rss)
-                base_ll.append(st.fit.loglik)  # type: ignore[union-attr]
-        if not children:
-            return [np.zeros(0) for _ in requests]
-        children_a = np.array(children, dtype=np.intp)
-        p_max = max(len(p) for p in plists)
-        warm = np.zeros((len(plists), p_max))
-        for j, row in enumerate(warm_rows):
-            warm[j, : row.size] = row
-        alpha, t0, t1, rss = self._fit_problems(children_a, plists, [warm])
-        base_rss_a = np.array(base_rss)
-        bad = np.flatnonzero(rss > base_rss_a * (1.0 + 1e-9))
+            rows = slice(pos, pos + cand.size)
+            k = len(parents)
+            idx[rows, :k] = parents
+            idx[rows, k] = cand
+            warm[rows, :k] = st.alpha
+            warm[rows, k] = np.where(zz > 0, (ystar @ zstar) / np.maximum(zz, 1e-300), 0.0)
+            children[rows], width[rows], base_rss[rows], base_ll[rows] = child, k + 1, st.rss, st.loglik
+            pos += cand.size
+        alpha, t0, t1, rss = self._fit_problems(children, idx, [warm])
+        bad = np.flatnonzero(rss > base_rss * (1.0 + 1e-9))
         if bad.size:
             nested = warm[bad].copy()
-            for j, b_ in enumerate(bad):
-                nested[j, len(plists[b_]) - 1] = 1e-3
-            idx = np.full((bad.size, p_max), self.n_vars, dtype=np.intp)
-            for j, b_ in enumerate(bad):
-                idx[j, : len(plists[b_])] = plists[b_]
-            lin = self._linear_start(children_a[bad], idx)
-            a_b, t0_b, t1_b, rss_b = self._fit_problems(children_a[bad], [plists[b_] for b_ in bad], [nested, lin])
+            nested[np.arange(bad.size), width[bad] - 1] = 1e-3
+            lin = self._linear_start(children[bad], idx[bad])
+            a_b, t0_b, t1_b, rss_b = self._fit_problems(children[bad], idx[bad], [nested, lin])
             won = rss_b < rss[bad]
             tgt = bad[won]
-            alpha[tgt] = 0.0
-            alpha[tgt, : a_b.shape[1]] = a_b[won]
-            t0[tgt], t1[tgt], rss[tgt] = t0_b[won], t1_b[won], rss_b[won]
-        rss = self._commit(children_a, plists, alpha, t0, t1, rss)
-        gains = _loglik(rss, self.n_samples) - np.array(base_ll)
+            alpha[tgt], t0[tgt], t1[tgt], rss[tgt] = a_b[won], t0_b[won], t1_b[won], rss_b[won]
+        rss = self._commit(children, idx, alpha, t0, t1, rss)
+        gains = _loglik(rss, self.n_samples) - base_ll
         out, pos = [], 0
         for n in sizes:
             out.append(gains[pos : pos + n])
@@ -526,14 +535,12 @@ class SigmoidGaussianFamilies:
         reduced = [parents[:i] + parents[i + 1 :] for i in range(k)]
         todo = [i for i in range(k) if reduced[i] and (child, reduced[i]) not in self._cache]
         if todo:
-            ps = np.array([reduced[i] for i in todo])
+            ps = np.array([reduced[i] for i in todo], dtype=np.intp)
             warm = np.array([np.delete(st.alpha, i) for i in todo])
             children = np.full(len(todo), child, dtype=np.intp)
-            plists = [reduced[i] for i in todo]
-            fits = self._fit_problems(children, plists, [warm, self._linear_start(child, ps)])
-            self._commit(children, plists, *fits)
-        cur = st.fit.loglik  # type: ignore[union-attr]
-        return np.array([self.fit(child, r).loglik - cur for r in reduced])
+            fits = self._fit_problems(children, ps, [warm, self._linear_start(child, ps)])
+            self._commit(children, ps, *fits)
+        return np.array([self._stats(child, r).loglik - st.loglik for r in reduced])
 
 
 def sigmoid_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
