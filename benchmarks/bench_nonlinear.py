@@ -76,6 +76,12 @@ def run_shape(name: str, n_vars: int, n_samples: int, cpd: str, folds: int, seed
               f"{r['train']:>8.3f} {r['test']:>8.3f} | {r['train'] - g['train']:>7.3f} {r['test'] - g['test']:>7.3f} "
               f"{100 * r['edges'] / g['edges']:>6.1f} {100 * r['moves'] / g['moves']:>6.1f} "
               f"{100 * r['exact'] / g['exact']:>6.1f} {g['seconds'] / r['seconds']:>7.1f}")
+    for (method, k), r in mean.items():
+        if method == "ideal":
+            print(f"  ideal K={k}: evaluation-count ceiling {g['exact'] / r['exact']:.1f}x = the speedup if each of its "
+                  f"exact evaluations cost what greedy's do ({1000 * g['seconds'] / g['exact']:.3f} ms)\n"
+                  f"             and nothing else; it takes {1000 * r['seconds'] / r['moves']:.2f} ms per move, "
+                  f"greedy {1000 * g['seconds'] / g['moves']:.2f} ms")
 
 
 def main() -> None:

@@ -171,9 +171,21 @@ def _counters() -> None:
     cols = st.columns(5)
     cols[0].metric("Moves", stepper.n_iter)
     cols[1].metric("BIC (nats)", f"{stepper.score:,.1f}")
-    cols[2].metric("Exact evaluations", f"{stepper.n_exact:,}")
-    cols[3].metric("Ranked candidates", f"{stepper.n_ranked:,}")
-    cols[4].metric("Seconds", f"{stepper.elapsed_s:.2f}")
+    work = (
+        " Counts all the work done so far: Undo takes a move back but keeps what was computed for it "
+        "(the scores stay cached, so stepping forward again costs nothing and adds nothing here)."
+    )
+    cols[2].metric(
+        "Exact evaluations",
+        f"{stepper.n_exact:,}",
+        help="Candidate families fitted and scored exactly (eq. 2 of the paper)." + work,
+    )
+    cols[3].metric(
+        "Ranked candidates",
+        f"{stepper.n_ranked:,}",
+        help="Candidates ranked by the cheap C1/C2 measures (ideal method only)." + work,
+    )
+    cols[4].metric("Seconds", f"{stepper.elapsed_s:.2f}", help="Time spent inside the search's steps." + work)
     hidden = state.hidden_names(stepper)
     if hidden:
         st.caption(
