@@ -325,6 +325,8 @@ class Stepper:
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
         self._n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
         self._rev = np.full((n, n), np.nan)  # cached exact reversal changes, [parent, child]
+        #: _pen[k] = BIC penalty of a family with k parents gaining one (k = 0..N-1)
+        self._pen = np.array([self.bic.per_param * (model.n_params(k + 1) - model.n_params(k)) for k in range(n)])
         self._fam_bic = np.array([self.bic.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
         self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
@@ -396,12 +398,13 @@ class Stepper:
 
     def _pen_add(self, k: int) -> float:
         """BIC penalty of giving a family with ``k`` parents one more (log M / 2 per parameter)."""
+        if 0 <= k < self._pen.size:
+            return float(self._pen[k])
         return self.bic.per_param * (self.model.n_params(k + 1) - self.model.n_params(k))
 
     def _rev_penalty(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Penalty change of reversing u -> c: c loses a parent, u gains one (0 for linear CPDs)."""
-        kc, ku = self._n_par[cs], self._n_par[us]
-        return np.array([self._pen_add(int(a)) - self._pen_add(int(b) - 1) for a, b in zip(ku, kc, strict=True)])
+        return self._pen[self._n_par[us]] - self._pen[self._n_par[cs] - 1]
 
     def legal_parents(self, child: int) -> np.ndarray:
         """Indices of the variables the Add operator may make a parent of ``child`` now."""
@@ -607,15 +610,36 @@ class Stepper:
         dll = self._rev[us, cs]
         todo = np.flatnonzero(np.isnan(dll))
         if todo.size:
-            groups: dict[int, list[int]] = {}
-            for j in todo:
-                groups.setdefault(int(us[j]), []).append(int(cs[j]))
-            self._ensure_exact([("add", u, self.entry(u), -1, np.array(sorted(cc))) for u, cc in groups.items()])
+            self._ensure_exact(self._reversal_requests(us[todo], cs[todo]))
             for j in todo:
                 u, c = int(us[j]), int(cs[j])
                 ec, eu = self.entry(c), self.entry(u)
                 dll[j] = self._rev[u, c] = ec.del_dll[ec.parents.index(u)] + eu.add_exact[c]
         return us, cs, dll
+
+    def _reversal_requests(self, us: np.ndarray, cs: np.ndarray) -> list:
+        """Exact-scoring requests for reversing the edges u -> c: c added to each u's family."""
+        groups: dict[int, list[int]] = {}
+        for u, c in zip(us.tolist(), cs.tolist(), strict=True):
+            groups.setdefault(u, []).append(c)
+        return [("add", u, self.entry(u), -1, np.array(sorted(cc), dtype=np.intp)) for u, cc in groups.items()]
+
+    def _pending_reversals(self) -> list:
+        """Requests for the legal reversals whose change is not cached yet (see _reversal_candidates)."""
+        if Operator.REVERSE not in self.operators:
+            return []
+        us, cs = self.dag.edge_array()
+        if us.size == 0:
+            return []
+        todo = np.isnan(self._rev[us, cs])
+        us, cs = us[todo], cs[todo]
+        ok = (
+            self.dag.reversal_mask(us, cs)
+            & ~self.required[us, cs]
+            & ~self.forbidden[cs, us]
+            & (self._n_par[us] < self.max_parents)
+        )
+        return self._reversal_requests(us[ok], cs[ok]) if ok.any() else []
 
     def _best_reversal(self) -> tuple[float, tuple, Move] | None:
         us, cs, dll = self._reversal_candidates()
@@ -635,7 +659,9 @@ class Stepper:
         for c in np.flatnonzero(self._dirty):
             c = int(c)
             chosen.append((c, *self._family_select(c, *self._legal_rows(c))))
-        self._ensure_exact([r for c, e, a, reps in chosen for r in self._requests(c, e, a, reps)])
+        # the reversals' exact fits go into the same batch as the families' chosen candidates
+        requests = [r for c, e, a, reps in chosen for r in self._requests(c, e, a, reps)]
+        self._ensure_exact(requests + self._pending_reversals())
         for c, e, add_idx, reps in chosen:
             best = self._family_decide(c, e, add_idx, reps)
             self._fam_best[c] = best
