@@ -7,6 +7,7 @@ habit). Nothing here modifies the caller's data.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Iterable, Sequence
 from numbers import Integral, Real
 
@@ -14,10 +15,13 @@ import numpy as np
 
 from .exceptions import DataValidationError, ParameterError
 
-__all__ = ["check_data", "check_scalar", "check_choice", "check_names", "MIN_SAMPLES"]
+__all__ = ["check_data", "check_scalar", "check_choice", "check_names", "constant_variables", "MIN_SAMPLES"]
 
 #: Fewer instances than this cannot fit a family with an intercept and a variance.
 MIN_SAMPLES = 3
+
+#: Larger magnitudes overflow when squared (scatter matrices, variances).
+MAX_ABS_VALUE = 1e150
 
 
 def _fmt_list(items: Sequence[str], limit: int = 6) -> str:
@@ -60,12 +64,14 @@ def check_data(
     input_name: str = "data",
     min_samples: int = MIN_SAMPLES,
     allow_missing: bool = True,
+    allow_constant: bool = False,
 ) -> None:
     """Validate a numeric (instances x variables) matrix; raise on the first problem found.
 
     Checks, in order: two dimensions, at least ``min_samples`` rows and 1 column, no infinities,
-    no all-missing column, no constant column (zero variance over its observed cells), and (if
-    ``allow_missing`` is false) no missing cell. Messages name the offending columns.
+    no all-missing variable, (unless ``allow_constant``, e.g. to score held-out data) no constant
+    variable (zero variance over its observed cells), and (if ``allow_missing`` is false) no
+    missing cell. Messages name the offending variables.
     """
     if values.ndim != 2:
         raise DataValidationError(f"{input_name}: expected a table (2-D), got {values.ndim}-D data.")
@@ -77,19 +83,26 @@ def check_data(
             f"{input_name}: {n_samples} instance(s) (rows), at least {min_samples} are needed. "
             "If variables are in rows (genes x conditions), load with transpose."
         )
-    inf_cols = np.flatnonzero(np.isinf(values).any(axis=0))
-    if inf_cols.size:
-        col = inf_cols[0]
-        row = int(np.flatnonzero(np.isinf(values[:, col]))[0])
+    inf_cells = np.argwhere(np.isinf(values))  # row-major: the first one in reading order first
+    if inf_cells.size:
+        row, col = (int(v) for v in inf_cells[0])
+        inf_cols = np.flatnonzero(np.isinf(values).any(axis=0))
         raise DataValidationError(
-            f"{input_name}: column(s) {_fmt_list([names[i] for i in inf_cols])} contain infinite "
-            f"values (first at row {row + 1} of {names[col]!r}); replace or remove them."
+            f"{input_name}: variable(s) {_fmt_list([names[i] for i in inf_cols])} contain infinite "
+            f"values (the first: instance {row + 1} of {names[col]!r}); replace or remove them."
+        )
+    with np.errstate(invalid="ignore"):
+        huge = np.flatnonzero(np.nan_to_num(np.abs(values), nan=0.0).max(axis=0) > MAX_ABS_VALUE)
+    if huge.size:
+        raise DataValidationError(
+            f"{input_name}: variable(s) {_fmt_list([names[i] for i in huge])} have values beyond "
+            f"{MAX_ABS_VALUE:.0e}, whose squares overflow double precision; rescale them (e.g. log) first."
         )
     missing = np.isnan(values)
     all_missing = np.flatnonzero(missing.all(axis=0))
     if all_missing.size:
         raise DataValidationError(
-            f"{input_name}: column(s) {_fmt_list([names[i] for i in all_missing])} have no observed "
+            f"{input_name}: variable(s) {_fmt_list([names[i] for i in all_missing])} have no observed "
             "values; remove them."
         )
     if not allow_missing and missing.any():
@@ -100,15 +113,24 @@ def check_data(
             f"{input_name}: {int(missing.sum())} missing cell(s) in column(s) "
             f"{_fmt_list([names[i] for i in cols])}; this operation needs complete data."
         )
-    with np.errstate(invalid="ignore"):
-        spread = np.nanmax(values, axis=0) - np.nanmin(values, axis=0)
-    observed = (~missing).sum(axis=0)
-    constant = np.flatnonzero((spread == 0) | (observed < 2))
+    if allow_constant:
+        return
+    constant = constant_variables(values)
     if constant.size:
         raise DataValidationError(
-            f"{input_name}: column(s) {_fmt_list([names[i] for i in constant])} are constant "
-            "(zero variance); drop them before learning."
+            f"{input_name}: variable(s) {_fmt_list([names[i] for i in constant])} are constant "
+            "(zero variance): they cannot take part in a network; drop them before learning."
         )
+
+
+def constant_variables(values: np.ndarray) -> np.ndarray:
+    """Indices of the columns with fewer than two observed cells or no spread among them."""
+    missing = np.isnan(values)
+    with np.errstate(invalid="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)  # all-missing columns
+        spread = np.nanmax(values, axis=0) - np.nanmin(values, axis=0)
+    observed = (~missing).sum(axis=0)
+    return np.flatnonzero((spread == 0) | (observed < 2))
 
 
 def check_scalar(

@@ -310,13 +310,15 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # ---------------------------------------------------------------------------------------- commands
-def _check_out(path: str | None) -> None:
+def _check_out(path: str | None, data: str | None = None) -> None:
     """Fail before a long search, not after it, when --out cannot be written."""
     if not path:
         return
     p = Path(path)
     if p.is_dir():
         raise DataValidationError(f"--out {path}: is a folder, not a file.")
+    if data is not None and p.exists() and Path(data).exists() and p.resolve() == Path(data).resolve():
+        raise DataValidationError(f"--out {path}: is the data file itself; choose another name for the result.")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
         raise DataValidationError(f"--out {path}: folder {str(parent)!r} does not exist.")
@@ -328,7 +330,7 @@ def _learn(args: argparse.Namespace, progress: _Progress) -> int:
     from .data import load_table
     from .learn import IdealParentSearch
 
-    _check_out(args.out)
+    _check_out(args.out, args.data)
     dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
     _say(f"{dataset.source}: {dataset.summary()}")
     for note in dataset.notes:
@@ -483,7 +485,15 @@ def _score(args: argparse.Namespace) -> int:
         _check_model(network)
     except ModelError as exc:
         raise ModelError(f"{path.name}: {exc}") from None
-    dataset = load_table(args.data, transpose=args.transpose, standardize=False, drop=args.drop)
+    # held-out data: one instance is enough, and columns the model does not use may be constant
+    dataset = load_table(
+        args.data,
+        transpose=args.transpose,
+        standardize=False,
+        drop=args.drop,
+        min_samples=2 if args.refit else 1,
+        allow_constant=True,
+    )
     try:
         out = network.evaluate(dataset, refit=args.refit)
     except DataValidationError as exc:

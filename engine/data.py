@@ -21,7 +21,7 @@ from typing import IO, Any
 import numpy as np
 import pandas as pd
 
-from ._validation import check_data, check_names
+from ._validation import MIN_SAMPLES, check_data, check_names, constant_variables
 from .exceptions import DataValidationError
 
 __all__ = ["Dataset", "load_table", "from_frame", "from_array", "read_table"]
@@ -139,8 +139,16 @@ def from_array(
     source: str = "array",
     instance_labels: Any = None,
     notes: tuple[str, ...] = (),
+    drop_constant: bool = False,
+    min_samples: int = MIN_SAMPLES,
+    allow_constant: bool = False,
 ) -> Dataset:
-    """Build a Dataset from an (instances x variables) array-like; the input is copied."""
+    """Build a Dataset from an (instances x variables) array-like; the input is copied.
+
+    ``drop_constant`` leaves out constant variables (saying so in ``notes``) instead of refusing
+    the data; ``min_samples`` and ``allow_constant`` relax the checks for data that is only
+    scored under a saved model (a single held-out instance, a column the model does not use).
+    """
     try:
         arr = np.array(values, dtype=np.float64, copy=True)
     except (TypeError, ValueError) as exc:
@@ -152,15 +160,34 @@ def from_array(
     names_t = check_names(names, input_name=source)
     if arr.ndim == 2 and len(names_t) != arr.shape[1]:
         raise DataValidationError(f"{source}: {len(names_t)} names for {arr.shape[1]} columns.")
-    check_data(arr, names_t, input_name=source)
-    missing = np.isnan(arr)
     notes_l = list(notes)
+    if drop_constant and arr.ndim == 2 and arr.shape[0] >= min_samples:
+        constant = constant_variables(arr)
+        if constant.size and constant.size < arr.shape[1]:
+            keep = np.setdiff1d(np.arange(arr.shape[1]), constant)
+            notes_l.append(
+                f"left out constant variable(s) {', '.join(names_t[i] for i in constant[:10])}"
+                + (f" and {constant.size - 10} more" if constant.size > 10 else "")
+                + " (zero variance: they cannot take part in a network)"
+            )
+            arr = arr[:, keep]
+            names_t = tuple(names_t[i] for i in keep)
+    check_data(arr, names_t, input_name=source, min_samples=min_samples, allow_constant=allow_constant)
+    missing = np.isnan(arr)
+    notes_l.extend(_duplicate_notes(arr, names_t))
     means = np.zeros(arr.shape[1])
     scales = np.ones(arr.shape[1])
     if standardize:
-        means = np.nanmean(arr, axis=0)
-        scales = np.nanstd(arr, axis=0)
-        arr = (arr - means) / scales
+        with np.errstate(over="ignore", invalid="ignore"):
+            means = np.nanmean(arr, axis=0)
+            scales = np.nanstd(arr, axis=0)
+            arr = (arr - means) / scales
+        bad = np.flatnonzero(~(np.isfinite(means) & np.isfinite(scales) & (scales > 0)))
+        if bad.size:
+            raise DataValidationError(
+                f"{source}: variable(s) {', '.join(repr(names_t[i]) for i in bad[:6])} have values too large "
+                "to standardize (their spread overflows double precision); rescale them (e.g. log) first."
+            )
         notes_l.append("standardized each variable to mean 0 and variance 1")
     labels = None if instance_labels is None else tuple(str(x) for x in instance_labels)
     return Dataset(
@@ -174,6 +201,24 @@ def from_array(
         source=source,
         notes=tuple(notes_l),
     )
+
+
+def _duplicate_notes(arr: np.ndarray, names: tuple[str, ...]) -> list[str]:
+    """A note per group of variables with identical values (a copy explains its original exactly,
+    so its family's variance hits the numerical floor and the score is meaningless)."""
+    if arr.ndim != 2 or arr.shape[1] < 2:
+        return []
+    filled = np.where(np.isnan(arr), np.inf, arr)  # NaN != NaN; equal missing patterns compare equal
+    _, first, inverse = np.unique(filled, axis=1, return_index=True, return_inverse=True)
+    inverse = np.ravel(inverse)
+    notes = []
+    for g in np.flatnonzero(np.bincount(inverse) > 1)[:5]:
+        same = [names[i] for i in np.flatnonzero(inverse == g)]
+        notes.append(
+            f"variables {', '.join(map(repr, same))} have identical values: each explains the other exactly "
+            "(drop the copies)"
+        )
+    return notes
 
 
 _ID_HEADERS = {
@@ -224,6 +269,9 @@ def from_frame(
     drop: tuple[str, ...] | list[str] = (),
     label_column: str | None = "auto",
     drop_non_numeric: bool = False,
+    drop_constant: bool = False,
+    min_samples: int = MIN_SAMPLES,
+    allow_constant: bool = False,
 ) -> Dataset:
     """Build a Dataset from a DataFrame whose first row (header) names the columns.
 
@@ -242,7 +290,12 @@ def from_frame(
         takes the first column when it has no header or is text with unique values.
     drop_non_numeric : bool
         Leave out columns that are not numbers (and say so in ``notes``) instead of refusing the
-        table. Off by default: the CLI asks for an explicit ``--drop``.
+        table. Off by default: the CLI asks for an explicit ``--drop``. With ``transpose`` these
+        are the file's all-text columns (annotations next to the conditions).
+    drop_constant : bool
+        Leave out constant variables (and say so in ``notes``) instead of refusing the table.
+    min_samples, allow_constant
+        Relaxed checks for data that is only scored under a saved model (see :func:`from_array`).
     """
     if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (no columns found).")
@@ -254,6 +307,9 @@ def from_frame(
     if len(set(named)) != len(named):
         check_names(named, input_name=source)
     notes: list[str] = []
+    # with variables in rows, a name to drop may also be a variable (a row label), found below
+    drop_rows = [d for d in drop if d not in df.columns] if transpose else []
+    drop = [d for d in drop if d in df.columns or not transpose]
     unknown = [d for d in drop if d not in df.columns]
     if unknown:
         raise DataValidationError(
@@ -261,6 +317,8 @@ def from_frame(
             f"(columns are {', '.join(map(repr, list(df.columns)[:8]))}...)."
         )
     if drop:
+        if len(set(drop)) >= df.shape[1]:
+            raise DataValidationError(f"{source}: dropping {len(set(drop))} column(s) leaves no column to learn from.")
         df = df.drop(columns=list(drop))
         notes.append(f"dropped column(s) {', '.join(drop)}")
     labels: list[str] | None = None
@@ -279,6 +337,18 @@ def from_frame(
         notes.append(f"used the first column {label_column!r} as {what}")
     if df.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (only a label column).")
+    if drop_rows:
+        unknown = [d for d in drop_rows if labels is None or d not in labels]
+        if unknown:
+            raise DataValidationError(
+                f"{source}: cannot drop {', '.join(map(repr, unknown))}: no such column or variable."
+            )
+        keep = np.array([lab not in set(drop_rows) for lab in labels])
+        if not keep.any():
+            raise DataValidationError(f"{source}: dropping {len(drop_rows)} variable(s) leaves none to learn.")
+        df = df[keep]
+        labels = [lab for lab, k in zip(labels, keep, strict=True) if k]
+        notes.append(f"dropped variable(s) {', '.join(drop_rows)}")
 
     # Coerce to numbers; a column is non-numeric when a non-empty cell fails to parse.
     numeric = df.apply(pd.to_numeric, errors="coerce")
@@ -293,6 +363,20 @@ def from_frame(
             bad_mask = numeric.isna() & df.notna() & ~df.isin(_NA_VALUES)
             notes.append("read decimal commas (1,5 = 1.5)")
     if transpose:
+        # A column of the file with text in every filled cell is an annotation (gene symbols,
+        # descriptions), not a condition: leave it out when asked, name it otherwise.
+        text_cols = [c for c in df.columns if bad_mask[c].any() and bool((bad_mask[c] | df[c].isna()).all())]
+        if text_cols and drop_non_numeric and len(text_cols) < df.shape[1]:
+            keep = [c for c in df.columns if c not in text_cols]
+            df, numeric, bad_mask = df[keep], numeric[keep], bad_mask[keep]
+            notes.append(f"left out non-numeric column(s) {', '.join(map(str, text_cols))}")
+            text_cols = []
+        if text_cols:
+            listed = ", ".join(repr(c) for c in text_cols[:6])
+            raise DataValidationError(
+                f"{source}: column(s) {listed} hold text, not values of the variables in the rows; drop "
+                f"them (CLI: --drop {text_cols[0]})."
+            )
         # with variables in rows, report offending *rows* of the file
         bad_rows = np.flatnonzero(bad_mask.to_numpy().any(axis=1))
         if bad_rows.size:
@@ -345,6 +429,9 @@ def from_frame(
         source=source,
         instance_labels=labels,
         notes=tuple(notes),
+        drop_constant=drop_constant,
+        min_samples=min_samples,
+        allow_constant=allow_constant,
     )
 
 
@@ -462,6 +549,9 @@ def load_table(
     label_column: str | None = "auto",
     name: str | None = None,
     drop_non_numeric: bool = False,
+    drop_constant: bool = False,
+    min_samples: int = MIN_SAMPLES,
+    allow_constant: bool = False,
 ) -> Dataset:
     """Load a data file (CSV, TSV, whitespace text, Excel, Parquet) into a :class:`Dataset`.
 
@@ -479,4 +569,7 @@ def load_table(
         drop=drop,
         label_column=label_column,
         drop_non_numeric=drop_non_numeric,
+        drop_constant=drop_constant,
+        min_samples=min_samples,
+        allow_constant=allow_constant,
     )

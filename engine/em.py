@@ -90,6 +90,8 @@ class StructuralEM:
     two_layer : bool
         The paper's two-layer setting: only hidden -> observed edges are allowed.
     method, k, measure, queue, max_parents : search settings (see :class:`Stepper`).
+    required, forbidden : iterable of (parent name, child name)
+        Edges every M-step must keep / may never add (observed variables).
     max_iter : int
         Maximum EM iterations.
     tol : float
@@ -118,6 +120,8 @@ class StructuralEM:
         measure: str = "c2",
         queue: str = "shared",
         max_parents: int | None = None,
+        required: Iterable[tuple[str, str]] = (),
+        forbidden: Iterable[tuple[str, str]] = (),
         max_iter: int = 100,
         tol: float = 1e-6,
         mf_iter: int = 100,
@@ -161,6 +165,18 @@ class StructuralEM:
         edges = set()
         for p, c in initial_edges:
             edges.add((index[str(p)], index[str(c)]))
+
+        def observed_pairs(pairs, what: str) -> list[tuple[int, int]]:
+            out = []
+            for p, c in pairs:
+                if str(p) not in index or str(c) not in index:
+                    raise ParameterError(f"`{what}` edge ({p!r}, {c!r}) names an unknown variable.")
+                out.append((index[str(p)], index[str(c)]))
+            return out
+
+        self.required = observed_pairs(required, "required")
+        self.user_forbidden = observed_pairs(forbidden, "forbidden")
+        edges.update(self.required)
         for j, (name, (profile, children)) in enumerate(hidden.items()):
             col = self.n_obs + j
             prof = np.asarray(profile, dtype=float)
@@ -197,9 +213,10 @@ class StructuralEM:
 
     def _forbidden(self) -> list[tuple[int, int]]:
         if not self.two_layer:
-            return []
+            return list(self.user_forbidden)
         n, o = self.n_vars, self.n_obs
-        return [(p, c) for p in range(n) for c in range(n) if p != c and not (p >= o and c < o)]
+        layer = [(p, c) for p in range(n) for c in range(n) if p != c and not (p >= o and c < o)]
+        return sorted(set(layer) | set(self.user_forbidden))
 
     def _params(self, model: LinearGaussianFamilies) -> _Params:
         n = self.n_vars
@@ -283,6 +300,7 @@ class StructuralEM:
             queue=s["queue"],
             max_parents=max_parents,
             initial=self.edges,
+            required=self.required,
             forbidden=self._forbidden(),
         )
         res = stepper.run(callback=callback)
@@ -343,6 +361,7 @@ class StructuralEM:
             queue=self.settings["queue"],
             max_parents=self.stepper.max_parents if self.stepper is not None else None,
             initial=self.edges,
+            required=self.required,
             forbidden=self._forbidden(),
         )
         return self.history

@@ -8,6 +8,7 @@ same ``Stepper.step``.
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -30,6 +31,22 @@ def as_dataset(data, *, standardize: bool = True) -> Dataset:
     if isinstance(data, pd.DataFrame):
         return from_frame(data, standardize=standardize, source="DataFrame", label_column=None)
     return from_array(np.asarray(data), standardize=standardize)
+
+
+def _edge_pairs(pairs, what: str) -> list[tuple[str, str]]:
+    """``pairs`` as a list of (parent, child) names; a clear error for anything else."""
+    if isinstance(pairs, str | bytes):
+        raise ParameterError(f"`{what}` must be a list of (parent, child) pairs, got the string {pairs!r}.")
+    try:
+        items = list(pairs)
+    except TypeError:
+        raise ParameterError(f"`{what}` must be a list of (parent, child) pairs, got {pairs!r}.") from None
+    out = []
+    for item in items:
+        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ParameterError(f"`{what}` must hold (parent, child) pairs; got {item!r}.")
+        out.append((str(item[0]), str(item[1])))
+    return out
 
 
 class IdealParentSearch:
@@ -118,6 +135,7 @@ class IdealParentSearch:
         check_scalar(self.k, "k", int, min_val=1)
         check_choice(self.measure, "measure", ("c2", "c1"))
         check_choice(self.queue, "queue", ("shared", "per_operator"))
+        check_choice(self.cpd, "cpd", ("linear", "sigmoid", "multiplicative"))
         check_scalar(self.max_parents, "max_parents", int, min_val=0, allow_none=True)
         check_scalar(self.max_iter, "max_iter", int, min_val=0, allow_none=True)
         check_scalar(self.n_restarts, "n_restarts", int, min_val=0)
@@ -125,22 +143,40 @@ class IdealParentSearch:
         if self.hidden is not None:
             check_choice(self.hidden, "hidden", ("auto",))
         check_scalar(self.max_hidden, "max_hidden", int, min_val=0)
+        if not isinstance(self.two_layer, bool | np.bool_):
+            raise ParameterError(f"`two_layer` must be True or False, got {self.two_layer!r}.")
+        rs = self.random_state
+        if not (rs is None or isinstance(rs, np.random.Generator | np.random.SeedSequence)):
+            if isinstance(rs, bool) or not isinstance(rs, int | np.integer) or rs < 0:
+                raise ParameterError(
+                    f"`random_state` must be None, a non-negative int or a numpy Generator, got {rs!r}."
+                )
+        for what in ("required_edges", "forbidden_edges"):
+            _edge_pairs(getattr(self, what), what)
+
+    @property
+    def _auto_hidden(self) -> bool:
+        return isinstance(self.hidden, str) and self.hidden.lower() == "auto"
 
     def settings(self) -> dict:
-        """The settings as a JSON-friendly dict."""
+        """The settings as a JSON-friendly dict (choices in their canonical lower case)."""
+
+        def low(v):
+            return v.lower() if isinstance(v, str) else v
+
         return {
-            "method": self.method,
+            "method": low(self.method),
             "k": self.k,
-            "measure": self.measure,
-            "queue": self.queue,
+            "measure": low(self.measure),
+            "queue": low(self.queue),
             "max_parents": self.max_parents,
-            "cpd": self.cpd,
+            "cpd": low(self.cpd),
             "max_iter": self.max_iter,
             "n_restarts": self.n_restarts,
             "restart_moves": self.restart_moves,
-            "hidden": self.hidden,
+            "hidden": low(self.hidden),
             "max_hidden": self.max_hidden,
-            "two_layer": self.two_layer,
+            "two_layer": bool(self.two_layer),
         }
 
     def make_stepper(self, dataset: Dataset) -> Stepper:
@@ -152,11 +188,11 @@ class IdealParentSearch:
                 "a single stepper needs complete data (fit() learns with missing values by "
                 "structural EM)."
             )
-        model = make_families(dataset.values, self.cpd, names=dataset.names)
+        model = make_families(dataset.values, self.cpd.lower(), names=dataset.names)
 
         def index_pairs(pairs, what):
             out = []
-            for p, c in pairs:
+            for p, c in _edge_pairs(pairs, what):
                 try:
                     out.append((dataset.index(p), dataset.index(c)))
                 except Exception:
@@ -182,8 +218,26 @@ class IdealParentSearch:
         """
         self._check_params()
         dataset = as_dataset(data)
-        if dataset.has_missing or self.hidden == "auto" or self.two_layer:
-            return self._fit_em(dataset)
+        if dataset.has_missing or self._auto_hidden or self.two_layer:
+            if self.cpd.lower() == "linear" or self._auto_hidden or self.two_layer:
+                unused = [
+                    name
+                    for name, used in (
+                        ("max_iter (--max-steps)", self.max_iter is not None),
+                        ("n_restarts (--restarts)", bool(self.n_restarts)),
+                        ("callback", callback is not None),
+                    )
+                    if used
+                ]
+                if unused:
+                    why = "missing values" if dataset.has_missing else "hidden variables"
+                    warnings.warn(
+                        f"{' and '.join(unused)} not used: with {why} the network is learned by "
+                        "structural EM, whose every M-step search runs to convergence.",
+                        UserWarning,
+                        stacklevel=2,
+                    )
+            return self._fit_em(dataset, callback)
         stepper = self.make_stepper(dataset)
         result: SearchResult = stepper.run(self.max_iter, callback=callback)
         if self.n_restarts and result.status == 1:
@@ -191,7 +245,7 @@ class IdealParentSearch:
         self._set_fitted(dataset, stepper, result)
         return self
 
-    def _fit_em(self, dataset: Dataset) -> IdealParentSearch:
+    def _fit_em(self, dataset: Dataset, callback=None) -> IdealParentSearch:
         """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
         import time
 
@@ -201,12 +255,12 @@ class IdealParentSearch:
 
         cpd = check_choice(self.cpd, "cpd", ("linear", "sigmoid", "multiplicative"))
         if cpd != "linear":
-            if self.hidden == "auto" or self.two_layer:
+            if self._auto_hidden or self.two_layer:
                 raise ParameterError(
                     "hidden variables are learned by structural EM, implemented for the linear-Gaussian "
-                    "CPD only; use cpd='linear'."
+                    "CPD only; use the linear CPD (cpd='linear', CLI --cpd linear)."
                 )
-            return self._fit_imputed(dataset)
+            return self._fit_imputed(dataset, callback)
         t0 = time.perf_counter()
         settings = {
             "method": self.method,
@@ -214,9 +268,11 @@ class IdealParentSearch:
             "measure": self.measure,
             "queue": self.queue,
             "max_parents": self.max_parents,
+            "required": _edge_pairs(self.required_edges, "required_edges"),
+            "forbidden": _edge_pairs(self.forbidden_edges, "forbidden_edges"),
         }
         hs = HiddenSearch(dataset, settings, two_layer=self.two_layer, seed=self.random_state)
-        if self.hidden == "auto" or self.two_layer:
+        if self._auto_hidden or self.two_layer:
             hs.auto(self.max_hidden)
         else:
             hs.fit_structure()
@@ -263,7 +319,7 @@ class IdealParentSearch:
         self.result_ = None
         return self
 
-    def _fit_imputed(self, dataset: Dataset) -> IdealParentSearch:
+    def _fit_imputed(self, dataset: Dataset, callback=None) -> IdealParentSearch:
         """Non-linear CPDs with missing cells: the approximation used.
 
         Structural EM with a linear-Gaussian network gives the mean-field posterior of every
@@ -280,11 +336,18 @@ class IdealParentSearch:
 
         t0 = time.perf_counter()
         em = StructuralEM(
-            dataset, method=self.method, k=self.k, measure=self.measure, queue=self.queue, max_parents=self.max_parents
+            dataset,
+            method=self.method,
+            k=self.k,
+            measure=self.measure,
+            queue=self.queue,
+            max_parents=self.max_parents,
+            required=_edge_pairs(self.required_edges, "required_edges"),
+            forbidden=_edge_pairs(self.forbidden_edges, "forbidden_edges"),
         )
         em.run()
         filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
-        if self.cpd == "multiplicative" and not dataset.standardized:
+        if self.cpd.lower() == "multiplicative" and not dataset.standardized:
             filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
         completed = _Dataset(
             names=dataset.names,
@@ -298,7 +361,9 @@ class IdealParentSearch:
             notes=dataset.notes,
         )
         stepper = self.make_stepper(completed)
-        result = stepper.run(self.max_iter)
+        result = stepper.run(self.max_iter, callback=callback)
+        if self.n_restarts and result.status == 1:
+            result = self._restarts(stepper, result, callback)
         self._set_fitted(completed, stepper, result)
         self.stats_["seconds"] = time.perf_counter() - t0
         self.stats_["em_iterations"] = len(em.history)

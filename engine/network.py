@@ -198,6 +198,31 @@ class LearnedNetwork:
     def hidden_names(self) -> list[str]:
         return [str(h["name"]) for h in self.hidden]
 
+    def _as_dataset(self, data) -> Dataset:
+        """A Dataset, a DataFrame (columns named like the variables) or an array whose columns are
+        the observed variables in this model's order; values on the original scale."""
+        if isinstance(data, Dataset):
+            return data
+        import pandas as pd
+
+        from .data import from_array, from_frame
+
+        if isinstance(data, pd.DataFrame):
+            return from_frame(
+                data, standardize=False, source="DataFrame", label_column=None, min_samples=1, allow_constant=True
+            )
+        hidden = set(self.hidden_names())
+        names = [v for v in self.variables if v not in hidden]
+        arr = np.asarray(data, dtype=float)
+        if arr.ndim == 1:
+            arr = arr[None, :]
+        if arr.ndim != 2 or arr.shape[1] != len(names):
+            raise DataValidationError(
+                f"array of shape {arr.shape}: expected (instances, {len(names)}) with the observed "
+                f"variables {', '.join(names[:6])}{'...' if len(names) > 6 else ''} in this order."
+            )
+        return from_array(arr, names, standardize=False, min_samples=1, allow_constant=True)
+
     def align(self, dataset: Dataset) -> np.ndarray:
         """Columns of ``dataset`` in this model's variable order, on the training scale.
 
@@ -242,6 +267,7 @@ class LearnedNetwork:
         structure fixed). Returns ``loglik`` (nats, of the observed cells),
         ``loglik_per_instance_per_variable`` and ``bic``.
         """
+        dataset = self._as_dataset(dataset)
         x = self.align(dataset)
         m = x.shape[0]
         observed = ~np.isnan(x)

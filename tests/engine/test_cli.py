@@ -567,3 +567,21 @@ def test_module_entry_point(csv, tmp_path):
     )
     assert bad.returncode == 2 and "Traceback" not in bad.stderr
     assert bad.stderr.strip().splitlines() == [bad.stderr.strip()] and bad.stderr.startswith("error: ")
+
+
+def test_out_may_not_overwrite_the_data(csv, capsys):
+    path, _, _ = csv
+    before = path.read_bytes()
+    rc, out = learn(capsys, path, "--out", path)
+    assert rc == 2 and "is the data file itself" in out.err
+    assert path.read_bytes() == before
+
+
+def test_score_one_heldout_instance_and_an_unused_constant_column(csv, model, tmp_path, capsys):
+    _, held, _ = csv
+    frame = pd.read_csv(held).iloc[:1].copy()
+    frame["unused"] = 1.0
+    one = tmp_path / "one.csv"
+    frame.to_csv(one, index=False)
+    res = score_json(capsys, one, "--model", model[0])
+    assert math.isfinite(res["loglik"])

@@ -364,3 +364,77 @@ def test_drop_non_numeric_leaves_out_text_columns(tmp_path):
     ds = load_table(path, drop_non_numeric=True)
     assert ds.names == ("x", "y")
     assert any("left out non-numeric column(s) site" in n for n in ds.notes)
+
+
+# ----------------------------------------------------------- review findings (session 3)
+
+
+def _genes_file(tmp_path, *, constant_gene: bool = False):
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.standard_normal((12, 8)), columns=[f"c{i}" for i in range(8)])
+    frame.insert(0, "gene_id", [f"G{i}" for i in range(12)])
+    frame["annotation"] = ["TF"] * 12
+    if constant_gene:
+        frame.iloc[5, 1:9] = 2.0
+    path = tmp_path / "genes.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_transposed_text_column_is_named_and_can_be_left_out(tmp_path):
+    path = _genes_file(tmp_path)
+    with pytest.raises(DataValidationError, match=r"'annotation' hold text.*--drop annotation"):
+        load_table(path, transpose=True)
+    ds = load_table(path, transpose=True, drop_non_numeric=True)
+    assert ds.names[:2] == ("G0", "G1") and ds.n_vars == 12 and ds.n_samples == 8
+    assert any("annotation" in n for n in ds.notes)
+
+
+def test_drop_names_a_variable_in_rows(tmp_path):
+    path = _genes_file(tmp_path, constant_gene=True)
+    with pytest.raises(DataValidationError, match=r"variable\(s\) 'G5' are constant"):
+        load_table(path, transpose=True, drop=["annotation"])
+    ds = load_table(path, transpose=True, drop=["annotation", "G5"])
+    assert "G5" not in ds.names and ds.n_vars == 11
+    with pytest.raises(DataValidationError, match="no such column or variable"):
+        load_table(path, transpose=True, drop=["annotation", "G99"])
+
+
+def test_drop_constant_leaves_constant_variables_out_with_a_note(tmp_path):
+    path = _genes_file(tmp_path, constant_gene=True)
+    ds = load_table(path, transpose=True, drop_non_numeric=True, drop_constant=True)
+    assert "G5" not in ds.names and ds.n_vars == 11
+    assert any("constant variable(s) G5" in n for n in ds.notes)
+
+
+def test_dropping_every_column_is_a_clear_error(tmp_path):
+    path = write(tmp_path, "abc.csv", ABC)
+    with pytest.raises(DataValidationError, match="leaves no column"):
+        load_table(path, drop=["a", "b", "c"])
+
+
+def test_values_too_large_for_double_precision(tmp_path):
+    path = write(tmp_path, "huge.csv", "a,b\n1,1e300\n2,3e300\n3,-2e300\n4,5e299\n")
+    for standardize in (True, False):
+        with pytest.raises(DataValidationError, match="'b' have values beyond"):
+            load_table(path, standardize=standardize)
+
+
+def test_first_infinite_cell_in_reading_order(tmp_path):
+    path = write(tmp_path, "inf.csv", "w,x\n1,2\n2,inf\n3,4\ninf,5\n")
+    with pytest.raises(DataValidationError, match=r"instance 2 of 'x'"):
+        load_table(path)
+
+
+def test_identical_columns_get_a_note(tmp_path):
+    path = write(tmp_path, "dup.csv", "a,b,c\n1,2,1\n4,5,4\n7,9,7\n2,0,2\n")
+    ds = load_table(path)
+    assert any("'a', 'c' have identical values" in n for n in ds.notes)
+
+
+def test_scoring_mode_accepts_one_row_and_constant_columns(tmp_path):
+    path = write(tmp_path, "one.csv", "a,b\n1,2\n")
+    with pytest.raises(DataValidationError, match="at least 3"):
+        load_table(path)
+    ds = load_table(path, standardize=False, min_samples=1, allow_constant=True)
+    assert ds.n_samples == 1

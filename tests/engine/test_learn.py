@@ -222,3 +222,59 @@ class TestCallback:
         assert est.converged_ is False
         assert len(est.history_) == 3 and est.network_.n_edges <= 3
         assert "callback" in est.stats_["message"]
+
+
+# ----------------------------------------------------------- review findings (session 3)
+
+
+def _frame(n=8, m=300, seed=1):
+    from engine.synth import random_network, sample
+
+    net = random_network(n, seed=seed)
+    return pd.DataFrame(sample(net, m, seed=seed + 1), columns=net.names), net
+
+
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (dict(random_state="abc", n_restarts=1), "random_state"),
+        (dict(forbidden_edges=[("X1",)]), "pairs"),
+        (dict(required_edges="X1"), "string"),
+        (dict(two_layer="no"), "two_layer"),
+        (dict(cpd="gamma"), "cpd"),
+    ],
+)
+def test_bad_settings_raise_parameter_errors(bad, match):
+    frame, _ = _frame()
+    with pytest.raises(ParameterError, match=match):
+        IdealParentSearch(**bad).fit(frame)
+
+
+def test_choices_are_case_insensitive_and_stored_canonically():
+    frame, _ = _frame()
+    est = IdealParentSearch(method="GREEDY", cpd="Linear", measure="C1").fit(frame)
+    s = est.settings()
+    assert (s["method"], s["cpd"], s["measure"]) == ("greedy", "linear", "c1")
+
+
+def test_missing_values_keep_required_and_forbidden_edges_and_warn_about_unused_settings():
+    frame, net = _frame()
+    names = list(frame.columns)
+    frame.iloc[3, 2] = np.nan
+    true = [(names[p], names[c]) for p, c in net.edge_index()]
+    forbid = [true[0], true[0][::-1]]
+    need = next((p, c) for p in names for c in names if p != c and (p, c) not in true and (c, p) not in true)
+    with pytest.warns(UserWarning, match="max_iter"):
+        est = IdealParentSearch(forbidden_edges=forbid, required_edges=[need], max_iter=3).fit(frame)
+    edges = {(est.dataset_.names[p], est.dataset_.names[c]) for p, c in est.stepper_.edges()}
+    assert need in edges
+    assert not edges & set(forbid)
+
+
+def test_evaluate_accepts_frames_and_arrays():
+    frame, _ = _frame()
+    est = IdealParentSearch().fit(frame)
+    a = est.network_.evaluate(frame)
+    b = est.network_.evaluate(frame.to_numpy())
+    assert a["loglik"] == pytest.approx(b["loglik"])
+    assert a["loglik"] == pytest.approx(est.network_.evaluate(est.dataset_)["loglik"])
