@@ -333,8 +333,13 @@ def from_frame(
             raise DataValidationError(f"{source}: no column named {label_column!r} for labels.")
         labels = [str(x) for x in df[label_column].tolist()]
         df = df.drop(columns=[label_column])
-        what = "variable names" if transpose else "instance labels"
-        notes.append(f"used the first column {label_column!r} as {what}")
+        if transpose:
+            notes.append(f"used the first column {label_column!r} as variable names")
+        else:
+            notes.append(
+                f"used the first column {label_column!r} as instance labels (if the variables are in rows, "
+                "e.g. genes x conditions, load with transpose)"
+            )
     if df.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (only a label column).")
     if drop_rows:

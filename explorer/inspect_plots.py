@@ -480,15 +480,15 @@ def sigmoid_contour_figure(sl: SigmoidLinearization, *, skewed: bool = False) ->
         )
     )
     if skewed:
-        fig.update_xaxes(title_text=f"z1 \u00d7 g'(Y1)  (X1 = {sl.x[0]:.2f})")
+        fig.update_xaxes(title_text=f"z₁ × g'(y₁)  (x₁ = {sl.x[0]:.2f})")
         fig.update_yaxes(
-            title_text=f"z2 \u00d7 g'(Y2)  (X2 = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
+            title_text=f"z₂ × g'(y₂)  (x₂ = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
         )
         title = "(f) axes scaled by g'(Y): circles"
     else:
-        fig.update_xaxes(title_text=f"z1  (instance X1 = {sl.x[0]:.2f})")
+        fig.update_xaxes(title_text=f"z₁  (instance 1: x₁ = {sl.x[0]:.2f})")
         fig.update_yaxes(
-            title_text=f"z2  (instance X2 = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
+            title_text=f"z₂  (instance 2: x₂ = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
         )
         title = "(e) log-likelihood of both instances over (z1, z2)"
     return _layout(fig, 460, title)

@@ -65,6 +65,7 @@ TRUTH_STYLES: dict[str, tuple[str, bool, str]] = {
     "reversed": ("#f08c00", False, "reversed (true edge learned the other way round)"),
     "extra": ("#e03131", False, "extra (learned, not in the true network)"),
     "missing": ("#868e96", True, "missing (true edge not learned)"),
+    "hidden": ("#7048e8", False, "edge of a hidden variable (not scored)"),
 }
 
 #: Columns of the move log table, in order.
@@ -453,7 +454,8 @@ def truth_network_html(
             width=1.5 if st == "missing" else _edge_width(w),
             title=f"{p} → {c}: {st}" + (f", weight {w:+.3f}" if w is not None else ""),
         )
-    legend = [(color, dashed, text) for color, dashed, text in TRUTH_STYLES.values()]
+    shown = set(status.values())
+    legend = [(color, dashed, text) for key, (color, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown]
     return _render(net, legend)
 
 
@@ -490,7 +492,10 @@ def score_trace_figure(
         legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
     )
     last = max((t[-1][0] for t in traces.values() if t), default=0)
-    fig.update_xaxes(range=[-0.3, max(last, 1) + 0.3], tickformat="d", rangemode="nonnegative")
+    # whole steps only: with few steps plotly would put ticks at halves, shown rounded ("0, 1, 1")
+    fig.update_xaxes(
+        range=[-0.3, max(last, 1) + 0.3], tickformat="d", rangemode="nonnegative", dtick=1 if last <= 12 else None
+    )
     fig.update_yaxes(tickformat=",.1f")
     return fig
 
@@ -533,6 +538,7 @@ def highlight_steps(frame: pd.DataFrame, steps: Iterable[int], color: str = "#ff
         style = f"background-color: {color}" if row.name in marked else ""
         return [style] * len(row)
 
+    # "–" where a move has no such value (C1/C2/rank of Delete and Reverse), not "None"
     return frame.style.apply(shade, axis=1).format(
-        {"C1": "{:.2f}", "C2": "{:.2f}", "exact ΔBIC": "{:.2f}"}, na_rep="–"
+        {"C1": "{:.2f}", "C2": "{:.2f}", "exact ΔBIC": "{:.2f}", "rank": "{}"}, na_rep="–"
     )

@@ -226,7 +226,12 @@ def load_sample(
 def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> Dataset:
     """Parse uploaded file bytes with :func:`engine.data.load_table` (cached by content)."""
     return load_table(
-        io.BytesIO(data), name=name, transpose=transpose, standardize=standardize, drop_non_numeric=True
+        io.BytesIO(data),
+        name=name,
+        transpose=transpose,
+        standardize=standardize,
+        drop_non_numeric=True,
+        drop_constant=True,
     )
 
 
@@ -281,6 +286,10 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
     error the message goes to ``ERROR`` (naming the file and the problem) and the current data
     and search stay as they are. Returns True when new data were installed.
     """
+    if get(FAILED_KEY) is not None and key != get(FAILED_KEY):
+        # the user moved on from the data that failed: its message no longer applies
+        st.session_state[ERROR] = None
+        st.session_state[FAILED_KEY] = None
     if key == get(DATA_KEY) or key == get(FAILED_KEY):
         return False
     try:

@@ -40,9 +40,20 @@ over-promised, and the closer a point is to the diagonal, the tighter the bound.
 """
 
 NONLINEAR_NOTE = """
-**{cpd} model:** C1 and C2 come from a first-order (linear) approximation of the link function,
-so they are estimates, not guaranteed bounds: points may lie above the diagonal. What matters for
-the search is that they rank the candidates well (Spearman, top-1 agreement).
+**{cpd} model:** C1 and C2 come from a first-order (linear) approximation of the link function
+(Theorem 7.1), so they are estimates, not guaranteed bounds: points may lie above the diagonal.
+What matters for the search is that they rank the candidates well (Spearman, top-1 agreement).
+"""
+
+SIGMOID_NOTE = """
+Why the sigmoid estimates can be far off: the approximation linearizes the sigmoid at the current
+fit and weights every instance by the slope g'. Where a family's sigmoid is saturated (many
+instances on its flat tails) the weights are small, and Theorem 7.1's k1/k2 correction, which
+rescales the linearized gain to the real residual, then over-states gains (large positive C2) or
+turns C1 negative (the linearized fit explains less than the current residual). This is worst late
+in a search, when most families are fitted and the remaining gains are small; early on, and within
+one family, the ranking is much better (benchmarks/RESULTS.md measures within-family Spearman
+0.83-0.90 on synthetic sigmoid networks). The engine option `correction=False` drops the rescaling.
 """
 
 HOW_TO_READ = """
@@ -191,6 +202,9 @@ if cpd == "linear":
     st.success(LINEAR_NOTE)
 else:
     st.warning(NONLINEAR_NOTE.format(cpd=cpd.capitalize()))
+    if cpd == "sigmoid":
+        with st.expander("Why can the sigmoid C1/C2 be far from the exact gain?"):
+            st.markdown(SIGMOID_NOTE)
 
 left, right = st.columns(2)
 with left:

@@ -109,6 +109,12 @@ if values.shape[1] != stepper.n_vars:
     st.warning("The current search has variables this page does not know; press Reset on the Search page.")
     st.stop()
 
+def _status(p) -> str:
+    if not p.explained_by:
+        return "new"
+    return f"covered by member {p.explained_by}" if p.explained_by in p.names else f"covered by {p.explained_by}"
+
+
 message = st.session_state.pop(KEY_MESSAGE, None)
 if message:
     st.success(message)
@@ -148,12 +154,29 @@ else:
                 "C1 bound": round(p.c1, 2),
                 "C2 bound": round(p.c2, 2),
                 "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
-                "status": f"explained by {p.explained_by}" if p.explained_by else "new",
+                "status": _status(p),
             }
             for i, p in enumerate(proposals)
         ]
     )
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.dataframe(
+        table,
+        hide_index=True,
+        width="stretch",
+        column_config={
+            "status": st.column_config.TextColumn(
+                "status",
+                help="new: no existing variable carries the cluster's shared profile z*. covered by X: "
+                "variable X (outside the cluster, or a member) correlates with z* so strongly that it "
+                "already plays the role of the hidden parent.",
+            )
+        },
+    )
+    if len(proposals) < n_show:
+        st.caption(
+            f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
+            "qualifies" + (" (rejected clusters are left out)." if rejected else ".")
+        )
     labels = [
         f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}" for i, p in enumerate(proposals)
     ]
@@ -167,7 +190,12 @@ else:
         f"variable itself: its own likelihood as a root ({-0.5 * len(values) * 2.8379:.0f} nats for "
         f"{len(values)} instances) and the BIC penalty of its {len(prop.names) + 2} parameters. Closest "
         f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
-        + (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
+        + (
+            f" **Member {prop.explained_by} already carries this profile: edges from it would do what a "
+            "hidden parent would.**"
+            if prop.explained_by in prop.names
+            else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
+        )
     )
     if prop.estimated_gain <= 0:
         st.warning(
@@ -199,7 +227,8 @@ else:
                     )
                 else:
                     hs.em.edges = sorted(stepper.edges())
-                before = hs.em.observed_bic() if hs.hidden else None
+                # observed-data BIC before: with no hidden variable yet, the current network's BIC
+                before = hs.em.observed_bic() if hs.hidden else stepper.score
                 hv = hs.accept(prop)
             new_stepper = hs.em.stepper
             # what Undo accept restores
@@ -214,18 +243,22 @@ else:
             st.session_state[KEY_SESSION] = (_data_version(), hs)
             state.reset_search(new_stepper)
             st.session_state[state.HIDDEN_VALUES] = (state.get(state.SEARCH_VERSION), hs.em.mean)
-            note = f" (observed-data BIC before: {before:.2f})" if before is not None else ""
             st.session_state[KEY_MESSAGE] = (
                 f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
-                f"structural EM ran {len(hs.em.history)} iteration(s). Observed-data BIC now "
-                f"{hs.observed_bic():.2f}{note}. The Search page shows the new network; Step continues from it."
+                f"structural EM ran {len(hs.em.history)} iteration(s) and re-learned the whole network "
+                f"({len(hs.em.edges)} edges). Observed-data BIC {before:,.2f} before, {hs.observed_bic():,.2f} now "
+                f"({hs.observed_bic() - before:+,.2f}). The Search page shows the new network with a fresh "
+                "move log (EM already ran its search to convergence); Undo accept below goes back."
             )
             st.rerun()
         except IdealParentError as exc:
             st.error(str(exc))
     if b2.button("Reject", key=KEY_REJECT):
         rejected.add(prop.key)
-        st.session_state[KEY_MESSAGE] = f"Rejected the cluster {', '.join(prop.names)}; it will not be proposed again."
+        st.session_state[KEY_MESSAGE] = (
+            f"Rejected the cluster {', '.join(prop.names)}: this exact set of members will not be proposed "
+            "again (clusters that overlap it still can)."
+        )
         st.rerun()
 
 previous = st.session_state.get(KEY_PREVIOUS)

@@ -189,7 +189,10 @@ def _counters() -> None:
     hidden = state.hidden_names(stepper)
     if hidden:
         st.caption(
-            f"With hidden variable(s) {', '.join(sorted(hidden))} the BIC shown is the *expected* "
+            f"This network was learned by structural EM after accepting hidden variable(s) "
+            f"{', '.join(sorted(hidden))}; the move log starts from it (Undo accept on the Hidden "
+            "variables page goes back to the search before). "
+            f"With hidden variables the BIC shown is the *expected* "
             "complete-data BIC that structural EM's search maximizes (it includes the hidden "
             "variables' own terms); the Hidden variables page shows the observed-data BIC, with the "
             "hidden variables integrated out."
@@ -229,7 +232,7 @@ def _logs() -> None:
         st.caption(_log_caption(stepper))
         frame = plots.move_log_frame(log).iloc[::-1]
         st.dataframe(
-            frame,
+            plots.highlight_steps(frame, ()),
             column_config=LOG_CONFIG,
             width="stretch",
             height=min(400, 38 + 35 * max(1, len(frame))),

@@ -151,18 +151,21 @@ With a **sigmoid** link, X = θ1 · sigmoid(sum of parent terms) + θ0 + noise, 
 saturates: far from the middle of the S-curve, changing the input barely changes X. The ideal
 parent value Y of an instance is still found by inverting the link, Y = logit((X − θ0)/θ1), but the
 comparison with a candidate now uses a *linear approximation* of the link around Y, whose slope
-g'(Y) = θ1 p (1 − p) says how sensitive that instance is. Here X has no parents, θ0 = 0, θ1 = 1.
+g'(Y) = θ1 p (1 − p) says how sensitive that instance is. In this illustration θ0 = 0 and θ1 = 1,
+and x₁, x₂ are the values of X at two instances. (For a real family without parents, whose θ0 and θ1
+the data cannot identify, the engine fixes θ1 = 6·max|x − mean| so that the curve is nearly
+straight there; see `engine/cpd/sigmoid.py`.)
 """
     )
     c1_, c2_ = st.columns(2)
     x2 = c1_.slider(
-        "Second instance X2",
+        "Second instance x₂",
         0.55,
         0.98,
         0.85,
         0.01,
         key=KEY_X2,
-        help="The first instance is X1 = 0.5, the middle of the sigmoid.",
+        help="The first instance is x₁ = 0.5, the middle of the sigmoid.",
     )
     sigma = c2_.slider(
         "Noise level σ",
@@ -176,8 +179,9 @@ g'(Y) = θ1 p (1 − p) says how sensitive that instance is. Here X has no paren
     sl = _sigmoid(float(x2), float(sigma))
     cols = st.columns(4)
     for i in range(2):
-        cols[2 * i].metric(f"Ideal value Y{i + 1} (X{i + 1} = {sl.x[i]:.2f})", f"{sl.y[i]:.3f}")
-        cols[2 * i + 1].metric(f"Slope g'(Y{i + 1})", f"{sl.gprime[i]:.4f}")
+        sub = "₁₂"[i]
+        cols[2 * i].metric(f"Ideal value y{sub} (x{sub} = {sl.x[i]:.2f})", f"{sl.y[i]:.3f}")
+        cols[2 * i + 1].metric(f"Slope g'(y{sub})", f"{sl.gprime[i]:.4f}")
     st.plotly_chart(sigmoid_link_figure(sl), key="ip_teach_fig4ab")
     st.markdown(
         f"""

@@ -112,13 +112,15 @@ def render() -> None:
     else:
         try:
             status = _scores(truth, learned_edges)
+            # drawn in their own colour: the reference network has no hidden variables
+            status.update({(p, c): "hidden" for p, c, _ in net.edges() if p in hidden or c in hidden})
         except IdealParentError as exc:
             st.error(str(exc))
         else:
             key = (
                 state.get(state.SEARCH_VERSION),
                 state.get(state.DATA_VERSION),
-                tuple(learned_edges),
+                tuple(sorted(status)),
                 tuple(truth),
             )
             html = state.memo(

@@ -178,3 +178,35 @@ def test_upload_with_missing_cells_is_refused_and_old_data_kept(app):
     errors = at_errors(app)
     assert any("holes.csv" in e and "missing" in e for e in errors), errors
     assert _names(app) == before
+
+
+class TestReviewFindings:
+    def test_load_error_goes_away_when_the_loaded_data_is_chosen_again(self, app):
+        _choose_upload(app)
+        app.file_uploader(key=state.W_UPLOAD).set_value(("bad.csv", b"x,y\n1,a\n2,b\n", "text/csv")).run()
+        assert at_errors(app)
+        app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[0]).run()  # the sample still loaded
+        assert not app.exception
+        assert not at_errors(app)
+        assert app.session_state[state.DATA_LABEL] == SACHS
+
+    def test_upload_leaves_out_a_constant_variable_with_a_note(self, app):
+        _choose_upload(app)
+        csv = b"a,b,c,k\n1,2,3,7\n2,3,5,7\n3,5,4,7\n4,4,8,7\n5,7,9,7\n6,5,11,7\n"
+        app.file_uploader(key=state.W_UPLOAD).set_value(("flat.csv", csv, "text/csv")).run()
+        assert not app.exception
+        assert not at_errors(app)
+        assert _names(app) == ("a", "b", "c")
+        assert any("constant variable(s) k" in n for n in app.session_state[state.DATASET].notes)
+
+    def test_genes_in_rows_with_an_annotation_column(self, app):
+        _choose_upload(app)
+        app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
+        rows = ["gene,c1,c2,c3,c4,c5,note"]
+        rows += [f"g{i},{i},{(i * 7) % 5},{(i * 3) % 4},{i % 2},{(i * 5) % 7},TF" for i in range(1, 6)]
+        app.file_uploader(key=state.W_UPLOAD).set_value(("expr.csv", "\n".join(rows).encode(), "text/csv"))
+        app.run()
+        assert not app.exception
+        assert not at_errors(app)
+        assert _names(app) == ("g1", "g2", "g3", "g4", "g5")
+        assert any("note" in n for n in app.session_state[state.DATASET].notes)

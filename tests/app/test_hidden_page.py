@@ -69,6 +69,8 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
     at.button(key="ip_hidden_accept").click().run()
     assert not at.exception
     assert any("Added H1" in s.value for s in at.success)
+    # the message compares the observed-data BIC before and after
+    assert any("before" in s.value and "now" in s.value for s in at.success)
     stepper = at.session_state[state.STEPPER]
     assert stepper.n_vars == ds.n_vars + 1
     # accepted list and downloads
@@ -79,6 +81,9 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
     for page in ("explorer/pages/search.py", "explorer/pages/inspector.py", "explorer/pages/truth.py"):
         at.switch_page(page).run()
         assert not at.exception, page
+        if page.endswith("search.py"):
+            # the Search page says why its move log starts afresh
+            assert any("structural EM after accepting" in c.value for c in at.caption)
 
 
 def test_reject_removes_the_proposal(hidden_app):

@@ -221,6 +221,27 @@ class TestPlots:
         shaded = {row for (row, _col), props in styler.ctx.items() if props}
         assert shaded == {1, 2}  # positions of steps 2 and 3
 
+    def test_move_log_shows_a_dash_not_none_for_missing_values(self):
+        from explorer import plots
+
+        recs = [
+            {"step": 1, "operator": "Add", "edge": "a -> b", "C1": 1.0, "C2": 2.0, "exact ΔBIC": 3.0, "rank": 1},
+            {"step": 2, "operator": "Delete", "edge": "a -> b", "C1": None, "C2": None, "exact ΔBIC": 1.0},
+        ]
+        html = plots.highlight_steps(plots.move_log_frame(recs), ()).to_html()
+        assert "None" not in html and "nan" not in html.lower().replace("nanmax", "")
+        assert "–" in html and "2.00" in html
+
+    def test_truth_overlay_draws_hidden_edges(self):
+        from explorer import plots
+
+        status = {("a", "b"): "correct", ("H1", "a"): "hidden", ("H1", "c"): "hidden"}
+        html = plots.truth_network_html(["a", "b", "c", "H1"], status, {}, hidden={"H1"})
+        assert html.count(plots.TRUTH_STYLES["hidden"][0]) >= 2  # both edges (and the legend)
+        assert "edge of a hidden variable" in html
+        plain = plots.truth_network_html(["a", "b"], {("a", "b"): "correct"}, {})
+        assert "edge of a hidden variable" not in plain
+
     def test_score_trace_has_one_line_per_search(self):
         from explorer import plots
 

@@ -12,9 +12,9 @@ def test_teaching_renders_and_sliders_work(repo_root):
     assert not at.exception
     assert len(at.get("plotly_chart")) >= 7
     labels = {m.label: m.value for m in at.metric}
-    assert labels["Slope g'(Y1)"] == "0.2500"
-    assert labels["Slope g'(Y2)"] == "0.1275"
-    assert labels["Ideal value Y2 (X2 = 0.85)"] == "1.735"
+    assert labels["Slope g'(y₁)"] == "0.2500"
+    assert labels["Slope g'(y₂)"] == "0.1275"
+    assert labels["Ideal value y₂ (x₂ = 0.85)"] == "1.735"
     for key, values in {
         "ip_teach_noise": [0.0, 1.5, 0.6],
         "ip_teach_samples": [10, 200],
@@ -28,4 +28,4 @@ def test_teaching_renders_and_sliders_work(repo_root):
     assert not at.exception
     text = "\n".join(m.value for m in at.markdown)
     assert "(d) After adding the best candidate" in text
-    assert "Ideal value Y2 (X2 = 0.98)" in {m.label for m in at.metric}
+    assert "Ideal value y₂ (x₂ = 0.98)" in {m.label for m in at.metric}
