@@ -78,7 +78,8 @@ def run_shape(name: str, n_vars: int, n_samples: int, cpd: str, folds: int, seed
               f"{100 * r['exact'] / g['exact']:>6.1f} {g['seconds'] / r['seconds']:>7.1f}")
     for (method, k), r in mean.items():
         if method == "ideal":
-            print(f"  ideal K={k}: evaluation-count ceiling {g['exact'] / r['exact']:.1f}x = the speedup if each of its "
+            ceiling = g["exact"] / r["exact"]
+            print(f"  ideal K={k}: evaluation-count ceiling {ceiling:.1f}x = the speedup if each of its "
                   f"exact evaluations cost what greedy's do ({1000 * g['seconds'] / g['exact']:.3f} ms)\n"
                   f"             and nothing else; it takes {1000 * r['seconds'] / r['moves']:.2f} ms per move, "
                   f"greedy {1000 * g['seconds'] / g['moves']:.2f} ms")

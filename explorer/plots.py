@@ -455,7 +455,7 @@ def truth_network_html(
             title=f"{p} → {c}: {st}" + (f", weight {w:+.3f}" if w is not None else ""),
         )
     shown = set(status.values())
-    legend = [(color, dashed, text) for key, (color, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown]
+    legend = [(c, dashed, text) for key, (c, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown]
     return _render(net, legend)
 
 
