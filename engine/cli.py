@@ -190,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     data_opts.add_argument(
         "data",
         metavar="DATA",
+        nargs="?",  # checked in main(): '--drop A B data.csv' puts DATA at the end of the --drop list
         help="CSV/TSV/text/XLSX/Parquet file; first row = variable names, one row per instance",
     )
     data_opts.add_argument(
@@ -203,12 +204,13 @@ def build_parser() -> argparse.ArgumentParser:
         action="extend",
         default=[],
         metavar="COL",
-        help="columns of the file to leave out, e.g. a text column of descriptions (with --transpose these "
-        "are columns of the file, i.e. instances); write DATA before --drop",
+        help="columns of the file to leave out, e.g. a text column of descriptions; with --transpose also "
+        "variables (rows of the file), e.g. a constant gene",
     )
 
     learn = sub.add_parser(
         "learn",
+        usage="python -m engine learn DATA [options]",
         parents=[data_opts],
         help="learn a network from data and write it as JSON",
         description="Learn a Bayesian network by greedy hill climbing (Add, Delete, Reverse, Replace) scored by "
@@ -296,6 +298,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     score = sub.add_parser(
         "score",
+        usage="python -m engine score DATA --model RESULT.json [options]",
         parents=[data_opts],
         help="score a saved network on data",
         description="Log-likelihood and BIC (nats) of DATA under a network saved by 'learn'. DATA is read on "
@@ -528,6 +531,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_usage(sys.stderr)
         _say(f"error: choose a command, 'learn' or 'score' (see '{parser.prog} --help').")
         return 2
+    if args.data is None:
+        drop = list(getattr(args, "drop", None) or [])
+        if drop and Path(drop[-1]).is_file():
+            # '--drop A B data.csv': argparse gave the file to --drop; it is DATA
+            args.data, args.drop = drop[-1], drop[:-1]
+        else:
+            _say(f"error: the data file DATA is missing (see '{parser.prog} {args.command} --help').")
+            return 2
     progress = _Progress(getattr(args, "quiet", True))
     old_showwarning = warnings.showwarning
     warnings.showwarning = _show_warning

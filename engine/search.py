@@ -81,7 +81,8 @@ class Move:
     parent -> child. ``c1``/``c2`` are the ideal-parent estimates of the log-likelihood gain
     (nats; NaN for Delete and Reverse), ``delta_loglik``/``delta_bic`` the exact changes (NaN when
     not evaluated), ``rank`` the position (1 = best) of the candidate in its family's ranking by
-    the search's measure (0 when not ranked).
+    the search's measure (0 when not ranked). ``random`` marks the random moves of a restart
+    (:meth:`Stepper.perturb`), which were not chosen by score.
     """
 
     op: Operator
@@ -93,6 +94,7 @@ class Move:
     delta_loglik: float = math.nan
     delta_bic: float = math.nan
     rank: int = 0
+    random: bool = False
 
     def edge_label(self, names: tuple[str, ...] | list[str] | None = None) -> str:
         """Human-readable edge, e.g. ``'A -> B'`` or ``'A -> B (replaces C)'``."""
@@ -118,6 +120,8 @@ class Move:
         }
         if self.op == Operator.REPLACE:
             out["removed"] = n(self.removed)
+        if self.random:
+            out["random"] = True
         return out
 
 
@@ -927,7 +931,7 @@ class Stepper:
                 if not cand.size:
                     continue
                 c, p = cand[int(rng.integers(len(cand)))]
-                move = Move(Operator.ADD, int(p), int(c))
+                move = Move(Operator.ADD, int(p), int(c), random=True)
             else:
                 us, cs = self.dag.edge_array()
                 ok = ~self.required[us, cs]
@@ -938,7 +942,7 @@ class Stepper:
                 if not ok.any():
                     continue
                 j = int(rng.choice(np.flatnonzero(ok)))
-                move = Move(op, int(us[j]), int(cs[j]))
+                move = Move(op, int(us[j]), int(cs[j]), random=True)
             self._apply(move)
             self.history.append(move)
             done += 1

@@ -139,10 +139,19 @@ class MultiplicativeFamilies:
         bad = np.flatnonzero((values <= 0).any(axis=0))
         if bad.size:
             label = [str(names[i]) if names is not None else f"column {i + 1}" for i in bad[:6]]
+            more = f" and {bad.size - 6} more" if bad.size > 6 else ""
+            standardized = bool(
+                np.allclose(values.mean(axis=0), 0.0, atol=1e-8) and np.allclose(values.std(axis=0), 1.0, atol=1e-6)
+            )
+            fix = (
+                "The data were standardized (mean 0): load them without standardization (CLI: "
+                "--no-standardize; in the app untick 'Standardize')."
+                if standardized
+                else "Shift or transform those variables so that every value is positive."
+            )
             raise DataValidationError(
-                f"the multiplicative-noise CPD needs strictly positive data; {', '.join(label)} "
-                "have values <= 0. Load without standardization (CLI: --no-standardize) or shift "
-                "the data to be positive."
+                f"the multiplicative-noise CPD needs strictly positive data; {', '.join(label)}{more} "
+                f"have values <= 0. {fix}"
             )
         self.values = values
         self.logs = np.log(values)

@@ -585,3 +585,19 @@ def test_score_one_heldout_instance_and_an_unused_constant_column(csv, model, tm
     frame.to_csv(one, index=False)
     res = score_json(capsys, one, "--model", model[0])
     assert math.isfinite(res["loglik"])
+
+
+def test_data_written_after_drop_is_still_found(csv, capsys):
+    path, _, frame = csv
+    res = learn_json(capsys, "--drop", frame.columns[0], path)
+    assert frame.columns[0] not in res["variables"]
+    rc, out = learn(capsys)
+    assert rc == 2 and "DATA is missing" in out.err
+
+
+def test_restart_moves_are_marked_random(csv, capsys):
+    path, _, _ = csv
+    res = learn_json(capsys, path, "--restarts", "3", "--seed", "1")
+    randoms = [m for m in res["moves"] if m.get("random")]
+    assert all(m["rank"] == 0 for m in randoms)
+    assert len(res["moves"]) == res["stats"]["steps"]

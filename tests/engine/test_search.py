@@ -500,6 +500,9 @@ class TestUndoReset:
         s.run(max_steps=4)
         edges, score = s.edges(), s.score
         done = s.perturb(5, np.random.default_rng(0))
+        assert done and all(m.random for m in s.history[-done:])  # marked as not chosen by score
+        assert not any(m.random for m in s.history[:-done])
+        assert s.history[-1].to_dict()["random"] is True
         assert acyclic(to_adj(8, s.edges()))
         assert s.score == pytest.approx(Oracle(data8).bic(to_adj(8, s.edges())), rel=1e-9)
         for _ in range(done):
