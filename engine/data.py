@@ -203,6 +203,14 @@ def from_array(
     )
 
 
+def _numeric_header(columns) -> bool:
+    """Whether every header cell parses as a number (a file without a header row)."""
+    cells = [c for c in columns if c != "" and not c.startswith("Unnamed:")]
+    if len(cells) < 2:
+        return False
+    return bool(pd.to_numeric(pd.Series(cells), errors="coerce").notna().all())
+
+
 def _duplicate_notes(arr: np.ndarray, names: tuple[str, ...]) -> list[str]:
     """A note per group of variables with identical values (a copy explains its original exactly,
     so its family's variance hits the numerical floor and the score is meaningless)."""
@@ -240,6 +248,9 @@ _ID_HEADERS = {
 }
 
 
+_INDEX_HEADERS = {"id", "index", "idx", "row", "sample", "sample_id", "instance", "obs", "#"}
+
+
 def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> bool:
     """Whether the first column holds labels rather than data.
 
@@ -256,6 +267,10 @@ def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> 
         if transpose and header.strip().lower() in _ID_HEADERS and numeric.notna().all():
             whole = np.all(np.mod(numeric.to_numpy(dtype=float), 1.0) == 0.0)
             return bool(whole and col.is_unique)
+        if header.strip().lower() in _INDEX_HEADERS and numeric.notna().all():
+            # a row number (1..M or 0..M-1 in file order), not a measurement
+            v = numeric.to_numpy(dtype=float)
+            return bool(len(v) > 1 and np.all(np.diff(v) == 1.0) and v[0] in (0.0, 1.0))
         return False
     return bool(col.notna().all() and col.is_unique)
 
@@ -301,12 +316,18 @@ def from_frame(
         raise DataValidationError(f"{source}: not a table (no columns found).")
     df = frame.copy()
     df.columns = [str(c).strip() for c in df.columns]
+    numeric_header = _numeric_header(df.columns)
     # duplicate names are checked first: pandas selects a DataFrame, not a column, for them
     # (an empty first header is a label column and is checked later)
     named = [c for c in df.columns if c != ""]
     if len(set(named)) != len(named):
         check_names(named, input_name=source)
     notes: list[str] = []
+    if numeric_header:
+        notes.append(
+            f"the first row ({', '.join(list(df.columns)[:3])}, ...) holds numbers and was read as the "
+            "variable names: if it is data, add a header row"
+        )
     # with variables in rows, a name to drop may also be a variable (a row label), found below
     drop_rows = [d for d in drop if d not in df.columns] if transpose else []
     drop = [d for d in drop if d in df.columns or not transpose]

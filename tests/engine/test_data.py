@@ -438,3 +438,17 @@ def test_scoring_mode_accepts_one_row_and_constant_columns(tmp_path):
         load_table(path)
     ds = load_table(path, standardize=False, min_samples=1, allow_constant=True)
     assert ds.n_samples == 1
+
+
+def test_numeric_first_row_gets_a_note(tmp_path):
+    ds = load_table(write(tmp_path, "nohead.csv", "0.1,0.2,0.3\n1,2,3\n2,3,1\n3,1,2\n4,4,4.5\n"))
+    assert any("holds numbers and was read as the variable names" in n for n in ds.notes)
+    assert not any("holds numbers" in n for n in load_table(write(tmp_path, "abc.csv", ABC)).notes)
+
+
+def test_row_number_column_is_a_label_not_a_variable(tmp_path):
+    ds = load_table(write(tmp_path, "id.csv", "id,a,b\n1,0.3,2\n2,0.5,1\n3,0.1,7\n4,0.9,3\n"))
+    assert ds.names == ("a", "b") and ds.instance_labels == ("1", "2", "3", "4")
+    # an 'id' column that is not a row number stays a variable
+    ds = load_table(write(tmp_path, "id2.csv", "id,a,b\n5,0.3,2\n2,0.5,1\n9,0.1,7\n4,0.9,3\n"))
+    assert ds.names == ("id", "a", "b")
