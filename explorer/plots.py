@@ -503,12 +503,12 @@ def score_trace_figure(
 def move_log_frame(records: Sequence[Mapping]) -> pd.DataFrame:
     """The move log (list of records with :data:`LOG_COLUMNS` keys) as a table."""
     frame = pd.DataFrame([{k: r.get(k) for k in LOG_COLUMNS} for r in records], columns=LOG_COLUMNS)
-    # numeric columns stay numeric (blank cells, not "None", for Delete/Reverse rows)
-    for col in ("C1", "C2", "exact ΔBIC"):
-        if col in frame:
-            frame[col] = pd.to_numeric(frame[col], errors="coerce").astype(float)
-    if "rank" in frame:
-        frame["rank"] = pd.to_numeric(frame["rank"], errors="coerce").astype("Int64")
+    frame["exact ΔBIC"] = pd.to_numeric(frame["exact ΔBIC"], errors="coerce").astype(float)
+    # C1, C2 and rank do not exist for Delete and Reverse: shown as "–" (the data grid would print
+    # "None" for a missing number, which reads like a bug), so these columns are text
+    for col, fmt in (("C1", "{:.2f}"), ("C2", "{:.2f}"), ("rank", "{:.0f}")):
+        values = pd.to_numeric(frame[col], errors="coerce")
+        frame[col] = [fmt.format(v) if pd.notna(v) else "–" for v in values]
     return frame.set_index("step")
 
 
@@ -539,6 +539,4 @@ def highlight_steps(frame: pd.DataFrame, steps: Iterable[int], color: str = "#ff
         return [style] * len(row)
 
     # "–" where a move has no such value (C1/C2/rank of Delete and Reverse), not "None"
-    return frame.style.apply(shade, axis=1).format(
-        {"C1": "{:.2f}", "C2": "{:.2f}", "exact ΔBIC": "{:.2f}", "rank": "{}"}, na_rep="–"
-    )
+    return frame.style.apply(shade, axis=1).format({"exact ΔBIC": "{:.2f}"}, na_rep="–")

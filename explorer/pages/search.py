@@ -200,11 +200,17 @@ def _counters() -> None:
 
 
 LOG_CONFIG = {
-    "C1": st.column_config.NumberColumn("C1", format="%.2f", help="Ideal-parent estimate (nats)"),
-    "C2": st.column_config.NumberColumn("C2", format="%.2f", help="Ideal-parent estimate (nats)"),
+    "edge": st.column_config.TextColumn("edge", width="large"),
+    "C1": st.column_config.TextColumn(
+        "C1", alignment="right", help="Ideal-parent estimate of the gain (nats); – for Delete and Reverse"
+    ),
+    "C2": st.column_config.TextColumn(
+        "C2", alignment="right", help="Ideal-parent estimate of the gain (nats); – for Delete and Reverse"
+    ),
     "exact ΔBIC": st.column_config.NumberColumn("exact ΔBIC", format="%.2f"),
-    "rank": st.column_config.NumberColumn(
+    "rank": st.column_config.TextColumn(
         "rank",
+        alignment="right",
         help="Where the chosen move stood in its family's ranking by C2 (or C1), 1 = most similar to the "
         "ideal parent. Ideal K scores exactly only ranks 1..K of each family; greedy scores all of "
         "them, so its chosen move can have any rank.",

@@ -231,6 +231,7 @@ class TestPlots:
         html = plots.highlight_steps(plots.move_log_frame(recs), ()).to_html()
         assert "None" not in html and "nan" not in html.lower().replace("nanmax", "")
         assert "–" in html and "2.00" in html
+        assert list(plots.move_log_frame(recs)["C1"]) == ["1.00", "–"]
 
     def test_truth_overlay_draws_hidden_edges(self):
         from explorer import plots
