@@ -438,14 +438,16 @@ def from_frame(
         names = labels if labels is not None else [f"V{i + 1}" for i in range(values.shape[1])]
         labels = inst
         notes.append("transposed: variables were in rows")
-        if values.shape[1] > values.shape[0] >= 3:
-            notes.append(
-                f"more variables ({values.shape[1]}) than instances ({values.shape[0]}) after transposing: "
-                "check the orientation; with few instances consider a small max parents"
-            )
-    elif values.shape[1] > values.shape[0] >= 3:
+    # the variables that will be learned (constant ones are left out later when asked)
+    n_vars = values.shape[1] - (len(constant_variables(values)) if drop_constant and values.shape[0] >= 2 else 0)
+    if transpose and n_vars > values.shape[0] >= 3:
         notes.append(
-            f"more variables ({values.shape[1]}) than instances ({values.shape[0]}): if variables "
+            f"more variables ({n_vars}) than instances ({values.shape[0]}) after transposing: "
+            "check the orientation; with few instances consider a small max parents"
+        )
+    elif not transpose and n_vars > values.shape[0] >= 3:
+        notes.append(
+            f"more variables ({n_vars}) than instances ({values.shape[0]}): if variables "
             "are in rows (genes x conditions), load with transpose"
         )
     return from_array(

@@ -374,7 +374,7 @@ def sigmoid_link_figure(sl: SigmoidLinearization) -> go.Figure:
         rows=1,
         cols=n,
         subplot_titles=[
-            f"X = {sl.x[i]:.2f}: Y = {sl.y[i]:.3f}, g'(Y) = {sl.gprime[i]:.4f}" for i in range(n)
+            f"x = {sl.x[i]:.2f}: y = {sl.y[i]:.3f}, g'(y) = {sl.gprime[i]:.4f}" for i in range(n)
         ],
     )
     for i in range(n):
@@ -414,7 +414,7 @@ def sigmoid_loglik_figure(sl: SigmoidLinearization) -> go.Figure:
     """(c)/(d): each instance's log-likelihood as a function of z, exact and linearized."""
     n = sl.x.size
     fig = make_subplots(
-        rows=1, cols=n, shared_yaxes=True, subplot_titles=[f"X = {sl.x[i]:.2f}" for i in range(n)]
+        rows=1, cols=n, shared_yaxes=True, subplot_titles=[f"x{'₁₂'[i] if i < 2 else i + 1} = {sl.x[i]:.2f}" for i in range(n)]
     )
     for i in range(n):
         z = sl.z_axis[i]
@@ -475,7 +475,7 @@ def sigmoid_contour_figure(sl: SigmoidLinearization, *, skewed: bool = False) ->
             x=[cx],
             y=[cy],
             mode="markers",
-            name="ideal parent (Y1, Y2)",
+            name="ideal parent (y₁, y₂)",
             marker=dict(color="black", size=10, symbol="x"),
         )
     )
@@ -490,5 +490,5 @@ def sigmoid_contour_figure(sl: SigmoidLinearization, *, skewed: bool = False) ->
         fig.update_yaxes(
             title_text=f"z₂  (instance 2: x₂ = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
         )
-        title = "(e) log-likelihood of both instances over (z1, z2)"
+        title = "(e) log-likelihood of both instances over (z₁, z₂)"
     return _layout(fig, 460, title)

@@ -221,12 +221,25 @@ def complete_positions(
     radius = float(np.abs(pts).max(initial=100.0)) * 1.15 + 40.0
     for j, n in enumerate(todo):
         if nbrs[n]:
-            xy = np.mean([out[m] for m in nbrs[n]], axis=0) + np.array([25.0, -25.0])
+            xy = _free_spot(np.mean([out[m] for m in nbrs[n]], axis=0), np.array(list(out.values())))
         else:
             a = 2 * np.pi * j / len(todo)
             xy = np.array([radius * math.cos(a), radius * math.sin(a)])
         out[n] = (float(xy[0]), float(xy[1]))
     return out
+
+
+def _free_spot(centre: np.ndarray, taken: np.ndarray, gap: float = 75.0) -> np.ndarray:
+    """The point nearest ``centre`` (on rings of 8 directions) at least ``gap`` from every taken
+    point, so a hidden node placed among its children does not cover one of them."""
+    for r in (0.0, *np.arange(1, 12) * 0.5 * gap):
+        for a in np.arange(8) * (np.pi / 4) - np.pi / 2:
+            xy = centre + r * np.array([math.cos(a), math.sin(a)])
+            if not taken.size or np.min(np.hypot(*(taken - xy).T)) >= gap:
+                return xy
+            if r == 0.0:
+                break
+    return centre + np.array([gap, -gap])
 
 
 # ------------------------------------------------------------------------------------ networks

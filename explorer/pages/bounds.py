@@ -46,14 +46,15 @@ What matters for the search is that they rank the candidates well (Spearman, top
 """
 
 SIGMOID_NOTE = """
-Why the sigmoid estimates can be far off: the approximation linearizes the sigmoid at the current
-fit and weights every instance by the slope g'. Where a family's sigmoid is saturated (many
-instances on its flat tails) the weights are small, and Theorem 7.1's k1/k2 correction, which
-rescales the linearized gain to the real residual, then over-states gains (large positive C2) or
-turns C1 negative (the linearized fit explains less than the current residual). This is worst late
-in a search, when most families are fitted and the remaining gains are small; early on, and within
-one family, the ranking is much better (benchmarks/RESULTS.md measures within-family Spearman
-0.83-0.90 on synthetic sigmoid networks). The engine option `correction=False` drops the rescaling.
+The approximation linearizes the sigmoid at the family's current fit and weights every instance by
+the slope g' there. Where the sigmoid is saturated (many instances on its flat tails) those weights
+are small, and Theorem 7.1's k1/k2 correction, which rescales the linearized gain to the actual
+residual, can then over-state a gain by a lot (a large C2 for a candidate whose exact gain is near
+0) or turn C1 negative (the linearized fit explains less than the current residual). This can
+happen at any step, for the families whose fit is saturated. Within one family the ranking is
+usually much better than across families: on synthetic sigmoid networks the median within-family
+Spearman correlation of C2 with the exact gain is 0.83-0.90 (`benchmarks/RESULTS.md`). The Python
+API can switch the rescaling off (`SigmoidGaussianFamilies(values, correction=False)`).
 """
 
 HOW_TO_READ = """

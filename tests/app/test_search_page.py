@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 import pytest
 from conftest import page_test, texts
 
@@ -265,3 +267,13 @@ def test_engine_error_is_shown_not_raised(page):
     assert not page.exception
     assert any("The run stopped" in t for t in texts(page.error))
     assert not page.session_state[state.RUNNING]
+
+
+def test_hidden_node_is_placed_clear_of_its_children():
+    from explorer import plots
+
+    base = {"Akt": (0.0, 0.0), "Erk": (40.0, 10.0), "PKA": (300.0, 0.0)}
+    pos = plots.complete_positions(["Akt", "Erk", "PKA", "H1"], base, [("H1", "Akt"), ("H1", "Erk")])
+    h = np.array(pos["H1"])
+    assert min(np.hypot(*(h - np.array(base[n]))) for n in base) >= 75.0
+    assert np.hypot(*(h - np.array([20.0, 5.0]))) < 200.0  # still next to its children
