@@ -414,7 +414,10 @@ def sigmoid_loglik_figure(sl: SigmoidLinearization) -> go.Figure:
     """(c)/(d): each instance's log-likelihood as a function of z, exact and linearized."""
     n = sl.x.size
     fig = make_subplots(
-        rows=1, cols=n, shared_yaxes=True, subplot_titles=[f"x{'₁₂'[i] if i < 2 else i + 1} = {sl.x[i]:.2f}" for i in range(n)]
+        rows=1,
+        cols=n,
+        shared_yaxes=True,
+        subplot_titles=[f"x{'₁₂'[i] if i < 2 else i + 1} = {sl.x[i]:.2f}" for i in range(n)],
     )
     for i in range(n):
         z = sl.z_axis[i]
