@@ -279,7 +279,8 @@ class LearnedNetwork:
                 from .exceptions import MissingValuesError
 
                 raise MissingValuesError(
-                    "scoring data with missing cells or hidden variables needs a linear-Gaussian model."
+                    f"{dataset.source or 'data'}: scoring data with missing cells or hidden variables needs a "
+                    "linear-Gaussian model (this one has non-linear CPDs); remove or fill the missing cells."
                 )
             from .em import marginal_loglik
 
