@@ -645,6 +645,10 @@ def learned_network() -> LearnedNetwork | None:
             }
             for h in hidden
         ]
+        # the score of a model with hidden variables is that of the observed data, with the hidden
+        # variables integrated out (as the CLI's JSON and the Hidden variables page report it)
+        observed = net.evaluate(dataset)
+        net.loglik, net.bic = observed["loglik"], observed["bic"]
     st.session_state[NETWORK_CACHE] = (key, net)
     return net
 

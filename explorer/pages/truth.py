@@ -70,8 +70,9 @@ def _downloads(net) -> None:
         key=state.W_DL_CSV,
         width="stretch",
     )
+    which = "observed-data BIC (hidden variables integrated out)" if net.hidden else "BIC"
     st.caption(
-        f"{net.n_edges} edges, BIC {net.bic:,.1f} nats, log-likelihood {net.loglik:,.1f} "
+        f"{net.n_edges} edges, {which} {net.bic:,.1f} nats, log-likelihood {net.loglik:,.1f} "
         f"nats over {net.n_samples} instances. Parameters are on the "
         f"{'standardized' if net.transform.get('standardized') else 'original'} scale; the "
         "JSON records the transform."

@@ -84,6 +84,11 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
         if page.endswith("search.py"):
             # the Search page says why its move log starts afresh
             assert any("structural EM after accepting" in c.value for c in at.caption)
+        if page.endswith("truth.py"):
+            # the export reports the observed-data score, as the Hidden page and the CLI do
+            assert any("observed-data BIC" in c.value for c in at.caption)
+            net = at.session_state[state.NETWORK_CACHE][1]
+            assert net.loglik == pytest.approx(net.evaluate(ds)["loglik"])
 
 
 def test_reject_removes_the_proposal(hidden_app):
