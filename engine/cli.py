@@ -495,7 +495,7 @@ def _score(args: argparse.Namespace) -> int:
         standardize=False,
         drop=args.drop,
         min_samples=2 if args.refit else 1,
-        allow_constant=True,
+        allow_constant=not args.refit,  # refitting on a constant variable would be meaningless
     )
     try:
         out = network.evaluate(dataset, refit=args.refit)
@@ -536,6 +536,9 @@ def main(argv: list[str] | None = None) -> int:
         if drop and Path(drop[-1]).is_file():
             # '--drop A B data.csv': argparse gave the file to --drop; it is DATA
             args.data, args.drop = drop[-1], drop[:-1]
+        elif drop and Path(drop[-1]).suffix.lower() in {".csv", ".tsv", ".txt", ".tab", ".xlsx", ".xls", ".parquet"}:
+            _say(f"error: data file {drop[-1]!r} not found (it was given after --drop).")
+            return 2
         else:
             _say(f"error: the data file DATA is missing (see '{parser.prog} {args.command} --help').")
             return 2

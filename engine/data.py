@@ -178,15 +178,15 @@ def from_array(
     means = np.zeros(arr.shape[1])
     scales = np.ones(arr.shape[1])
     if standardize:
-        with np.errstate(over="ignore", invalid="ignore"):
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
             means = np.nanmean(arr, axis=0)
             scales = np.nanstd(arr, axis=0)
             arr = (arr - means) / scales
         bad = np.flatnonzero(~(np.isfinite(means) & np.isfinite(scales) & (scales > 0)))
         if bad.size:
             raise DataValidationError(
-                f"{source}: variable(s) {', '.join(repr(names_t[i]) for i in bad[:6])} have values too large "
-                "to standardize (their spread overflows double precision); rescale them (e.g. log) first."
+                f"{source}: variable(s) {', '.join(repr(names_t[i]) for i in bad[:6])} cannot be standardized: "
+                "their spread overflows or underflows double precision; rescale them first."
             )
         notes_l.append("standardized each variable to mean 0 and variance 1")
     labels = None if instance_labels is None else tuple(str(x) for x in instance_labels)
@@ -316,7 +316,8 @@ def from_frame(
         raise DataValidationError(f"{source}: not a table (no columns found).")
     df = frame.copy()
     df.columns = [str(c).strip() for c in df.columns]
-    numeric_header = _numeric_header(df.columns)
+    # (with variables in rows the headers are conditions or time points, often numbers)
+    numeric_header = not transpose and _numeric_header(df.columns)
     # duplicate names are checked first: pandas selects a DataFrame, not a column, for them
     # (an empty first header is a label column and is checked later)
     named = [c for c in df.columns if c != ""]

@@ -176,6 +176,13 @@ class StructuralEM:
 
         self.required = observed_pairs(required, "required")
         self.user_forbidden = observed_pairs(forbidden, "forbidden")
+        if max_parents is not None and self.required:
+            k_req = np.bincount([c for _, c in self.required], minlength=self.n_vars)
+            if k_req.max() > max_parents:
+                c = int(np.argmax(k_req))
+                raise ParameterError(
+                    f"`required` gives {self.names[c]!r} {int(k_req[c])} parents; `max_parents` == {max_parents}."
+                )
         edges.update(self.required)
         for j, (name, (profile, children)) in enumerate(hidden.items()):
             col = self.n_obs + j

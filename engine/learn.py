@@ -151,8 +151,17 @@ class IdealParentSearch:
                 raise ParameterError(
                     f"`random_state` must be None, a non-negative int or a numpy Generator, got {rs!r}."
                 )
-        for what in ("required_edges", "forbidden_edges"):
-            _edge_pairs(getattr(self, what), what)
+        # read once per setting object: they may be one-shot iterables (zip, generators)
+        src = getattr(self, "_pairs_source", None)
+        if src is None or src[0] is not self.required_edges or src[1] is not self.forbidden_edges:
+            self._required_pairs = _edge_pairs(self.required_edges, "required_edges")
+            self._forbidden_pairs = _edge_pairs(self.forbidden_edges, "forbidden_edges")
+            self._pairs_source = (self.required_edges, self.forbidden_edges)
+        if self.two_layer and self._required_pairs:
+            raise ParameterError(
+                "`required_edges` cannot be used with `two_layer`: the two-layer setting allows only "
+                "hidden -> observed edges."
+            )
 
     @property
     def _auto_hidden(self) -> bool:
@@ -206,8 +215,8 @@ class IdealParentSearch:
             measure=self.measure,
             queue=self.queue,
             max_parents=self.max_parents,
-            required=index_pairs(self.required_edges, "required_edges"),
-            forbidden=index_pairs(self.forbidden_edges, "forbidden_edges"),
+            required=index_pairs(self._required_pairs, "required_edges"),
+            forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges"),
         )
 
     def fit(self, data, callback: Callable[..., None] | None = None) -> IdealParentSearch:
@@ -268,8 +277,8 @@ class IdealParentSearch:
             "measure": self.measure,
             "queue": self.queue,
             "max_parents": self.max_parents,
-            "required": _edge_pairs(self.required_edges, "required_edges"),
-            "forbidden": _edge_pairs(self.forbidden_edges, "forbidden_edges"),
+            "required": self._required_pairs,
+            "forbidden": self._forbidden_pairs,
         }
         hs = HiddenSearch(dataset, settings, two_layer=self.two_layer, seed=self.random_state)
         if self._auto_hidden or self.two_layer:
@@ -342,8 +351,8 @@ class IdealParentSearch:
             measure=self.measure,
             queue=self.queue,
             max_parents=self.max_parents,
-            required=_edge_pairs(self.required_edges, "required_edges"),
-            forbidden=_edge_pairs(self.forbidden_edges, "forbidden_edges"),
+            required=self._required_pairs,
+            forbidden=self._forbidden_pairs,
         )
         em.run()
         filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)

@@ -270,6 +270,15 @@ class LearnedNetwork:
         dataset = self._as_dataset(dataset)
         x = self.align(dataset)
         m = x.shape[0]
+        if refit:
+            from ._validation import constant_variables
+
+            flat = [self.variables[j] for j in constant_variables(x) if self.variables[j] not in self.hidden_names()]
+            if flat:
+                raise DataValidationError(
+                    f"{dataset.source or 'data'}: variable(s) {', '.join(map(repr, flat[:6]))} are constant: "
+                    "refitting the model on them is meaningless (score without --refit instead)."
+                )
         observed = ~np.isnan(x)
         n_obs_cells = int(observed.sum())
         n_params = sum(_family_dim(f) for f in self.families.values())

@@ -90,18 +90,19 @@ def _normal_equations(u, t, hc, hh, theta1, r):
     """Gauss-Newton matrix and gradient of the variable-projection problem, shape (B, p, p), (B, p).
 
     With ``g = theta_1 h' o U`` (the derivative of the fit in alpha) and P_perp the projection
-    off span{1, h}, Kaufman's Jacobian is -P_perp g, so ``A = g' P_perp g`` and, because the
-    residual r is already orthogonal to 1 and h, ``grad = g' r``; the gradient of the profiled
-    RSS(alpha) is -2 grad. All products come from one batched matrix product
-    ``g' [g, 1, hc, r]``: ``A = g'g - (g'1)(g'1)'/M - (g'hc)(g'hc)'/hh``.
+    off span{1, h}, Kaufman's Jacobian is ``-G`` with ``G = P_perp g``, so ``A = G'G`` and
+    ``grad = G'r`` (the gradient of the profiled RSS(alpha) is -2 grad). G is formed explicitly:
+    near the linear regime (small U alpha) theta_1 grows like 1/alpha, and the shortcut
+    ``A = g'g - (g'1)(g'1)'/M - (g'hc)(g'hc)'/hh`` would cancel to rounding noise.
     """
     b, m, p = u.shape
     g = ((0.25 * theta1)[:, None] * (1.0 - t * t))[:, :, None] * u
-    c = np.matmul(g.transpose(0, 2, 1), np.concatenate((g, np.ones((b, m, 1)), hc[:, :, None], r[:, :, None]), axis=2))
-    sg, hg = c[:, :, p], c[:, :, p + 1]
-    a_mat = c[:, :, :p] - sg[:, :, None] * (sg * (1.0 / m))[:, None, :]
-    a_mat -= hg[:, :, None] * (hg / np.maximum(hh, 1e-300)[:, None])[:, None, :]
-    return a_mat, c[:, :, p + 2]
+    # column sums of g and its products with hc in one batched product
+    c = np.matmul(np.stack((np.ones((b, m)), hc), axis=1), g)  # (B, 2, p)
+    g -= (c[:, 0, :] * (1.0 / m))[:, None, :]
+    g -= hc[:, :, None] * (c[:, 1, :] / np.maximum(hh, 1e-300)[:, None])[:, None, :]
+    gt = g.transpose(0, 2, 1)
+    return np.matmul(gt, g), np.matmul(gt, r[:, :, None])[:, :, 0]
 
 
 def fit_sigmoid_batch(

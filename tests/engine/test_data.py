@@ -452,3 +452,10 @@ def test_row_number_column_is_a_label_not_a_variable(tmp_path):
     # an 'id' column that is not a row number stays a variable
     ds = load_table(write(tmp_path, "id2.csv", "id,a,b\n5,0.3,2\n2,0.5,1\n9,0.1,7\n4,0.9,3\n"))
     assert ds.names == ("id", "a", "b")
+
+
+def test_numeric_headers_of_transposed_files_are_conditions(tmp_path):
+    path = write(tmp_path, "time.csv", "gene,0,30,60,90\ng1,1,2,3,5\ng2,2,1,4,3\ng3,5,3,1,2\n")
+    ds = load_table(path, transpose=True)
+    assert ds.names == ("g1", "g2", "g3")
+    assert not any("holds numbers" in n for n in ds.notes)

@@ -278,3 +278,33 @@ def test_evaluate_accepts_frames_and_arrays():
     b = est.network_.evaluate(frame.to_numpy())
     assert a["loglik"] == pytest.approx(b["loglik"])
     assert a["loglik"] == pytest.approx(est.network_.evaluate(est.dataset_)["loglik"])
+
+
+def test_one_shot_iterables_of_edges_are_honoured():
+    frame, net = _frame()
+    names = list(frame.columns)
+    true = {(names[p], names[c]) for p, c in net.edge_index()}
+    need = next((p, c) for p in names for c in names if p != c and (p, c) not in true and (c, p) not in true)
+    est = IdealParentSearch(required_edges=zip([need[0]], [need[1]], strict=True)).fit(frame)
+    edges = {(names[p], names[c]) for p, c in est.stepper_.edges()}
+    assert need in edges
+
+
+def test_required_edges_respect_max_parents_with_missing_values():
+    frame, _ = _frame()
+    names = list(frame.columns)
+    frame.iloc[3, 2] = np.nan
+    with pytest.raises(ParameterError, match="max_parents"):
+        IdealParentSearch(required_edges=[(names[0], names[1])], max_parents=0).fit(frame)
+    with pytest.raises(ParameterError, match="two_layer"):
+        IdealParentSearch(required_edges=[(names[0], names[1])], two_layer=True).fit(frame)
+
+
+def test_refit_refuses_a_constant_variable():
+    frame, _ = _frame()
+    est = IdealParentSearch().fit(frame)
+    flat = frame.copy()
+    flat[frame.columns[0]] = 1.0
+    with pytest.raises(IdealParentError, match="constant"):
+        est.network_.evaluate(flat, refit=True)
+    assert np.isfinite(est.network_.evaluate(flat)["loglik"])  # held-out scoring still works

@@ -332,3 +332,15 @@ def test_sigmoid_with_missing_cells_states_its_approximation():
     assert est.network_.edges() and est.stats_["em_iterations"] >= 1
     with pytest.raises(Exception, match="linear-Gaussian"):
         IdealParentSearch(cpd="sigmoid", hidden="auto").fit(from_array(x, net.names))
+
+
+def test_lm_converges_from_starts_near_the_linear_regime():
+    """Near alpha = 0 theta_1 grows like 1/alpha; the Gauss-Newton matrix must not cancel to noise."""
+    rng = np.random.default_rng(0)
+    u = rng.standard_normal((500, 1))
+    x = 1.0 + 2.0 * sigmoid(3.0 * u[:, 0]) + 0.1 * rng.standard_normal(500)
+    ref = fit_sigmoid_batch(x, u[None], np.array([[0.5]]))
+    for a0 in (1e-3, 1e-4, 1e-5, 1e-6, 1e-7):
+        alpha, _, _, rss = fit_sigmoid_batch(x, u[None], np.array([[a0]]))
+        assert rss[0] == pytest.approx(ref[3][0], rel=1e-8), a0
+        assert alpha[0, 0] == pytest.approx(3.0, abs=0.2)
