@@ -127,6 +127,8 @@ class HiddenSearch:
                 measure=self.settings["measure"],
                 queue=self.settings["queue"],
                 initial=self.em.edges,
+                required=self.em.required,
+                forbidden=self.em._forbidden(),
             )
         return self.em.stepper
 
