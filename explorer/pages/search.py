@@ -91,41 +91,18 @@ def _buttons() -> None:
     twin = state.get(state.TWIN)
     if twin is not None:
         n_moves = max(n_moves, twin.n_iter)
-    cols = st.columns([1, 1.3, 1, 1.7, 0.9, 0.9, 0.9], vertical_alignment="bottom")
-    cols[0].button(
-        "Step",
-        key=state.W_STEP,
-        type="primary",
-        disabled=running,
-        on_click=_on_step,
-        width="stretch",
+    # a wrapping row: on a narrow window the buttons flow onto a second line instead of being cut
+    # to "S..", "U.." as fixed columns would
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    row.button("Step", key=state.W_STEP, type="primary", disabled=running, on_click=_on_step)
+    row.button("Run N steps", key=state.W_RUN_N, disabled=running, on_click=_on_run_n)
+    row.number_input(
+        "N", min_value=1, max_value=10000, value=10, step=1, key=state.W_N_STEPS, disabled=running, width=110
     )
-    cols[1].button(
-        "Run N steps", key=state.W_RUN_N, disabled=running, on_click=_on_run_n, width="stretch"
-    )
-    cols[2].number_input(
-        "N", min_value=1, max_value=10000, value=10, step=1, key=state.W_N_STEPS, disabled=running
-    )
-    cols[3].button(
-        "Run to convergence",
-        key=state.W_RUN_ALL,
-        disabled=running,
-        on_click=_on_run_all,
-        width="stretch",
-    )
-    cols[4].button(
-        "Stop", key=state.W_STOP, on_click=state.request_stop, disabled=not running, width="stretch"
-    )
-    cols[5].button(
-        "Undo",
-        key=state.W_UNDO,
-        disabled=running or n_moves == 0,
-        on_click=_on_undo,
-        width="stretch",
-    )
-    cols[6].button(
-        "Reset", key=state.W_RESET, disabled=running, on_click=_on_reset, width="stretch"
-    )
+    row.button("Run to convergence", key=state.W_RUN_ALL, disabled=running, on_click=_on_run_all)
+    row.button("Stop", key=state.W_STOP, on_click=state.request_stop, disabled=not running)
+    row.button("Undo", key=state.W_UNDO, disabled=running or n_moves == 0, on_click=_on_undo)
+    row.button("Reset", key=state.W_RESET, disabled=running, on_click=_on_reset)
     error = state.get(state.ACTION_ERROR)
     if error:
         st.error(error)
@@ -168,24 +145,29 @@ def _progress() -> bool:
 
 def _counters() -> None:
     stepper = state.get(state.STEPPER)
-    cols = st.columns(5)
-    cols[0].metric("Moves", stepper.n_iter)
-    cols[1].metric("BIC (nats)", f"{stepper.score:,.1f}")
+    # a wrapping row: on a narrow window a metric moves to the next line instead of showing "-12,..."
+    row = st.container(horizontal=True, horizontal_alignment="distribute", gap="medium")
+    row.metric("Moves", stepper.n_iter, width="content")
+    row.metric("BIC (nats)", f"{stepper.score:,.1f}", width="content")
     work = (
         " Counts all the work done so far: Undo takes a move back but keeps what was computed for it "
         "(the scores stay cached, so stepping forward again costs nothing and adds nothing here)."
     )
-    cols[2].metric(
+    row.metric(
         "Exact evaluations",
         f"{stepper.n_exact:,}",
         help="Candidate families fitted and scored exactly (eq. 2 of the paper)." + work,
+        width="content",
     )
-    cols[3].metric(
+    row.metric(
         "Ranked candidates",
         f"{stepper.n_ranked:,}",
         help="Candidates ranked by the cheap C1/C2 measures (ideal method only)." + work,
+        width="content",
     )
-    cols[4].metric("Seconds", f"{stepper.elapsed_s:.2f}", help="Time spent inside the search's steps." + work)
+    row.metric(
+        "Seconds", f"{stepper.elapsed_s:.2f}", help="Time spent inside the search's steps." + work, width="content"
+    )
     hidden = state.hidden_names(stepper)
     if hidden:
         st.caption(
@@ -266,7 +248,7 @@ def _logs() -> None:
             st.dataframe(
                 plots.highlight_steps(frame.iloc[::-1], differ),
                 width="stretch",
-                column_config=LOG_CONFIG,
+                column_config={**LOG_CONFIG, "edge": st.column_config.TextColumn("edge", width="medium")},
                 key=key,
                 height=min(400, 38 + 35 * max(1, len(frame))),
             )
