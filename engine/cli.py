@@ -258,6 +258,11 @@ def build_parser() -> argparse.ArgumentParser:
         "use --no-standardize)",
     )
     learn.add_argument(
+        "--no-correction",
+        action="store_true",
+        help="sigmoid CPD: rank candidates without Theorem 7.1's k1/k2 correction",
+    )
+    learn.add_argument(
         "--max-parents",
         type=_int_at_least(0),
         default=None,
@@ -358,6 +363,7 @@ def _learn(args: argparse.Namespace, progress: _Progress) -> int:
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
+        correction=not args.no_correction,
     )
     est.fit(dataset, callback=progress)
     net = est.network_

@@ -100,6 +100,7 @@ def _on_apply() -> None:
             "queue": get(state.W_QUEUE),
             "max_parents": max_parents if max_parents > 0 else None,
             "cpd": get(state.W_CPD),
+            "correction": bool(get(state.W_CORRECTION, True)),
         }
     )
 
@@ -151,6 +152,15 @@ def _settings_form() -> None:
         )
         cpds = list(CPD_CHOICES)
         st.selectbox("CPD", cpds, index=cpds.index(cur.get("cpd", "linear")), key=state.W_CPD)
+        st.checkbox(
+            "k1/k2 correction (sigmoid)",
+            value=bool(cur.get("correction", True)),
+            key=state.W_CORRECTION,
+            help="Sigmoid CPD only. On (the paper, Theorem 7.1): C1/C2 rescale the linearized gain to the "
+            "actual residual, which over-states gains where a family's sigmoid saturates. Off: the "
+            "distorted measures without the rescaling, which track exact gains across families more "
+            "closely. Compare the two on the Bounds page.",
+        )
         st.form_submit_button(
             "Apply",
             on_click=_on_apply,

@@ -142,6 +142,7 @@ W_MEASURE = "w_measure"
 W_QUEUE = "w_queue"
 W_MAX_PARENTS = "w_max_parents"
 W_CPD = "w_cpd"
+W_CORRECTION = "w_correction"
 W_APPLY = "w_apply"
 # ---- widget keys (search page)
 W_STEP = "w_step"
@@ -186,6 +187,7 @@ DEFAULT_SETTINGS: dict = {
     "queue": "shared",
     "max_parents": None,
     "cpd": "linear",
+    "correction": True,
 }
 
 #: Seconds of search per chunk of a long run; the page redraws its progress between chunks.
@@ -254,6 +256,7 @@ def build_stepper(dataset: Dataset, settings: dict) -> Stepper:
         queue=settings.get("queue", "shared"),
         max_parents=settings.get("max_parents"),
         cpd=settings.get("cpd", "linear"),
+        correction=bool(settings.get("correction", True)),
     )
     return est.make_stepper(dataset)
 

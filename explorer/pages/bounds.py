@@ -53,8 +53,9 @@ residual, can then over-state a gain by a lot (a large C2 for a candidate whose 
 0) or turn C1 negative (the linearized fit explains less than the current residual). This can
 happen at any step, for the families whose fit is saturated. Within one family the ranking is
 usually much better than across families: on synthetic sigmoid networks the median within-family
-Spearman correlation of C2 with the exact gain is 0.83-0.90 (`benchmarks/RESULTS.md`). The Python
-API can switch the rescaling off (`SigmoidGaussianFamilies(values, correction=False)`).
+Spearman correlation of C2 with the exact gain is 0.83-0.90 (`benchmarks/RESULTS.md`). To see the
+measures without the rescaling, untick "k1/k2 correction (sigmoid)" in the sidebar's search
+settings and Apply (CLI `--no-correction`, Python `IdealParentSearch(correction=False)`).
 """
 
 HOW_TO_READ = """

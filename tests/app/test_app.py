@@ -38,6 +38,7 @@ class TestStartup:
             state.W_QUEUE,
             state.W_MAX_PARENTS,
             state.W_CPD,
+            state.W_CORRECTION,
         ):
             assert key in app.session_state, key
         cpd = app.selectbox(key=state.W_CPD)
@@ -157,6 +158,15 @@ class TestSettings:
         assert settings["method"] == "greedy" and settings["k"] == 3
         assert settings["max_parents"] == 2
         assert app.session_state[state.STEPPER] is not old
+
+    def test_sigmoid_without_correction(self, app):
+        app.selectbox(key=state.W_CPD).set_value("sigmoid")
+        app.checkbox(key=state.W_CORRECTION).uncheck()
+        app.button(key=state.W_APPLY).click().run()
+        assert not app.exception
+        model = app.session_state[state.STEPPER].model
+        assert model.cpd == "sigmoid" and model.correction is False
+        assert app.session_state[state.SETTINGS]["correction"] is False
 
     def test_rejected_setting_keeps_the_search(self, app):
         old = app.session_state[state.STEPPER]

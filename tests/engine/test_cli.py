@@ -601,3 +601,11 @@ def test_restart_moves_are_marked_random(csv, capsys):
     randoms = [m for m in res["moves"] if m.get("random")]
     assert all(m["rank"] == 0 for m in randoms)
     assert len(res["moves"]) == res["stats"]["steps"]
+
+
+def test_no_correction_reaches_the_sigmoid_model(csv, capsys):
+    path, _, _ = csv
+    res = learn_json(capsys, path, "--cpd", "sigmoid", "--no-correction", "--max-steps", "2")
+    assert res["settings"]["correction"] is False and res["settings"]["cpd"] == "sigmoid"
+    est = IdealParentSearch(cpd="sigmoid", correction=False, max_iter=1).fit(pd.read_csv(path))
+    assert est.stepper_.model.correction is False
