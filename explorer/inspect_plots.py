@@ -31,6 +31,8 @@ __all__ = [
 ]
 
 CANDIDATE_COLOURS = qualitative.Set1[1:] + qualitative.Dark2
+#: one colour per child family in the bounds scatter (48 before any repeats)
+FAMILY_COLOURS = qualitative.Dark24 + qualitative.Light24
 X_COLOUR = "#1f77b4"
 PRED_COLOUR = "#d62728"
 IDEAL_COLOUR = "black"
@@ -240,7 +242,7 @@ def bounds_scatter(
                 marker=dict(
                     size=7,
                     opacity=0.75,
-                    color=CANDIDATE_COLOURS[j % len(CANDIDATE_COLOURS)],
+                    color=FAMILY_COLOURS[j % len(FAMILY_COLOURS)],
                     symbol=[_OP_SYMBOL.get(int(table.op[i]), "circle") for i in r],
                 ),
                 hovertemplate="%{text}<br>exact gain %{x:.3f}<br>"
@@ -271,7 +273,9 @@ def bounds_scatter(
         title_text="exact log-likelihood gain \u0394 (nats)", type=axis_type, exponentformat="power"
     )
     fig.update_yaxes(title_text=f"{label} (nats)", type=axis_type, exponentformat="power")
-    fig = _layout(fig, 480, f"{label} vs exact gain ({rows.size} candidates)")
+    # tall enough for a legend entry per child family (about 20 px each)
+    height = int(min(900, max(480, 20 * (children.size + 1) + 120))) if show_legend else 480
+    fig = _layout(fig, height, f"{label} vs exact gain ({rows.size} candidates)")
     fig.update_layout(
         margin=dict(t=60),
         legend=dict(orientation="v", yref="paper", y=1, x=1.02, yanchor="top", title="child"),
