@@ -314,6 +314,7 @@ def from_frame(
     """
     if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (no columns found).")
+    read_notes = list(frame.attrs.get("notes", [])) if isinstance(frame, pd.DataFrame) else []
     df = frame.copy()
     df.columns = [str(c).strip() for c in df.columns]
     # (with variables in rows the headers are conditions or time points, often numbers)
@@ -323,7 +324,7 @@ def from_frame(
     named = [c for c in df.columns if c != ""]
     if len(set(named)) != len(named):
         check_names(named, input_name=source)
-    notes: list[str] = []
+    notes: list[str] = list(read_notes)
     if numeric_header:
         notes.append(
             f"the first row ({', '.join(list(df.columns)[:3])}, ...) holds numbers and was read as the "
@@ -464,6 +465,21 @@ def from_frame(
     )
 
 
+def _short_rows(text: str, sep: str) -> list[int]:
+    """File line numbers of the non-empty rows with fewer cells than the header row."""
+    rows = csv.reader(io.StringIO(text), delimiter=sep)
+    width = None
+    short = []
+    for i, row in enumerate(rows, start=1):
+        if not row or not any(cell.strip() for cell in row):
+            continue
+        if width is None:
+            width = len(row)
+        elif len(row) < width:
+            short.append(i)
+    return short
+
+
 def _sniff_sep(text: str) -> str | None:
     sample = "\n".join(text.splitlines()[:20])
     try:
@@ -556,6 +572,14 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
                 io.StringIO(text), sep=sep, dtype=object, na_values=_NA_VALUES, keep_default_na=True, header=None
             )
         frame = _header_from_first_row(frame)
+        if sep not in (" ", None):
+            short = _short_rows(text, sep)
+            if short:
+                lines = ", ".join(map(str, short[:5])) + (f" and {len(short) - 5} more" if len(short) > 5 else "")
+                frame.attrs["notes"] = [
+                    f"line(s) {lines} of the file have fewer cells than the header; their missing cells "
+                    "were read as missing values"
+                ]
     except Exception as exc:  # noqa: BLE001 - pandas raises several parser errors
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataValidationError(f"{label}: could not be read as a table ({msg}).") from None

@@ -459,3 +459,10 @@ def test_numeric_headers_of_transposed_files_are_conditions(tmp_path):
     ds = load_table(path, transpose=True)
     assert ds.names == ("g1", "g2", "g3")
     assert not any("holds numbers" in n for n in ds.notes)
+
+
+def test_short_rows_are_noted(tmp_path):
+    ds = load_table(write(tmp_path, "ragged.csv", "a,b,c\n1,2,3\n4,5\n7,9,8\n2,0,1\n"), standardize=False)
+    assert np.isnan(ds.values[1, 2])
+    assert any("line(s) 3 of the file have fewer cells" in n for n in ds.notes)
+    assert not any("fewer cells" in n for n in load_table(write(tmp_path, "abc.csv", ABC)).notes)
