@@ -69,7 +69,9 @@ TRUTH_STYLES: dict[str, tuple[str, bool, str]] = {
 }
 
 #: Columns of the move log table, in order.
-LOG_COLUMNS = ["step", "operator", "edge", "C1", "C2", "exact ΔBIC", "rank", "exact evaluations"]
+LOG_COLUMNS = ["step", "operator", "edge", "C1", "C2", "exact gain", "exact ΔBIC", "rank", "exact evaluations"]
+#: the columns of each log in compare mode (two logs side by side have half the width)
+COMPARE_LOG_COLUMNS = ["operator", "edge", "C2", "exact gain", "exact ΔBIC", "rank"]
 
 # One shared Jinja environment: pyvis builds a new one per Network, which re-reads and re-compiles
 # the template (including the 470 kB inlined vis-network script) on every call.
@@ -492,8 +494,9 @@ def score_trace_figure(
                 y=list(ys),
                 mode="lines+markers",
                 name=label,
-                marker={"size": 5 if i == 0 else 7, "symbol": "circle" if i == 0 else "x"},
-                line={"dash": "solid" if i == 0 else "dash"},
+                # the second search: dashed, open markers, so the first stays visible under it
+                marker={"size": 5 if i == 0 else 8, "symbol": "circle" if i == 0 else "circle-open"},
+                line={"dash": "solid" if i == 0 else "dot", "width": 2 if i == 0 else 2.5},
             )
         )
     fig.update_layout(
@@ -502,8 +505,11 @@ def score_trace_figure(
         xaxis_title="step",
         yaxis_title="BIC (nats)",
         title={"text": "Score trace", "x": 0},
-        legend={"orientation": "h", "y": 1.12, "x": 1, "xanchor": "right"},
+        # below the axis: above the plot a two-row legend (narrow windows) covered the curve
+        legend={"orientation": "h", "y": -0.3, "x": 0, "yanchor": "top"},
     )
+    if sum(1 for t in traces.values() if t) > 1:
+        fig.update_layout(height=height + 40, margin={"l": 10, "r": 10, "t": 30, "b": 50})
     last = max((t[-1][0] for t in traces.values() if t), default=0)
     # whole steps only: with few steps plotly would put ticks at halves, shown rounded ("0, 1, 1")
     fig.update_xaxes(
@@ -516,7 +522,8 @@ def score_trace_figure(
 def move_log_frame(records: Sequence[Mapping]) -> pd.DataFrame:
     """The move log (list of records with :data:`LOG_COLUMNS` keys) as a table."""
     frame = pd.DataFrame([{k: r.get(k) for k in LOG_COLUMNS} for r in records], columns=LOG_COLUMNS)
-    frame["exact ΔBIC"] = pd.to_numeric(frame["exact ΔBIC"], errors="coerce").astype(float)
+    for col in ("exact gain", "exact ΔBIC"):
+        frame[col] = pd.to_numeric(frame[col], errors="coerce").astype(float)
     # C1, C2 and rank do not exist for Delete and Reverse: shown as "–" (the data grid would print
     # "None" for a missing number, which reads like a bug), so these columns are text
     for col, fmt in (("C1", "{:.2f}"), ("C2", "{:.2f}"), ("rank", "{:.0f}")):
@@ -552,4 +559,4 @@ def highlight_steps(frame: pd.DataFrame, steps: Iterable[int], color: str = "#ff
         return [style] * len(row)
 
     # "–" where a move has no such value (C1/C2/rank of Delete and Reverse), not "None"
-    return frame.style.apply(shade, axis=1).format({"exact ΔBIC": "{:.2f}"}, na_rep="–")
+    return frame.style.apply(shade, axis=1).format({"exact gain": "{:.2f}", "exact ΔBIC": "{:.2f}"}, na_rep="–")

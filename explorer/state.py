@@ -421,6 +421,52 @@ def hidden_names(stepper: Stepper | None = None) -> set[str]:
     return {n for n in variable_names(stepper) if n not in known}
 
 
+def keep_widgets(defaults: dict, choices: dict | None = None) -> None:
+    """Give a page's widgets back the values they had when the user left the page.
+
+    Streamlit drops the state of widgets that are not drawn, so without this a page forgets the
+    child, options and toggles picked there after a visit to another page. Call before drawing the
+    widgets (which then take their value from session state only, not from a ``value=``) and
+    :func:`remember_widgets` after. ``choices`` maps a key to the options it must be one of.
+    """
+    for key, default in defaults.items():
+        if key in st.session_state:
+            continue
+        value = st.session_state.get("_keep_" + key, default)
+        allowed = (choices or {}).get(key)
+        if allowed is not None and value not in allowed:
+            value = default
+        if value is not None:
+            st.session_state[key] = value
+
+
+def remember_widgets(*keys: str) -> None:
+    """Store the widgets' current values (see :func:`keep_widgets`)."""
+    for key in keys:
+        if key in st.session_state:
+            st.session_state["_keep_" + key] = st.session_state[key]
+
+
+def cpd_label(settings: dict) -> str:
+    """The CPD as the pages name it, e.g. 'sigmoid (k1/k2 correction off)'."""
+    cpd = str(settings.get("cpd", "linear"))
+    if cpd == "sigmoid":
+        return f"sigmoid (k1/k2 correction {'on' if settings.get('correction', True) else 'off'})"
+    return cpd
+
+
+def settings_summary(settings: dict) -> str:
+    """Every search setting in force, in words (what the sidebar shows may not be applied yet)."""
+    mp = settings.get("max_parents")
+    parts = [f"max parents {mp if mp else 'unlimited'}", f"CPD {cpd_label(settings)}"]
+    if settings["method"] == "ideal":
+        queue = "shared" if settings.get("queue", "shared") == "shared" else "per operator"
+        head = f"Ideal parent, K={settings['k']}, measure {settings['measure'].upper()}, {queue} queue"
+    else:
+        head = "Greedy"
+    return ", ".join([head, *parts])
+
+
 def move_record(step: int, move: Move, names: list[str], n_exact: int) -> dict:
     """One row of the move log."""
 
@@ -433,6 +479,7 @@ def move_record(step: int, move: Move, names: list[str], n_exact: int) -> dict:
         "edge": move.edge_label(names),
         "C1": num(move.c1),
         "C2": num(move.c2),
+        "exact gain": num(move.delta_loglik),
         "exact ΔBIC": num(move.delta_bic),
         "rank": int(move.rank) if move.rank else None,
         "exact evaluations": int(n_exact),
@@ -553,7 +600,13 @@ def run_chunk(max_seconds: float = CHUNK_SECONDS) -> bool:
             f"Converged: no legal move improves the score ({n} move(s) in this run, {secs:.1f} s)."
         )
     else:
-        msg = f"Ran the requested steps: {n} move(s) in {secs:.1f} s."
+        conv = get(CONVERGED) or {}
+        early = [w for w in ("main", "twin") if conv.get(w)]
+        note = ""
+        if early:
+            who = " and ".join("the main search" if w == "main" else "the comparison search" for w in early)
+            note = f" ({who} converged on the way)"
+        msg = f"Ran the requested steps: {n} move(s) in {secs:.1f} s{note}."
     _clear_run()
     st.session_state[RUN_MESSAGE] = msg
     return False

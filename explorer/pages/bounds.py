@@ -96,7 +96,8 @@ if cached is None or cached["key"] != step_key or cached["stepper"] is not stepp
 table = cached["table"]
 
 st.markdown(
-    f"Step {stepper.n_iter} of the search (method: {stepper.method}, CPD: {cpd}): "
+    f"Step {stepper.n_iter} of the search (method: {stepper.method}, CPD: "
+    f"{state.cpd_label(state.get(state.SETTINGS) or {'cpd': cpd})}): "
     f"**{len(table)}** Add/Replace candidates; the search itself fitted {cached['n_search']} "
     "of them exactly."
 )
@@ -124,20 +125,20 @@ if not cached["complete"]:
             "Until you press the button, only the candidates the search chose to fit are shown."
         )
 
+state.keep_widgets({KEY_OPS: ["Add"], KEY_LOG: False})
 left, right = st.columns([3, 1])
 ops = left.multiselect(
     "Operators",
     ["Add", "Replace"],
-    default=["Add"],
     key=KEY_OPS,
     help="Add: a new edge. Replace: swap one of the child's parents for another variable.",
 )
 log_axes = right.checkbox(
     "Logarithmic axes",
-    value=False,
     key=KEY_LOG,
     help="Spreads out the many small gains near 0. Only points with positive values are drawn.",
 )
+state.remember_widgets(KEY_OPS, KEY_LOG)
 view = select_rows(table, ops)
 summary = bound_summary(view)
 if summary.n == 0:

@@ -66,6 +66,9 @@ names = state.variable_names(stepper)
 model = stepper.model
 cpd = str(getattr(model, "cpd", "linear"))
 
+state.keep_widgets(
+    {KEY_VAR: names[0], KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names}
+)
 left, mid, right = st.columns([2, 1, 1])
 var = left.selectbox(
     "Variable (child)",
@@ -77,18 +80,17 @@ n_show = mid.slider(
     "Candidates to overlay",
     0,
     10,
-    3,
     key=KEY_TOP,
     help="How many of the best candidates (by C2) to draw over the ideal profile.",
 )
 order_ideal = right.checkbox(
     "Sort by ideal profile",
-    value=True,
     key=KEY_ORDER,
     help="Instances are reordered so that the ideal profile rises from left to right; "
     "a good candidate then follows the same rising curve.",
 )
 child = names.index(var)
+state.remember_widgets(KEY_VAR, KEY_TOP, KEY_ORDER)
 
 fp = family_profiles(
     stepper,
@@ -102,18 +104,19 @@ parents = ", ".join(fp.parent_names or []) or "none"
 st.subheader(f"Family of {var}")
 st.markdown(
     f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search; "
-    f"{fp.n_legal} legal new parents; {fp.n_samples} instances; CPD: {cpd}."
+    f"{fp.n_legal} legal new parents; {fp.n_samples} instances; CPD: "
+    f"{state.cpd_label(state.get(state.SETTINGS) or {'cpd': cpd})}."
 )
 
 distorted = False
 if fp.weights is not None:
     distorted = st.checkbox(
         "Show the weighted profiles y·g'(y) and z·g'(y)",
-        value=False,
         key=KEY_DISTORTED,
         help="For a non-linear link g, instances where g is flat (saturated) matter less. "
         "The comparison uses the profiles multiplied by the slope g'(y) (JMLR Theorem 7.1).",
     )
+    state.remember_widgets(KEY_DISTORTED)
 if fp.n_legal == 0:
     st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
 st.plotly_chart(profiles_figure(fp, n_show, distorted=distorted), key="ip_inspector_profiles_chart")

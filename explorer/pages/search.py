@@ -189,7 +189,15 @@ LOG_CONFIG = {
     "C2": st.column_config.TextColumn(
         "C2", alignment="right", help="Ideal-parent estimate of the gain (nats); – for Delete and Reverse"
     ),
-    "exact ΔBIC": st.column_config.NumberColumn("exact ΔBIC", format="%.2f"),
+    "exact gain": st.column_config.NumberColumn(
+        "exact gain",
+        format="%.2f",
+        help="Exact log-likelihood gain of the move (nats), the quantity C1 and C2 estimate "
+        "(for a linear-Gaussian model C1 <= C2 <= exact gain)",
+    ),
+    "exact ΔBIC": st.column_config.NumberColumn(
+        "exact ΔBIC", format="%.2f", help="The exact gain minus the BIC penalty of the change (nats)"
+    ),
     "rank": st.column_config.TextColumn(
         "rank",
         alignment="right",
@@ -249,6 +257,7 @@ def _logs() -> None:
                 plots.highlight_steps(frame.iloc[::-1], differ),
                 width="stretch",
                 column_config={**LOG_CONFIG, "edge": st.column_config.TextColumn("edge", width="medium")},
+                column_order=plots.COMPARE_LOG_COLUMNS,
                 key=key,
                 height=min(400, 38 + 35 * max(1, len(frame))),
             )
@@ -312,7 +321,8 @@ def step_panel() -> None:
     settings = state.get(state.SETTINGS)
     other = _method_label(state.other_method(settings["method"])).lower()
     st.toggle(
-        f"Compare greedy and ideal (runs a {other} search alongside, stepped together)",
+        f"Compare greedy and ideal (runs {'an' if other[0] in 'aeiou' else 'a'} {other} search alongside, "
+        "stepped together)",
         value=bool(state.get(state.COMPARE)),
         key=state.W_COMPARE,
         on_change=_on_compare,
@@ -352,9 +362,8 @@ def render() -> None:
     dataset = state.get(state.DATASET)
     if dataset is not None:
         st.caption(
-            f"{state.get(state.DATA_LABEL)} — {dataset.summary()}. Method: "
-            f"{_method_label(settings['method'])}, K={settings['k']}, measure "
-            f"{settings['measure'].upper()}, CPD {settings['cpd']} (change them in the sidebar)."
+            f"{state.get(state.DATA_LABEL)} — {dataset.summary()}. Search: {state.settings_summary(settings)} "
+            "(change them in the sidebar and press Apply)."
         )
     step_panel()
 

@@ -7,6 +7,7 @@ Scores come from :func:`engine.metrics.compare_edges`; the downloads are the CLI
 from __future__ import annotations
 
 import json
+import re
 
 import streamlit as st
 
@@ -42,9 +43,60 @@ def _scores(truth: list[tuple[str, str]], learned_edges: list[tuple[str, str]]) 
     return cmp.status()
 
 
+def _true_structure_bic(stepper, truth: list[tuple[str, str]], names: list[str]) -> float | None:
+    """BIC (nats) of the true structure with its parameters fitted to the loaded data.
+
+    Fitted on a fresh family model, not the search's, so that looking at this page never
+    changes what the search has cached (and so what it does next)."""
+    from engine.cpd import make_families
+
+    dataset = state.get(state.DATASET)
+    index = {n: i for i, n in enumerate(names)}
+    if dataset is None or stepper.n_vars != dataset.n_vars or any(p not in index or c not in index for p, c in truth):
+        return None
+    settings = state.get(state.SETTINGS) or {}
+    cpd = str(getattr(stepper.model, "cpd", "linear"))
+    extra = {"correction": bool(settings.get("correction", True))} if cpd == "sigmoid" else {}
+    model = make_families(dataset.values, cpd, names=dataset.names, **extra)
+    parents: dict[int, list[int]] = {c: [] for c in range(len(names))}
+    for p, c in truth:
+        parents[index[c]].append(index[p])
+    return float(sum(stepper.bic.family(model.fit(c, tuple(sorted(ps)))) for c, ps in parents.items()))
+
+
+def _compare_scores(stepper, truth, names) -> None:
+    key = (state.get(state.DATA_VERSION), state.get(state.SEARCH_VERSION), tuple(truth))
+    try:
+        true_bic = state.memo("true_structure_bic", key, lambda: _true_structure_bic(stepper, truth, names))
+    except IdealParentError:
+        return
+    if true_bic is None:
+        return
+    diff = stepper.score - true_bic
+    verdict = (
+        "The learned network scores higher: it fits this sample better than the true structure "
+        "(sampling noise or over-fitting; more instances shrink the gap)."
+        if diff > 0
+        else "The true structure scores higher: the search stopped at a local optimum (random "
+        "restarts, CLI --restarts, often get closer)."
+    )
+    cols = st.columns(3)
+    cols[0].metric("BIC of the learned network", f"{stepper.score:,.1f}")
+    cols[1].metric(
+        "BIC of the true structure",
+        f"{true_bic:,.1f}",
+        help="The true network's edges with parameters fitted to these data (same CPD and score as the search).",
+    )
+    cols[2].metric("Learned − true", f"{diff:+,.1f}")
+    st.caption(verdict)
+
+
 def _downloads(net) -> None:
     st.subheader("Download the learned network")
-    base = (state.get(state.DATA_LABEL) or "network").split(" (")[0].replace(" ", "_")[:40]
+    label = state.get(state.DATA_LABEL) or "network"
+    # e.g. "synthetic linear network (N=20, M=500, seed=0)" -> synthetic_linear_N20_M500_seed0
+    base = re.sub(r"[^A-Za-z0-9]+", "_", label.replace(" network", "").replace("=", ""))
+    base = base.strip("_")[:60] or "network"
     cols = st.columns(3)
     cols[0].download_button(
         "JSON (CLI result format)",
@@ -113,6 +165,8 @@ def render() -> None:
     else:
         try:
             status = _scores(truth, learned_edges)
+            if not hidden:
+                _compare_scores(stepper, truth, names)
             # drawn in their own colour: the reference network has no hidden variables
             status.update({(p, c): "hidden" for p, c, _ in net.edges() if p in hidden or c in hidden})
         except IdealParentError as exc:

@@ -101,3 +101,17 @@ def test_through_app_navigation(repo_root):
     at.selectbox(key="ip_inspector_variable").select(name).run()
     assert not at.exception
     assert f"Family of {name}" in _text(at)
+
+
+def test_choices_survive_a_visit_to_another_page(app):
+    app.switch_page("explorer/pages/inspector.py").run()
+    names = app.session_state[state.DATASET].names
+    app.selectbox(key="ip_inspector_variable").set_value(names[3]).run()
+    app.slider(key="ip_inspector_n_candidates").set_value(6).run()
+    app.checkbox(key="ip_inspector_order_by_ideal").uncheck().run()
+    app.switch_page("explorer/pages/bounds.py").run()
+    app.switch_page("explorer/pages/inspector.py").run()
+    assert not app.exception
+    assert app.selectbox(key="ip_inspector_variable").value == names[3]
+    assert app.slider(key="ip_inspector_n_candidates").value == 6
+    assert app.checkbox(key="ip_inspector_order_by_ideal").value is False

@@ -276,3 +276,13 @@ def test_hidden_node_is_placed_clear_of_its_children():
     h = np.array(pos["H1"])
     assert min(np.hypot(*(h - np.array(base[n]))) for n in base) >= 75.0
     assert np.hypot(*(h - np.array([20.0, 5.0]))) < 200.0  # still next to its children
+
+
+def test_settings_summary_names_every_setting_in_force():
+    s = state.settings_summary(
+        {"method": "ideal", "k": 2, "measure": "c2", "queue": "shared", "max_parents": None, "cpd": "sigmoid",
+         "correction": False}
+    )
+    assert s == "Ideal parent, K=2, measure C2, shared queue, max parents unlimited, CPD sigmoid (k1/k2 correction off)"
+    g = state.settings_summary({"method": "greedy", "k": 2, "measure": "c2", "max_parents": 3, "cpd": "linear"})
+    assert g == "Greedy, max parents 3, CPD linear"

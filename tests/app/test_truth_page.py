@@ -114,3 +114,23 @@ def test_without_truth_only_downloads(app):
     assert any("No true network" in i.value for i in app.info)
     assert "SHD" not in _metrics(app)
     assert len(_downloads(app)) == 3
+
+
+def test_true_structure_bic_is_shown_next_to_the_learned_one(app):
+    app.selectbox(key=state.W_SAMPLE).set_value(SYNTHETIC).run()
+    app.switch_page("explorer/pages/search.py").run()
+    app.button(key=state.W_RUN_ALL).click().run()
+    app.switch_page("explorer/pages/truth.py").run()
+    assert not app.exception
+    m = _metrics(app)
+    stepper = app.session_state[state.STEPPER]
+    # independent computation: the true parents fitted on the loaded data
+    from engine.cpd import make_families
+
+    ds = app.session_state[state.DATASET]
+    model = make_families(ds.values, "linear")
+    idx = {n: i for i, n in enumerate(ds.names)}
+    parents = {c: sorted(idx[p] for p, cc in app.session_state[state.TRUTH] if cc == n) for n, c in idx.items()}
+    true_bic = sum(stepper.bic.family(model.fit(c, tuple(ps))) for c, ps in parents.items())
+    assert m["BIC of the true structure"] == f"{true_bic:,.1f}"
+    assert m["Learned − true"] == f"{stepper.score - true_bic:+,.1f}"
