@@ -16,7 +16,7 @@ __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
 SOURCES = ("Bundled sample", "Upload a file", "Synthetic network (known truth)")
 ORIENTATIONS = ("variables in columns", "variables in rows (transpose)")
-METHODS = {"ideal": "Ideal parent (rank, score top K)", "greedy": "Greedy (score every candidate)"}
+METHODS = {"ideal": "Ideal parent (top K)", "greedy": "Greedy (all candidates)"}
 MEASURES = {"c2": "C2", "c1": "C1"}
 QUEUES = {"shared": "shared (Add + Replace)", "per_operator": "per operator"}
 
@@ -115,6 +115,8 @@ def _settings_form() -> None:
             index=list(METHODS).index(cur["method"]),
             format_func=METHODS.get,
             key=state.W_METHOD,
+            help="Ideal parent: rank every candidate by C1/C2 and score only the top K of each family "
+            "exactly. Greedy: score every candidate exactly.",
         )
         st.number_input(
             "K (candidates scored per family)",

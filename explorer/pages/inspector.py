@@ -147,7 +147,7 @@ st.markdown(TABLE_INTRO.format(var=var))
 # a new search whose id() happens to repeat never reuses them.
 cache: dict = st.session_state.setdefault(KEY_EXACT_CACHE, {})
 cache_key = (id(stepper), child, tuple(stepper.edges()))
-if st.button(
+if fp.n_legal and st.button(
     "Compute exact gains",
     key=KEY_COMPUTE,
     help="Refits the family once per candidate (fast for linear models, slower otherwise).",
