@@ -162,16 +162,7 @@ def from_array(
         raise DataValidationError(f"{source}: {len(names_t)} names for {arr.shape[1]} columns.")
     notes_l = list(notes)
     if drop_constant and arr.ndim == 2 and arr.shape[0] >= min_samples:
-        constant = constant_variables(arr)
-        if constant.size and constant.size < arr.shape[1]:
-            keep = np.setdiff1d(np.arange(arr.shape[1]), constant)
-            notes_l.append(
-                f"left out constant variable(s) {', '.join(names_t[i] for i in constant[:10])}"
-                + (f" and {constant.size - 10} more" if constant.size > 10 else "")
-                + " (zero variance: they cannot take part in a network)"
-            )
-            arr = arr[:, keep]
-            names_t = tuple(names_t[i] for i in keep)
+        arr, names_t = _drop_constant(arr, names_t, notes_l)
     check_data(arr, names_t, input_name=source, min_samples=min_samples, allow_constant=allow_constant)
     missing = np.isnan(arr)
     notes_l.extend(_duplicate_notes(arr, names_t))
@@ -203,6 +194,21 @@ def from_array(
     )
 
 
+def _drop_constant(arr: np.ndarray, names: tuple[str, ...], notes: list[str]) -> tuple[np.ndarray, tuple[str, ...]]:
+    """``arr`` and ``names`` without their constant variables, noted in ``notes`` (all of them
+    constant: left as they are, for :func:`check_data` to name)."""
+    constant = constant_variables(arr)
+    if not constant.size or constant.size == arr.shape[1]:
+        return arr, names
+    keep = np.setdiff1d(np.arange(arr.shape[1]), constant)
+    notes.append(
+        f"left out constant variable(s) {', '.join(names[i] for i in constant[:10])}"
+        + (f" and {constant.size - 10} more" if constant.size > 10 else "")
+        + " (zero variance: they cannot take part in a network)"
+    )
+    return arr[:, keep], tuple(names[i] for i in keep)
+
+
 def _numeric_header(columns) -> bool:
     """Whether every header cell parses as a number (a file without a header row)."""
     cells = [c for c in columns if c != "" and not c.startswith("Unnamed:")]
@@ -217,7 +223,7 @@ def _duplicate_notes(arr: np.ndarray, names: tuple[str, ...]) -> list[str]:
     if arr.ndim != 2 or arr.shape[1] < 2:
         return []
     filled = np.where(np.isnan(arr), np.inf, arr)  # NaN != NaN; equal missing patterns compare equal
-    _, first, inverse = np.unique(filled, axis=1, return_index=True, return_inverse=True)
+    _, inverse = np.unique(filled, axis=1, return_inverse=True)
     inverse = np.ravel(inverse)
     notes = []
     for g in np.flatnonzero(np.bincount(inverse) > 1)[:5]:
@@ -314,7 +320,7 @@ def from_frame(
     """
     if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (no columns found).")
-    read_notes = list(frame.attrs.get("notes", [])) if isinstance(frame, pd.DataFrame) else []
+    read_notes = list(frame.attrs.get("notes", []))  # e.g. short rows, noted by read_table
     df = frame.copy()
     df.columns = [str(c).strip() for c in df.columns]
     # (with variables in rows the headers are conditions or time points, often numbers)
@@ -440,8 +446,9 @@ def from_frame(
         names = labels if labels is not None else [f"V{i + 1}" for i in range(values.shape[1])]
         labels = inst
         notes.append("transposed: variables were in rows")
-    # the variables that will be learned (constant ones are left out later when asked)
-    n_vars = values.shape[1] - (len(constant_variables(values)) if drop_constant and values.shape[0] >= 2 else 0)
+    if drop_constant and values.shape[0] >= min_samples:
+        values, names = _drop_constant(values, tuple(names), notes)
+    n_vars = values.shape[1]
     if transpose and n_vars > values.shape[0] >= 3:
         notes.append(
             f"more variables ({n_vars}) than instances ({values.shape[0]}) after transposing: "
@@ -459,7 +466,6 @@ def from_frame(
         source=source,
         instance_labels=labels,
         notes=tuple(notes),
-        drop_constant=drop_constant,
         min_samples=min_samples,
         allow_constant=allow_constant,
     )

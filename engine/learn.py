@@ -197,6 +197,24 @@ class IdealParentSearch:
             "correction": bool(self.correction),
         }
 
+    def _search_settings(self) -> dict:
+        """The settings the structure search itself takes (Stepper, StructuralEM, HiddenSearch)."""
+        return {
+            "method": self.method,
+            "k": self.k,
+            "measure": self.measure,
+            "queue": self.queue,
+            "max_parents": self.max_parents,
+        }
+
+    def make_model(self, values: np.ndarray, names=None):
+        """The CPD family model (fits, C1/C2, exact gains) for complete ``values`` with these settings;
+        ``names`` only label error messages."""
+        self._check_params()
+        cpd = self.cpd.lower()
+        extra = {"correction": bool(self.correction)} if cpd == "sigmoid" else {}
+        return make_families(values, cpd, names=names, **extra)
+
     def make_stepper(self, dataset: Dataset) -> Stepper:
         """Validate the settings and data and build the stepper (no search yet)."""
         self._check_params()
@@ -206,12 +224,11 @@ class IdealParentSearch:
                 "a single stepper needs complete data (fit() learns with missing values by "
                 "structural EM)."
             )
-        extra = {"correction": bool(self.correction)} if self.cpd.lower() == "sigmoid" else {}
-        model = make_families(dataset.values, self.cpd.lower(), names=dataset.names, **extra)
+        model = self.make_model(dataset.values, names=dataset.names)
 
         def index_pairs(pairs, what):
             out = []
-            for p, c in _edge_pairs(pairs, what):
+            for p, c in pairs:
                 try:
                     out.append((dataset.index(p), dataset.index(c)))
                 except Exception:
@@ -220,11 +237,7 @@ class IdealParentSearch:
 
         return Stepper(
             model,
-            method=self.method,
-            k=self.k,
-            measure=self.measure,
-            queue=self.queue,
-            max_parents=self.max_parents,
+            **self._search_settings(),
             required=index_pairs(self._required_pairs, "required_edges"),
             forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges"),
         )
@@ -281,15 +294,7 @@ class IdealParentSearch:
                 )
             return self._fit_imputed(dataset, callback)
         t0 = time.perf_counter()
-        settings = {
-            "method": self.method,
-            "k": self.k,
-            "measure": self.measure,
-            "queue": self.queue,
-            "max_parents": self.max_parents,
-            "required": self._required_pairs,
-            "forbidden": self._forbidden_pairs,
-        }
+        settings = {**self._search_settings(), "required": self._required_pairs, "forbidden": self._forbidden_pairs}
         hs = HiddenSearch(dataset, settings, two_layer=self.two_layer, seed=self.random_state)
         if self._auto_hidden or self.two_layer:
             hs.auto(self.max_hidden)
@@ -356,11 +361,7 @@ class IdealParentSearch:
         t0 = time.perf_counter()
         em = StructuralEM(
             dataset,
-            method=self.method,
-            k=self.k,
-            measure=self.measure,
-            queue=self.queue,
-            max_parents=self.max_parents,
+            **self._search_settings(),
             required=self._required_pairs,
             forbidden=self._forbidden_pairs,
         )

@@ -273,7 +273,8 @@ class LearnedNetwork:
         if refit:
             from ._validation import constant_variables
 
-            flat = [self.variables[j] for j in constant_variables(x) if self.variables[j] not in self.hidden_names()]
+            hidden = set(self.hidden_names())
+            flat = [self.variables[j] for j in constant_variables(x) if self.variables[j] not in hidden]
             if flat:
                 raise DataValidationError(
                     f"{dataset.source or 'data'}: variable(s) {', '.join(map(repr, flat[:6]))} are constant: "

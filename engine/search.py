@@ -329,8 +329,8 @@ class Stepper:
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
         self._n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
         self._rev = np.full((n, n), np.nan)  # cached exact reversal changes, [parent, child]
-        #: _pen[k] = BIC penalty of a family with k parents gaining one (k = 0..N-1)
-        self._pen = np.array([self.bic.per_param * (model.n_params(k + 1) - model.n_params(k)) for k in range(n)])
+        #: _pen[k] = BIC penalty of a family with k parents gaining one (k = 0..N)
+        self._pen = self.bic.per_param * np.diff([model.n_params(k) for k in range(n + 2)])
         self._fam_bic = np.array([self.bic.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
         self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
@@ -402,9 +402,7 @@ class Stepper:
 
     def _pen_add(self, k: int) -> float:
         """BIC penalty of giving a family with ``k`` parents one more (log M / 2 per parameter)."""
-        if 0 <= k < self._pen.size:
-            return float(self._pen[k])
-        return self.bic.per_param * (self.model.n_params(k + 1) - self.model.n_params(k))
+        return float(self._pen[k])
 
     def _rev_penalty(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Penalty change of reversing u -> c: c loses a parent, u gains one (0 for linear CPDs)."""
@@ -603,13 +601,7 @@ class Stepper:
         us, cs = self.dag.edge_array()
         if us.size == 0:
             return empty, empty, np.zeros(0)
-        n_par = self._n_par
-        ok = (
-            self.dag.reversal_mask(us, cs)
-            & ~self.required[us, cs]
-            & ~self.forbidden[cs, us]
-            & (n_par[us] < self.max_parents)
-        )
+        ok = self._reversible(us, cs)
         us, cs = us[ok], cs[ok]
         dll = self._rev[us, cs]
         todo = np.flatnonzero(np.isnan(dll))
@@ -637,13 +629,18 @@ class Stepper:
             return []
         todo = np.isnan(self._rev[us, cs])
         us, cs = us[todo], cs[todo]
-        ok = (
+        ok = self._reversible(us, cs)
+        return self._reversal_requests(us[ok], cs[ok]) if ok.any() else []
+
+    def _reversible(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
+        """Which edges u -> c may be reversed: no cycle, not required, c -> u not forbidden, and u
+        below its parent cap."""
+        return (
             self.dag.reversal_mask(us, cs)
             & ~self.required[us, cs]
             & ~self.forbidden[cs, us]
             & (self._n_par[us] < self.max_parents)
         )
-        return self._reversal_requests(us[ok], cs[ok]) if ok.any() else []
 
     def _best_reversal(self) -> tuple[float, tuple, Move] | None:
         us, cs, dll = self._reversal_candidates()
@@ -934,11 +931,7 @@ class Stepper:
                 move = Move(Operator.ADD, int(p), int(c), random=True)
             else:
                 us, cs = self.dag.edge_array()
-                ok = ~self.required[us, cs]
-                if op == Operator.REVERSE:
-                    ok &= (
-                        self.dag.reversal_mask(us, cs) & ~self.forbidden[cs, us] & (self._n_par[us] < self.max_parents)
-                    )
+                ok = self._reversible(us, cs) if op == Operator.REVERSE else ~self.required[us, cs]
                 if not ok.any():
                     continue
                 j = int(rng.choice(np.flatnonzero(ok)))

@@ -249,7 +249,12 @@ def make_synthetic(
 
 def build_stepper(dataset: Dataset, settings: dict) -> Stepper:
     """A fresh stepper for ``dataset`` with ``settings`` (validated by the engine)."""
-    est = IdealParentSearch(
+    return estimator(settings).make_stepper(dataset)
+
+
+def estimator(settings: dict) -> IdealParentSearch:
+    """The engine's estimator with the explorer's search ``settings``."""
+    return IdealParentSearch(
         method=settings["method"],
         k=int(settings["k"]),
         measure=settings["measure"],
@@ -258,7 +263,6 @@ def build_stepper(dataset: Dataset, settings: dict) -> Stepper:
         cpd=settings.get("cpd", "linear"),
         correction=bool(settings.get("correction", True)),
     )
-    return est.make_stepper(dataset)
 
 
 def other_method(method: str) -> str:

@@ -287,13 +287,6 @@ class SigmoidGaussianFamilies:
         return n_parents + 3 if n_parents > 0 else 2
 
     # ---------------------------------------------------------------- fitting
-    def _index_matrix(self, parent_lists: list[Parents]) -> np.ndarray:
-        """Parent sets as an index matrix (B, p_max), padded with N (the zero column)."""
-        idx = np.full((len(parent_lists), max(len(p) for p in parent_lists)), self.n_vars, dtype=np.intp)
-        for j, ps in enumerate(parent_lists):
-            idx[j, : len(ps)] = ps
-        return idx
-
     def _fit_problems(self, children: np.ndarray, idx: np.ndarray, starts: list[np.ndarray]):
         """Fit B families (any children, any parent counts) as one batch.
 

@@ -48,16 +48,11 @@ def _true_structure_bic(stepper, truth: list[tuple[str, str]], names: list[str])
 
     Fitted on a fresh family model, not the search's, so that looking at this page never
     changes what the search has cached (and so what it does next)."""
-    from engine.cpd import make_families
-
     dataset = state.get(state.DATASET)
     index = {n: i for i, n in enumerate(names)}
     if dataset is None or stepper.n_vars != dataset.n_vars or any(p not in index or c not in index for p, c in truth):
         return None
-    settings = state.get(state.SETTINGS) or {}
-    cpd = str(getattr(stepper.model, "cpd", "linear"))
-    extra = {"correction": bool(settings.get("correction", True))} if cpd == "sigmoid" else {}
-    model = make_families(dataset.values, cpd, names=dataset.names, **extra)
+    model = state.estimator(state.get(state.SETTINGS) or dict(state.DEFAULT_SETTINGS)).make_model(dataset.values)
     parents: dict[int, list[int]] = {c: [] for c in range(len(names))}
     for p, c in truth:
         parents[index[c]].append(index[p])
