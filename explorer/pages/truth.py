@@ -68,13 +68,22 @@ def _compare_scores(stepper, truth, names) -> None:
     if true_bic is None:
         return
     diff = stepper.score - true_bic
-    verdict = (
-        "The learned network scores higher: it fits this sample better than the true structure "
-        "(sampling noise or over-fitting; more instances shrink the gap)."
-        if diff > 0
-        else "The true structure scores higher: the search stopped at a local optimum (random "
-        "restarts, CLI --restarts, often get closer)."
-    )
+    converged = bool((state.get(state.CONVERGED) or {}).get("main"))
+    if diff > 0:
+        verdict = (
+            "The learned network scores higher: it fits this sample better than the true structure "
+            "(sampling noise or over-fitting; more instances shrink the gap)."
+        )
+    elif not converged:
+        verdict = (
+            f"The true structure scores higher, but the search has not converged yet ({stepper.n_iter} "
+            "move(s) so far): run it to convergence on the Search page before comparing."
+        )
+    else:
+        verdict = (
+            "The true structure scores higher: the search stopped at a local optimum (random "
+            "restarts, CLI --restarts, often get closer)."
+        )
     cols = st.columns(3)
     cols[0].metric("BIC of the learned network", f"{stepper.score:,.1f}")
     cols[1].metric(

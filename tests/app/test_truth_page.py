@@ -134,3 +134,13 @@ def test_true_structure_bic_is_shown_next_to_the_learned_one(app):
     true_bic = sum(stepper.bic.family(model.fit(c, tuple(ps))) for c, ps in parents.items())
     assert m["BIC of the true structure"] == f"{true_bic:,.1f}"
     assert m["Learned − true"] == f"{stepper.score - true_bic:+,.1f}"
+
+
+def test_unfinished_search_is_not_called_a_local_optimum(app):
+    app.switch_page("explorer/pages/search.py").run()
+    app.button(key=state.W_STEP).click().run()
+    app.switch_page("explorer/pages/truth.py").run()
+    assert not app.exception
+    captions = " ".join(c.value for c in app.caption)
+    assert "has not converged yet" in captions
+    assert "local optimum" not in captions
