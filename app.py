@@ -28,9 +28,7 @@ PAGES = [
 
 
 def main() -> None:
-    st.set_page_config(
-        page_title="Ideal Parent Explorer", page_icon=":material/hub:", layout="wide"
-    )
+    st.set_page_config(page_title="Ideal Parent Explorer", page_icon=":material/hub:", layout="wide")
     state.init_state()
     sidebar.render()
     pages = [

@@ -86,10 +86,7 @@ def main() -> None:
         f"network: N={args.n_vars}, M={args.n_samples}, ideal K=2 C2; {args.clicks} clicks, "
         f"{stepper.n_iter} moves taken"
     )
-    print(
-        f"once per data set: stepper built in {1e3 * t_build:.1f} ms, "
-        f"layout in {1e3 * t_layout:.1f} ms"
-    )
+    print(f"once per data set: stepper built in {1e3 * t_build:.1f} ms, layout in {1e3 * t_layout:.1f} ms")
     for label, xs in (("step", step_ms), ("figures", fig_ms), ("click", click_ms)):
         print(f"{label:>8}: mean {statistics.fmean(xs):7.2f} ms   max {max(xs):7.2f} ms")
     print(f"network HTML: {statistics.fmean(html_kb):.0f} kB per click")

@@ -58,8 +58,10 @@ def main() -> None:
     args = ap.parse_args()
     print(f"machine: {machine()}")
     print("units: BIC in nats; seconds = time inside Stepper.step (stats.seconds)\n")
-    print(f"{'N':>5} {'M':>5} {'method':>8} {'K':>3} {'seconds':>8} {'exact':>9} {'moves':>6} "
-          f"{'edges':>6} {'BIC':>13} {'speedup':>8} {'dBIC%':>7}")
+    print(
+        f"{'N':>5} {'M':>5} {'method':>8} {'K':>3} {'seconds':>8} {'exact':>9} {'moves':>6} "
+        f"{'edges':>6} {'BIC':>13} {'speedup':>8} {'dBIC%':>7}"
+    )
     for n in [50] if args.quick else [50, 100, 200]:
         net = random_network(n, seed=args.seed)
         ds = sample_dataset(net, 500, seed=args.seed + 1)
@@ -70,8 +72,10 @@ def main() -> None:
                 base = res
             speed = base.elapsed_s / res.elapsed_s if res.elapsed_s > 0 else float("nan")
             rel = 100.0 * (res.score - base.score) / abs(base.score)
-            print(f"{n:>5} {500:>5} {method:>8} {k if method == 'ideal' else '-':>3} {res.elapsed_s:>8.3f} "
-                  f"{res.n_exact:>9} {res.n_iter:>6} {len(res.edges):>6} {res.score:>13.1f} {speed:>8.2f} {rel:>7.3f}")
+            print(
+                f"{n:>5} {500:>5} {method:>8} {k if method == 'ideal' else '-':>3} {res.elapsed_s:>8.3f} "
+                f"{res.n_exact:>9} {res.n_iter:>6} {len(res.edges):>6} {res.score:>13.1f} {speed:>8.2f} {rel:>7.3f}"
+            )
 
     print("\narth150 (107 genes, 150 arcs), 1000 instances sampled with seed 2005, standardized:")
     net = load_network(ROOT / "sample_data" / "arth150_network.json")
@@ -83,18 +87,22 @@ def main() -> None:
     for method, k in METHODS:
         res, _ = run(ds.values, method, k)
         rel = 100.0 * (res.score - greedy.score) / abs(greedy.score)
-        print(f"  {method:>6} K={k}: {res.elapsed_s:.3f} s, BIC {res.score:.1f} "
-              f"({'>=' if res.score >= gen.score else '<'} generating), {rel:+.3f}% vs greedy, "
-              f"{res.n_exact} exact evaluations, {res.n_iter} moves")
+        print(
+            f"  {method:>6} K={k}: {res.elapsed_s:.3f} s, BIC {res.score:.1f} "
+            f"({'>=' if res.score >= gen.score else '<'} generating), {rel:+.3f}% vs greedy, "
+            f"{res.n_exact} exact evaluations, {res.n_iter} moves"
+        )
 
     if not args.skip_large:
         net = random_network(1000, seed=args.seed)
         ds = sample_dataset(net, 500, seed=args.seed + 1)
         res, wall = run(ds.values, "ideal", 2)
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"\nN=1000, M=500, ideal K=2: {res.elapsed_s:.1f} s search ({wall:.1f} s wall), "
-              f"{res.n_iter} moves, {res.n_exact} exact evaluations, peak RSS {peak:.0f} MB, "
-              f"converged={res.converged}")
+        print(
+            f"\nN=1000, M=500, ideal K=2: {res.elapsed_s:.1f} s search ({wall:.1f} s wall), "
+            f"{res.n_iter} moves, {res.n_exact} exact evaluations, peak RSS {peak:.0f} MB, "
+            f"converged={res.converged}"
+        )
 
 
 if __name__ == "__main__":

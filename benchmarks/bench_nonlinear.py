@@ -55,34 +55,44 @@ def run_shape(name: str, n_vars: int, n_samples: int, cpd: str, folds: int, seed
             stepper = Stepper(model, method=method, k=max(k, 1))
             t0 = time.perf_counter()
             res = stepper.run()
-            per[(method, k)].append({
-                "seconds": res.elapsed_s,
-                "wall": time.perf_counter() - t0,
-                "exact": res.n_exact,
-                "moves": res.n_iter,
-                "edges": len(res.edges),
-                "train": res.loglik / train.size,
-                "test": heldout_loglik(model, stepper, test, cpd),
-            })
+            per[(method, k)].append(
+                {
+                    "seconds": res.elapsed_s,
+                    "wall": time.perf_counter() - t0,
+                    "exact": res.n_exact,
+                    "moves": res.n_iter,
+                    "edges": len(res.edges),
+                    "train": res.loglik / train.size,
+                    "test": heldout_loglik(model, stepper, test, cpd),
+                }
+            )
     mean = {m: {key: float(np.mean([r[key] for r in rows])) for key in rows[0]} for m, rows in per.items()}
     g = mean[("greedy", 0)]
-    print(f"\n{name}: {n_vars} variables x {n_samples} instances, {cpd} CPD, {folds}-fold CV "
-          f"(true network: {len(net.edge_index())} edges)")
-    print(f"  {'method':<9} {'seconds':>8} {'exact':>8} {'moves':>6} {'edges':>6} {'train':>8} {'test':>8} | "
-          f"{'dTrain':>7} {'dTest':>7} {'edge%':>6} {'move%':>6} {'eval%':>6} {'speedup':>7}")
+    print(
+        f"\n{name}: {n_vars} variables x {n_samples} instances, {cpd} CPD, {folds}-fold CV "
+        f"(true network: {len(net.edge_index())} edges)"
+    )
+    print(
+        f"  {'method':<9} {'seconds':>8} {'exact':>8} {'moves':>6} {'edges':>6} {'train':>8} {'test':>8} | "
+        f"{'dTrain':>7} {'dTest':>7} {'edge%':>6} {'move%':>6} {'eval%':>6} {'speedup':>7}"
+    )
     for (method, k), r in mean.items():
         label = "greedy" if method == "greedy" else f"ideal K={k}"
-        print(f"  {label:<9} {r['seconds']:>8.2f} {r['exact']:>8.0f} {r['moves']:>6.0f} {r['edges']:>6.1f} "
-              f"{r['train']:>8.3f} {r['test']:>8.3f} | {r['train'] - g['train']:>7.3f} {r['test'] - g['test']:>7.3f} "
-              f"{100 * r['edges'] / g['edges']:>6.1f} {100 * r['moves'] / g['moves']:>6.1f} "
-              f"{100 * r['exact'] / g['exact']:>6.1f} {g['seconds'] / r['seconds']:>7.1f}")
+        print(
+            f"  {label:<9} {r['seconds']:>8.2f} {r['exact']:>8.0f} {r['moves']:>6.0f} {r['edges']:>6.1f} "
+            f"{r['train']:>8.3f} {r['test']:>8.3f} | {r['train'] - g['train']:>7.3f} {r['test'] - g['test']:>7.3f} "
+            f"{100 * r['edges'] / g['edges']:>6.1f} {100 * r['moves'] / g['moves']:>6.1f} "
+            f"{100 * r['exact'] / g['exact']:>6.1f} {g['seconds'] / r['seconds']:>7.1f}"
+        )
     for (method, k), r in mean.items():
         if method == "ideal":
             ceiling = g["exact"] / r["exact"]
-            print(f"  ideal K={k}: evaluation-count ceiling {ceiling:.1f}x = the speedup if each of its "
-                  f"exact evaluations cost what greedy's do ({1000 * g['seconds'] / g['exact']:.3f} ms)\n"
-                  f"             and nothing else; it takes {1000 * r['seconds'] / r['moves']:.2f} ms per move, "
-                  f"greedy {1000 * g['seconds'] / g['moves']:.2f} ms")
+            print(
+                f"  ideal K={k}: evaluation-count ceiling {ceiling:.1f}x = the speedup if each of its "
+                f"exact evaluations cost what greedy's do ({1000 * g['seconds'] / g['exact']:.3f} ms)\n"
+                f"             and nothing else; it takes {1000 * r['seconds'] / r['moves']:.2f} ms per move, "
+                f"greedy {1000 * g['seconds'] / g['moves']:.2f} ms"
+            )
 
 
 def main() -> None:
@@ -91,8 +101,10 @@ def main() -> None:
     ap.add_argument("--cpd", default="sigmoid", choices=["sigmoid", "multiplicative", "linear"])
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    print(f"machine: Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}, "
-          f"{__import__('os').cpu_count()} cores")
+    print(
+        f"machine: Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}, "
+        f"{__import__('os').cpu_count()} cores"
+    )
     print("log-likelihoods in nats per instance per variable; seconds = time inside Stepper.step")
     folds = 2 if args.quick else 5
     run_shape("AA shape", 44, 173, args.cpd, folds, args.seed)
@@ -104,8 +116,10 @@ def main() -> None:
             x = (x - x.mean(axis=0)) / x.std(axis=0)
             stepper = Stepper(make_families(x, "sigmoid"), method="ideal", k=2)
             res = stepper.run()
-            print(f"\n200 variables x 500 instances, sigmoid, ideal K=2: {res.elapsed_s:.1f} s, "
-                  f"{res.n_iter} moves, {res.n_exact} exact evaluations, converged={res.converged}")
+            print(
+                f"\n200 variables x 500 instances, sigmoid, ideal K=2: {res.elapsed_s:.1f} s, "
+                f"{res.n_iter} moves, {res.n_exact} exact evaluations, converged={res.converged}"
+            )
 
 
 if __name__ == "__main__":

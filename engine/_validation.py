@@ -51,8 +51,7 @@ def check_names(names: Iterable[object], *, input_name: str = "data") -> tuple[s
             dups.append(n)
     if dups:
         raise DataValidationError(
-            f"{input_name}: duplicate variable name(s) {_fmt_list(dups)}; every variable needs a "
-            "unique name."
+            f"{input_name}: duplicate variable name(s) {_fmt_list(dups)}; every variable needs a unique name."
         )
     return out
 
@@ -159,7 +158,5 @@ def check_scalar(
 def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
     """Check that a string setting is one of ``choices`` (case-insensitive); return it lower-cased."""
     if not isinstance(value, str) or value.lower() not in choices:
-        raise ParameterError(
-            f"`{name}` == {value!r}, must be one of {', '.join(repr(c) for c in choices)}."
-        )
+        raise ParameterError(f"`{name}` == {value!r}, must be one of {', '.join(repr(c) for c in choices)}.")
     return value.lower()

@@ -265,8 +265,9 @@ def propose_clusters(
         z = (z - z.mean()) / max(z.std(), 1e-300)
         # |correlation| of z* with every variable (a constant column correlates 0)
         sd = xc.std(axis=0)
-        corr = np.where(sd > 1e-12 * np.maximum(np.abs(values).max(axis=0), 1.0),
-                        np.abs(z @ xc) / (m * np.maximum(sd, 1e-300)), 0.0)
+        corr = np.where(
+            sd > 1e-12 * np.maximum(np.abs(values).max(axis=0), 1.0), np.abs(z @ xc) / (m * np.maximum(sd, 1e-300)), 0.0
+        )
         corr = np.clip(corr, 0.0, 1.0)
         others = np.setdiff1d(np.arange(n), members)
         closest, closest_corr = None, 0.0

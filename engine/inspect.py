@@ -74,9 +74,7 @@ def _model_values(stepper: Stepper, values: np.ndarray) -> np.ndarray:
 
 def _check_child(stepper: Stepper, child: int) -> int:
     if not 0 <= int(child) < stepper.n_vars:
-        raise ParameterError(
-            f"`child` == {child} is not a variable index (0..{stepper.n_vars - 1})."
-        )
+        raise ParameterError(f"`child` == {child} is not a variable index (0..{stepper.n_vars - 1}).")
     return int(child)
 
 
@@ -126,9 +124,7 @@ def _weighted_alpha(y: np.ndarray, z: np.ndarray, weights: np.ndarray | None, ce
     return alpha, z
 
 
-def _exact_gains(
-    stepper: Stepper, child: int, parents: tuple[int, ...], cand: np.ndarray, compute: bool
-) -> np.ndarray:
+def _exact_gains(stepper: Stepper, child: int, parents: tuple[int, ...], cand: np.ndarray, compute: bool) -> np.ndarray:
     """Exact Delta (eq. 2) of adding each candidate: the stepper's cached value when it has one,
     else (when ``compute``) ``model.exact_add``; NaN otherwise."""
     out = np.array(stepper.entry(child).add_exact[cand], dtype=float)
@@ -307,9 +303,7 @@ def family_profiles(
         ideal_star=None if weights is None else y * weights,
         scaled_star=None if weights is None else scaled * weights[:, None],
         child_name=None if names is None else str(names[child]),
-        parent_names=_names(names, list(parents))
-        if parents
-        else ([] if names is not None else None),
+        parent_names=_names(names, list(parents)) if parents else ([] if names is not None else None),
         candidate_names=_names(names, best) if best.size else ([] if names is not None else None),
     )
 
@@ -398,9 +392,7 @@ def candidate_table(
     entry = stepper.entry(child)
     c1 = np.array(entry.add_c1[legal], dtype=float)
     c2 = np.array(entry.add_c2[legal], dtype=float)
-    exact = (
-        _exact_gains(stepper, child, parents, legal, compute_exact) if legal.size else np.zeros(0)
-    )
+    exact = _exact_gains(stepper, child, parents, legal, compute_exact) if legal.size else np.zeros(0)
     return FamilyCandidates(
         child=child,
         parents=tuple(parents),
@@ -586,9 +578,7 @@ def _smooth_signal(rng: np.random.Generator, t: np.ndarray, n_waves: int = 3) ->
     return (s - s.mean()) / s.std()
 
 
-def ideal_parent_example(
-    n_samples: int = 40, noise: float = 0.3, seed: int = 0
-) -> IdealParentExample:
+def ideal_parent_example(n_samples: int = 40, noise: float = 0.3, seed: int = 0) -> IdealParentExample:
     """Build the paper's Figure 1 live (JMLR 2007 section 3, Figure 1).
 
     ``X = U + H + noise * eps`` with smooth random profiles U and H (H plays the hidden true second

@@ -177,9 +177,7 @@ class HiddenSearch:
                     count[self.names[c]] += 1
             children = [c for c in children if count.get(c, 0) < int(cap)]
             if not children:
-                raise ParameterError(
-                    f"every member already has max_parents = {cap} hidden parents; no edge to add."
-                )
+                raise ParameterError(f"every member already has max_parents = {cap} hidden parents; no edge to add.")
         hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
         hidden[name] = (np.asarray(profile, dtype=float), list(children))
         obs_edges = self.edges()

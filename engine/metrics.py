@@ -136,9 +136,7 @@ def _as_edges(edges: Iterable, what: str) -> list[Edge]:
         try:
             p, c = item
         except (TypeError, ValueError):
-            raise ParameterError(
-                f"`{what}` must hold (parent, child) pairs; got {item!r}."
-            ) from None
+            raise ParameterError(f"`{what}` must hold (parent, child) pairs; got {item!r}.") from None
         if p == c:
             raise ParameterError(f"`{what}` edge ({p!r}, {c!r}) is a self-loop.")
         e = (p, c)
@@ -148,9 +146,7 @@ def _as_edges(edges: Iterable, what: str) -> list[Edge]:
     return out
 
 
-def compare_edges(
-    learned: Iterable, true: Iterable, *, zero_division: float = 0.0
-) -> EdgeComparison:
+def compare_edges(learned: Iterable, true: Iterable, *, zero_division: float = 0.0) -> EdgeComparison:
     """Compare a learned directed edge set with the true one.
 
     Parameters

@@ -24,18 +24,31 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.F
     for j, name in enumerate(view.names[:max_members]):
         y = view.ideal[order, j]
         y = (y - y.mean()) / max(y.std(), 1e-12)
-        fig.add_trace(go.Scatter(
-            x=xs, y=y, mode=mode, name=f"ideal profile of {name}",
-            line={"width": 1, "color": colours[j % len(colours)]},
-            marker={"size": 3, "color": colours[j % len(colours)]}, opacity=0.75,
-        ))
-    fig.add_trace(go.Scatter(
-        x=xs, y=view.profile[order], mode="lines", name="proposed hidden profile z*",
-        line={"width": 3, "color": "#7048e8"},
-    ))
+        fig.add_trace(
+            go.Scatter(
+                x=xs,
+                y=y,
+                mode=mode,
+                name=f"ideal profile of {name}",
+                line={"width": 1, "color": colours[j % len(colours)]},
+                marker={"size": 3, "color": colours[j % len(colours)]},
+                opacity=0.75,
+            )
+        )
+    fig.add_trace(
+        go.Scatter(
+            x=xs,
+            y=view.profile[order],
+            mode="lines",
+            name="proposed hidden profile z*",
+            line={"width": 3, "color": "#7048e8"},
+        )
+    )
     fig.update_layout(
-        height=380, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        xaxis_title="instances, sorted by z*", yaxis_title="standardized value",
+        height=380,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        xaxis_title="instances, sorted by z*",
+        yaxis_title="standardized value",
         legend={"orientation": "h", "y": 1.12, "x": 0},
     )
     return fig
@@ -43,10 +56,20 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.F
 
 def correlation_heatmap(names: list[str], corr: np.ndarray, title: str) -> go.Figure:
     """Correlation matrix of the cluster's members (-1 blue, +1 red)."""
-    fig = go.Figure(go.Heatmap(
-        z=corr, x=names, y=names, zmin=-1, zmax=1, colorscale="RdBu_r",
-        text=np.round(corr, 2), texttemplate="%{text}", hovertemplate="%{y} ~ %{x}: %{z:.2f}<extra></extra>",
-    ))
-    fig.update_layout(title=title, height=360, margin={"l": 10, "r": 10, "t": 40, "b": 10},
-                      yaxis={"autorange": "reversed"})
+    fig = go.Figure(
+        go.Heatmap(
+            z=corr,
+            x=names,
+            y=names,
+            zmin=-1,
+            zmax=1,
+            colorscale="RdBu_r",
+            text=np.round(corr, 2),
+            texttemplate="%{text}",
+            hovertemplate="%{y} ~ %{x}: %{z:.2f}<extra></extra>",
+        )
+    )
+    fig.update_layout(
+        title=title, height=360, margin={"l": 10, "r": 10, "t": 40, "b": 10}, yaxis={"autorange": "reversed"}
+    )
     return fig

@@ -46,9 +46,7 @@ def _mode(n: int) -> str:
     return "lines+markers" if n <= 120 else "lines"
 
 
-def _layout(
-    fig: go.Figure, height: int, title: str | None = None, legend_rows: int = 1
-) -> go.Figure:
+def _layout(fig: go.Figure, height: int, title: str | None = None, legend_rows: int = 1) -> go.Figure:
     """Common layout: the title, then the legend in the top margin, then the plot area.
 
     The legend sits in the margin (container coordinates) so that it never covers subplot titles.
@@ -58,9 +56,7 @@ def _layout(
     fig.update_layout(
         height=height,
         margin=dict(l=60, r=20, t=title_px + legend_px + 34, b=50),
-        title=dict(text=title, y=1.0 - 12 / height, yanchor="top", yref="container")
-        if title
-        else None,
+        title=dict(text=title, y=1.0 - 12 / height, yanchor="top", yref="container") if title else None,
         legend=dict(
             orientation="h",
             yref="container",
@@ -76,9 +72,7 @@ def _layout(
 
 
 # ------------------------------------------------------------------------- inspector
-def profiles_figure(
-    fp: FamilyProfiles, n_candidates: int | None = None, *, distorted: bool = False
-) -> go.Figure:
+def profiles_figure(fp: FamilyProfiles, n_candidates: int | None = None, *, distorted: bool = False) -> go.Figure:
     """The inspector's picture of one family, instances along the x axis (in ``fp.order``).
 
     Top panel: the child's profile and the current prediction (JMLR Figure 1a). Middle panel: the
@@ -89,19 +83,14 @@ def profiles_figure(
     order = np.asarray(fp.order)
     m = order.size
     pos = np.arange(m)
-    k = (
-        len(fp.candidates)
-        if n_candidates is None
-        else max(0, min(int(n_candidates), len(fp.candidates)))
-    )
+    k = len(fp.candidates) if n_candidates is None else max(0, min(int(n_candidates), len(fp.candidates)))
     has_w = fp.weights is not None
     use_star = bool(distorted and has_w)
     rows = 3 if has_w else 2
     child = fp.child_name or f"variable {fp.child}"
     titles = [
         f"{child}: data and current prediction",
-        ("weighted " if use_star else "")
-        + "ideal parent profile and the best candidates (scaled by alpha_z)",
+        ("weighted " if use_star else "") + "ideal parent profile and the best candidates (scaled by alpha_z)",
     ]
     if has_w:
         titles.append("instance weights g'(y) (how much each instance counts)")
@@ -192,9 +181,7 @@ def profiles_figure(
             row=3,
             col=1,
         )
-    xlabel = (
-        "instances, sorted by the ideal profile" if not np.array_equal(order, pos) else "instance"
-    )
+    xlabel = "instances, sorted by the ideal profile" if not np.array_equal(order, pos) else "instance"
     fig.update_xaxes(title_text=xlabel, row=rows, col=1)
     fig.update_yaxes(title_text=child, row=1, col=1)
     fig.update_yaxes(title_text="profile value", row=2, col=1)
@@ -245,8 +232,7 @@ def bounds_scatter(
                     color=FAMILY_COLOURS[j % len(FAMILY_COLOURS)],
                     symbol=[_OP_SYMBOL.get(int(table.op[i]), "circle") for i in r],
                 ),
-                hovertemplate="%{text}<br>exact gain %{x:.3f}<br>"
-                + f"{label} %{{y:.3f}}<extra>child {cname}</extra>",
+                hovertemplate="%{text}<br>exact gain %{x:.3f}<br>" + f"{label} %{{y:.3f}}<extra>child {cname}</extra>",
                 showlegend=show_legend,
             )
         )
@@ -269,9 +255,7 @@ def bounds_scatter(
         )
     )
     axis_type = "log" if log else "linear"
-    fig.update_xaxes(
-        title_text="exact log-likelihood gain \u0394 (nats)", type=axis_type, exponentformat="power"
-    )
+    fig.update_xaxes(title_text="exact log-likelihood gain \u0394 (nats)", type=axis_type, exponentformat="power")
     fig.update_yaxes(title_text=f"{label} (nats)", type=axis_type, exponentformat="power")
     # tall enough for a legend entry per child family (about 20 px each)
     height = int(min(900, max(480, 20 * (children.size + 1) + 120))) if show_legend else 480
@@ -340,10 +324,7 @@ def figure1_panel_c(ex: IdealParentExample) -> go.Figure:
         cols=1,
         shared_xaxes=True,
         vertical_spacing=0.14,
-        subplot_titles=[
-            f"candidate {ex.names[2 + j]}: C1 = {ex.c1[j]:.2f}, C2 = {ex.c2[j]:.2f}"
-            for j in range(2)
-        ],
+        subplot_titles=[f"candidate {ex.names[2 + j]}: C1 = {ex.c1[j]:.2f}, C2 = {ex.c2[j]:.2f}" for j in range(2)],
     )
     for j in range(2):
         _profile(fig, ex.ideal, "ideal profile Y", IDEAL_COLOUR, "dot", 2.5, row=j + 1)
@@ -377,9 +358,7 @@ def sigmoid_link_figure(sl: SigmoidLinearization) -> go.Figure:
     fig = make_subplots(
         rows=1,
         cols=n,
-        subplot_titles=[
-            f"x = {sl.x[i]:.2f}: y = {sl.y[i]:.3f}, g'(y) = {sl.gprime[i]:.4f}" for i in range(n)
-        ],
+        subplot_titles=[f"x = {sl.x[i]:.2f}: y = {sl.y[i]:.3f}, g'(y) = {sl.gprime[i]:.4f}" for i in range(n)],
     )
     for i in range(n):
         z = sl.z_axis[i]
@@ -409,9 +388,7 @@ def _exact_and_linear(fig: go.Figure, i: int, z, exact, linear, exact_name: str,
         (exact, exact_name, dict(color=X_COLOUR, dash="dot", width=2.5)),
         (linear, linear_name, dict(color=PRED_COLOUR, width=2)),
     ):
-        fig.add_trace(
-            go.Scatter(x=z, y=y, mode="lines", name=name, line=line, showlegend=i == 0), row=1, col=i + 1
-        )
+        fig.add_trace(go.Scatter(x=z, y=y, mode="lines", name=name, line=line, showlegend=i == 0), row=1, col=i + 1)
 
 
 def sigmoid_loglik_figure(sl: SigmoidLinearization) -> go.Figure:
@@ -488,14 +465,10 @@ def sigmoid_contour_figure(sl: SigmoidLinearization, *, skewed: bool = False) ->
     )
     if skewed:
         fig.update_xaxes(title_text=f"z₁ × g'(y₁)  (x₁ = {sl.x[0]:.2f})")
-        fig.update_yaxes(
-            title_text=f"z₂ × g'(y₂)  (x₂ = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
-        )
+        fig.update_yaxes(title_text=f"z₂ × g'(y₂)  (x₂ = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1)
         title = "(f) axes scaled by g'(Y): circles"
     else:
         fig.update_xaxes(title_text=f"z₁  (instance 1: x₁ = {sl.x[0]:.2f})")
-        fig.update_yaxes(
-            title_text=f"z₂  (instance 2: x₂ = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1
-        )
+        fig.update_yaxes(title_text=f"z₂  (instance 2: x₂ = {sl.x[1]:.2f})", scaleanchor="x", scaleratio=1)
         title = "(e) log-likelihood of both instances over (z₁, z₂)"
     return _layout(fig, 460, title)

@@ -258,8 +258,7 @@ def _render(net: Network, legend: list[tuple[str, bool, str]] | None) -> str:
     # fit the whole graph in view once drawn (positions are fixed, physics is off)
     text = text.replace(
         "</body>",
-        "<script>if (typeof network !== 'undefined') "
-        "{ network.fit({animation: false}); }</script></body>",
+        "<script>if (typeof network !== 'undefined') { network.fit({animation: false}); }</script></body>",
         1,
     )
     if legend:
@@ -270,11 +269,7 @@ def _render(net: Network, legend: list[tuple[str, bool, str]] | None) -> str:
             f"{html.escape(text_)}</span>"
             for color, dashed, text_ in legend
         )
-        box = (
-            '<div id="ipe-legend" '
-            'style="font:12px sans-serif;color:#343a40;padding:4px 2px 6px 2px">'
-            f"{items}</div>"
-        )
+        box = f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;padding:4px 2px 6px 2px">{items}</div>'
         text = text.replace("<body>", "<body>" + box, 1)
     return text
 
@@ -363,9 +358,7 @@ def search_network_html(
         hot = i in touched
         color = {
             "background": COLORS["node_last"] if hot else COLORS["hidden" if is_hidden else "node"],
-            "border": COLORS["node_last_border"]
-            if hot
-            else COLORS["hidden_border" if is_hidden else "node_border"],
+            "border": COLORS["node_last_border"] if hot else COLORS["hidden_border" if is_hidden else "node_border"],
         }
         net.add_node(
             i,
@@ -475,9 +468,7 @@ def truth_network_html(
 
 
 # ------------------------------------------------------------------------------- plotly / tables
-def score_trace_figure(
-    traces: Mapping[str, Sequence[tuple[int, float]]], *, height: int = 300
-) -> go.Figure:
+def score_trace_figure(traces: Mapping[str, Sequence[tuple[int, float]]], *, height: int = 300) -> go.Figure:
     """BIC (nats) after each step, one line per search.
 
     ``traces`` maps a label to (step, BIC) pairs, e.g. ``{"ideal": [...], "greedy": [...]}``. The
@@ -532,9 +523,7 @@ def move_log_frame(records: Sequence[Mapping]) -> pd.DataFrame:
     return frame.set_index("step")
 
 
-def compare_logs(
-    main: Sequence[Mapping], twin: Sequence[Mapping]
-) -> tuple[pd.DataFrame, pd.DataFrame, list[int]]:
+def compare_logs(main: Sequence[Mapping], twin: Sequence[Mapping]) -> tuple[pd.DataFrame, pd.DataFrame, list[int]]:
     """Two move logs aligned by step, and the steps where the searches chose different moves.
 
     A step differs when only one search took it, or when the two moves differ in operator or

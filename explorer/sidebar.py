@@ -27,14 +27,11 @@ def _data_source() -> None:
         "Standardize each variable (mean 0, variance 1)",
         value=True,
         key=state.W_STANDARDIZE,
-        help="The paper's C1/C2 use uncentred profiles; on standardized data centring does not "
-        "matter.",
+        help="The paper's C1/C2 use uncentred profiles; on standardized data centring does not matter.",
     )
     if source == SOURCES[0]:
         label = st.selectbox("Sample", list(state.SAMPLES), key=state.W_SAMPLE)
-        state.install_dataset(
-            ("sample", label, standardize), label, lambda: state.load_sample(label, standardize)
-        )
+        state.install_dataset(("sample", label, standardize), label, lambda: state.load_sample(label, standardize))
     elif source == SOURCES[1]:
         uploaded = st.file_uploader(
             "CSV, TSV or Excel file (header row of names)",
@@ -61,15 +58,9 @@ def _data_source() -> None:
     else:
         with st.form("synthetic_form", border=False):
             c1, c2, c3 = st.columns(3)
-            c1.number_input(
-                "N vars", min_value=2, max_value=300, value=20, step=1, key=state.W_SYN_N
-            )
-            c2.number_input(
-                "M rows", min_value=10, max_value=20000, value=500, step=50, key=state.W_SYN_M
-            )
-            c3.number_input(
-                "seed", min_value=0, max_value=10**6, value=0, step=1, key=state.W_SYN_SEED
-            )
+            c1.number_input("N vars", min_value=2, max_value=300, value=20, step=1, key=state.W_SYN_N)
+            c2.number_input("M rows", min_value=10, max_value=20000, value=500, step=50, key=state.W_SYN_M)
+            c3.number_input("seed", min_value=0, max_value=10**6, value=0, step=1, key=state.W_SYN_SEED)
             st.selectbox(
                 "CPD of the true network",
                 list(CPD_CHOICES),
@@ -125,8 +116,7 @@ def _settings_form() -> None:
             value=int(cur["k"]),
             step=1,
             key=state.W_K,
-            help="Ideal method only: how many top-ranked Add/Replace candidates per "
-            "family are scored exactly.",
+            help="Ideal method only: how many top-ranked Add/Replace candidates per family are scored exactly.",
         )
         st.radio(
             "Ranking measure",

@@ -214,9 +214,7 @@ def load_truth(path: Path) -> list[tuple[str, str]]:
 
 
 @st.cache_data(show_spinner=False)
-def load_sample(
-    label: str, standardize: bool = True
-) -> tuple[Dataset, list[tuple[str, str]] | None]:
+def load_sample(label: str, standardize: bool = True) -> tuple[Dataset, list[tuple[str, str]] | None]:
     """Load a bundled sample and its reference network (cached across reruns and sessions)."""
     data_file, truth_file, opts = SAMPLES[label]
     dataset = load_table(SAMPLE_DIR / data_file, standardize=standardize, **opts)
@@ -600,9 +598,7 @@ def run_chunk(max_seconds: float = CHUNK_SECONDS) -> bool:
     if get(STOP):
         msg = f"Stopped by you after {n} move(s) ({secs:.1f} s)."
     elif all_converged():
-        msg = (
-            f"Converged: no legal move improves the score ({n} move(s) in this run, {secs:.1f} s)."
-        )
+        msg = f"Converged: no legal move improves the score ({n} move(s) in this run, {secs:.1f} s)."
     else:
         conv = get(CONVERGED) or {}
         early = [w for w in ("main", "twin") if conv.get(w)]
@@ -691,9 +687,7 @@ def learned_network() -> LearnedNetwork | None:
     }
     full = search_dataset(stepper)
     parents = {c: stepper.parents(c) for c in range(stepper.n_vars)}
-    net = LearnedNetwork.from_parents(
-        full, parents, stepper.model, stats=stats, settings=dict(get(SETTINGS))
-    )
+    net = LearnedNetwork.from_parents(full, parents, stepper.model, stats=stats, settings=dict(get(SETTINGS)))
     hidden = [n for n in full.names if n not in set(dataset.names)]
     if hidden:
         values = search_values(stepper)

@@ -70,13 +70,11 @@ def make_sachs(shared: Path, out: Path) -> None:
     if len(raw) != 853:
         raise SystemExit(f"expected 853 {SACHS_CONDITION!r} rows, found {len(raw)}")
     values = [[float(c) for c in r] for r in raw]
-    bad = [(j + 2, names[i]) for j, r in enumerate(values) for i, v in enumerate(r)
-           if not (math.isfinite(v) and v > 0)]
+    bad = [(j + 2, names[i]) for j, r in enumerate(values) for i, v in enumerate(r) if not (math.isfinite(v) and v > 0)]
     if bad:
         raise SystemExit(f"cannot take logs: non-positive or non-finite values at {bad[:5]}")
     write_rows(out / "sachs2005_observational.csv", names, raw)
-    write_rows(out / "sachs2005_observational_log.csv", names,
-               [[fmt(math.log(v)) for v in r] for r in values])
+    write_rows(out / "sachs2005_observational_log.csv", names, [[fmt(math.log(v)) for v in r] for r in values])
     header, edges = read_rows(shared / "sachs2005_consensus_edges.csv")
     if header != ["parent", "child"]:
         raise SystemExit(f"unexpected header in sachs2005_consensus_edges.csv: {header}")
@@ -98,13 +96,15 @@ def make_arth150(shared: Path, out: Path) -> None:
 def make_synthetic(out: Path) -> None:
     from engine.synth import random_network, sample
 
-    net = random_network(SYNTH_N_VARS, expected_parents=SYNTH_PARENTS, signal=SYNTH_SIGNAL,
-                         seed=SYNTH_NET_SEED)
+    net = random_network(SYNTH_N_VARS, expected_parents=SYNTH_PARENTS, signal=SYNTH_SIGNAL, seed=SYNTH_NET_SEED)
     x = sample(net, SYNTH_N, seed=SYNTH_SAMPLE_SEED)
     write_rows(out / "synthetic_20.csv", list(net.names), [[fmt(v) for v in r] for r in x])
     edges = net.edges_frame()
-    write_rows(out / "synthetic_20_edges.csv", ["parent", "child", "weight"],
-               [[p, c, fmt(w)] for p, c, w in edges.itertuples(index=False)])
+    write_rows(
+        out / "synthetic_20_edges.csv",
+        ["parent", "child", "weight"],
+        [[p, c, fmt(w)] for p, c, w in edges.itertuples(index=False)],
+    )
     dest = out / "synthetic_20_network.json"
     dest.write_text(json.dumps(net.to_json(), indent=1) + "\n", encoding="utf-8")
     print(f"wrote {dest.relative_to(REPO)}")
@@ -112,8 +112,13 @@ def make_synthetic(out: Path) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("shared", nargs="?", type=Path, default=DEFAULT_SHARED,
-                        help=f"folder with the raw data (default: {DEFAULT_SHARED})")
+    parser.add_argument(
+        "shared",
+        nargs="?",
+        type=Path,
+        default=DEFAULT_SHARED,
+        help=f"folder with the raw data (default: {DEFAULT_SHARED})",
+    )
     args = parser.parse_args(argv)
     shared = args.shared.resolve()
     if not (shared / "sachs2005_all_conditions.csv").is_file():

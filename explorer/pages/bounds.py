@@ -121,9 +121,7 @@ if not cached["complete"]:
         slot.empty()
         cached["complete"] = True
     else:
-        st.caption(
-            "Until you press the button, only the candidates the search chose to fit are shown."
-        )
+        st.caption("Until you press the button, only the candidates the search chose to fit are shown.")
 
 state.keep_widgets({KEY_OPS: ["Add"], KEY_LOG: False})
 left, right = st.columns([3, 1])

@@ -109,6 +109,7 @@ if values.shape[1] != stepper.n_vars:
     st.warning("The current search has variables this page does not know; press Reset on the Search page.")
     st.stop()
 
+
 def _status(p) -> str:
     if not p.explained_by:
         return "new"
@@ -215,8 +216,9 @@ else:
         )
 
     b1, b2, _ = st.columns([1, 1, 4])
-    if b1.button("Accept", key=KEY_ACCEPT, type="primary" if prop.estimated_gain > 0 and not prop.explained_by
-                 else "secondary"):
+    if b1.button(
+        "Accept", key=KEY_ACCEPT, type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary"
+    ):
         try:
             with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
                 if hs is None:

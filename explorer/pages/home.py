@@ -45,8 +45,7 @@ def render() -> None:
         st.markdown("\n".join(f"- {note}" for note in dataset.notes))
     settings = state.get(state.SETTINGS)
     st.caption(
-        "Search settings: "
-        + ", ".join(f"{k} = {v if v is not None else 'no limit'}" for k, v in settings.items())
+        "Search settings: " + ", ".join(f"{k} = {v if v is not None else 'no limit'}" for k, v in settings.items())
     )
     st.page_link("explorer/pages/search.py", label="Go to the Search page", icon="➡️")
 

@@ -66,9 +66,7 @@ names = state.variable_names(stepper)
 model = stepper.model
 cpd = str(getattr(model, "cpd", "linear"))
 
-state.keep_widgets(
-    {KEY_VAR: names[0], KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names}
-)
+state.keep_widgets({KEY_VAR: names[0], KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names})
 left, mid, right = st.columns([2, 1, 1])
 var = left.selectbox(
     "Variable (child)",
@@ -128,10 +126,7 @@ with st.expander("How to read this plot", expanded=False):
     )
 
 if cpd == "linear":
-    st.caption(
-        "Linear-Gaussian model: C1 ≤ C2 ≤ exact gain for every candidate, so the estimates "
-        "never over-promise."
-    )
+    st.caption("Linear-Gaussian model: C1 ≤ C2 ≤ exact gain for every candidate, so the estimates never over-promise.")
 else:
     st.caption(
         f"{cpd.capitalize()} model: C1 and C2 come from a linear approximation of the link, so "
@@ -177,9 +172,7 @@ else:
         placeholder="not computed",
         key="ip_inspector_table",
         column_config={
-            "C1": st.column_config.NumberColumn(
-                format="%.3f", help="Gain if only the new parent's scale is fitted."
-            ),
+            "C1": st.column_config.NumberColumn(format="%.3f", help="Gain if only the new parent's scale is fitted."),
             "C2": st.column_config.NumberColumn(
                 format="%.3f", help="Gain if the scale and the noise variance are fitted."
             ),
@@ -200,11 +193,6 @@ else:
     best_c2, best_exact = table.best_by_c2, table.best_by_exact
     if best_exact is not None and len(table) > 1:
         if best_exact == best_c2:
-            st.success(
-                f"The candidate ranked first by C2 ({names[best_c2]}) is also the best one exactly."
-            )
+            st.success(f"The candidate ranked first by C2 ({names[best_c2]}) is also the best one exactly.")
         else:
-            st.warning(
-                f"C2 ranks {names[best_c2]} first, but {names[best_exact]} has the largest "
-                "exact gain."
-            )
+            st.warning(f"C2 ranks {names[best_c2]} first, but {names[best_exact]} has the largest exact gain.")

@@ -205,9 +205,7 @@ LOG_CONFIG = {
         "ideal parent. Ideal K scores exactly only ranks 1..K of each family; greedy scores all of "
         "them, so its chosen move can have any rank.",
     ),
-    "exact evaluations": st.column_config.NumberColumn(
-        "exact evaluations", help="Exact score evaluations made so far"
-    ),
+    "exact evaluations": st.column_config.NumberColumn("exact evaluations", help="Exact score evaluations made so far"),
 }
 
 
@@ -346,9 +344,7 @@ def step_panel() -> None:
     with trace:
         traces = {_method_label(settings["method"]): state.get(state.TRACE)}
         if state.get(state.TWIN) is not None:
-            traces[_method_label(state.other_method(settings["method"]))] = state.get(
-                state.TWIN_TRACE
-            )
+            traces[_method_label(state.other_method(settings["method"]))] = state.get(state.TWIN_TRACE)
         st.plotly_chart(plots.score_trace_figure(traces), width="stretch", key="search_trace")
     _logs()
     if going:

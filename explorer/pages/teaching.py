@@ -72,12 +72,8 @@ parent: **Z1**, a noisy measurement of H, and **Z2**, an unrelated signal. Each 
         key=KEY_NOISE,
         help="Standard deviation of the random noise in X and in the candidates.",
     )
-    n_samples = c2_.slider(
-        "Instances (M)", 10, 200, 40, 5, key=KEY_SAMPLES, help="How many samples the data has."
-    )
-    seed = c3_.number_input(
-        "Random seed", 0, 10_000, 0, 1, key=KEY_SEED, help="Draw a different example."
-    )
+    n_samples = c2_.slider("Instances (M)", 10, 200, 40, 5, key=KEY_SAMPLES, help="How many samples the data has.")
+    seed = c3_.number_input("Random seed", 0, 10_000, 0, 1, key=KEY_SEED, help="Draw a different example.")
     ex = _example(int(n_samples), float(noise), int(seed))
     best, other = ex.best, 1 - ex.best
     bname, oname = ex.names[2 + best], ex.names[2 + other]
@@ -134,8 +130,7 @@ for linear models the cheap scores are lower bounds on the exact gain.
         hide_index=True,
         key="ip_teach_fig1_table",
         column_config={
-            name: st.column_config.NumberColumn(format="%.3f")
-            for name in ("alpha_z", "C1", "C2", "exact gain")
+            name: st.column_config.NumberColumn(format="%.3f") for name in ("alpha_z", "C1", "C2", "exact gain")
         },
     )
     st.caption(

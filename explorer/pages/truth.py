@@ -147,9 +147,7 @@ def render() -> None:
     except IdealParentError as exc:
         st.error(str(exc))
         return
-    st.caption(
-        f"The current network of the Search page: {stepper.n_iter} move(s), {net.n_edges} edges."
-    )
+    st.caption(f"The current network of the Search page: {stepper.n_iter} move(s), {net.n_edges} edges.")
     truth = state.get(state.TRUTH)
     names = state.variable_names(stepper)
     hidden = state.hidden_names(stepper)

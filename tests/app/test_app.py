@@ -95,9 +95,7 @@ class TestDataSources:
         _choose_upload(app)
         app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
         tsv = b"gene\tc1\tc2\tc3\tc4\tc5\ng1\t1\t2\t3\t4\t6\ng2\t2\t1\t4\t3\t5\n"
-        app.file_uploader(key=state.W_UPLOAD).set_value(
-            ("expr.tsv", tsv, "text/tab-separated-values")
-        )
+        app.file_uploader(key=state.W_UPLOAD).set_value(("expr.tsv", tsv, "text/tab-separated-values"))
         app.run()
         assert not app.exception
         assert _names(app) == ("g1", "g2")

@@ -27,11 +27,7 @@ def seeded(repo_root):
 
 
 def _text(at) -> str:
-    return "\n".join(
-        [m.value for m in at.markdown]
-        + [s.value for s in at.subheader]
-        + [c.value for c in at.caption]
-    )
+    return "\n".join([m.value for m in at.markdown] + [s.value for s in at.subheader] + [c.value for c in at.caption])
 
 
 def test_no_data_shows_info(repo_root):

@@ -143,9 +143,7 @@ class TestCompare:
         _click(page, state.W_RUN_ALL)
         conv = page.session_state[state.CONVERGED]
         assert conv["main"] and conv["twin"]
-        assert (
-            len(page.session_state[state.TWIN_TRACE]) == len(page.session_state[state.TWIN_LOG]) + 1
-        )
+        assert len(page.session_state[state.TWIN_TRACE]) == len(page.session_state[state.TWIN_LOG]) + 1
 
     def test_toggle_off(self, page):
         page.toggle(key=state.W_COMPARE).set_value(True).run()
@@ -280,8 +278,15 @@ def test_hidden_node_is_placed_clear_of_its_children():
 
 def test_settings_summary_names_every_setting_in_force():
     s = state.settings_summary(
-        {"method": "ideal", "k": 2, "measure": "c2", "queue": "shared", "max_parents": None, "cpd": "sigmoid",
-         "correction": False}
+        {
+            "method": "ideal",
+            "k": 2,
+            "measure": "c2",
+            "queue": "shared",
+            "max_parents": None,
+            "cpd": "sigmoid",
+            "correction": False,
+        }
     )
     assert s == "Ideal parent, K=2, measure C2, shared queue, max parents unlimited, CPD sigmoid (k1/k2 correction off)"
     g = state.settings_summary({"method": "greedy", "k": 2, "measure": "c2", "max_parents": 3, "cpd": "linear"})

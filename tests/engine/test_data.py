@@ -73,9 +73,7 @@ def test_csv_with_crlf_and_bom(tmp_path):
 
 def test_excel_round_trip(tmp_path):
     pytest.importorskip("openpyxl")
-    frame = pd.DataFrame(
-        {"4": [1.5, 2.0, 3.25, 4.0], "YR.GLASS": [1.0, np.nan, 2.0, 5.5], "a b": [3, 1, 2, 0]}
-    )
+    frame = pd.DataFrame({"4": [1.5, 2.0, 3.25, 4.0], "YR.GLASS": [1.0, np.nan, 2.0, 5.5], "a b": [3, 1, 2, 0]})
     path = tmp_path / "data.xlsx"
     frame.to_excel(path, index=False)
     ds = load_raw(path)
@@ -97,12 +95,7 @@ def test_open_file_object(tmp_path):
 
 
 def test_transpose_genes_by_conditions(tmp_path):
-    text = (
-        "gene,heat1,heat2,cold1,cold2\n"
-        "YAL001C,1.0,2.0,3.0,4.0\n"
-        "YAL002W,2.0,1.0,4.0,4.5\n"
-        "YAL003W,0.5,5.0,3.0,1.0\n"
-    )
+    text = "gene,heat1,heat2,cold1,cold2\nYAL001C,1.0,2.0,3.0,4.0\nYAL002W,2.0,1.0,4.0,4.5\nYAL003W,0.5,5.0,3.0,1.0\n"
     ds = load_raw(write(tmp_path, "expr.csv", text), transpose=True)
     assert ds.names == ("YAL001C", "YAL002W", "YAL003W")
     assert ds.instance_labels == ("heat1", "heat2", "cold1", "cold2")

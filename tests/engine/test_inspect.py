@@ -103,9 +103,7 @@ def test_legal_candidates_match_propose(stepper, dataset):
     table = stepper.propose()
     for child in range(dataset.n_vars):
         rows = (table.child == child) & (table.op == Operator.ADD)
-        np.testing.assert_array_equal(
-            np.sort(table.parent[rows]), legal_add_candidates(stepper, child)
-        )
+        np.testing.assert_array_equal(np.sort(table.parent[rows]), legal_add_candidates(stepper, child))
 
 
 def test_inspection_does_not_change_the_search(dataset):
@@ -131,9 +129,7 @@ def test_candidate_table(stepper, dataset):
     assert full.n_exact == len(full)
     known = np.isfinite(lazy.exact)
     np.testing.assert_allclose(lazy.exact[known], full.exact[known])
-    np.testing.assert_allclose(
-        full.exact, stepper.model.exact_add(child, stepper.parents(child), full.candidates)
-    )
+    np.testing.assert_allclose(full.exact, stepper.model.exact_add(child, stepper.parents(child), full.candidates))
     # rank 1 = largest C2
     assert full.c2[full.rank == 1].max() == pytest.approx(np.nanmax(full.c2))
     assert full.best_by_c2 == int(full.candidates[np.argmax(full.c2)])

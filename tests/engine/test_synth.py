@@ -135,9 +135,7 @@ def test_sample_dataset(synthetic_network, synthetic_dataset):
     assert synthetic_dataset.values.shape == (300, 8)
     assert synthetic_dataset.standardized
     np.testing.assert_allclose(synthetic_dataset.values.mean(axis=0), 0.0, atol=1e-12)
-    np.testing.assert_allclose(
-        synthetic_dataset.original_values(), sample(synthetic_network, 300, seed=2), atol=1e-9
-    )
+    np.testing.assert_allclose(synthetic_dataset.original_values(), sample(synthetic_network, 300, seed=2), atol=1e-9)
     raw = sample_dataset(synthetic_network, 300, seed=2, standardize=False)
     np.testing.assert_array_equal(raw.values, sample(synthetic_network, 300, seed=2))
 
@@ -222,8 +220,7 @@ CYCLE = {
         ),
         (json.dumps(CYCLE), "cycle"),
     ],
-    ids=["empty", "not-json", "list", "no-cpds", "no-nodes", "unknown-parent", "text-variance",
-         "cycle"],
+    ids=["empty", "not-json", "list", "no-cpds", "no-nodes", "unknown-parent", "text-variance", "cycle"],
 )
 def test_bad_network_file(tmp_path, content, match):
     path = tmp_path / "net.json"
@@ -239,14 +236,12 @@ def test_missing_network_file(tmp_path):
 
 @pytest.mark.parametrize("variance", [-1.0, float("nan")], ids=["negative", "nan"])
 def test_bad_variance_is_a_model_error(variance):
-    spec = {"nodes": ["a"], "cpds": {"a": {"coefficients": {"(Intercept)": [0.0]},
-                                           "variance": [variance]}}}
+    spec = {"nodes": ["a"], "cpds": {"a": {"coefficients": {"(Intercept)": [0.0]}, "variance": [variance]}}}
     with pytest.raises(ModelError, match="variance"):
         load_network(spec)
 
 
 def test_duplicate_nodes_are_a_model_error():
-    spec = {"nodes": ["a", "a"], "cpds": {"a": {"coefficients": {"(Intercept)": [0.0]},
-                                                "variance": [1.0]}}}
+    spec = {"nodes": ["a", "a"], "cpds": {"a": {"coefficients": {"(Intercept)": [0.0]}, "variance": [1.0]}}}
     with pytest.raises(ModelError, match="'a'"):
         load_network(spec)
