@@ -10,7 +10,7 @@
      .auto(max_hidden=10)`` (every new hidden variable starts as the parent of the best cluster of
      ideal profiles).
    Figures: train and test log-likelihood per instance per OBSERVED variable, hidden variables
-   integrated out exactly (``engine.em.marginal_loglik`` with the final ``hs.em.params()``, test
+   integrated out exactly (``engine.hidden.marginal_loglik`` with the final ``hs.em.params()``, test
    rows padded with zero columns for the hidden variables and an observed mask that is False there;
    checked against scipy's multivariate normal on the implied observed covariance), number of
    hidden variables, edges, seconds. "golden" is the generating network on the same data.
@@ -45,9 +45,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.cpd.linear import LinearGaussianFamilies  # noqa: E402
 from engine.data import from_array  # noqa: E402
-from engine.em import StructuralEM, marginal_loglik  # noqa: E402
-from engine.hidden import propose_from_search  # noqa: E402
-from engine.latent import HiddenSearch  # noqa: E402
+from engine.hidden import HiddenSearch, StructuralEM, marginal_loglik, propose_from_search  # noqa: E402
 from engine.search import Stepper  # noqa: E402
 from engine.synth import random_network, sample  # noqa: E402
 

@@ -1,9 +1,10 @@
 """The estimator front end: ``IdealParentSearch(...).fit(data)``.
 
 A scikit-learn-shaped wrapper around :class:`engine.search.Stepper`: ``__init__`` only stores the
-settings, ``fit`` validates them and the data before any search, runs the stepper to convergence
-and sets trailing-underscore attributes. The CLI, the Python API and the app all go through the
-same ``Stepper.step``.
+settings, ``fit`` validates them (as one :class:`~engine.search.SearchSettings`) and the data
+before any search, runs the search to convergence through the one run loop
+(:class:`~engine.search.RunLoop`) and sets trailing-underscore attributes. The CLI, the Python API
+and the app all go through the same ``Stepper.step``.
 """
 
 from __future__ import annotations
@@ -17,9 +18,9 @@ import pandas as pd
 from ._validation import check_choice, check_scalar
 from .cpd import make_families
 from .data import Dataset, from_array, from_frame
-from .exceptions import MissingValuesError, ParameterError  # noqa: F401
+from .exceptions import DataValidationError, MissingValuesError, ParameterError
 from .network import LearnedNetwork
-from .search import Move, SearchResult, Stepper
+from .search import Move, RunStats, SearchResult, SearchSettings, Stepper
 
 __all__ = ["IdealParentSearch", "as_dataset"]
 
@@ -96,8 +97,9 @@ class IdealParentSearch:
         Moves taken.
     converged_ : bool
     history_ : list of Move
-    stats_ : dict
-        ``steps``, ``exact_evaluations``, ``ranked_candidates``, ``seconds``.
+    stats_ : RunStats
+        ``steps``, ``exact_evaluations``, ``ranked_candidates``, ``seconds``, ``converged``,
+        ``message`` (and ``em_iterations`` when structural EM ran), as in the CLI JSON.
     """
 
     def __init__(
@@ -137,20 +139,13 @@ class IdealParentSearch:
         self.random_state = random_state
 
     def _check_params(self) -> None:
-        check_choice(self.method, "method", ("ideal", "greedy"))
-        check_scalar(self.k, "k", int, min_val=1)
-        check_choice(self.measure, "measure", ("c2", "c1"))
-        check_choice(self.queue, "queue", ("shared", "per_operator"))
-        check_choice(self.cpd, "cpd", ("linear", "sigmoid", "multiplicative"))
-        check_scalar(self.max_parents, "max_parents", int, min_val=0, allow_none=True)
+        self.search_settings()  # validates method, k, measure, queue, max_parents, cpd, correction
         check_scalar(self.max_iter, "max_iter", int, min_val=0, allow_none=True)
         check_scalar(self.n_restarts, "n_restarts", int, min_val=0)
         check_scalar(self.restart_moves, "restart_moves", int, min_val=1)
         if self.hidden is not None:
             check_choice(self.hidden, "hidden", ("auto",))
         check_scalar(self.max_hidden, "max_hidden", int, min_val=0)
-        if not isinstance(self.correction, bool | np.bool_):
-            raise ParameterError(f"`correction` must be True or False, got {self.correction!r}.")
         if not isinstance(self.two_layer, bool | np.bool_):
             raise ParameterError(f"`two_layer` must be True or False, got {self.two_layer!r}.")
         rs = self.random_state
@@ -175,45 +170,44 @@ class IdealParentSearch:
     def _auto_hidden(self) -> bool:
         return isinstance(self.hidden, str) and self.hidden.lower() == "auto"
 
+    def search_settings(self) -> SearchSettings:
+        """The settings of the structure search itself (Stepper, StructuralEM, HiddenSearch),
+        validated: a bad value raises :class:`ParameterError` naming it."""
+        return SearchSettings(
+            method=self.method,
+            k=self.k,
+            measure=self.measure,
+            queue=self.queue,
+            max_parents=self.max_parents,
+            cpd=self.cpd,
+            correction=self.correction,
+        )
+
     def settings(self) -> dict:
         """The settings as a JSON-friendly dict (choices in their canonical lower case)."""
-
-        def low(v):
-            return v.lower() if isinstance(v, str) else v
-
+        s = self.search_settings()
         return {
-            "method": low(self.method),
+            "method": s.method,
             "k": self.k,
-            "measure": low(self.measure),
-            "queue": low(self.queue),
+            "measure": s.measure,
+            "queue": s.queue,
             "max_parents": self.max_parents,
-            "cpd": low(self.cpd),
+            "cpd": s.cpd,
             "max_iter": self.max_iter,
             "n_restarts": self.n_restarts,
             "restart_moves": self.restart_moves,
-            "hidden": low(self.hidden),
+            "hidden": self.hidden.lower() if isinstance(self.hidden, str) else self.hidden,
             "max_hidden": self.max_hidden,
             "two_layer": bool(self.two_layer),
-            "correction": bool(self.correction),
-        }
-
-    def _search_settings(self) -> dict:
-        """The settings the structure search itself takes (Stepper, StructuralEM, HiddenSearch)."""
-        return {
-            "method": self.method,
-            "k": self.k,
-            "measure": self.measure,
-            "queue": self.queue,
-            "max_parents": self.max_parents,
+            "correction": s.correction,
         }
 
     def make_model(self, values: np.ndarray, names=None):
         """The CPD family model (fits, C1/C2, exact gains) for complete ``values`` with these settings;
         ``names`` only label error messages."""
         self._check_params()
-        cpd = self.cpd.lower()
-        extra = {"correction": bool(self.correction)} if cpd == "sigmoid" else {}
-        return make_families(values, cpd, names=names, **extra)
+        s = self.search_settings()
+        return make_families(values, s.cpd, names=names, **s.model_options)
 
     def make_stepper(self, dataset: Dataset) -> Stepper:
         """Validate the settings and data and build the stepper (no search yet)."""
@@ -231,13 +225,13 @@ class IdealParentSearch:
             for p, c in pairs:
                 try:
                     out.append((dataset.index(p), dataset.index(c)))
-                except Exception:
+                except DataValidationError:
                     raise ParameterError(f"`{what}` edge ({p!r}, {c!r}) names an unknown variable.") from None
             return out
 
         return Stepper(
             model,
-            **self._search_settings(),
+            self.search_settings(),
             required=index_pairs(self._required_pairs, "required_edges"),
             forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges"),
         )
@@ -282,10 +276,9 @@ class IdealParentSearch:
         import time
 
         from .data import Dataset as _Dataset
-        from .em import MISSING_HANDLING
-        from .latent import HiddenSearch
+        from .hidden import MISSING_HANDLING, HiddenSearch
 
-        cpd = check_choice(self.cpd, "cpd", ("linear", "sigmoid", "multiplicative"))
+        cpd = self.search_settings().cpd
         if cpd != "linear":
             if self._auto_hidden or self.two_layer:
                 raise ParameterError(
@@ -294,8 +287,13 @@ class IdealParentSearch:
                 )
             return self._fit_imputed(dataset, callback)
         t0 = time.perf_counter()
-        settings = {**self._search_settings(), "required": self._required_pairs, "forbidden": self._forbidden_pairs}
-        hs = HiddenSearch(dataset, settings, two_layer=self.two_layer, seed=self.random_state)
+        hs = HiddenSearch(
+            dataset,
+            self.search_settings(),
+            two_layer=self.two_layer,
+            seed=self.random_state,
+            em_options={"required": self._required_pairs, "forbidden": self._forbidden_pairs},
+        )
         if self._auto_hidden or self.two_layer:
             hs.auto(self.max_hidden)
         else:
@@ -316,18 +314,18 @@ class IdealParentSearch:
         self.dataset_ = dataset
         self.stepper_ = stepper
         self.hidden_search_ = hs
-        self.stats_ = {
-            "steps": em.n_moves,
-            "exact_evaluations": em.n_exact,
-            "ranked_candidates": stepper.n_ranked if stepper is not None else 0,
-            "seconds": time.perf_counter() - t0,
-            "converged": bool(em.converged),
-            "em_iterations": len(em.history),
-            "message": "structural EM finished",
-        }
+        self.stats_ = RunStats(
+            steps=em.n_moves,
+            exact_evaluations=em.n_exact,
+            ranked_candidates=stepper.n_ranked if stepper is not None else 0,
+            seconds=time.perf_counter() - t0,
+            converged=bool(em.converged_),
+            message="structural EM finished",
+            em_iterations=em.n_iter_,
+        )
         parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
         net = LearnedNetwork.from_parents(
-            full, parents, em.expected_model(), stats=self.stats_, settings=self.settings()
+            full, parents, em.expected_model(), stats=self.stats_.to_dict(), settings=self.settings()
         )
         summary = hs.summary()
         net.hidden = summary["hidden"]
@@ -338,7 +336,7 @@ class IdealParentSearch:
         self.score_ = net.bic
         self.loglik_ = net.loglik
         self.n_iter_ = em.n_moves
-        self.converged_ = bool(em.converged)
+        self.converged_ = bool(em.converged_)
         self.history_ = list(stepper.history) if stepper is not None else []
         self.result_ = None
         return self
@@ -356,12 +354,12 @@ class IdealParentSearch:
         import time
 
         from .data import Dataset as _Dataset
-        from .em import StructuralEM
+        from .hidden import StructuralEM
 
         t0 = time.perf_counter()
         em = StructuralEM(
             dataset,
-            **self._search_settings(),
+            self.search_settings(),
             required=self._required_pairs,
             forbidden=self._forbidden_pairs,
         )
@@ -385,9 +383,9 @@ class IdealParentSearch:
         if self.n_restarts and result.status == 1:
             result = self._restarts(stepper, result, callback)
         self._set_fitted(completed, stepper, result)
-        self.stats_["seconds"] = time.perf_counter() - t0
-        self.stats_["em_iterations"] = len(em.history)
-        self.network_.stats = self.stats_
+        self.stats_.seconds = time.perf_counter() - t0
+        self.stats_.em_iterations = em.n_iter_
+        self.network_.stats = self.stats_.to_dict()
         self.network_.missing_values = (
             f"{int(dataset.missing.sum())} missing cell(s) filled with their posterior means under a "
             "linear-Gaussian network learned by structural EM (mean-field E-step); the "
@@ -420,17 +418,10 @@ class IdealParentSearch:
         self.dataset_ = dataset
         self.stepper_ = stepper
         self.result_ = result
-        self.stats_ = {
-            "steps": result.n_iter,
-            "exact_evaluations": result.n_exact,
-            "ranked_candidates": result.n_ranked,
-            "seconds": result.elapsed_s,
-            "converged": result.converged,
-            "message": result.message,
-        }
+        self.stats_ = result.stats()
         parents = {c: stepper.parents(c) for c in range(dataset.n_vars)}
         self.network_ = LearnedNetwork.from_parents(
-            dataset, parents, stepper.model, stats=self.stats_, settings=self.settings()
+            dataset, parents, stepper.model, stats=self.stats_.to_dict(), settings=self.settings()
         )
         self.score_ = result.score
         self.loglik_ = result.loglik

@@ -292,7 +292,7 @@ class LearnedNetwork:
                     f"{dataset.source or 'data'}: scoring data with missing cells or hidden variables needs a "
                     "linear-Gaussian model (this one has non-linear CPDs); remove or fill the missing cells."
                 )
-            from .em import marginal_loglik
+            from .hidden import marginal_loglik
 
             if refit:
                 total = self._refit_em(dataset, x)
@@ -340,7 +340,7 @@ class LearnedNetwork:
     def _refit_em(self, dataset: Dataset, x: np.ndarray) -> float:
         """Refit the parameters (structure fixed) by EM on data with hidden/missing cells."""
         from .data import Dataset as _Dataset
-        from .em import StructuralEM
+        from .hidden import StructuralEM
 
         hidden = set(self.hidden_names())
         obs_vars = [v for v in self.variables if v not in hidden]
@@ -357,7 +357,7 @@ class LearnedNetwork:
             initial_edges=[(p, c) for p, c, _ in self.edges()],
             fixed_structure=True,
         )
-        from .em import _Params
+        from .hidden.em import _Params
 
         em.e_step(_Params(b0[perm], coef[np.ix_(perm, perm)], var[perm]))
         em.run()

@@ -1,7 +1,7 @@
 """Hidden-variable view: ranked cluster proposals, vetting one, and accepting or rejecting it.
 
 Streamlit page (run by st.navigation). Proposals come from :mod:`engine.hidden` (JMLR 2007
-section 5); accepting one runs structural EM through :class:`engine.latent.HiddenSearch`
+section 5); accepting one runs structural EM through :class:`engine.hidden.HiddenSearch`
 (section 6) and installs the resulting search as the explorer's current search. This page's own
 keys start with ``ip_hidden_``.
 """
@@ -15,8 +15,7 @@ import pandas as pd
 import streamlit as st
 
 from engine.exceptions import IdealParentError
-from engine.hidden import cluster_view, propose_from_search
-from engine.latent import HiddenSearch
+from engine.hidden import HiddenSearch, cluster_view, propose_from_search
 from explorer import state
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 

@@ -12,8 +12,9 @@ from scipy.stats import multivariate_normal
 
 from engine.cpd.linear import LinearGaussianFamilies
 from engine.data import Dataset, from_array
-from engine.em import StructuralEM, _Params, marginal_loglik
 from engine.exceptions import DataValidationError, ParameterError
+from engine.hidden import StructuralEM, marginal_loglik
+from engine.hidden.em import _Params
 from engine.search import Stepper
 from engine.synth import random_network, sample
 
@@ -110,7 +111,7 @@ class TestMissingValues:
         complete.run()
         em = StructuralEM(miss)
         hist = em.run()
-        assert em.converged and len(hist) >= 2
+        assert em.converged_ and len(hist) >= 2
         bounds = np.array([h.bound for h in hist])
         assert np.all(np.diff(bounds) >= -1e-6 * np.abs(bounds[:-1]))
         # the variational bound is a lower bound of the exact observed-data BIC

@@ -10,10 +10,9 @@ from scipy.stats import multivariate_normal
 
 from engine.cpd.linear import LinearGaussianFamilies
 from engine.data import from_array
-from engine.em import StructuralEM, _Params, marginal_loglik
 from engine.exceptions import DataValidationError, ParameterError
-from engine.hidden import ideal_cosines, propose_from_search, score_cluster
-from engine.latent import HiddenSearch
+from engine.hidden import HiddenSearch, StructuralEM, ideal_cosines, marginal_loglik, propose_from_search, score_cluster
+from engine.hidden.em import _Params
 from engine.search import Stepper
 from engine.synth import random_network, sample, sample_dataset
 

@@ -10,9 +10,8 @@ import numpy as np
 import pytest
 
 from engine.data import from_array
-from engine.em import MISSING_HANDLING, StructuralEM
 from engine.exceptions import ParameterError
-from engine.latent import HiddenSearch
+from engine.hidden import MISSING_HANDLING, HiddenSearch, StructuralEM
 from engine.synth import random_network, sample
 
 N_PLANTED = 30

@@ -39,8 +39,8 @@ import numpy as np
 from scipy.cluster.hierarchy import linkage
 from scipy.spatial.distance import squareform
 
-from ._validation import check_scalar
-from .exceptions import ParameterError
+from .._validation import check_scalar
+from ..exceptions import ParameterError
 
 __all__ = [
     "ClusterProposal",

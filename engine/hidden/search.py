@@ -23,10 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .data import Dataset
+from ..data import Dataset
+from ..exceptions import ParameterError
+from ..search import SearchSettings, Stepper
 from .em import MISSING_HANDLING, StructuralEM
-from .exceptions import ParameterError
-from .hidden import ClusterProposal, propose_from_search
+from .proposals import ClusterProposal, propose_from_search
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
 
@@ -59,8 +60,8 @@ class HiddenSearch:
     ----------
     dataset : Dataset
         Observed data (may have missing cells).
-    settings : dict
-        Search settings passed to the M-step: method, k, measure, queue, max_parents.
+    settings : SearchSettings or dict, optional
+        Search settings of every M-step (method, k, measure, queue, max_parents).
     two_layer : bool
         Only hidden -> observed edges (the paper's two-layer setting); ``max_parents`` then bounds
         the hidden parents of each observed variable.
@@ -73,7 +74,7 @@ class HiddenSearch:
     def __init__(
         self,
         dataset: Dataset,
-        settings: dict | None = None,
+        settings: SearchSettings | dict | None = None,
         *,
         two_layer: bool = False,
         initial_edges=(),
@@ -81,21 +82,22 @@ class HiddenSearch:
         seed: int | None = None,
     ) -> None:
         self.dataset = dataset
-        self.settings = {"method": "ideal", "k": 2, "measure": "c2", "queue": "shared", "max_parents": None}
-        self.settings.update(settings or {})
+        self.settings = SearchSettings.coerce(settings)
         self.two_layer = two_layer
         self.em_options = dict(em_options or {})
         self.rng = np.random.default_rng(seed)
         self.hidden: list[HiddenVariable] = []
         self.rejected: set[frozenset] = set()
         self.initial_edges = list(initial_edges)
-        self.em = StructuralEM(dataset, initial_edges=self.initial_edges, two_layer=two_layer, **self._em_kwargs())
+        self.em = self._structural_em(initial_edges=self.initial_edges)
         if dataset.has_missing:
             # posterior moments of the missing cells under the given structure (no search yet)
             self.em.e_step(self.em.params())
 
-    def _em_kwargs(self) -> dict:
-        return {**self.settings, **self.em_options}
+    def _structural_em(self, **kwargs) -> StructuralEM:
+        """Structural EM on the data with these settings, EM options and ``kwargs``."""
+        options = {**self.em_options, **kwargs}
+        return StructuralEM(self.dataset, self.settings, two_layer=self.two_layer, **options)
 
     # ------------------------------------------------------------------ state
     @property
@@ -116,20 +118,9 @@ class HiddenSearch:
         """Posterior mean of a hidden variable over the instances."""
         return self.em.mean[:, self.names.index(name)].copy()
 
-    def _current_stepper(self):
+    def _current_stepper(self) -> Stepper:
         if self.em.stepper is None:
-            from .search import Stepper
-
-            self.em.stepper = Stepper(
-                self.em.expected_model(),
-                method=self.settings["method"],
-                k=self.settings["k"],
-                measure=self.settings["measure"],
-                queue=self.settings["queue"],
-                initial=self.em.edges,
-                required=self.em.required,
-                forbidden=self.em._forbidden(),
-            )
+            self.em.stepper = self.em.make_stepper()
         return self.em.stepper
 
     # ------------------------------------------------------------- proposals
@@ -168,7 +159,7 @@ class HiddenSearch:
 
     def _add_hidden(self, profile, children, gain, members, callback=None, informed: bool = True) -> HiddenVariable:
         name = self._next_name()
-        cap = self.settings.get("max_parents")
+        cap = self.settings.max_parents
         if self.two_layer and cap is not None:
             # respect the bound on hidden parents per observed variable
             count = {self.names[c]: 0 for c in range(self.n_observed)}
@@ -181,10 +172,8 @@ class HiddenSearch:
         hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
         hidden[name] = (np.asarray(profile, dtype=float), list(children))
         obs_edges = self.edges()
-        kwargs = self._em_kwargs()
-        if not informed:
-            kwargs.setdefault("warmup", 50)
-        em = StructuralEM(self.dataset, hidden=hidden, initial_edges=obs_edges, two_layer=self.two_layer, **kwargs)
+        warmup = {} if informed or "warmup" in self.em_options else {"warmup": 50}
+        em = self._structural_em(hidden=hidden, initial_edges=obs_edges, **warmup)
         # carry over the current posterior of the earlier hidden variables
         for h in self.hidden:
             j = em.names.index(h.name)
@@ -226,9 +215,7 @@ class HiddenSearch:
         set-aside clusters are not added to the user's rejections.
         """
         say = progress or (lambda msg: None)
-        baseline = StructuralEM(
-            self.dataset, initial_edges=self.initial_edges, two_layer=self.two_layer, **self._em_kwargs()
-        )
+        baseline = self._structural_em(initial_edges=self.initial_edges)
         if self.two_layer:
             obs = list(self.names[: self.n_observed])
             self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)

@@ -41,13 +41,14 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_scalar
-from .cpd.linear import LOG_2PI, LinearGaussianFamilies
-from .data import Dataset
-from .exceptions import ConvergenceWarning, DataValidationError, ParameterError
-from .search import Stepper
+from .._validation import check_scalar
+from ..cpd.linear import LOG_2PI, LinearGaussianFamilies
+from ..data import Dataset
+from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
+from ..search import SearchSettings, Stepper
+from .marginal import marginal_loglik
 
-__all__ = ["StructuralEM", "EMIteration", "marginal_loglik", "MISSING_HANDLING"]
+__all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
 
 MISSING_HANDLING = (
     "structural EM (Friedman 1997; Elidan et al. 2007 sec. 6): expected BIC under a mean-field "
@@ -87,9 +88,11 @@ class StructuralEM:
         of its children.
     initial_edges : iterable of (parent name, child name)
         Starting structure (besides the hidden variables' edges).
+    settings : SearchSettings or dict, optional
+        Settings of every M-step search (``method``, ``k``, ``measure``, ``queue``,
+        ``max_parents``); keyword arguments of the same names override them.
     two_layer : bool
         The paper's two-layer setting: only hidden -> observed edges are allowed.
-    method, k, measure, queue, max_parents : search settings (see :class:`Stepper`).
     required, forbidden : iterable of (parent name, child name)
         Edges every M-step must keep / may never add (observed variables).
     max_iter : int
@@ -111,15 +114,11 @@ class StructuralEM:
     def __init__(
         self,
         dataset: Dataset,
+        settings: SearchSettings | dict | None = None,
         *,
         hidden: dict[str, tuple[np.ndarray, list[str]]] | None = None,
         initial_edges: Iterable[tuple[str, str]] = (),
         two_layer: bool = False,
-        method: str = "ideal",
-        k: int = 2,
-        measure: str = "c2",
-        queue: str = "shared",
-        max_parents: int | None = None,
         required: Iterable[tuple[str, str]] = (),
         forbidden: Iterable[tuple[str, str]] = (),
         max_iter: int = 100,
@@ -128,11 +127,13 @@ class StructuralEM:
         mf_tol: float = 1e-8,
         fixed_structure: bool = False,
         warmup: int = 0,
+        **overrides,
     ) -> None:
         check_scalar(max_iter, "max_iter", int, min_val=1)
         check_scalar(mf_iter, "mf_iter", int, min_val=1)
         self.dataset = dataset
-        self.settings = {"method": method, "k": k, "measure": measure, "queue": queue, "max_parents": max_parents}
+        self.settings = SearchSettings.coerce(settings, **overrides)
+        max_parents = self.settings.max_parents
         self.two_layer = bool(two_layer)
         self.fixed_structure = bool(fixed_structure)
         self.warmup = int(warmup)
@@ -204,7 +205,9 @@ class StructuralEM:
             bad = [obs_names[i] for i in np.flatnonzero(~np.isfinite(col_mean))]
             raise DataValidationError(f"column(s) {bad} have no observed values.")
         self.edges: list[tuple[int, int]] = sorted(edges)
+        #: one record per EM iteration; ``lower_bounds_`` is its bound trace
         self.history: list[EMIteration] = []
+        self.converged_ = False
         self.stepper: Stepper | None = None
         self.n_moves = 0
         self.n_exact = 0
@@ -291,31 +294,32 @@ class StructuralEM:
 
     # ----------------------------------------------------------------- M-step
     def m_step(self, model: LinearGaussianFamilies, callback=None) -> int:
-        """Structure search on the expected statistics, from the current structure."""
+        """Structure search on the expected statistics, from the current structure, run to
+        convergence (``Stepper.run``, the one run loop)."""
         if self.fixed_structure:
             return 0
-        s = self.settings
-        max_parents = s["max_parents"]
+        max_parents = self.settings.max_parents
         if max_parents is not None:
             counts = np.bincount([c for _, c in self.edges], minlength=self.n_vars)
             max_parents = max(int(max_parents), int(counts.max(initial=0)))
-        stepper = Stepper(
-            model,
-            method=s["method"],
-            k=s["k"],
-            measure=s["measure"],
-            queue=s["queue"],
-            max_parents=max_parents,
-            initial=self.edges,
-            required=self.required,
-            forbidden=self._forbidden(),
-        )
+        stepper = self.make_stepper(model, max_parents)
         res = stepper.run(callback=callback)
         self.edges = sorted(stepper.edges())
         self.stepper = stepper
         self.n_exact += res.n_exact
         self.elapsed_s += res.elapsed_s
         return res.n_iter
+
+    def make_stepper(self, model: LinearGaussianFamilies | None = None, max_parents: int | None = None) -> Stepper:
+        """A stepper over every variable (hidden ones included) on ``model`` (default: the current
+        expected statistics), starting from the current structure, with the EM's constraints."""
+        return Stepper(
+            model if model is not None else self.expected_model(),
+            self.settings.replace(max_parents=max_parents),
+            initial=self.edges,
+            required=self.required,
+            forbidden=self._forbidden(),
+        )
 
     # ------------------------------------------------------------------- loop
     def run(self, callback: Callable[[EMIteration], None] | None = None) -> list[EMIteration]:
@@ -351,33 +355,35 @@ class StructuralEM:
             if callback is not None:
                 callback(rec)
             if prev_edges == self.edges and bound - prev_bound <= self.tol * max(1.0, abs(bound)):
+                self.converged_ = True
                 break
             prev_bound, prev_edges = bound, list(self.edges)
         else:
+            self.converged_ = False
             warnings.warn(
                 f"structural EM stopped after {self.max_iter} iterations before converging.",
                 ConvergenceWarning,
                 stacklevel=2,
             )
         # final stepper on the final expected statistics, for inspection and further steps
-        self.stepper = Stepper(
-            self.expected_model(),
-            method=self.settings["method"],
-            k=self.settings["k"],
-            measure=self.settings["measure"],
-            queue=self.settings["queue"],
-            max_parents=self.stepper.max_parents if self.stepper is not None else None,
-            initial=self.edges,
-            required=self.required,
-            forbidden=self._forbidden(),
-        )
+        self.stepper = self.make_stepper(max_parents=self.stepper.max_parents if self.stepper is not None else None)
         return self.history
 
+    # ------------------------------------------------- scikit-learn attributes
     @property
-    def converged(self) -> bool:
-        return len(self.history) < self.max_iter or (
-            len(self.history) >= 2 and self.history[-1].n_edges == self.history[-2].n_edges
-        )
+    def n_iter_(self) -> int:
+        """EM iterations run."""
+        return len(self.history)
+
+    @property
+    def lower_bounds_(self) -> list[float]:
+        """The variational bound after each iteration (non-decreasing)."""
+        return [rec.bound for rec in self.history]
+
+    @property
+    def lower_bound_(self) -> float:
+        """The final bound (-inf before :meth:`run`)."""
+        return self.history[-1].bound if self.history else -math.inf
 
     # -------------------------------------------------------------- reporting
     def params(self) -> _Params:
@@ -396,33 +402,3 @@ class StructuralEM:
 
     def hidden_names(self) -> list[str]:
         return self.names[self.n_obs :]
-
-
-def marginal_loglik(
-    intercept: np.ndarray, coef: np.ndarray, variance: np.ndarray, values: np.ndarray, observed: np.ndarray
-) -> float:
-    """Log-likelihood (nats) of the observed cells of ``values`` under a linear-Gaussian network.
-
-    The network ``x = b0 + coef^T x + eps`` is jointly Gaussian with mean ``A b0`` and covariance
-    ``A diag(variance) A^T``, ``A = (I - coef^T)^{-1}``; each instance is scored on its observed
-    cells (rows are grouped by missingness pattern, so the cost is one Cholesky per pattern).
-    """
-    n = coef.shape[0]
-    a = np.linalg.inv(np.eye(n) - coef.T)
-    mu = a @ intercept
-    cov = (a * variance) @ a.T
-    patterns, inverse = np.unique(observed, axis=0, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
-    total = 0.0
-    for pi, pat in enumerate(patterns):
-        cols = np.flatnonzero(pat)
-        if cols.size == 0:
-            continue
-        rows = np.flatnonzero(inverse == pi)
-        sub = cov[np.ix_(cols, cols)]
-        chol = np.linalg.cholesky(sub)
-        diff = values[np.ix_(rows, cols)] - mu[cols]
-        sol = np.linalg.solve(chol, diff.T)
-        logdet = 2.0 * np.sum(np.log(np.diag(chol)))
-        total += -0.5 * (rows.size * (cols.size * LOG_2PI + logdet) + np.sum(sol**2))
-    return float(total)

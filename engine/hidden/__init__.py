@@ -1,0 +1,39 @@
+"""Hidden variables and missing values (JMLR 2007 sections 5, 6 and 9.2).
+
+* :mod:`.proposals` clusters of similar ideal profiles as hidden-variable proposals (section 5);
+* :mod:`.em` structural EM over missing cells and hidden variables (section 6), shaped like a
+  scikit-learn mixture (``n_iter_``, ``converged_``, ``lower_bound_``, ``lower_bounds_``);
+* :mod:`.marginal` the observed-data log-likelihood with hidden and missing cells integrated out;
+* :mod:`.search` :class:`HiddenSearch`: propose, accept or reject, and the automatic protocol.
+"""
+
+from .em import MISSING_HANDLING, EMIteration, StructuralEM
+from .marginal import marginal_loglik
+from .proposals import (
+    ClusterProposal,
+    ClusterView,
+    cluster_view,
+    family_coefficients,
+    ideal_cosines,
+    propose_clusters,
+    propose_from_search,
+    score_cluster,
+)
+from .search import HiddenSearch, HiddenVariable
+
+__all__ = [
+    "ClusterProposal",
+    "ClusterView",
+    "cluster_view",
+    "family_coefficients",
+    "ideal_cosines",
+    "propose_clusters",
+    "propose_from_search",
+    "score_cluster",
+    "StructuralEM",
+    "EMIteration",
+    "MISSING_HANDLING",
+    "marginal_loglik",
+    "HiddenSearch",
+    "HiddenVariable",
+]

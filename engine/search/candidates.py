@@ -1,0 +1,221 @@
+"""The candidate moves of a search state, for inspection: ranks, C1/C2 and exact changes.
+
+:func:`candidate_table` lists every legal Add, Replace, Delete and Reverse move of the current
+state of a :class:`~engine.search.Stepper` with its ideal-parent measures (JMLR 2007 section 4)
+and, where the search scored it, its exact log-likelihood and BIC change; :func:`evaluate_all`
+fills in the exact changes of the rest (for the C1/C2-against-exact views) without touching the
+search's own caches or counters. :func:`make_add` / :func:`make_rep` build the :class:`Move` the
+search applies, with its rank among the family's legal candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .moves import CandidateTable, Move, Operator
+from .selection import FamilyEntry, measure_arrays, ranks
+
+if TYPE_CHECKING:
+    from .stepper import Stepper
+
+__all__ = ["candidate_table", "evaluate_all", "make_add", "make_rep", "pools"]
+
+
+def pools(stepper: Stepper, child: int, e: FamilyEntry, legal_add=None, legal_rep=None):
+    """The family's ranking measures restricted to its *legal* candidates (NaN elsewhere):
+    Add, Replace rows, and the shared queue. Ranks are positions in these pools, the same
+    candidates the selector ranks, so a move scored by ``ideal`` has rank <= K."""
+    if legal_add is None:
+        legal_add, legal_rep = stepper.legal_rows(child)
+    add_m, rep_m = measure_arrays(stepper.settings, e)
+    add_p = np.where(legal_add, add_m, np.nan)
+    ok = stepper.constraints.replaceable(child, e.parents)
+    rep_p = np.where(legal_rep[None, :] & ok[:, None], rep_m, np.nan) if len(e.parents) else rep_m
+    return add_p, rep_p, np.concatenate([add_p, rep_p.ravel()])
+
+
+def _rank(scores: np.ndarray, value: float) -> int:
+    finite = scores[np.isfinite(scores)]
+    return int((finite > value).sum()) + 1
+
+
+def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int) -> Move:
+    """The Add move z -> child with its measures, exact changes and rank."""
+    add_m, _ = measure_arrays(stepper.settings, e)
+    add_p, _, shared = pools(stepper, child, e)
+    pool = shared if stepper.queue == "shared" else add_p
+    dll = float(e.add_exact[z])
+    return Move(
+        Operator.ADD,
+        z,
+        child,
+        -1,
+        float(e.add_c1[z]),
+        float(e.add_c2[z]),
+        dll,
+        dll - stepper.pen_add(len(e.parents)),
+        _rank(pool, float(add_m[z])),
+    )
+
+
+def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int) -> Move:
+    """The Replace move (parent i of child -> z) with its measures, exact changes and rank."""
+    _, rep_m = measure_arrays(stepper.settings, e)
+    _, rep_p, shared = pools(stepper, child, e)
+    pool = shared if stepper.queue == "shared" else rep_p[i]
+    dll = float(e.rep_exact[i, z])
+    return Move(
+        Operator.REPLACE,
+        z,
+        child,
+        e.parents[i],
+        float(e.rep_c1[i, z]),
+        float(e.rep_c2[i, z]),
+        dll,
+        dll,
+        _rank(pool, float(rep_m[i, z])),
+    )
+
+
+_COLUMNS = ("op", "parent", "child", "removed", "c1", "c2", "dll", "dbic", "rank", "sel")
+
+
+def candidate_table(stepper: Stepper) -> CandidateTable:
+    """All legal candidate moves of the current state, ranked, with C1/C2 and exact changes.
+
+    Runs the selector (so the exact changes the search would compute are filled in) and
+    returns one row per legal Add, Replace, Delete and Reverse move.
+    """
+    stepper.refresh()
+    legal_add, legal_rep = stepper.constraints.legal_masks(stepper.dag)
+    rows: dict[str, list] = {k: [] for k in _COLUMNS}
+
+    def put(**cols) -> None:
+        for key in _COLUMNS:
+            rows[key].append(np.atleast_1d(cols[key]))
+
+    queue_shared = stepper.queue == "shared"
+    for c in range(stepper.n_vars):
+        e = stepper.entry(c)
+        add_idx, reps, _ = stepper.select(c, e, legal_add[c], legal_rep[c])
+        add_m, rep_m = measure_arrays(stepper.settings, e)
+        add_p, rep_p, shared_pool = pools(stepper, c, e, legal_add[c], legal_rep[c])
+        k_par = len(e.parents)
+        cand = np.flatnonzero(legal_add[c])
+        if cand.size:
+            m = cand.size
+            put(
+                op=np.full(m, Operator.ADD),
+                parent=cand,
+                child=np.full(m, c),
+                removed=np.full(m, -1),
+                c1=e.add_c1[cand],
+                c2=e.add_c2[cand],
+                dll=e.add_exact[cand],
+                dbic=e.add_exact[cand] - stepper.pen_add(k_par),
+                rank=ranks(shared_pool if queue_shared else add_p, add_m[cand]),
+                sel=np.isin(cand, add_idx),
+            )
+        for i, idx in reps:
+            u = e.parents[i]
+            cand = np.flatnonzero(legal_rep[c]) if not stepper.required[u, c] else np.zeros(0, dtype=int)
+            if not cand.size:
+                continue
+            m = cand.size
+            put(
+                op=np.full(m, Operator.REPLACE),
+                parent=cand,
+                child=np.full(m, c),
+                removed=np.full(m, u),
+                c1=e.rep_c1[i, cand],
+                c2=e.rep_c2[i, cand],
+                dll=e.rep_exact[i, cand],
+                dbic=e.rep_exact[i, cand],
+                rank=ranks(shared_pool if queue_shared else rep_p[i], rep_m[i, cand]),
+                sel=np.isin(cand, idx),
+            )
+        if Operator.DELETE in stepper.operators:
+            for i, u in enumerate(e.parents):
+                if stepper.required[u, c]:
+                    continue
+                put(
+                    op=Operator.DELETE,
+                    parent=u,
+                    child=c,
+                    removed=-1,
+                    c1=np.nan,
+                    c2=np.nan,
+                    dll=e.del_dll[i],
+                    dbic=e.del_dll[i] + stepper.pen_add(k_par - 1),
+                    rank=0,
+                    sel=True,
+                )
+    us, cs, dll = stepper.reversal_candidates()
+    if dll.size:
+        m = dll.size
+        put(
+            op=np.full(m, Operator.REVERSE),
+            parent=us,
+            child=cs,
+            removed=np.full(m, -1),
+            c1=np.full(m, np.nan),
+            c2=np.full(m, np.nan),
+            dll=dll,
+            dbic=dll - stepper.rev_penalty(us, cs),
+            rank=np.zeros(m),
+            sel=np.ones(m, dtype=bool),
+        )
+
+    def cat(key, dtype):
+        return np.concatenate(rows[key]).astype(dtype) if rows[key] else np.zeros(0, dtype=dtype)
+
+    table = CandidateTable(
+        op=cat("op", np.int8),
+        parent=cat("parent", np.intp),
+        child=cat("child", np.intp),
+        removed=cat("removed", np.intp),
+        c1=cat("c1", float),
+        c2=cat("c2", float),
+        delta_loglik=cat("dll", float),
+        delta_bic=cat("dbic", float),
+        rank=cat("rank", np.intp),
+        selected=cat("sel", bool),
+    )
+    stepper.n_candidates_last = len(table)
+    return table
+
+
+def evaluate_all(
+    stepper: Stepper, table: CandidateTable, progress: Callable[[float], None] | None = None
+) -> CandidateTable:
+    """Fill in the exact changes of every row (for inspection: the bounds view).
+
+    The values come straight from the CPD model and are *not* stored in the search's caches,
+    so inspecting never changes what the search counts as exact evaluations (``n_exact``)
+    or what it would do next. Rows the search already scored keep their values.
+    """
+    model = stepper.model
+    children = np.unique(table.child)
+    for j, c in enumerate(children):
+        c = int(c)
+        e = stepper.entry(c)
+        rows = np.flatnonzero((table.child == c) & (table.op == Operator.ADD))
+        todo = rows[np.isnan(table.delta_loglik[rows])]
+        if todo.size:
+            gain = model.exact_add_many([(c, e.parents, table.parent[todo])])[0]
+            table.delta_loglik[todo] = gain
+            table.delta_bic[todo] = gain - stepper.pen_add(len(e.parents))
+        for i, u in enumerate(e.parents):
+            rows = np.flatnonzero((table.child == c) & (table.op == Operator.REPLACE) & (table.removed == u))
+            todo = rows[np.isnan(table.delta_loglik[rows])]
+            if todo.size:
+                reduced = e.parents[:i] + e.parents[i + 1 :]
+                gain = e.del_dll[i] + model.exact_add_many([(c, reduced, table.parent[todo])])[0]
+                table.delta_loglik[todo] = gain
+                table.delta_bic[todo] = gain
+        if progress is not None:
+            progress((j + 1) / len(children))
+    return table

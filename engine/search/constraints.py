@@ -1,0 +1,164 @@
+"""Structural constraints of a search: required and forbidden edges, the parent cap, the operators.
+
+Which moves are *legal* in a state: the DAG must stay acyclic (checked through the reachability
+matrix of :class:`~engine.dag.DAG`), required edges stay, forbidden edges never appear, no family
+exceeds ``max_parents`` parents, and only the allowed operators are used. A family also never
+gets more than M - 3 parents: it needs two residual degrees of freedom beyond the intercept and
+its parents, or its ML variance collapses to 0 and its likelihood to +inf (wide data).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+
+from ..dag import DAG
+from ..exceptions import CycleError, ParameterError
+from .moves import Move, Operator
+
+__all__ = ["Constraints"]
+
+
+class Constraints:
+    """Required / forbidden edges (index pairs), the effective parent cap and the operators.
+
+    Parameters
+    ----------
+    n_vars, n_samples : int
+        Variables of the search and instances of the data (the cap is at most ``n_samples - 3``).
+    max_parents : int or None
+        The user's bound on the parents of any variable.
+    required, forbidden : iterable of (parent, child)
+    operators : iterable of Operator
+    """
+
+    def __init__(
+        self,
+        n_vars: int,
+        n_samples: int,
+        *,
+        max_parents: int | None = None,
+        required: Iterable[tuple[int, int]] = (),
+        forbidden: Iterable[tuple[int, int]] = (),
+        operators: Iterable[Operator] = tuple(Operator),
+    ) -> None:
+        n = n_vars
+        self.n_vars = n
+        self.max_parents = min(n if max_parents is None else int(max_parents), max(n_samples - 3, 0))
+        self.operators = frozenset(Operator(o) for o in operators)
+        self.required = np.zeros((n, n), dtype=bool)
+        self.forbidden = np.zeros((n, n), dtype=bool)
+        for name, pairs, arr in (("required", required, self.required), ("forbidden", forbidden, self.forbidden)):
+            for p, c in pairs:
+                if not (0 <= p < n and 0 <= c < n) or p == c:
+                    raise ParameterError(f"`{name}` edge ({p}, {c}) is not a pair of distinct variables.")
+                arr[p, c] = True
+        clash = np.argwhere(self.required & self.forbidden)
+        if clash.size:
+            p, c = clash[0]
+            raise ParameterError(f"edge ({p}, {c}) is both required and forbidden.")
+
+    def starting_dag(self, initial: Iterable[tuple[int, int]] = ()) -> DAG:
+        """The starting graph: the required edges plus ``initial``, checked against the rules."""
+        edges = sorted({(int(p), int(c)) for p, c in np.argwhere(self.required)} | {tuple(e) for e in initial})
+        for p, c in edges:
+            if self.forbidden[p, c]:
+                raise ParameterError(f"initial edge ({p}, {c}) is forbidden.")
+        dag = DAG(self.n_vars, edges)
+        counts = dag.adj.sum(axis=0)
+        if counts.max(initial=0) > self.max_parents:
+            raise ParameterError(
+                f"the starting graph gives a variable {int(counts.max())} parents; `max_parents` == {self.max_parents}."
+            )
+        return dag
+
+    # ------------------------------------------------------------- legal moves
+    def legal_masks(self, dag: DAG) -> tuple[np.ndarray, np.ndarray]:
+        """Legal Add and Replace candidates of every family, ``[child, parent]``."""
+        base = dag.add_mask() & ~self.forbidden.T
+        n_par = dag.adj.sum(axis=0)
+        legal_add = base & (n_par < self.max_parents)[:, None]
+        if Operator.ADD not in self.operators:
+            legal_add = np.zeros_like(base)
+        legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
+        return legal_add, legal_rep
+
+    def legal_rows(self, dag: DAG, child: int, n_parents: int) -> tuple[np.ndarray, np.ndarray]:
+        """Legal Add and Replace candidates (new parents) of one family, from its reachability row."""
+        base = ~dag.reach[child] & ~dag.adj[:, child] & ~self.forbidden[:, child]
+        base[child] = False
+        full = n_parents >= self.max_parents
+        legal_add = base if (Operator.ADD in self.operators and not full) else np.zeros_like(base)
+        legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
+        return legal_add, legal_rep
+
+    def replaceable(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
+        """Which current parents may be replaced or deleted (not required), as a bool array."""
+        return np.array([not self.required[u, child] for u in parents], dtype=bool)
+
+    def replace_rows(self, child: int, parents: tuple[int, ...], legal_rep: np.ndarray) -> np.ndarray:
+        """(k, N) legal replacements of each current parent (rows of required parents are empty)."""
+        rep_legal = np.zeros((len(parents), self.n_vars), dtype=bool)
+        if parents:
+            rep_legal[self.replaceable(child, parents)] = legal_rep
+        return rep_legal
+
+    def reversible(self, dag: DAG, n_par: np.ndarray, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
+        """Which edges u -> c may be reversed: no cycle, not required, c -> u not forbidden, and u
+        below its parent cap."""
+        return (
+            dag.reversal_mask(us, cs)
+            & ~self.required[us, cs]
+            & ~self.forbidden[cs, us]
+            & (n_par[us] < self.max_parents)
+        )
+
+    def check_move(self, dag: DAG, move: Move) -> None:
+        """Raise :class:`CycleError` unless ``move`` is legal in ``dag``."""
+        p, c = move.parent, move.child
+        n_par = int(dag.adj[:, c].sum())
+        if move.op == Operator.ADD:
+            ok = dag.can_add(p, c) and not self.forbidden[p, c] and n_par < self.max_parents
+        elif move.op == Operator.DELETE:
+            ok = dag.has_edge(p, c) and not self.required[p, c]
+        elif move.op == Operator.REVERSE:
+            ok = (
+                dag.has_edge(p, c)
+                and not self.required[p, c]
+                and not self.forbidden[c, p]
+                and bool(dag.reversal_mask(np.array([p]), np.array([c]))[0])
+                and int(dag.adj[:, p].sum()) < self.max_parents
+            )
+        else:
+            ok = (
+                dag.has_edge(move.removed, c)
+                and not self.required[move.removed, c]
+                and p != c
+                and not dag.has_edge(p, c)
+                and not dag.reach[c, p]
+                and not self.forbidden[p, c]
+            )
+        if not ok:
+            raise CycleError(f"move {move.op.name} {move.edge_label()} is not legal in the current graph.")
+
+    def random_move(self, dag: DAG, n_par: np.ndarray, rng: np.random.Generator) -> Move | None:
+        """A random legal Add, Delete or Reverse (thesis Algorithm 2's random restart), or None
+        when the kind drawn has no legal move."""
+        kinds = [Operator.ADD]
+        if dag.n_edges:
+            kinds += [Operator.DELETE, Operator.REVERSE]
+        op = kinds[int(rng.integers(len(kinds)))]
+        if op == Operator.ADD:
+            legal = dag.add_mask() & ~self.forbidden.T & (n_par < self.max_parents)[:, None]
+            cand = np.argwhere(legal)
+            if not cand.size:
+                return None
+            c, p = cand[int(rng.integers(len(cand)))]
+            return Move(Operator.ADD, int(p), int(c), random=True)
+        us, cs = dag.edge_array()
+        ok = self.reversible(dag, n_par, us, cs) if op == Operator.REVERSE else ~self.required[us, cs]
+        if not ok.any():
+            return None
+        j = int(rng.choice(np.flatnonzero(ok)))
+        return Move(op, int(us[j]), int(cs[j]), random=True)

@@ -1,0 +1,118 @@
+"""What a search reports: one step's result, a whole run's result, and the run statistics.
+
+The shapes follow SciPy's ``OptimizeResult``: an integer ``status`` whose ``message`` comes from
+:data:`TERMINATION_MESSAGES` and ``success`` derived from it, plus counters. The counters are
+kept once, in :class:`RunStats`, whose field names are the CLI JSON's ``stats`` keys.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass, field
+
+from .moves import Move
+
+__all__ = ["TERMINATION_MESSAGES", "StepResult", "SearchResult", "RunStats"]
+
+TERMINATION_MESSAGES = {
+    0: "A move was applied.",
+    1: "Converged: no legal move improves the score.",
+    2: "Stopped after the requested number of steps.",
+    -2: "Stopped by the callback.",
+}
+
+
+class _Status:
+    """SciPy-style ``message`` and ``success`` derived from ``status``."""
+
+    status: int
+
+    @property
+    def message(self) -> str:
+        return TERMINATION_MESSAGES[self.status]
+
+    @property
+    def success(self) -> bool:
+        return self.status >= 0
+
+
+@dataclass
+class StepResult(_Status):
+    """Outcome of one :meth:`~engine.search.Stepper.step` (SciPy-style status and message)."""
+
+    move: Move | None
+    score: float
+    loglik: float
+    n_iter: int
+    n_exact: int
+    n_ranked: int
+    elapsed_s: float
+    status: int
+    n_candidates: int = 0
+
+
+@dataclass
+class SearchResult(_Status):
+    """Outcome of a run (:meth:`~engine.search.Stepper.run`, :class:`~engine.search.RunLoop`)."""
+
+    edges: list[tuple[int, int]]
+    score: float
+    loglik: float
+    n_iter: int
+    n_exact: int
+    n_ranked: int
+    elapsed_s: float
+    status: int
+    history: list[Move] = field(default_factory=list)
+
+    @property
+    def converged(self) -> bool:
+        return self.status == 1
+
+    def stats(self) -> RunStats:
+        """The run's counters as :class:`RunStats`."""
+        return RunStats(
+            steps=self.n_iter,
+            exact_evaluations=self.n_exact,
+            ranked_candidates=self.n_ranked,
+            seconds=self.elapsed_s,
+            converged=self.converged,
+            message=self.message,
+        )
+
+
+@dataclass
+class RunStats:
+    """Counters of a learning run, named as the CLI JSON's ``stats`` keys.
+
+    ``steps`` moves taken; ``exact_evaluations`` candidate families scored exactly (the paper's
+    measure of search cost, JMLR 2007 section 9); ``ranked_candidates`` candidates ranked by
+    C1/C2; ``seconds`` time inside the search; ``converged`` whether it ended because no move
+    improves the score; ``message`` how it ended; ``em_iterations`` structural EM iterations
+    (None when EM did not run). Reads like a mapping too (``stats["steps"]``), as SciPy's result
+    objects do.
+    """
+
+    steps: int
+    exact_evaluations: int
+    ranked_candidates: int
+    seconds: float
+    converged: bool
+    message: str | None = None
+    em_iterations: int | None = None
+
+    def to_dict(self) -> dict:
+        """JSON-friendly dict; ``message`` and ``em_iterations`` only when set."""
+        return {k: v for k, v in asdict(self).items() if v is not None or k not in ("message", "em_iterations")}
+
+    def __getitem__(self, key: str):
+        return self.to_dict()[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self.to_dict()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def keys(self):
+        return self.to_dict().keys()
