@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.cpd import CPD_CHOICES
-from explorer import state
+from explorer import loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -30,8 +30,8 @@ def _data_source() -> None:
         help="The paper's C1/C2 use uncentred profiles; on standardized data centring does not matter.",
     )
     if source == SOURCES[0]:
-        label = st.selectbox("Sample", list(state.SAMPLES), key=state.W_SAMPLE)
-        state.install_dataset(("sample", label, standardize), label, lambda: state.load_sample(label, standardize))
+        label = st.selectbox("Sample", list(loading.SAMPLES), key=state.W_SAMPLE)
+        state.install_dataset(("sample", label, standardize), label, lambda: loading.load_sample(label, standardize))
     elif source == SOURCES[1]:
         uploaded = st.file_uploader(
             "CSV, TSV or Excel file (header row of names)",
@@ -53,7 +53,7 @@ def _data_source() -> None:
             state.install_dataset(
                 key,
                 uploaded.name,
-                lambda: (state.parse_upload(data, uploaded.name, transpose, standardize), None),
+                lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize), None),
             )
     else:
         with st.form("synthetic_form", border=False):
@@ -76,7 +76,7 @@ def _data_source() -> None:
         state.install_dataset(
             ("synthetic", n, m, seed, cpd, standardize),
             f"synthetic {cpd} network (N={n}, M={m}, seed={seed})",
-            lambda: state.make_synthetic(n, m, seed, standardize, cpd),
+            lambda: loading.make_synthetic(n, m, seed, standardize, cpd),
         )
 
 
@@ -97,7 +97,7 @@ def _on_apply() -> None:
 
 
 def _settings_form() -> None:
-    cur = state.get(state.SETTINGS) or dict(state.DEFAULT_SETTINGS)
+    cur = state.settings().to_dict()
     with st.form("settings_form"):
         st.markdown("**Search settings**")
         st.selectbox(
@@ -162,12 +162,13 @@ def _settings_form() -> None:
 
 
 def _summary() -> None:
-    dataset = state.get(state.DATASET)
-    if dataset is None:
+    session = state.session()
+    if session is None:
         return
-    st.markdown(f"**Loaded:** {state.get(state.DATA_LABEL)}")
+    dataset = session.dataset
+    st.markdown(f"**Loaded:** {session.label}")
     st.caption(dataset.summary())
-    truth = state.get(state.TRUTH)
+    truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
     if dataset.notes:

@@ -111,6 +111,12 @@ class HiddenSearch:
     def edges(self) -> list[tuple[str, str]]:
         return [(self.names[p], self.names[c]) for p, c in self.em.edges]
 
+    def set_edges(self, edges) -> None:
+        """Take the structure a search reached from this model (index pairs over :attr:`names`,
+        e.g. after the user stepped the search further) as the current one."""
+        self.em.edges = sorted((int(p), int(c)) for p, c in edges)
+        self._refresh_children()
+
     def observed_bic(self) -> float:
         return self.em.observed_bic()
 

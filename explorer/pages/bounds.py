@@ -14,7 +14,7 @@ import numpy as np
 import streamlit as st
 
 from engine.inspect import bound_summary, select_rows
-from explorer import state
+from explorer import state, text
 from explorer.inspect_plots import bounds_scatter
 
 #: session-state keys owned by this page
@@ -72,13 +72,10 @@ HOW_TO_READ = """
 st.title("Bounds: C1/C2 vs exact gain")
 st.markdown(INTRO)
 
-stepper = state.get(state.STEPPER)
-dataset = state.get(state.DATASET)
-if stepper is None or dataset is None:
-    st.info("No data loaded yet. Load a data set (sidebar) to compare the bounds.")
-    st.stop()
-
-names = state.variable_names(stepper)
+state.init_state()
+session = state.session()
+stepper = session.stepper
+names = session.variable_names()
 cpd = str(getattr(stepper.model, "cpd", "linear"))
 step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
 cached = st.session_state.get(KEY_CACHE)
@@ -97,7 +94,7 @@ table = cached["table"]
 
 st.markdown(
     f"Step {stepper.n_iter} of the search (method: {stepper.method}, CPD: "
-    f"{state.cpd_label(state.get(state.SETTINGS) or {'cpd': cpd})}): "
+    f"{text.cpd_label(session.settings)}): "
     f"**{len(table)}** Add/Replace candidates; the search itself fitted {cached['n_search']} "
     "of them exactly."
 )

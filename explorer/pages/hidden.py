@@ -2,8 +2,8 @@
 
 Streamlit page (run by st.navigation). Proposals come from :mod:`engine.hidden` (JMLR 2007
 section 5); accepting one runs structural EM through :class:`engine.hidden.HiddenSearch`
-(section 6) and installs the resulting search as the explorer's current search. This page's own
-keys start with ``ip_hidden_``.
+(section 6) and installs the resulting search as the session's current search
+(:func:`explorer.actions.accept_hidden`, undoable). This page's own keys start with ``ip_hidden_``.
 """
 
 from __future__ import annotations
@@ -15,12 +15,10 @@ import pandas as pd
 import streamlit as st
 
 from engine.exceptions import IdealParentError
-from engine.hidden import HiddenSearch, cluster_view, propose_from_search
-from explorer import state
+from engine.hidden import cluster_view, propose_from_search
+from explorer import actions, state
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 
-KEY_SESSION = "ip_hidden_session"  # (data version, HiddenSearch) after an acceptance
-KEY_REJECTED = "ip_hidden_rejected"  # (data version, set of frozensets of member names)
 KEY_PICK = "ip_hidden_pick"
 KEY_N = "ip_hidden_n"
 KEY_ACCEPT = "ip_hidden_accept"
@@ -28,7 +26,6 @@ KEY_REJECT = "ip_hidden_reject"
 KEY_MESSAGE = "ip_hidden_message"
 KEY_DL_MEMBERS = "ip_hidden_dl_members"
 KEY_DL_PROFILES = "ip_hidden_dl_profiles"
-KEY_PREVIOUS = "ip_hidden_previous"  # the search before the last Accept
 KEY_UNDO = "ip_hidden_undo"
 
 INTRO = """
@@ -53,45 +50,14 @@ HOW_TO_READ = """
 """
 
 
-def _data_version():
-    return state.get(state.DATA_VERSION, 0)
-
-
-def _session() -> HiddenSearch | None:
-    """The HiddenSearch behind the current search, when the current search came from it."""
-    stored = st.session_state.get(KEY_SESSION)
-    stepper = state.get(state.STEPPER)
-    if not stored or stored[0] != _data_version() or stepper is None:
-        return None
-    hs: HiddenSearch = stored[1]
-    return hs if hs.em.n_vars == stepper.n_vars else None
-
-
-def _rejected() -> set:
-    stored = st.session_state.get(KEY_REJECTED)
-    if not stored or stored[0] != _data_version():
-        stored = (_data_version(), set())
-        st.session_state[KEY_REJECTED] = stored
-    return stored[1]
-
-
-def _search_values(dataset, hs: HiddenSearch | None) -> np.ndarray:
-    """Values of every search variable: the data, then posterior means of hidden variables."""
-    if hs is not None:
-        return hs.em.mean
-    return np.asarray(dataset.values)
-
-
 st.title("Hidden variables")
 st.markdown(INTRO)
 
-stepper = state.get(state.STEPPER)
-dataset = state.get(state.DATASET)
-settings = dict(state.get(state.SETTINGS) or {})
-if stepper is None or dataset is None:
-    st.info("Load a data set in the sidebar first.")
-    st.stop()
-if settings.get("cpd", "linear") != "linear":
+state.init_state()
+session = state.session()
+stepper = session.stepper
+dataset = session.dataset
+if session.settings.cpd != "linear":
     st.info(
         "Hidden-variable proposals and structural EM are implemented for the linear-Gaussian CPD. "
         "Choose CPD = linear in the sidebar's search settings to use this page."
@@ -101,12 +67,9 @@ if dataset.has_missing:
     st.info("This data set has missing cells; hidden-variable proposals need complete data here.")
     st.stop()
 
-hs = _session()
-names = state.variable_names(stepper)
-values = _search_values(dataset, hs)
-if values.shape[1] != stepper.n_vars:
-    st.warning("The current search has variables this page does not know; press Reset on the Search page.")
-    st.stop()
+hs = session.hidden
+names = session.variable_names()
+values = session.values()
 
 
 def _status(p) -> str:
@@ -123,12 +86,12 @@ with st.expander("How to read this page", expanded=False):
     st.markdown(HOW_TO_READ)
 
 n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
-rejected = _rejected()
+rejected = session.rejected
 observed = np.arange(dataset.n_vars)
 try:
     proposals = state.memo(
         "hidden_proposals",
-        (state.get(state.SEARCH_VERSION), tuple(stepper.edges()), n_show, frozenset(rejected)),
+        (session.data_version, session.version, tuple(stepper.edges()), n_show, frozenset(rejected)),
         lambda: propose_from_search(
             stepper, values, names, candidates=observed, n_proposals=n_show, exclude=set(rejected)
         ),
@@ -220,37 +183,7 @@ else:
     ):
         try:
             with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
-                if hs is None:
-                    hs = HiddenSearch(
-                        dataset,
-                        {k: settings.get(k) for k in ("method", "k", "measure", "queue", "max_parents")},
-                        initial_edges=[(names[p], names[c]) for p, c in stepper.edges()],
-                    )
-                else:
-                    hs.em.edges = sorted(stepper.edges())
-                # observed-data BIC before: with no hidden variable yet, the current network's BIC
-                before = hs.em.observed_bic() if hs.hidden else stepper.score
-                hv = hs.accept(prop)
-            new_stepper = hs.em.stepper
-            # what Undo accept restores
-            st.session_state[KEY_PREVIOUS] = {
-                "session": st.session_state.get(KEY_SESSION),
-                "stepper": stepper,
-                "hidden_values": state.get(state.HIDDEN_VALUES),
-                "log": list(state.get(state.LOG) or []),
-                "trace": list(state.get(state.TRACE) or []),
-                "data_version": _data_version(),
-            }
-            st.session_state[KEY_SESSION] = (_data_version(), hs)
-            state.reset_search(new_stepper)
-            st.session_state[state.HIDDEN_VALUES] = (state.get(state.SEARCH_VERSION), hs.em.mean)
-            st.session_state[KEY_MESSAGE] = (
-                f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
-                f"structural EM ran {len(hs.em.history)} iteration(s) and re-learned the whole network "
-                f"({len(hs.em.edges)} edges). Observed-data BIC {before:,.2f} before, {hs.observed_bic():,.2f} now "
-                f"({hs.observed_bic() - before:+,.2f}). The Search page shows the new network with a fresh "
-                "move log (EM already ran its search to convergence); Undo accept below goes back."
-            )
+                st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop)
             st.rerun()
         except IdealParentError as exc:
             st.error(str(exc))
@@ -262,23 +195,16 @@ else:
         )
         st.rerun()
 
-previous = st.session_state.get(KEY_PREVIOUS)
-if previous is not None and previous["data_version"] == _data_version():
+if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
     if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
-        st.session_state[KEY_SESSION] = previous["session"]
-        state.reset_search(previous["stepper"])
-        st.session_state[state.HIDDEN_VALUES] = previous["hidden_values"]
-        st.session_state[state.LOG] = previous["log"]
-        st.session_state[state.TRACE] = previous["trace"]
-        st.session_state[KEY_PREVIOUS] = None
-        st.session_state[KEY_MESSAGE] = "The last accepted hidden variable was taken back."
+        st.session_state[KEY_MESSAGE] = session.undo()
         st.rerun()
 
 st.subheader("Accepted hidden variables")
 if hs is None or not hs.hidden:
     st.caption("None yet. Accepted regulators, their members and inferred profiles can be downloaded here.")
 else:
-    hs._refresh_children()
+    hs.set_edges(stepper.edges())  # the structure the search has reached since
     rows = [
         {
             "hidden": h.name,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer import state
+from explorer import state, text
 
 
 def render() -> None:
@@ -30,12 +30,10 @@ def render() -> None:
         "are scored exactly, which is what makes the search fast."
     )
     st.subheader("Current data")
-    dataset = state.get(state.DATASET)
-    if dataset is None:
-        st.info("No data loaded yet: choose a source in the sidebar.")
-        return
-    st.markdown(f"**{state.get(state.DATA_LABEL)}** — {dataset.summary()}")
-    truth = state.get(state.TRUTH)
+    session = state.session()
+    dataset = session.dataset
+    st.markdown(f"**{session.label}** — {dataset.summary()}")
+    truth = session.truth
     if truth is not None:
         st.caption(
             f"A reference network with {len(truth)} edges is known for these data: the "
@@ -43,10 +41,7 @@ def render() -> None:
         )
     if dataset.notes:
         st.markdown("\n".join(f"- {note}" for note in dataset.notes))
-    settings = state.get(state.SETTINGS)
-    st.caption(
-        "Search settings: " + ", ".join(f"{k} = {v if v is not None else 'no limit'}" for k, v in settings.items())
-    )
+    st.caption(f"Search settings: {text.settings_summary(session.settings)}.")
     st.page_link("explorer/pages/search.py", label="Go to the Search page", icon="➡️")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.inspect import candidate_table, family_profiles
-from explorer import state
+from explorer import state, text
 from explorer.inspect_plots import profiles_figure
 
 #: widget keys and this page's cache of exact gains
@@ -56,13 +56,10 @@ search has already computed it; the button computes it for every candidate.
 st.title("Ideal-parent inspector")
 st.markdown(INTRO)
 
-stepper = state.get(state.STEPPER)
-dataset = state.get(state.DATASET)
-if stepper is None or dataset is None:
-    st.info("No data loaded yet. Load a data set (sidebar) to inspect its families.")
-    st.stop()
-
-names = state.variable_names(stepper)
+state.init_state()
+session = state.session()
+stepper = session.stepper
+names = session.variable_names()
 model = stepper.model
 cpd = str(getattr(model, "cpd", "linear"))
 
@@ -92,7 +89,7 @@ state.remember_widgets(KEY_VAR, KEY_TOP, KEY_ORDER)
 
 fp = family_profiles(
     stepper,
-    state.search_values(stepper),
+    session.values(),
     child,
     top=max(n_show, 1),
     order="ideal" if order_ideal else "index",
@@ -103,7 +100,7 @@ st.subheader(f"Family of {var}")
 st.markdown(
     f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search; "
     f"{fp.n_legal} legal new parents; {fp.n_samples} instances; CPD: "
-    f"{state.cpd_label(state.get(state.SETTINGS) or {'cpd': cpd})}."
+    f"{text.cpd_label(session.settings)}."
 )
 
 distorted = False

@@ -6,11 +6,12 @@ Undo / Run redraw only this panel, not the sidebar.
 How "Run to convergence" and "Stop" work
 ----------------------------------------
 Streamlit runs one script run at a time per session and handles a click only between runs. A
-long run is therefore cut into chunks of about 0.4 s of search (``state.run_chunk``). Each chunk
+long run is therefore cut into chunks of about 0.4 s of search (``SearchSession.run_chunk``, the
+engine's one run loop in time slices). Each chunk
 is one run of the panel: it draws the buttons (only Stop enabled), runs the chunk, draws the
 progress, counters, score trace and log, and asks for another run of itself
 (``st.rerun(scope="fragment")``). Between two chunks Streamlit handles pending clicks: the Stop
-button's callback sets ``state.STOP``, and the next chunk sees the flag and ends the run. So a
+button's callback asks the run loop to stop, and the next chunk ends the run. So a
 Stop takes effect at the end of the current chunk (within about half a second), never in the
 middle of a move: every move is applied to the stepper, the log and the trace before anything is
 drawn. (With Streamlit's default ``runner.fastReruns`` the click can also cut short the drawing
@@ -26,7 +27,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import plots, state
+from explorer import plots, state, text
 from explorer.pages import show_html
 
 NETWORK_HEIGHT = 560
@@ -40,19 +41,6 @@ def _rerun_panel() -> None:
         st.rerun()
 
 
-def _on_compare() -> None:
-    try:
-        state.set_compare(bool(state.get(state.W_COMPARE)))
-    except IdealParentError as exc:
-        state.put(state.ACTION_ERROR, f"Comparison not started: {exc}")
-        state.put(state.COMPARE, False)
-        state.put(state.TWIN, None)
-
-
-def _method_label(method: str) -> str:
-    return {"ideal": "Ideal parent", "greedy": "Greedy"}.get(method, method)
-
-
 def _action(fn, *args) -> None:
     """Run a button's action in its callback (before the panel is drawn); an engine error is
     kept for the panel to show."""
@@ -62,35 +50,45 @@ def _action(fn, *args) -> None:
         state.put(state.ACTION_ERROR, str(exc))
 
 
+def _on_compare() -> None:
+    session = state.session()
+    try:
+        session.set_compare(bool(state.get(state.W_COMPARE)))
+    except IdealParentError as exc:
+        state.put(state.ACTION_ERROR, f"Comparison not started: {exc}")
+        session.set_compare(False)
+
+
 def _on_step() -> None:
-    state.put(state.RUN_MESSAGE, None)
-    _action(state.step_searches)
+    session = state.session()
+    session.run_message = None
+    _action(session.step)
 
 
 def _on_run_n() -> None:
-    _action(state.start_run, int(state.get(state.W_N_STEPS) or 10))
+    _action(state.session().start_run, int(state.get(state.W_N_STEPS) or 10))
 
 
 def _on_run_all() -> None:
-    _action(state.start_run, None)
+    _action(state.session().start_run, None)
 
 
 def _on_undo() -> None:
-    _action(state.undo_searches)
+    _action(state.session().undo)
 
 
 def _on_reset() -> None:
-    _action(state.reset_search)
+    _action(state.session().reset)
+
+
+def _on_stop() -> None:
+    state.session().stop()
 
 
 def _buttons() -> None:
     """The control row. Actions run in the buttons' callbacks, so the row is drawn after them."""
-    running = bool(state.get(state.RUNNING))
-    stepper = state.get(state.STEPPER)
-    n_moves = stepper.n_iter if stepper is not None else 0
-    twin = state.get(state.TWIN)
-    if twin is not None:
-        n_moves = max(n_moves, twin.n_iter)
+    session = state.session()
+    running = session.running
     # a wrapping row: on a narrow window the buttons flow onto a second line instead of being cut
     # to "S..", "U.." as fixed columns would
     row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
@@ -100,8 +98,14 @@ def _buttons() -> None:
         "N", min_value=1, max_value=10000, value=10, step=1, key=state.W_N_STEPS, disabled=running, width=110
     )
     row.button("Run to convergence", key=state.W_RUN_ALL, disabled=running, on_click=_on_run_all)
-    row.button("Stop", key=state.W_STOP, on_click=state.request_stop, disabled=not running)
-    row.button("Undo", key=state.W_UNDO, disabled=running or n_moves == 0, on_click=_on_undo)
+    row.button("Stop", key=state.W_STOP, on_click=_on_stop, disabled=not running)
+    row.button(
+        "Undo",
+        key=state.W_UNDO,
+        disabled=running or not session.can_undo,
+        on_click=_on_undo,
+        help="Takes back the last step, or the last accepted hidden variable.",
+    )
     row.button("Reset", key=state.W_RESET, disabled=running, on_click=_on_reset)
     error = state.get(state.ACTION_ERROR)
     if error:
@@ -111,21 +115,22 @@ def _buttons() -> None:
 
 def _progress() -> bool:
     """Run one chunk of the run in progress and draw its progress; True while it goes on."""
+    session = state.session()
+    run = session.run
     try:
-        going = state.run_chunk()
+        going = session.run_chunk(state.CHUNK_SECONDS)
     except IdealParentError as exc:
-        state.put(state.RUNNING, False)
+        session.run = None
         state.put(state.ACTION_ERROR, f"The run stopped: {exc}")
         return False
     if not going:
         return False
-    stepper = state.get(state.STEPPER)
-    start_iter, _, total = state.get(state.RUN_START)
-    done = stepper.n_iter - start_iter
-    log = state.get(state.LOG)
+    done = session.stepper.n_iter - run.start_iter
+    log = session.main.log
+    total = run.n_steps
     if total:
-        frac = min(1.0, (total - (state.get(state.RUN_LEFT) or 0)) / total)
-        text = f"Running: {done} of {total} steps"
+        frac = min(1.0, run.loop.n_steps / total)
+        text_ = f"Running: {done} of {total} steps"
     else:
         # No step count is known in advance: estimate from how far the gains have shrunk.
         first = log[0]["exact ΔBIC"] if log else None
@@ -133,18 +138,19 @@ def _progress() -> bool:
         frac = 0.0
         if first and last is not None and first > 0:
             frac = min(0.99, max(0.0, 1.0 - last / first))
-        text = (
+        text_ = (
             f"Running to convergence: {done} move(s) so far, last ΔBIC "
             f"{last:.2f} (bar: share of the first gain used up)"
             if last is not None
             else "Running to convergence..."
         )
-    st.progress(frac, text=text)
+    st.progress(frac, text=text_)
     return True
 
 
 def _counters() -> None:
-    stepper = state.get(state.STEPPER)
+    session = state.session()
+    stepper = session.stepper
     # a wrapping row: on a narrow window a metric moves to the next line instead of showing "-12,..."
     row = st.container(horizontal=True, horizontal_alignment="distribute", gap="medium")
     row.metric("Moves", stepper.n_iter, width="content")
@@ -168,12 +174,12 @@ def _counters() -> None:
     row.metric(
         "Seconds", f"{stepper.elapsed_s:.2f}", help="Time spent inside the search's steps." + work, width="content"
     )
-    hidden = state.hidden_names(stepper)
+    hidden = session.hidden_names()
     if hidden:
         st.caption(
             f"This network was learned by structural EM after accepting hidden variable(s) "
-            f"{', '.join(sorted(hidden))}; the move log starts from it (Undo accept on the Hidden "
-            "variables page goes back to the search before). "
+            f"{', '.join(sorted(hidden))}; the move log starts from it (Undo goes back to the search "
+            "before, once the moves made since are undone). "
             f"With hidden variables the BIC shown is the *expected* "
             "complete-data BIC that structural EM's search maximizes (it includes the hidden "
             "variables' own terms); the Hidden variables page shows the observed-data BIC, with the "
@@ -217,11 +223,10 @@ def _log_caption(stepper) -> str:
 
 
 def _logs() -> None:
-    log = state.get(state.LOG)
-    twin = state.get(state.TWIN)
-    settings = state.get(state.SETTINGS)
-    stepper = state.get(state.STEPPER)
-    if twin is None:
+    session = state.session()
+    log = session.main.log
+    stepper = session.stepper
+    if session.twin is None:
         st.subheader("Move log")
         st.caption(_log_caption(stepper))
         frame = plots.move_log_frame(log).iloc[::-1]
@@ -233,7 +238,7 @@ def _logs() -> None:
             key="search_log",
         )
         return
-    main_f, twin_f, differ = plots.compare_logs(log, state.get(state.TWIN_LOG))
+    main_f, twin_f, differ = plots.compare_logs(log, session.twin.log)
     st.subheader("Move logs side by side")
     if differ:
         st.caption(
@@ -244,12 +249,12 @@ def _logs() -> None:
         st.caption("The two searches have chosen the same moves so far.")
     left, right = st.columns(2)
     for col, frame, step_r, method, key in (
-        (left, main_f, stepper, settings["method"], "search_log"),
-        (right, twin_f, twin, state.other_method(settings["method"]), "search_twin_log"),
+        (left, main_f, stepper, session.settings.method, "search_log"),
+        (right, twin_f, session.twin.stepper, session.other_method, "search_twin_log"),
     ):
         with col:
             who = "main" if key == "search_log" else "comparison"
-            st.markdown(f"**{_method_label(method)}** ({who})")
+            st.markdown(f"**{text.method_label(method)}** ({who})")
             st.caption(_log_caption(step_r))
             st.dataframe(
                 plots.highlight_steps(frame.iloc[::-1], differ),
@@ -262,43 +267,37 @@ def _logs() -> None:
 
 
 def _status() -> None:
-    msg = state.get(state.RUN_MESSAGE)
-    conv = state.get(state.CONVERGED) or {}
+    session = state.session()
+    msg = session.run_message
     if msg:
         (st.success if msg.startswith("Converged") else st.info)(msg)
-    elif conv.get("main"):
+    elif session.main.converged:
         st.success(TERMINATION_MESSAGES[1])
-    if state.get(state.TWIN) is not None and conv.get("twin") and not conv.get("main"):
+    if session.twin is not None and session.twin.converged and not session.main.converged:
         st.caption("The comparison search has converged; the main one goes on.")
 
 
-def _network(stepper, names: list[str], last, *, paused: bool) -> None:
+def _network(session, names: list[str], last, *, paused: bool) -> None:
     """The network drawing (rebuilt only when the structure or the last move changed)."""
     if paused:
         # Redrawing the network (a new iframe) every chunk would make it flicker and slow the
         # run down; it is drawn again as soon as the run ends or is stopped.
         st.info(
-            f"Network drawing paused while the search runs ({stepper.n_iter} moves, "
-            f"{len(stepper.edges())} edges so far); it comes back when the run ends or you "
+            f"Network drawing paused while the search runs ({session.stepper.n_iter} moves, "
+            f"{len(session.stepper.edges())} edges so far); it comes back when the run ends or you "
             "press Stop."
         )
         return
-    key = (
-        state.get(state.SEARCH_VERSION),
-        state.get(state.DATA_VERSION),
-        tuple(stepper.edges()),
-        last,
-        tuple(names),
-    )
+    key = (session.data_version, session.version, tuple(session.stepper.edges()), last, tuple(names))
     html = state.memo(
         "search_network",
         key,
         lambda: plots.search_network_html(
             names,
-            state.weighted_edges(stepper),
+            session.weighted_edges(),
             state.layout_positions(),
             last_move=last,
-            hidden=state.hidden_names(stepper),
+            hidden=session.hidden_names(),
             height=NETWORK_HEIGHT,
         ),
     )
@@ -312,39 +311,35 @@ def _network(stepper, names: list[str], last, *, paused: bool) -> None:
 @st.fragment
 def step_panel() -> None:
     """Controls, counters, network, score trace and move log (redrawn alone on a click)."""
-    stepper = state.get(state.STEPPER)
-    if stepper is None:
-        st.info("No search: load data in the sidebar.")
-        return
-    settings = state.get(state.SETTINGS)
-    other = _method_label(state.other_method(settings["method"])).lower()
+    session = state.session()
+    other = text.method_label(session.other_method).lower()
     st.toggle(
         f"Compare greedy and ideal (runs {'an' if other[0] in 'aeiou' else 'a'} {other} search alongside, "
         "stepped together)",
-        value=bool(state.get(state.COMPARE)),
+        value=session.compare,
         key=state.W_COMPARE,
         on_change=_on_compare,
     )
     # While a run is in progress the buttons are drawn first (Stop enabled), then one chunk
     # runs. When that chunk ends the run, the panel reruns at once to redraw the buttons (Step
     # enabled again) with the final state.
-    running = bool(state.get(state.RUNNING))
+    running = session.running
     _buttons()
     going = running and _progress()
     if running and not going:
         _rerun_panel()
     _status()
-    stepper = state.get(state.STEPPER)
     _counters()
-    names = state.variable_names(stepper)
+    stepper = session.stepper
+    names = session.variable_names()
     last = stepper.history[-1] if stepper.history else None
     graph, trace = st.columns([3, 2])
     with graph:
-        _network(stepper, names, last, paused=going)
+        _network(session, names, last, paused=going)
     with trace:
-        traces = {_method_label(settings["method"]): state.get(state.TRACE)}
-        if state.get(state.TWIN) is not None:
-            traces[_method_label(state.other_method(settings["method"]))] = state.get(state.TWIN_TRACE)
+        traces = {text.method_label(session.settings.method): session.main.trace}
+        if session.twin is not None:
+            traces[text.method_label(session.other_method)] = session.twin.trace
         st.plotly_chart(plots.score_trace_figure(traces), width="stretch", key="search_trace")
     _logs()
     if going:
@@ -354,13 +349,11 @@ def step_panel() -> None:
 def render() -> None:
     state.init_state()
     st.title("Search")
-    settings = state.get(state.SETTINGS)
-    dataset = state.get(state.DATASET)
-    if dataset is not None:
-        st.caption(
-            f"{state.get(state.DATA_LABEL)} — {dataset.summary()}. Search: {state.settings_summary(settings)} "
-            "(change them in the sidebar and press Apply)."
-        )
+    session = state.session()
+    st.caption(
+        f"{session.label} — {session.dataset.summary()}. Search: {text.settings_summary(session.settings)} "
+        "(change them in the sidebar and press Apply)."
+    )
     step_panel()
 
 

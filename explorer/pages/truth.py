@@ -43,32 +43,18 @@ def _scores(truth: list[tuple[str, str]], learned_edges: list[tuple[str, str]]) 
     return cmp.status()
 
 
-def _true_structure_bic(stepper, truth: list[tuple[str, str]], names: list[str]) -> float | None:
-    """BIC (nats) of the true structure with its parameters fitted to the loaded data.
-
-    Fitted on a fresh family model, not the search's, so that looking at this page never
-    changes what the search has cached (and so what it does next)."""
-    dataset = state.get(state.DATASET)
-    index = {n: i for i, n in enumerate(names)}
-    if dataset is None or stepper.n_vars != dataset.n_vars or any(p not in index or c not in index for p, c in truth):
-        return None
-    model = state.estimator(state.get(state.SETTINGS) or dict(state.DEFAULT_SETTINGS)).make_model(dataset.values)
-    parents: dict[int, list[int]] = {c: [] for c in range(len(names))}
-    for p, c in truth:
-        parents[index[c]].append(index[p])
-    return float(sum(stepper.bic.family(model.fit(c, tuple(sorted(ps)))) for c, ps in parents.items()))
-
-
-def _compare_scores(stepper, truth, names) -> None:
-    key = (state.get(state.DATA_VERSION), state.get(state.SEARCH_VERSION), tuple(truth))
+def _compare_scores(session) -> None:
+    """The learned network's BIC against the true structure's, fitted to the same data."""
+    stepper = session.stepper
+    key = (session.data_version, session.version, tuple(session.truth))
     try:
-        true_bic = state.memo("true_structure_bic", key, lambda: _true_structure_bic(stepper, truth, names))
+        true_bic = state.memo("true_structure_bic", key, session.true_structure_bic)
     except IdealParentError:
         return
     if true_bic is None:
         return
     diff = stepper.score - true_bic
-    converged = bool((state.get(state.CONVERGED) or {}).get("main"))
+    converged = session.main.converged
     if diff > 0:
         verdict = (
             "The learned network scores higher: it fits this sample better than the true structure "
@@ -97,7 +83,7 @@ def _compare_scores(stepper, truth, names) -> None:
 
 def _downloads(net) -> None:
     st.subheader("Download the learned network")
-    label = state.get(state.DATA_LABEL) or "network"
+    label = state.session().label or "network"
     # e.g. "synthetic linear network (N=20, M=500, seed=0)" -> synthetic_linear_N20_M500_seed0
     base = re.sub(r"[^A-Za-z0-9]+", "_", label.replace(" network", "").replace("=", ""))
     base = base.strip("_")[:60] or "network"
@@ -138,19 +124,17 @@ def _downloads(net) -> None:
 def render() -> None:
     state.init_state()
     st.title("Truth & export")
-    stepper = state.get(state.STEPPER)
-    if stepper is None:
-        st.info("No search: load data in the sidebar.")
-        return
+    session = state.session()
+    stepper = session.stepper
     try:
-        net = state.learned_network()
+        net = session.learned_network()
     except IdealParentError as exc:
         st.error(str(exc))
         return
     st.caption(f"The current network of the Search page: {stepper.n_iter} move(s), {net.n_edges} edges.")
-    truth = state.get(state.TRUTH)
-    names = state.variable_names(stepper)
-    hidden = state.hidden_names(stepper)
+    truth = session.truth
+    names = session.variable_names()
+    hidden = session.hidden_names()
     # hidden variables are not in the reference network: their edges are not scored
     learned_edges = [(p, c) for p, c, _ in net.edges() if p not in hidden and c not in hidden]
     weights = {(p, c): w for p, c, w in net.edges()}
@@ -168,18 +152,13 @@ def render() -> None:
         try:
             status = _scores(truth, learned_edges)
             if not hidden:
-                _compare_scores(stepper, truth, names)
+                _compare_scores(session)
             # drawn in their own colour: the reference network has no hidden variables
             status.update({(p, c): "hidden" for p, c, _ in net.edges() if p in hidden or c in hidden})
         except IdealParentError as exc:
             st.error(str(exc))
         else:
-            key = (
-                state.get(state.SEARCH_VERSION),
-                state.get(state.DATA_VERSION),
-                tuple(sorted(status)),
-                tuple(truth),
-            )
+            key = (session.version, session.data_version, tuple(sorted(status)), tuple(truth))
             html = state.memo(
                 "truth_network",
                 key,
@@ -188,7 +167,7 @@ def render() -> None:
                     status,
                     state.layout_positions(),
                     weights=weights,
-                    hidden=state.hidden_names(stepper),
+                    hidden=hidden,
                     height=NETWORK_HEIGHT,
                 ),
             )

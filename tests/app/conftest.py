@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest  # noqa: E402
 
 from engine.synth import random_network, sample_dataset  # noqa: E402
 from explorer import state  # noqa: E402
+from explorer.session import SearchSession  # noqa: E402
 
 APP = ROOT / "app.py"
 PAGES = ROOT / "explorer" / "pages"
@@ -37,13 +38,12 @@ def small_data():
     return sample_dataset(net, 200, seed=4), net.edges()
 
 
-def page_test(page: str, dataset=None, truth=None, **seed) -> AppTest:
-    """An AppTest of one page script with ``dataset`` (and extra keys) seeded in session state."""
+def page_test(page: str, dataset=None, truth=None, settings=None, **seed) -> AppTest:
+    """An AppTest of one page script with a session on ``dataset`` (and extra keys) seeded in
+    session state."""
     at = AppTest.from_file(str(PAGES / page), default_timeout=TIMEOUT)
     if dataset is not None:
-        at.session_state[state.DATASET] = dataset
-        at.session_state[state.TRUTH] = truth
-        at.session_state[state.DATA_LABEL] = "small synthetic network"
+        at.session_state[state.SESSION] = SearchSession(dataset, truth, "small synthetic network", settings)
     for key, value in seed.items():
         at.session_state[key] = value
     return at

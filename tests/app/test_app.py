@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from conftest import texts
 
-from explorer import sidebar, state
+from explorer import loading, sidebar, state
 
-SACHS = next(iter(state.SAMPLES))
+SACHS = next(iter(loading.SAMPLES))
 
 
 def _choose_upload(at):
@@ -16,13 +16,13 @@ def _choose_upload(at):
 
 
 def _names(at) -> tuple[str, ...]:
-    return at.session_state[state.DATASET].names
+    return at.session_state[state.SESSION].dataset.names
 
 
 class TestStartup:
     def test_starts_on_default_sample_with_summary(self, app):
         assert not at_errors(app)
-        assert app.session_state[state.DATA_LABEL] == SACHS
+        assert app.session_state[state.SESSION].label == SACHS
         summary = "853 instances x 11 variables, standardized"
         assert any(summary in t for t in texts(app.markdown) + texts(app.caption))
         assert app.title[0].value == "Ideal Parent Explorer"
@@ -62,25 +62,25 @@ class TestDataSources:
         label = "Synthetic linear-Gaussian network (500 x 20)"
         app.selectbox(key=state.W_SAMPLE).set_value(label).run()
         assert not app.exception
-        assert app.session_state[state.DATA_LABEL] == label
-        assert app.session_state[state.DATASET].n_vars == 20
-        assert len(app.session_state[state.TRUTH]) == 18
+        assert app.session_state[state.SESSION].label == label
+        assert app.session_state[state.SESSION].dataset.n_vars == 20
+        assert len(app.session_state[state.SESSION].truth) == 18
 
     def test_standardize_off(self, app):
         app.checkbox(key=state.W_STANDARDIZE).uncheck().run()
         assert not app.exception
-        assert not app.session_state[state.DATASET].standardized
+        assert not app.session_state[state.SESSION].dataset.standardized
 
     def test_synthetic_network(self, app):
         app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[2]).run()
         assert not app.exception
-        ds = app.session_state[state.DATASET]
+        ds = app.session_state[state.SESSION].dataset
         assert (ds.n_vars, ds.n_samples) == (20, 500)
-        assert app.session_state[state.TRUTH]
+        assert app.session_state[state.SESSION].truth
         app.number_input(key=state.W_SYN_N).set_value(6)
         app.button(key=state.W_SYN_GO).click().run()
         assert not app.exception
-        assert app.session_state[state.DATASET].n_vars == 6
+        assert app.session_state[state.SESSION].dataset.n_vars == 6
 
     def test_good_upload(self, app):
         _choose_upload(app)
@@ -89,7 +89,7 @@ class TestDataSources:
         assert not app.exception
         assert not at_errors(app)
         assert _names(app) == ("a", "b", "c")
-        assert app.session_state[state.TRUTH] is None
+        assert app.session_state[state.SESSION].truth is None
 
     def test_upload_transposed(self, app):
         _choose_upload(app)
@@ -99,7 +99,7 @@ class TestDataSources:
         app.run()
         assert not app.exception
         assert _names(app) == ("g1", "g2")
-        assert any("transposed" in n for n in app.session_state[state.DATASET].notes)
+        assert any("transposed" in n for n in app.session_state[state.SESSION].dataset.notes)
 
     def test_text_file_that_is_not_a_table(self, app):
         before = _names(app)
@@ -111,7 +111,7 @@ class TestDataSources:
         assert errors and any("letter.txt" in e and "as a table" in e for e in errors), errors
         assert any("still loaded" in e for e in errors)
         assert _names(app) == before
-        assert app.session_state[state.STEPPER] is not None
+        assert app.session_state[state.SESSION].stepper is not None
 
     def test_csv_with_non_numeric_column(self, app):
         """A text column in an upload is left out (and said so), the numbers load."""
@@ -121,7 +121,7 @@ class TestDataSources:
         assert not app.exception
         assert not at_errors(app)
         assert _names(app) == ("x", "y")
-        assert any("left out non-numeric column(s) site" in n for n in app.session_state[state.DATASET].notes)
+        assert any("left out non-numeric column(s) site" in n for n in app.session_state[state.SESSION].dataset.notes)
 
     def test_csv_with_only_text_is_refused(self, app):
         before = _names(app)
@@ -139,42 +139,42 @@ class TestDataSources:
         app.run()
         assert at_errors(app)
         app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[0]).run()
-        app.selectbox(key=state.W_SAMPLE).set_value(list(state.SAMPLES)[2]).run()
+        app.selectbox(key=state.W_SAMPLE).set_value(list(loading.SAMPLES)[2]).run()
         assert not app.exception
         assert not at_errors(app)
 
 
 class TestSettings:
     def test_apply_rebuilds_search(self, app):
-        old = app.session_state[state.STEPPER]
+        old = app.session_state[state.SESSION].stepper
         app.selectbox(key=state.W_METHOD).set_value("greedy")
         app.number_input(key=state.W_K).set_value(3)
         app.number_input(key=state.W_MAX_PARENTS).set_value(2)
         app.button(key=state.W_APPLY).click().run()
         assert not app.exception
-        settings = app.session_state[state.SETTINGS]
-        assert settings["method"] == "greedy" and settings["k"] == 3
-        assert settings["max_parents"] == 2
-        assert app.session_state[state.STEPPER] is not old
+        settings = app.session_state[state.SESSION].settings
+        assert settings.method == "greedy" and settings.k == 3
+        assert settings.max_parents == 2
+        assert app.session_state[state.SESSION].stepper is not old
 
     def test_sigmoid_without_correction(self, app):
         app.selectbox(key=state.W_CPD).set_value("sigmoid")
         app.checkbox(key=state.W_CORRECTION).uncheck()
         app.button(key=state.W_APPLY).click().run()
         assert not app.exception
-        model = app.session_state[state.STEPPER].model
+        model = app.session_state[state.SESSION].stepper.model
         assert model.cpd == "sigmoid" and model.correction is False
-        assert app.session_state[state.SETTINGS]["correction"] is False
+        assert app.session_state[state.SESSION].settings.correction is False
 
     def test_rejected_setting_keeps_the_search(self, app):
-        old = app.session_state[state.STEPPER]
+        old = app.session_state[state.SESSION].stepper
         # multiplicative noise needs positive data; the default sample is standardized
         app.selectbox(key=state.W_CPD).set_value("multiplicative")
         app.button(key=state.W_APPLY).click().run()
         assert not app.exception
         assert any("positive" in e for e in at_errors(app))
-        assert app.session_state[state.SETTINGS]["cpd"] == "linear"
-        assert app.session_state[state.STEPPER] is old
+        assert app.session_state[state.SESSION].settings.cpd == "linear"
+        assert app.session_state[state.SESSION].stepper is old
 
 
 def test_upload_with_missing_cells_is_refused_and_old_data_kept(app):
@@ -196,7 +196,7 @@ class TestReviewFindings:
         app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[0]).run()  # the sample still loaded
         assert not app.exception
         assert not at_errors(app)
-        assert app.session_state[state.DATA_LABEL] == SACHS
+        assert app.session_state[state.SESSION].label == SACHS
 
     def test_upload_leaves_out_a_constant_variable_with_a_note(self, app):
         _choose_upload(app)
@@ -205,7 +205,7 @@ class TestReviewFindings:
         assert not app.exception
         assert not at_errors(app)
         assert _names(app) == ("a", "b", "c")
-        assert any("constant variable(s) k" in n for n in app.session_state[state.DATASET].notes)
+        assert any("constant variable(s) k" in n for n in app.session_state[state.SESSION].dataset.notes)
 
     def test_genes_in_rows_with_an_annotation_column(self, app):
         _choose_upload(app)
@@ -217,4 +217,4 @@ class TestReviewFindings:
         assert not app.exception
         assert not at_errors(app)
         assert _names(app) == ("g1", "g2", "g3", "g4", "g5")
-        assert any("note" in n for n in app.session_state[state.DATASET].notes)
+        assert any("note" in n for n in app.session_state[state.SESSION].dataset.notes)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from engine.learn import IdealParentSearch
 from engine.synth import random_network, sample_dataset
 from explorer import state
+from explorer.loading import DEFAULT_SAMPLE
+from explorer.session import SearchSession
 
 PAGE = "explorer/pages/bounds.py"
 
@@ -19,20 +20,21 @@ def _metrics(at) -> dict[str, str]:
 @pytest.fixture()
 def seeded(repo_root):
     ds = sample_dataset(random_network(7, seed=5), 150, seed=6)
-    stepper = IdealParentSearch(k=2).make_stepper(ds)
-    stepper.run(max_steps=2)
+    session = SearchSession(ds, settings=dict(k=2))
+    session.step()
+    session.step()
+    stepper = session.stepper
     at = AppTest.from_file(str(repo_root / PAGE), default_timeout=30)
-    at.session_state[state.DATASET] = ds
-    at.session_state[state.STEPPER] = stepper
+    at.session_state[state.SESSION] = session
     at.run()
     assert not at.exception
     return at, ds, stepper
 
 
-def test_no_data_shows_info(repo_root):
+def test_page_alone_loads_the_default_sample(repo_root):
     at = AppTest.from_file(str(repo_root / PAGE), default_timeout=30).run()
     assert not at.exception
-    assert any("No data loaded" in i.value for i in at.info)
+    assert at.session_state[state.SESSION].label == DEFAULT_SAMPLE
 
 
 def test_compute_bounds_all_below_diagonal(seeded):

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from engine.data import from_array
 from engine.synth import random_network, sample
 from explorer import state
+from explorer.session import SearchSession
 
 PAGE = "explorer/pages/hidden.py"
 
@@ -35,15 +36,8 @@ def hidden_app(repo_root):
     ds, kids = planted()
     at = AppTest.from_file(str(repo_root / "app.py"), default_timeout=120)
     at.run()
-    state_version = at.session_state[state.DATA_VERSION]
-    at.session_state[state.DATASET] = ds
-    at.session_state[state.TRUTH] = None
-    at.session_state[state.DATA_VERSION] = state_version + 1
-    at.session_state[state.STEPPER] = None
+    at.session_state[state.SESSION] = SearchSession(ds, None, "planted factor")
     at.switch_page(PAGE)
-    at.run()
-    # the page needs a stepper for this dataset: build it through the state helpers
-    at.session_state[state.STEPPER] = state.build_stepper(ds, dict(state.DEFAULT_SETTINGS))
     at.run()
     assert not at.exception
     return at, ds, kids
@@ -71,7 +65,7 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
     assert any("Added H1" in s.value for s in at.success)
     # the message compares the observed-data BIC before and after
     assert any("before" in s.value and "now" in s.value for s in at.success)
-    stepper = at.session_state[state.STEPPER]
+    stepper = at.session_state[state.SESSION].stepper
     assert stepper.n_vars == ds.n_vars + 1
     # accepted list and downloads
     assert any("H1" in str(t["hidden"].tolist()) for t in _tables(at) if "hidden" in t.columns)
@@ -87,7 +81,7 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
         if page.endswith("truth.py"):
             # the export reports the observed-data score, as the Hidden page and the CLI do
             assert any("observed-data BIC" in c.value for c in at.caption)
-            net = at.session_state[state.NETWORK_CACHE][1]
+            net = at.session_state[state.SESSION].learned_network()
             assert net.loglik == pytest.approx(net.evaluate(ds)["loglik"])
 
 
@@ -107,16 +101,14 @@ def test_learned_network_json_lists_hidden(hidden_app):
     at.switch_page("explorer/pages/truth.py").run()
     assert not at.exception
     assert any("JSON" in b.label for b in at.get("download_button"))
-    data = json.loads(json.dumps(at.session_state[state.NETWORK_CACHE][1].to_dict()))
+    data = json.loads(json.dumps(at.session_state[state.SESSION].learned_network().to_dict()))
     assert [h["name"] for h in data["hidden"]] == ["H1"]
     assert "H1" in data["variables"]
 
 
 def test_non_linear_cpd_explains_why_not(repo_root):
     at = AppTest.from_file(str(repo_root / "app.py"), default_timeout=60).run()
-    settings = dict(at.session_state[state.SETTINGS])
-    settings["cpd"] = "sigmoid"
-    at.session_state[state.SETTINGS] = settings
+    at.session_state[state.SESSION].set_settings({"cpd": "sigmoid"})
     at.switch_page(PAGE).run()
     assert not at.exception
     assert any("linear-Gaussian" in i.value for i in at.info)
@@ -124,10 +116,10 @@ def test_non_linear_cpd_explains_why_not(repo_root):
 
 def test_undo_accept_restores_the_previous_search(hidden_app):
     at, ds, _ = hidden_app
-    before = at.session_state[state.STEPPER]
+    before = at.session_state[state.SESSION].stepper
     at.button(key="ip_hidden_accept").click().run()
-    assert at.session_state[state.STEPPER].n_vars == ds.n_vars + 1
+    assert at.session_state[state.SESSION].stepper.n_vars == ds.n_vars + 1
     at.button(key="ip_hidden_undo").click().run()
     assert not at.exception
-    assert at.session_state[state.STEPPER] is before
+    assert at.session_state[state.SESSION].stepper is before
     assert any("taken back" in s.value for s in at.success)

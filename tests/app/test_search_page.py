@@ -6,13 +6,12 @@ one goes through the whole app on the default sample.
 
 from __future__ import annotations
 
-import time
-
 import numpy as np
 import pytest
 from conftest import page_test, texts
 
-from explorer import state
+from engine.search import SearchSettings
+from explorer import state, text
 
 
 @pytest.fixture
@@ -24,11 +23,11 @@ def page(small_data):
 
 
 def _log(at) -> list[dict]:
-    return at.session_state[state.LOG]
+    return at.session_state[state.SESSION].main.log
 
 
 def _score(at) -> float:
-    return at.session_state[state.STEPPER].score
+    return at.session_state[state.SESSION].stepper.score
 
 
 def _click(at, key: str):
@@ -59,9 +58,9 @@ class TestStepUndo:
         row = log[0]
         assert row["step"] == 1 and row["operator"] == "Add"
         assert row["exact ΔBIC"] == pytest.approx(_score(page) - before)
-        assert row["exact evaluations"] == page.session_state[state.STEPPER].n_exact
+        assert row["exact evaluations"] == page.session_state[state.SESSION].stepper.n_exact
         assert _moves_caption(page).startswith("Moves: 1")
-        assert len(page.session_state[state.TRACE]) == 2
+        assert len(page.session_state[state.SESSION].main.trace) == 2
         assert len(page.dataframe) == 1
 
     def test_undo_restores_log_and_score(self, page):
@@ -75,7 +74,7 @@ class TestStepUndo:
         assert _log(page) == []
         assert _score(page) == pytest.approx(before)
         assert mid != pytest.approx(before)
-        assert page.session_state[state.TRACE] == [(0, pytest.approx(before))]
+        assert page.session_state[state.SESSION].main.trace == [(0, pytest.approx(before))]
         assert page.button(key=state.W_UNDO).disabled
 
     def test_run_n_steps(self, page):
@@ -83,13 +82,13 @@ class TestStepUndo:
         _click(page, state.W_RUN_N)
         assert len(_log(page)) == 3
         assert [r["step"] for r in _log(page)] == [1, 2, 3]
-        assert not page.session_state[state.RUNNING]
+        assert not page.session_state[state.SESSION].running
         assert any("3 move(s)" in t for t in texts(page.info))
 
     def test_run_to_convergence(self, page):
         _click(page, state.W_RUN_ALL)
-        assert not page.session_state[state.RUNNING]
-        assert page.session_state[state.CONVERGED]["main"]
+        assert not page.session_state[state.SESSION].running
+        assert page.session_state[state.SESSION].main.converged
         assert any(t.startswith("Converged") for t in texts(page.success))
         n = len(_log(page))
         assert n >= 3
@@ -104,19 +103,18 @@ class TestStepUndo:
         _click(page, state.W_RESET)
         assert _log(page) == []
         assert _score(page) == pytest.approx(before)
-        assert page.session_state[state.STEPPER].n_exact == 0
+        assert page.session_state[state.SESSION].stepper.n_exact == 0
         assert _moves_caption(page).startswith("Moves: 0")
 
     def test_stop_flag_ends_a_run(self, page):
         # A run in progress with Stop already clicked (its callback set the flag): the next
         # chunk must end the run without taking a move.
-        page.session_state[state.RUNNING] = True
-        page.session_state[state.RUN_LEFT] = None
-        page.session_state[state.STOP] = True
-        page.session_state[state.RUN_START] = (0, time.perf_counter(), None)
+        session = page.session_state[state.SESSION]
+        session.start_run(None)
+        session.stop()
         page.run()
         assert not page.exception
-        assert not page.session_state[state.RUNNING]
+        assert not page.session_state[state.SESSION].running
         assert _log(page) == []
         assert any("Stopped by you" in t for t in texts(page.info))
 
@@ -126,10 +124,10 @@ class TestCompare:
         _click(page, state.W_STEP)
         page.toggle(key=state.W_COMPARE).set_value(True).run()
         assert not page.exception
-        twin = page.session_state[state.TWIN]
+        twin = page.session_state[state.SESSION].twin
         assert twin is not None
         # the twin is brought to the same number of steps and uses the other method
-        assert twin.n_iter == 1 and twin.method == "greedy"
+        assert twin.stepper.n_iter == 1 and twin.stepper.method == "greedy"
         assert len(page.dataframe) == 2
         assert any(t.startswith("**Greedy**") for t in texts(page.markdown))
 
@@ -137,19 +135,19 @@ class TestCompare:
         page.toggle(key=state.W_COMPARE).set_value(True).run()
         _click(page, state.W_STEP)
         _click(page, state.W_STEP)
-        assert len(_log(page)) == 2 and len(page.session_state[state.TWIN_LOG]) == 2
+        assert len(_log(page)) == 2 and len(page.session_state[state.SESSION].twin.log) == 2
         _click(page, state.W_UNDO)
-        assert len(_log(page)) == 1 and len(page.session_state[state.TWIN_LOG]) == 1
+        assert len(_log(page)) == 1 and len(page.session_state[state.SESSION].twin.log) == 1
         _click(page, state.W_RUN_ALL)
-        conv = page.session_state[state.CONVERGED]
-        assert conv["main"] and conv["twin"]
-        assert len(page.session_state[state.TWIN_TRACE]) == len(page.session_state[state.TWIN_LOG]) + 1
+        session = page.session_state[state.SESSION]
+        assert session.main.converged and session.twin.converged
+        assert len(page.session_state[state.SESSION].twin.trace) == len(page.session_state[state.SESSION].twin.log) + 1
 
     def test_toggle_off(self, page):
         page.toggle(key=state.W_COMPARE).set_value(True).run()
         page.toggle(key=state.W_COMPARE).set_value(False).run()
         assert not page.exception
-        assert page.session_state[state.TWIN] is None
+        assert page.session_state[state.SESSION].twin is None
         assert len(page.dataframe) == 1
 
 
@@ -255,7 +253,7 @@ def test_engine_error_is_shown_not_raised(page):
     def fail():
         raise ModelError("the family fit did not converge (test)")
 
-    page.session_state[state.STEPPER].step = fail
+    page.session_state[state.SESSION].stepper.step = fail
     page.button(key=state.W_STEP).click().run()
     assert not page.exception
     assert any("did not converge (test)" in t for t in texts(page.error))
@@ -263,7 +261,7 @@ def test_engine_error_is_shown_not_raised(page):
     page.button(key=state.W_RUN_ALL).click().run()
     assert not page.exception
     assert any("The run stopped" in t for t in texts(page.error))
-    assert not page.session_state[state.RUNNING]
+    assert not page.session_state[state.SESSION].running
 
 
 def test_hidden_node_is_placed_clear_of_its_children():
@@ -277,17 +275,7 @@ def test_hidden_node_is_placed_clear_of_its_children():
 
 
 def test_settings_summary_names_every_setting_in_force():
-    s = state.settings_summary(
-        {
-            "method": "ideal",
-            "k": 2,
-            "measure": "c2",
-            "queue": "shared",
-            "max_parents": None,
-            "cpd": "sigmoid",
-            "correction": False,
-        }
-    )
+    s = text.settings_summary(SearchSettings(method="ideal", k=2, measure="c2", cpd="sigmoid", correction=False))
     assert s == "Ideal parent, K=2, measure C2, shared queue, max parents unlimited, CPD sigmoid (k1/k2 correction off)"
-    g = state.settings_summary({"method": "greedy", "k": 2, "measure": "c2", "max_parents": 3, "cpd": "linear"})
+    g = text.settings_summary(SearchSettings(method="greedy", max_parents=3))
     assert g == "Greedy, max parents 3, CPD linear"

@@ -27,7 +27,7 @@ def test_synthetic_sample_scores_after_convergence(app):
     app.switch_page("explorer/pages/search.py").run()
     app.button(key=state.W_RUN_ALL).click().run()
     assert not app.exception
-    assert app.session_state[state.CONVERGED]["main"]
+    assert app.session_state[state.SESSION].main.converged
     app.switch_page("explorer/pages/truth.py").run()
     assert not app.exception
     m = _metrics(app)
@@ -42,10 +42,10 @@ def test_synthetic_sample_scores_after_convergence(app):
     ):
         assert label in m, label
     # the page shows what engine.metrics computes for the current network
-    stepper = app.session_state[state.STEPPER]
-    names = app.session_state[state.DATASET].names
+    stepper = app.session_state[state.SESSION].stepper
+    names = app.session_state[state.SESSION].dataset.names
     learned = [(names[p], names[c]) for p, c in stepper.edges()]
-    cmp = compare_edges(learned, app.session_state[state.TRUTH])
+    cmp = compare_edges(learned, app.session_state[state.SESSION].truth)
     assert m["SHD"] == str(cmp.shd)
     assert m["Precision (directed)"] == f"{cmp.precision:.3f}"
     assert m["Recall (skeleton)"] == f"{cmp.skeleton_recall:.3f}"
@@ -68,26 +68,11 @@ def test_downloads_match_the_cli_format(small_data):
     at = page_test("search.py", dataset, truth).run()
     at.button(key=state.W_RUN_ALL).click().run()
     assert not at.exception
-    stepper = at.session_state[state.STEPPER]
-    at2 = page_test(
-        "truth.py",
-        **{
-            k: at.session_state[k]
-            for k in (
-                state.DATASET,
-                state.TRUTH,
-                state.DATA_LABEL,
-                state.STEPPER,
-                state.SETTINGS,
-                state.SEARCH_VERSION,
-                state.DATA_VERSION,
-                state.CONVERGED,
-            )
-        },
-    ).run()
+    stepper = at.session_state[state.SESSION].stepper
+    at2 = page_test("truth.py", **{state.SESSION: at.session_state[state.SESSION]}).run()
     assert not at2.exception
     assert len(_downloads(at2)) == 3
-    net = at2.session_state[state.NETWORK_CACHE][1]
+    net = at2.session_state[state.SESSION].learned_network()
     spec = json.loads(json.dumps(net.to_dict()))
     assert set(spec) >= {
         "variables",
@@ -123,14 +108,14 @@ def test_true_structure_bic_is_shown_next_to_the_learned_one(app):
     app.switch_page("explorer/pages/truth.py").run()
     assert not app.exception
     m = _metrics(app)
-    stepper = app.session_state[state.STEPPER]
+    stepper = app.session_state[state.SESSION].stepper
     # independent computation: the true parents fitted on the loaded data
     from engine.cpd import make_families
 
-    ds = app.session_state[state.DATASET]
+    ds = app.session_state[state.SESSION].dataset
     model = make_families(ds.values, "linear")
     idx = {n: i for i, n in enumerate(ds.names)}
-    parents = {c: sorted(idx[p] for p, cc in app.session_state[state.TRUTH] if cc == n) for n, c in idx.items()}
+    parents = {c: sorted(idx[p] for p, cc in app.session_state[state.SESSION].truth if cc == n) for n, c in idx.items()}
     true_bic = sum(stepper.bic.family(model.fit(c, tuple(ps))) for c, ps in parents.items())
     assert m["BIC of the true structure"] == f"{true_bic:,.1f}"
     assert m["Learned − true"] == f"{stepper.score - true_bic:+,.1f}"

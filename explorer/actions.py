@@ -1,0 +1,96 @@
+"""What the explorer's Undo takes back: one stack of actions, each knowing how to undo itself.
+
+A :class:`StepAction` is one Step (the main search's move and, in compare mode, the twin's); an
+:class:`AcceptHidden` is an accepted hidden variable (JMLR 2007 section 5): structural EM
+re-learned the network around it, and undoing it restores the search from before. Actions live on
+:attr:`explorer.session.SearchSession.undo_stack`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Protocol
+
+import numpy as np
+
+from engine.hidden import ClusterProposal, HiddenSearch
+from explorer.track import SearchTrack
+
+if TYPE_CHECKING:
+    from explorer.session import SearchSession
+
+__all__ = ["Action", "StepAction", "AcceptHidden", "accept_hidden"]
+
+
+class Action(Protocol):
+    """An undoable action of a session."""
+
+    def undo(self, session: SearchSession) -> str:
+        """Take the action back; returns what was undone, in words."""
+        ...
+
+
+@dataclass(frozen=True)
+class StepAction:
+    """One Step: the searches named in ``moved`` ("main", "twin") each applied a move."""
+
+    moved: tuple[str, ...]
+
+    def undo(self, session: SearchSession) -> str:
+        # the latest step is the last move of whichever search(es) took the most steps (a twin
+        # that converged earlier, or was started later, keeps its moves)
+        tracks = session.tracks()
+        top = max(track.stepper.n_iter for _, track in tracks)
+        undone = None
+        for which, track in tracks:
+            if top and track.stepper.n_iter == top:
+                move = track.stepper.history[-1]
+                track.undo()
+                if which == "main":
+                    undone = move
+        if undone is None:
+            return "Undid the comparison search's last move."
+        return f"Undid {undone.op.name.capitalize()} {undone.edge_label(session.variable_names())}."
+
+
+@dataclass
+class AcceptHidden:
+    """An accepted hidden variable; keeps the search from before to restore it."""
+
+    previous: SearchTrack
+    previous_hidden: HiddenSearch | None
+    previous_values: np.ndarray | None
+    name: str
+
+    def undo(self, session: SearchSession) -> str:
+        session.install(self.previous, self.previous_hidden, self.previous_values)
+        return f"The accepted hidden variable {self.name} was taken back."
+
+
+def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
+    """Add a hidden variable as parent of the proposal's members and re-learn the network by
+    structural EM (:meth:`engine.hidden.HiddenSearch.accept`); the result becomes the session's
+    search and the acceptance goes on the undo stack. Returns a report with the observed-data
+    BIC before and after."""
+    stepper = session.stepper
+    names = session.variable_names()
+    hs = session.hidden
+    edges = [(names[p], names[c]) for p, c in stepper.edges()]
+    if hs is None:
+        hs = HiddenSearch(session.dataset, session.settings, initial_edges=edges)
+    else:
+        hs.set_edges(stepper.edges())
+    # observed-data BIC before: with no hidden variable yet, the current network's BIC
+    before = hs.observed_bic() if hs.hidden else stepper.score
+    previous = (session.main, session.hidden, session.hidden_values)
+    hv = hs.accept(proposal)
+    session.install(SearchTrack(hs.em.stepper), hs, hs.em.mean)
+    session.push(AcceptHidden(*previous, name=hv.name))
+    after = hs.observed_bic()
+    return (
+        f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
+        f"structural EM ran {hs.em.n_iter_} iteration(s) and re-learned the whole network "
+        f"({len(hs.em.edges)} edges). Observed-data BIC {before:,.2f} before, {after:,.2f} now "
+        f"({after - before:+,.2f}). The Search page shows the new network with a fresh move log (EM "
+        "already ran its search to convergence); Undo (here or on the Search page) goes back."
+    )

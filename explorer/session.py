@@ -1,0 +1,323 @@
+"""The explorer's search session: one object that owns a data set and everything searched on it.
+
+A :class:`SearchSession` holds the loaded :class:`~engine.data.Dataset` (and its true edges when
+known), the validated :class:`~engine.search.SearchSettings`, the main search and, when the
+side-by-side comparison is on, a twin search with the other method (each a :class:`SearchTrack`:
+stepper, move log, score trace), the hidden-variable search behind the current network, and one
+undo stack of actions (:mod:`explorer.actions`: a step, an accepted hidden variable), each knowing
+how to take itself back. Long runs go through the engine's one run loop
+(:class:`~engine.search.RunLoop`) in time slices, so the page gets control back between chunks.
+
+Pages read the session and call its methods; nothing here imports Streamlit, so the session is
+tested directly. A new data set is a new session; invalid settings raise
+:class:`~engine.exceptions.IdealParentError` before anything is replaced.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from engine.data import Dataset
+from engine.learn import IdealParentSearch
+from engine.network import LearnedNetwork
+from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
+from explorer import actions, text
+from explorer.track import SearchTrack
+
+__all__ = ["SearchSession", "SearchTrack", "RunProgress", "make_stepper"]
+
+_SERIAL = itertools.count(1)
+
+
+def make_stepper(dataset: Dataset, settings: SearchSettings) -> Stepper:
+    """A fresh stepper for ``dataset`` with ``settings`` (validated by the engine)."""
+    return IdealParentSearch(**settings.to_dict()).make_stepper(dataset)
+
+
+@dataclass
+class RunProgress:
+    """A run in progress ("Run N steps" / "Run to convergence"): the loop and where it started."""
+
+    loop: RunLoop
+    start_iter: int
+    start_time: float
+    n_steps: int | None
+
+
+class SearchSession:
+    """The data set, settings, searches, hidden variables and undo stack of one explorer session.
+
+    Parameters
+    ----------
+    dataset : Dataset
+    truth : list of (parent, child) names, or None when the true network is unknown
+    label : str
+        How the data are named on the pages.
+    settings : SearchSettings or dict, optional
+    """
+
+    def __init__(
+        self,
+        dataset: Dataset,
+        truth: list[tuple[str, str]] | None = None,
+        label: str = "data",
+        settings: SearchSettings | dict | None = None,
+    ) -> None:
+        self.dataset = dataset
+        self.truth = truth
+        self.label = label
+        self.settings = SearchSettings.coerce(settings)
+        #: unique per session (so per data set): keys the caches of data-derived views
+        self.data_version = next(_SERIAL)
+        #: bumped whenever the main search is replaced (new settings, reset, hidden variable)
+        self.version = 0
+        self.compare = False
+        #: clusters (frozensets of member indices) the user rejected on this data set
+        self.rejected: set[frozenset] = set()
+        self.run_message: str | None = None
+        self.run: RunProgress | None = None
+        self._network_cache: tuple | None = None
+        #: the undo stack: actions (a step, an accepted hidden variable), last on top
+        self.undo_stack: list[actions.Action] = []
+        self.install(SearchTrack(make_stepper(dataset, self.settings)))
+
+    # ------------------------------------------------------------------ state
+    def install(self, track: SearchTrack, hidden=None, hidden_values: np.ndarray | None = None) -> None:
+        """Make ``track`` the main search, with the hidden search behind it and the hidden
+        variables' values (the twin is rebuilt when the comparison is on)."""
+        self.main = track
+        self.twin: SearchTrack | None = None
+        self.hidden = hidden
+        self.hidden_values = hidden_values
+        self.run = None
+        self.run_message = None
+        self.version += 1
+        if self.compare:
+            self.set_compare(True)
+
+    @property
+    def stepper(self) -> Stepper:
+        """The main search's stepper."""
+        return self.main.stepper
+
+    def tracks(self) -> list[tuple[str, SearchTrack]]:
+        """("main", track) and, when the comparison is on, ("twin", track)."""
+        return [("main", self.main)] + ([("twin", self.twin)] if self.twin is not None else [])
+
+    @property
+    def other_method(self) -> str:
+        """The method the comparison twin uses."""
+        return text.other_method(self.settings.method)
+
+    def variable_names(self, stepper: Stepper | None = None) -> list[str]:
+        """Names of the search's variables: the data's, then ``H1, H2, ...`` for any the search
+        added beyond them (hidden variables)."""
+        names = list(self.dataset.names)
+        stepper = stepper if stepper is not None else self.stepper
+        extra = stepper.n_vars - len(names)
+        h = 1
+        while extra > 0:
+            if f"H{h}" not in names:
+                names.append(f"H{h}")
+                extra -= 1
+            h += 1
+        return names
+
+    def hidden_names(self, stepper: Stepper | None = None) -> set[str]:
+        """Names of the search's variables that are not in the data set."""
+        known = set(self.dataset.names)
+        return {n for n in self.variable_names(stepper) if n not in known}
+
+    def values(self) -> np.ndarray:
+        """Values of every variable of the main search: the data's columns, then the posterior
+        means of hidden variables."""
+        if self.stepper.n_vars == self.dataset.n_vars:
+            return np.asarray(self.dataset.values)
+        return self.hidden_values
+
+    def search_dataset(self) -> Dataset:
+        """A Dataset over every search variable (hidden ones included, unstandardized columns)."""
+        ds = self.dataset
+        if self.stepper.n_vars == ds.n_vars:
+            return ds
+        values = self.values()
+        extra = self.stepper.n_vars - ds.n_vars
+        return Dataset(
+            names=tuple(self.variable_names()),
+            values=np.array(values),
+            missing=np.zeros(values.shape, dtype=bool),
+            standardized=ds.standardized,
+            means=np.concatenate([ds.means, np.zeros(extra)]),
+            scales=np.concatenate([ds.scales, np.ones(extra)]),
+            instance_labels=ds.instance_labels,
+            source=ds.source,
+        )
+
+    # ---------------------------------------------------------------- actions
+    def set_settings(self, settings: SearchSettings | dict) -> None:
+        """New search settings: validated by building the stepper first, then the search restarts
+        (the undo stack is cleared). On an error nothing changes."""
+        new = SearchSettings.coerce(settings)
+        stepper = make_stepper(self.dataset, new)
+        self.settings = new
+        self.undo_stack.clear()
+        self.install(SearchTrack(stepper))
+
+    def reset(self) -> None:
+        """Start the search again from the empty network with the current settings."""
+        stepper = make_stepper(self.dataset, self.settings)
+        self.undo_stack.clear()
+        self.install(SearchTrack(stepper))
+
+    def step(self) -> StepResult:
+        """One Step click: the best move of the main search (and of the twin, if on).
+
+        Returns the main search's result, or the twin's when only the twin moved; ``move`` is
+        None when no search moved (every one has converged). A step that moved anything goes on
+        the undo stack."""
+        results = {which: track.step(self.variable_names(track.stepper)) for which, track in self.tracks()}
+        main = results["main"]
+        moved = [w for w, r in results.items() if r.move is not None]
+        if moved:
+            self.push(actions.StepAction(tuple(moved)))
+        if main.move is None and "twin" in moved:
+            return results["twin"]
+        return main
+
+    def summary(self, status: int) -> SearchResult:
+        """The main search's state as a :class:`SearchResult` (for :class:`RunLoop`)."""
+        return self.stepper.summary(status)
+
+    def push(self, action: actions.Action) -> None:
+        """Put a done action on the undo stack."""
+        self.undo_stack.append(action)
+
+    @property
+    def can_undo(self) -> bool:
+        return bool(self.undo_stack)
+
+    def undo(self) -> str | None:
+        """Take back the last action (a step or an accepted hidden variable); returns what was
+        undone, in words (None when there is nothing to undo)."""
+        if not self.can_undo:
+            return None
+        action = self.undo_stack.pop()
+        self.run_message = None
+        return action.undo(self)
+
+    def all_converged(self) -> bool:
+        """Whether every search (main, and twin when on) has converged."""
+        return all(track.converged for _, track in self.tracks())
+
+    def set_compare(self, on: bool) -> None:
+        """Turn the side-by-side comparison on (a twin with the other method, brought to as many
+        steps as the main search) or off."""
+        self.compare = bool(on)
+        self.twin = None
+        if not on:
+            return
+        twin = SearchTrack(make_stepper(self.dataset, self.settings.replace(method=self.other_method)))
+        self.twin = twin
+        names = self.variable_names(twin.stepper)
+        for _ in range(self.stepper.n_iter):
+            twin.step(names)
+            if twin.converged:
+                break
+
+    # ------------------------------------------------------------------- runs
+    def start_run(self, n_steps: int | None) -> None:
+        """Begin a run of ``n_steps`` Step clicks (None: until every search converges)."""
+        self.run = RunProgress(RunLoop(self, max_steps=n_steps), self.stepper.n_iter, time.perf_counter(), n_steps)
+        self.run_message = None
+
+    @property
+    def running(self) -> bool:
+        return self.run is not None
+
+    def stop(self) -> None:
+        """The Stop button: the run ends before its next move."""
+        if self.run is not None:
+            self.run.loop.stop()
+
+    def run_chunk(self, max_seconds: float) -> bool:
+        """Step the run in progress for about ``max_seconds`` (at least one step); True while it
+        goes on. Every step is complete (stepper, log, trace, undo stack) before the next."""
+        if self.run is None:
+            return False
+        if self.run.loop.run(max_seconds) is None:
+            return True
+        self.run_message = text.run_message(self)
+        self.run = None
+        return False
+
+    # ---------------------------------------------------------- derived views
+    def weighted_edges(self, stepper: Stepper | None = None) -> list[tuple[int, int, float]]:
+        """(parent, child, fitted coefficient) of every edge, from the engine's cached fits."""
+        stepper = stepper if stepper is not None else self.stepper
+        out = []
+        for c in range(stepper.n_vars):
+            parents = stepper.parents(c)
+            if not parents:
+                continue
+            coefs = stepper.model.fit(c, parents).params.get("coefficients", [math.nan] * len(parents))
+            out.extend((int(p), c, float(w)) for p, w in zip(parents, coefs, strict=True))
+        return out
+
+    def learned_network(self) -> LearnedNetwork:
+        """The current network with fitted parameters (cached until the structure changes)."""
+        stepper = self.stepper
+        key = (self.version, tuple(stepper.edges()))
+        if self._network_cache is not None and self._network_cache[0] == key:
+            return self._network_cache[1]
+        stats = RunStats(
+            steps=stepper.n_iter,
+            exact_evaluations=stepper.n_exact,
+            ranked_candidates=stepper.n_ranked,
+            seconds=stepper.elapsed_s,
+            converged=self.main.converged,
+        )
+        full = self.search_dataset()
+        parents = {c: stepper.parents(c) for c in range(stepper.n_vars)}
+        net = LearnedNetwork.from_parents(
+            full, parents, stepper.model, stats=stats.to_dict(), settings=self.settings.to_dict()
+        )
+        hidden = [n for n in full.names if n not in set(self.dataset.names)]
+        if hidden:
+            values = self.values()
+            net.hidden = [
+                {
+                    "name": h,
+                    "children": [full.names[c] for p, c in stepper.edges() if full.names[p] == h],
+                    "profile": [float(v) for v in values[:, full.names.index(h)]],
+                }
+                for h in hidden
+            ]
+            # the score of a model with hidden variables is that of the observed data, with the
+            # hidden variables integrated out (as the CLI's JSON and the Hidden variables page say)
+            observed = net.evaluate(self.dataset)
+            net.loglik, net.bic = observed["loglik"], observed["bic"]
+        self._network_cache = (key, net)
+        return net
+
+    def true_structure_bic(self) -> float | None:
+        """BIC (nats) of the true structure with its parameters fitted to the loaded data (None
+        when unknown or when the search has variables the data lack).
+
+        Fitted on a fresh family model, not the search's, so that looking never changes what the
+        search has cached (and so what it does next)."""
+        truth, stepper = self.truth, self.stepper
+        if not truth or stepper.n_vars != self.dataset.n_vars:
+            return None
+        index = {n: i for i, n in enumerate(self.dataset.names)}
+        if any(p not in index or c not in index for p, c in truth):
+            return None
+        model = IdealParentSearch(**self.settings.to_dict()).make_model(self.dataset.values)
+        parents: dict[int, list[int]] = {c: [] for c in range(len(index))}
+        for p, c in truth:
+            parents[index[c]].append(index[p])
+        return float(sum(stepper.bic.family(model.fit(c, tuple(sorted(ps)))) for c, ps in parents.items()))

@@ -1,0 +1,82 @@
+"""Display text of the explorer: how settings, moves and runs are put in words on the pages.
+
+Pure functions (no Streamlit), so the wording is tested without an app.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from typing import TYPE_CHECKING
+
+from engine.search import Move, SearchSettings
+
+if TYPE_CHECKING:
+    from explorer.session import SearchSession
+
+__all__ = ["other_method", "method_label", "cpd_label", "settings_summary", "move_record", "run_message"]
+
+
+def other_method(method: str) -> str:
+    """The method the comparison twin uses."""
+    return "greedy" if method == "ideal" else "ideal"
+
+
+def method_label(method: str) -> str:
+    return {"ideal": "Ideal parent", "greedy": "Greedy"}.get(method, method)
+
+
+def cpd_label(settings: SearchSettings) -> str:
+    """The CPD as the pages name it, e.g. 'sigmoid (k1/k2 correction off)'."""
+    if "correction" in settings.model_options:
+        return f"{settings.cpd} (k1/k2 correction {'on' if settings.correction else 'off'})"
+    return settings.cpd
+
+
+def settings_summary(settings: SearchSettings) -> str:
+    """Every search setting in force, in words (what the sidebar shows may not be applied yet)."""
+    mp = settings.max_parents
+    parts = [f"max parents {mp if mp else 'unlimited'}", f"CPD {cpd_label(settings)}"]
+    if settings.method == "ideal":
+        queue = "shared" if settings.queue == "shared" else "per operator"
+        head = f"Ideal parent, K={settings.k}, measure {settings.measure.upper()}, {queue} queue"
+    else:
+        head = "Greedy"
+    return ", ".join([head, *parts])
+
+
+def move_record(step: int, move: Move, names: list[str], n_exact: int) -> dict:
+    """One row of the move log."""
+
+    def num(x: float):
+        return None if x is None or not math.isfinite(x) else float(x)
+
+    return {
+        "step": step,
+        "operator": move.op.name.capitalize(),
+        "edge": move.edge_label(names),
+        "C1": num(move.c1),
+        "C2": num(move.c2),
+        "exact gain": num(move.delta_loglik),
+        "exact ΔBIC": num(move.delta_bic),
+        "rank": int(move.rank) if move.rank else None,
+        "exact evaluations": int(n_exact),
+        "key": (int(move.op), move.parent, move.child, move.removed),
+    }
+
+
+def run_message(session: SearchSession) -> str:
+    """How a finished run ended, for the page: stopped, converged or the requested steps."""
+    run = session.run
+    n = session.stepper.n_iter - run.start_iter
+    secs = time.perf_counter() - run.start_time
+    if run.loop.status == -2:
+        return f"Stopped by you after {n} move(s) ({secs:.1f} s)."
+    if session.all_converged():
+        return f"Converged: no legal move improves the score ({n} move(s) in this run, {secs:.1f} s)."
+    early = [w for w, track in session.tracks() if track.converged]
+    note = ""
+    if early:
+        who = " and ".join("the main search" if w == "main" else "the comparison search" for w in early)
+        note = f" ({who} converged on the way)"
+    return f"Ran the requested steps: {n} move(s) in {secs:.1f} s{note}."
