@@ -14,8 +14,9 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 from plotly.subplots import make_subplots
 
-from engine.inspect import FamilyProfiles, IdealParentExample, SigmoidLinearization
+from engine.inspect import FamilyProfiles
 from engine.search import CandidateTable, Operator
+from engine.teaching import IdealParentExample, SigmoidLinearization
 
 __all__ = [
     "CANDIDATE_COLOURS",

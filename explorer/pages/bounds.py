@@ -13,7 +13,7 @@ import math
 import numpy as np
 import streamlit as st
 
-from engine.inspect import bound_summary, select_rows
+from engine.bounds import bound_summary, select_rows
 from explorer import state
 from explorer.inspect_plots import bounds_scatter
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.inspect import ideal_parent_example, sigmoid_linearization_example
+from engine.teaching import ideal_parent_example, sigmoid_linearization_example
 from explorer.inspect_plots import (
     figure1_panel_a,
     figure1_panel_b,
