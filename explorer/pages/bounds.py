@@ -15,7 +15,7 @@ import streamlit as st
 
 from engine.bounds import bound_summary, select_rows
 from explorer import state
-from explorer.inspect_plots import bounds_scatter
+from explorer.bounds_plots import bounds_scatter
 
 #: session-state keys owned by this page
 KEY_CACHE = "ip_bounds_cache"
