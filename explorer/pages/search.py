@@ -26,7 +26,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import plots, state
+from explorer import network_view, plots, state
 from explorer.pages import show_html
 
 NETWORK_HEIGHT = 560
@@ -293,7 +293,7 @@ def _network(stepper, names: list[str], last, *, paused: bool) -> None:
     html = state.memo(
         "search_network",
         key,
-        lambda: plots.search_network_html(
+        lambda: network_view.search_network_html(
             names,
             state.weighted_edges(stepper),
             state.layout_positions(),
