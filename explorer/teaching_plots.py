@@ -53,15 +53,14 @@ def _profile(
         fig.add_trace(trace, row=row, col=1)
 
 
+def _two_rows(titles, spacing: float) -> go.Figure:
+    """Two panels stacked over a shared instance axis."""
+    return make_subplots(rows=2, cols=1, shared_xaxes=True, vertical_spacing=spacing, subplot_titles=titles)
+
+
 def figure1_panel_a(ex: IdealParentExample) -> go.Figure:
     """(a) The parent U (top) and the child X with its prediction from U (bottom)."""
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        vertical_spacing=0.12,
-        subplot_titles=("parent U", "child X and its prediction from U"),
-    )
+    fig = _two_rows(("parent U", "child X and its prediction from U"), 0.12)
     _profile(fig, ex.u, "U", "#2ca02c", row=1)
     _profile(fig, ex.x, "X", X_COLOUR, row=2)
     _profile(fig, ex.prediction_u, "prediction from U", PRED_COLOUR, "dot", row=2)
@@ -80,13 +79,8 @@ def figure1_panel_b(ex: IdealParentExample) -> go.Figure:
 
 def figure1_panel_c(ex: IdealParentExample) -> go.Figure:
     """(c) Each candidate (scaled by alpha_z) against the ideal profile, C1/C2 in the titles."""
-    fig = make_subplots(
-        rows=2,
-        cols=1,
-        shared_xaxes=True,
-        vertical_spacing=0.14,
-        subplot_titles=[f"candidate {ex.names[2 + j]}: C1 = {ex.c1[j]:.2f}, C2 = {ex.c2[j]:.2f}" for j in range(2)],
-    )
+    titles = [f"candidate {ex.names[2 + j]}: C1 = {ex.c1[j]:.2f}, C2 = {ex.c2[j]:.2f}" for j in range(2)]
+    fig = _two_rows(titles, 0.14)
     for j in range(2):
         _profile(fig, ex.ideal, "ideal profile Y", IDEAL_COLOUR, "dot", 2.5, row=j + 1)
         _profile(
