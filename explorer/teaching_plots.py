@@ -179,34 +179,25 @@ def sigmoid_contour_figure(sl: SigmoidLinearization, *, skewed: bool = False) ->
     lo = float(np.percentile(sl.surface_lin, 60))
     contours = dict(start=lo, end=top, size=(top - lo) / 10, coloring="lines", showlabels=False)
     fig = go.Figure()
-    fig.add_trace(
-        go.Contour(
-            x=ax0,
-            y=ax1,
-            z=sl.surface_exact,
-            name="exact",
-            contours=contours,
-            line=dict(width=2, dash="dot"),
-            colorscale=[[0, X_COLOUR], [1, X_COLOUR]],
-            showscale=False,
-            showlegend=True,
-            hovertemplate="z1 %{x:.2f}<br>z2 %{y:.2f}<br>exact %{z:.2f}<extra></extra>",
+    # exact dotted, linearized solid: the same pairing as in the other Figure 4 panels
+    for surface, name, line, colour in (
+        (sl.surface_exact, "exact", dict(width=2, dash="dot"), X_COLOUR),
+        (sl.surface_lin, "linearized", dict(width=2), PRED_COLOUR),
+    ):
+        fig.add_trace(
+            go.Contour(
+                x=ax0,
+                y=ax1,
+                z=surface,
+                name=name,
+                contours=contours,
+                line=line,
+                colorscale=[[0, colour], [1, colour]],
+                showscale=False,
+                showlegend=True,
+                hovertemplate="z1 %{x:.2f}<br>z2 %{y:.2f}<br>" + name + " %{z:.2f}<extra></extra>",
+            )
         )
-    )
-    fig.add_trace(
-        go.Contour(
-            x=ax0,
-            y=ax1,
-            z=sl.surface_lin,
-            name="linearized",
-            contours=contours,
-            line=dict(width=2),
-            colorscale=[[0, PRED_COLOUR], [1, PRED_COLOUR]],
-            showscale=False,
-            showlegend=True,
-            hovertemplate="z1 %{x:.2f}<br>z2 %{y:.2f}<br>linearized %{z:.2f}<extra></extra>",
-        )
-    )
     cx = sl.y[0] * (sl.gprime[0] if skewed else 1.0)
     cy = sl.y[1] * (sl.gprime[1] if skewed else 1.0)
     fig.add_trace(
