@@ -6,7 +6,7 @@ sampled with ``seed=1``) and the app's default settings (ideal, K=2, C2), each o
 * ``step``: ``Stepper.step()`` (the engine's move);
 * ``figures``: what the page builds from the new state: the fitted edge weights
   (``state.weighted_edges``), the pyvis network HTML with the last move highlighted
-  (``plots.search_network_html``), the score trace figure and the move-log table;
+  (``network_view.search_network_html``), the score trace figure and the move-log table;
 * ``click``: both together.
 
 The node layout is computed once per data set (timed separately): the page caches it.
@@ -35,7 +35,7 @@ from engine.synth import random_network, sample_dataset  # noqa: E402
 # explorer.state defines st.cache_data functions; outside a Streamlit server they warn once each
 logging.getLogger("streamlit.runtime.caching.cache_data_api").setLevel(logging.ERROR)
 
-from explorer import plots  # noqa: E402
+from explorer import graph_layout, network_view, plots  # noqa: E402
 from explorer.state import move_record, weighted_edges  # noqa: E402
 
 
@@ -54,7 +54,7 @@ def main() -> None:
     stepper = IdealParentSearch(method="ideal", k=2, measure="c2").make_stepper(dataset)
     t_build = time.perf_counter() - t0
     t0 = time.perf_counter()
-    pos = plots.data_layout(dataset.values)
+    pos = graph_layout.data_layout(dataset.values)
     t_layout = time.perf_counter() - t0
     positions = {n: (float(x), float(y)) for n, (x, y) in zip(names, pos, strict=True)}
 
@@ -68,7 +68,7 @@ def main() -> None:
         if res.move is not None:
             log.append(move_record(stepper.n_iter, res.move, names, res.n_exact))
             trace.append((stepper.n_iter, res.score))
-        html = plots.search_network_html(
+        html = network_view.search_network_html(
             names,
             weighted_edges(stepper),
             positions,

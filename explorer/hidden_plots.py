@@ -7,10 +7,9 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from engine.hidden import ClusterView
+from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
 __all__ = ["cluster_profiles_figure", "correlation_heatmap"]
-
-DOTS_ABOVE = 150
 
 
 def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.Figure:
@@ -41,7 +40,7 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.F
             y=view.profile[order],
             mode="lines",
             name="proposed hidden profile z*",
-            line={"width": 3, "color": "#7048e8"},
+            line={"width": 3, "color": HIDDEN_COLOUR},
         )
     )
     fig.update_layout(

@@ -181,7 +181,7 @@ def memo(name: str, key, build):
 
 @st.cache_data(show_spinner=False, max_entries=32)
 def _layout(values: np.ndarray) -> np.ndarray:
-    from explorer.plots import data_layout
+    from explorer.graph_layout import data_layout
 
     return data_layout(values)
 

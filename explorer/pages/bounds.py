@@ -13,9 +13,9 @@ import math
 import numpy as np
 import streamlit as st
 
-from engine.inspect import bound_summary, select_rows
+from engine.bounds import bound_summary, select_rows
 from explorer import state, text
-from explorer.inspect_plots import bounds_scatter
+from explorer.bounds_plots import bounds_scatter
 
 #: session-state keys owned by this page
 KEY_CACHE = "ip_bounds_cache"

@@ -27,7 +27,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import plots, state, text
+from explorer import network_view, plots, state, text
 from explorer.pages import show_html
 
 NETWORK_HEIGHT = 560
@@ -292,7 +292,7 @@ def _network(session, names: list[str], last, *, paused: bool) -> None:
     html = state.memo(
         "search_network",
         key,
-        lambda: plots.search_network_html(
+        lambda: network_view.search_network_html(
             names,
             session.weighted_edges(),
             state.layout_positions(),

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.inspect import ideal_parent_example, sigmoid_linearization_example
-from explorer.inspect_plots import (
+from engine.teaching import ideal_parent_example, sigmoid_linearization_example
+from explorer.teaching_plots import (
     figure1_panel_a,
     figure1_panel_b,
     figure1_panel_c,

@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import plots, state
+from explorer import network_view, state
 from explorer.pages import show_html
 
 NETWORK_HEIGHT = 560
@@ -162,7 +162,7 @@ def render() -> None:
             html = state.memo(
                 "truth_network",
                 key,
-                lambda: plots.truth_network_html(
+                lambda: network_view.truth_network_html(
                     names,
                     status,
                     state.layout_positions(),

@@ -88,7 +88,7 @@ def test_bounds_scatter_gives_twenty_families_distinct_colours_and_room_for_the_
     import numpy as np
 
     from engine.search import CandidateTable, Operator
-    from explorer.inspect_plots import bounds_scatter
+    from explorer.bounds_plots import bounds_scatter
 
     n = 20
     child = np.repeat(np.arange(n), 2)

@@ -162,17 +162,17 @@ def test_whole_app_step_on_default_sample(app):
 
 
 class TestPlots:
-    """The pure figure functions the page uses (explorer.plots, no Streamlit)."""
+    """The pure figure functions the page uses (explorer.plots, .network_view, .graph_layout; no Streamlit)."""
 
     def test_network_html_is_self_contained_with_fixed_positions(self, small_data):
         from engine.search import Move, Operator
-        from explorer import plots
+        from explorer import graph_layout, network_view
 
         dataset, _ = small_data
         names = list(dataset.names) + ["H1"]
-        pos = plots.data_layout(dataset.values)
+        pos = graph_layout.data_layout(dataset.values)
         positions = {n: tuple(p) for n, p in zip(dataset.names, pos, strict=True)}
-        html = plots.search_network_html(
+        html = network_view.search_network_html(
             names,
             [(0, 1, 0.8), (8, 2, -0.3)],
             positions,
@@ -182,21 +182,21 @@ class TestPlots:
         assert "vis-network" in html and "cdn.jsdelivr" not in html
         assert '"physics": false' in html
         assert '"shape": "diamond"' in html  # the hidden variable
-        assert plots.COLORS["last"] in html and plots.COLORS["removed"] in html
+        assert network_view.COLORS["last"] in html and network_view.COLORS["removed"] in html
         x0 = f'"x": {positions[names[0]][0]}'
         assert x0 in html
         # the same positions whatever the edges: nodes never move between steps
-        again = plots.search_network_html(names, [], positions, hidden={"H1"})
+        again = network_view.search_network_html(names, [], positions, hidden={"H1"})
         assert x0 in again
 
     def test_layout_is_deterministic_and_spread(self, small_data):
         import numpy as np
 
-        from explorer import plots
+        from explorer import graph_layout
 
         dataset, _ = small_data
-        a = plots.data_layout(dataset.values)
-        b = plots.data_layout(dataset.values)
+        a = graph_layout.data_layout(dataset.values)
+        b = graph_layout.data_layout(dataset.values)
         assert np.array_equal(a, b)
         d = np.sqrt(((a[:, None] - a[None]) ** 2).sum(-1))
         np.fill_diagonal(d, np.inf)
@@ -231,13 +231,13 @@ class TestPlots:
         assert list(plots.move_log_frame(recs)["C1"]) == ["1.00", "–"]
 
     def test_truth_overlay_draws_hidden_edges(self):
-        from explorer import plots
+        from explorer import network_view
 
         status = {("a", "b"): "correct", ("H1", "a"): "hidden", ("H1", "c"): "hidden"}
-        html = plots.truth_network_html(["a", "b", "c", "H1"], status, {}, hidden={"H1"})
-        assert html.count(plots.TRUTH_STYLES["hidden"][0]) >= 2  # both edges (and the legend)
+        html = network_view.truth_network_html(["a", "b", "c", "H1"], status, {}, hidden={"H1"})
+        assert html.count(network_view.TRUTH_STYLES["hidden"][0]) >= 2  # both edges (and the legend)
         assert "edge of a hidden variable" in html
-        plain = plots.truth_network_html(["a", "b"], {("a", "b"): "correct"}, {})
+        plain = network_view.truth_network_html(["a", "b"], {("a", "b"): "correct"}, {})
         assert "edge of a hidden variable" not in plain
 
     def test_score_trace_has_one_line_per_search(self):
@@ -265,10 +265,10 @@ def test_engine_error_is_shown_not_raised(page):
 
 
 def test_hidden_node_is_placed_clear_of_its_children():
-    from explorer import plots
+    from explorer import graph_layout
 
     base = {"Akt": (0.0, 0.0), "Erk": (40.0, 10.0), "PKA": (300.0, 0.0)}
-    pos = plots.complete_positions(["Akt", "Erk", "PKA", "H1"], base, [("H1", "Akt"), ("H1", "Erk")])
+    pos = graph_layout.complete_positions(["Akt", "Erk", "PKA", "H1"], base, [("H1", "Akt"), ("H1", "Erk")])
     h = np.array(pos["H1"])
     assert min(np.hypot(*(h - np.array(base[n]))) for n in base) >= 75.0
     assert np.hypot(*(h - np.array([20.0, 5.0]))) < 200.0  # still next to its children

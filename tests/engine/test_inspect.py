@@ -1,54 +1,24 @@
-"""Tests for engine.inspect: profiles, candidate tables, bound summaries and the paper's figures."""
+"""Tests for engine.inspect: family profiles, alpha_z, legal candidates and candidate tables."""
 
 from __future__ import annotations
-
-import math
 
 import numpy as np
 import pytest
 
-from engine.cpd.linear import LinearGaussianFamilies
 from engine.exceptions import ParameterError
 from engine.ideal import c1 as ideal_c1
 from engine.ideal import c2 as ideal_c2
-from engine.inspect import (
-    bound_summary,
-    candidate_table,
-    family_profiles,
-    ideal_parent_example,
-    legal_add_candidates,
-    select_rows,
-    sigmoid_linearization_example,
-)
+from engine.inspect import candidate_table, family_profiles, legal_add_candidates
 from engine.learn import IdealParentSearch
-from engine.search import CandidateTable, Operator, Stepper
+from engine.search import Operator, Stepper
 from engine.synth import random_network, sample_dataset
 
 
-@pytest.fixture(scope="module")
-def dataset():
-    net = random_network(8, expected_parents=1.5, seed=3)
-    return sample_dataset(net, 150, seed=4)
-
-
-@pytest.fixture()
-def stepper(dataset):
-    st = IdealParentSearch(method="ideal", k=2).make_stepper(dataset)
-    st.run(max_steps=3)
-    return st
-
-
-def _lstsq_residual(values, child, parents):
-    design = np.column_stack([np.ones(values.shape[0]), values[:, list(parents)]])
-    coef = np.linalg.lstsq(design, values[:, child], rcond=None)[0]
-    return values[:, child] - design @ coef
-
-
 # ------------------------------------------------------------------ family_profiles
-def test_ideal_profile_is_lstsq_residual(stepper, dataset):
+def test_ideal_profile_is_lstsq_residual(stepper, dataset, lstsq_residual):
     for child in range(dataset.n_vars):
         fp = family_profiles(stepper, dataset.values, child)
-        resid = _lstsq_residual(dataset.values, child, fp.parents)
+        resid = lstsq_residual(dataset.values, child, fp.parents)
         np.testing.assert_allclose(fp.ideal, resid, atol=1e-9)
         np.testing.assert_allclose(fp.x - fp.prediction, fp.ideal, atol=1e-9)
         assert fp.weights is None and fp.ideal_star is None
@@ -146,133 +116,6 @@ def test_candidate_table_full_family(dataset):
     assert len(ct) == 0 and ct.best_by_c2 is None
     fp = family_profiles(st, dataset.values, 0)
     assert fp.candidates.size == 0 and fp.scaled.shape == (dataset.n_samples, 0)
-
-
-# -------------------------------------------------------------------- bound_summary
-def test_bound_summary_linear_is_all_below(stepper):
-    table = stepper.evaluate_all(stepper.propose())
-    s = bound_summary(table)
-    assert s.n > 20 and s.n_add > 0
-    assert s.frac_c1_below == 1.0
-    assert s.frac_c2_below == 1.0
-    assert s.frac_c1_le_c2 == 1.0
-    assert s.max_excess_c2 <= 1e-9
-    assert 0.5 < s.spearman_c2 <= 1.0
-    assert 0.0 <= s.top_agreement <= 1.0 and s.n_families > 0
-    # Delete/Reverse rows (no estimates) are ignored
-    est = np.isfinite(table.c1) & np.isfinite(table.c2) & np.isfinite(table.delta_loglik)
-    assert s.n == int(est.sum())
-
-
-def test_bound_summary_counts_violations_and_agreement():
-    def table(c1, c2, ex, child):
-        n = len(c1)
-        return CandidateTable(
-            op=np.zeros(n, dtype=np.int8),
-            parent=np.arange(n),
-            child=np.asarray(child),
-            removed=np.full(n, -1),
-            c1=np.asarray(c1, float),
-            c2=np.asarray(c2, float),
-            delta_loglik=np.asarray(ex, float),
-            delta_bic=np.asarray(ex, float) - 1,
-            rank=np.zeros(n, dtype=int),
-            selected=np.ones(n, dtype=bool),
-        )
-
-    s = bound_summary(table([1, 2, 5, 0.5], [1.5, 3, 6, 0.4], [2, 2.5, 5.5, np.nan], [0, 0, 1, 1]))
-    assert s.n == 3
-    assert s.frac_c1_below == 1.0
-    assert s.frac_c2_below == pytest.approx(1 / 3)
-    assert s.max_excess_c2 == pytest.approx(0.5)
-    # family 0 has 2 rows: best C2 is row 1 (3.0) but best exact is row 1 (2.5) -> agree
-    assert s.n_families == 1 and s.top_agreement == 1.0
-    empty = bound_summary(table([np.nan], [np.nan], [1.0], [0]))
-    assert empty.n == 0 and math.isnan(empty.spearman_c2)
-
-
-def test_select_rows(stepper):
-    table = stepper.propose()
-    add = select_rows(table, ["add"])
-    assert len(add) == int((table.op == Operator.ADD).sum()) and np.all(add.op == Operator.ADD)
-    both = select_rows(table, [Operator.ADD, "Replace"])
-    assert len(both) == int(np.isin(table.op, [Operator.ADD, Operator.REPLACE]).sum())
-    both.delta_loglik[:] = 123.0
-    assert not np.any(table.delta_loglik == 123.0)
-
-
-# ------------------------------------------------------------------------- Figure 1
-def test_ideal_parent_example_consistent_with_engine():
-    ex = ideal_parent_example(n_samples=40, noise=0.3, seed=0)
-    values = np.column_stack([ex.u, ex.x, ex.candidates])
-    model = LinearGaussianFamilies(values)
-    # (b) the ideal profile is the residual of X on U
-    np.testing.assert_allclose(ex.ideal, _lstsq_residual(values, 1, (0,)), atol=1e-10)
-    np.testing.assert_allclose(ex.ideal, ex.x - ex.prediction_u, atol=1e-10)
-    # (c) C1/C2 from the profiles equal the engine's scatter-matrix values
-    c1_all, c2_all = model.add_similarity(1, (0,))
-    np.testing.assert_allclose(ex.c1, c1_all[[2, 3]], rtol=1e-8)
-    np.testing.assert_allclose(ex.c2, c2_all[[2, 3]], rtol=1e-8)
-    np.testing.assert_allclose(ex.c1, ideal_c1(ex.ideal, ex.candidates), rtol=1e-12)
-    # the noisy copy of the hidden parent is the one closest to the ideal profile
-    assert ex.best == 0 and ex.c2[0] > ex.c2[1]
-    # (d) the gain of the refit equals the exact gain, and bounds hold
-    assert ex.gain == pytest.approx(ex.exact[ex.best], rel=1e-8)
-    assert np.all(ex.c1 <= ex.c2 + 1e-12) and np.all(ex.c2 <= ex.exact + 1e-9)
-    resid_after = _lstsq_residual(values, 1, (0, 2))
-    np.testing.assert_allclose(ex.x - ex.prediction_best, resid_after, atol=1e-10)
-
-
-@pytest.mark.parametrize("noise,m,seed", [(0.0, 10, 1), (1.5, 200, 7), (0.3, 5, 2)])
-def test_ideal_parent_example_ranges(noise, m, seed):
-    ex = ideal_parent_example(n_samples=m, noise=noise, seed=seed)
-    assert ex.x.shape == (m,) and ex.scaled.shape == (m, 2)
-    assert np.all(np.isfinite(ex.c1)) and np.all(np.isfinite(ex.c2)) and np.isfinite(ex.gain)
-
-
-def test_ideal_parent_example_rejects_bad_input():
-    with pytest.raises(ParameterError):
-        ideal_parent_example(n_samples=2)
-    with pytest.raises(ParameterError):
-        ideal_parent_example(noise=-1.0)
-
-
-# ------------------------------------------------------------------------- Figure 4
-def test_sigmoid_linearization_paper_numbers():
-    sl = sigmoid_linearization_example((0.5, 0.85), theta0=0.0, theta1=1.0, s=0.0)
-    assert sl.y[0] == pytest.approx(0.0, abs=1e-12)
-    assert sl.gprime[0] == pytest.approx(0.25)
-    assert sl.y[1] == pytest.approx(1.7346, abs=1e-4)
-    assert sl.gprime[1] == pytest.approx(0.1275)
-
-
-def test_sigmoid_linearization_surfaces():
-    sl = sigmoid_linearization_example((0.5, 0.85), sigma=0.1, n_grid=51)
-    g = sl.z_axis.shape[1]
-    assert sl.surface_exact.shape == sl.surface_lin.shape == (g, g)
-    mid = g // 2
-    # at z = y the tangent touches the curve and both likelihoods peak
-    np.testing.assert_allclose(sl.g_exact[:, mid], sl.x)
-    np.testing.assert_allclose(sl.g_lin[:, mid], sl.x)
-    np.testing.assert_allclose(sl.ll_exact[:, mid], sl.ll_lin[:, mid])
-    assert sl.surface_lin.argmax() == np.ravel_multi_index((mid, mid), (g, g))
-    # separable: rows follow instance 2, columns instance 1
-    np.testing.assert_allclose(sl.surface_exact[3, 7], sl.ll_exact[1, 3] + sl.ll_exact[0, 7])
-    # linearized log-likelihood is a parabola with curvature g'^2 / sigma^2
-    d = sl.z_axis[0, 1] - sl.z_axis[0, 0]
-    curv = (sl.ll_lin[:, mid + 1] - 2 * sl.ll_lin[:, mid] + sl.ll_lin[:, mid - 1]) / d**2
-    np.testing.assert_allclose(-curv, sl.gprime**2 / sl.sigma**2, rtol=1e-6)
-    np.testing.assert_allclose(sl.skewed_axis, sl.z_axis * sl.gprime[:, None])
-
-
-def test_sigmoid_linearization_clips_outside_image():
-    sl = sigmoid_linearization_example((1.2, -0.1))
-    assert np.all(np.isfinite(sl.y)) and np.all(sl.gprime > 0)
-    assert sl.p[0] < 1 and sl.p[1] > 0
-    with pytest.raises(ParameterError):
-        sigmoid_linearization_example(theta1=0.0)
-    with pytest.raises(ParameterError):
-        sigmoid_linearization_example(sigma=0.0)
 
 
 # --------------------------------------------------------------- non-linear families

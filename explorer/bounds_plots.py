@@ -1,0 +1,102 @@
+"""The Bounds page's figure: C1 or C2 against the exact gain, one point per candidate move.
+
+Pure function: a :class:`engine.search.CandidateTable` in, a plotly figure out (JMLR 2007
+Figure 2: points below y = x are under-estimates, as C1 <= C2 <= Delta of section 3.2 says for
+linear Gaussian CPDs). No Streamlit and no model arithmetic here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import plotly.graph_objects as go
+from plotly.colors import qualitative
+
+from engine.search import CandidateTable, Operator
+from explorer.plot_style import apply_layout
+
+__all__ = ["bounds_scatter", "FAMILY_COLOURS"]
+
+#: one colour per child family in the bounds scatter (48 before any repeats)
+FAMILY_COLOURS = qualitative.Dark24 + qualitative.Light24
+_OP_SYMBOL = {int(Operator.ADD): "circle", int(Operator.REPLACE): "diamond"}
+_OP_NAME = {int(o): o.name.capitalize() for o in Operator}
+
+
+def bounds_scatter(
+    table: CandidateTable,
+    measure: str = "c2",
+    names: Sequence[str] | None = None,
+    *,
+    log: bool = False,
+    max_legend: int = 25,
+) -> go.Figure:
+    """Scatter of an estimate (C1 or C2, y axis) against the exact log-likelihood gain (x axis).
+
+    One point per Add/Replace candidate with a finite exact gain; colour = child family, symbol =
+    operator; the dashed line is y = x. Points on or below it are under-estimates (JMLR Figure 2).
+    With ``log`` both axes are logarithmic and only points with positive values are drawn.
+    """
+    if measure not in ("c1", "c2"):
+        raise ValueError(f"measure must be 'c1' or 'c2', got {measure!r}")
+    est = np.asarray(getattr(table, measure), dtype=float)
+    ex = np.asarray(table.delta_loglik, dtype=float)
+    ok = np.isfinite(est) & np.isfinite(ex)
+    if log:
+        ok &= (est > 0) & (ex > 0)
+    rows = np.flatnonzero(ok)
+    label = measure.upper()
+    fig = go.Figure()
+    children = np.unique(np.asarray(table.child)[rows])
+    show_legend = children.size <= max_legend
+    for j, c in enumerate(children):
+        r = rows[np.asarray(table.child)[rows] == c]
+        cname = str(names[int(c)]) if names is not None else str(int(c))
+        text = [f"{_OP_NAME[int(table.op[i])]}: {table.move(int(i)).edge_label(names)}" for i in r]
+        fig.add_trace(
+            go.Scattergl(
+                x=ex[r],
+                y=est[r],
+                mode="markers",
+                name=cname,
+                text=text,
+                marker=dict(
+                    size=7,
+                    opacity=0.75,
+                    color=FAMILY_COLOURS[j % len(FAMILY_COLOURS)],
+                    symbol=[_OP_SYMBOL.get(int(table.op[i]), "circle") for i in r],
+                ),
+                hovertemplate="%{text}<br>exact gain %{x:.3f}<br>" + f"{label} %{{y:.3f}}<extra>child {cname}</extra>",
+                showlegend=show_legend,
+            )
+        )
+    if rows.size:
+        lo = float(min(ex[rows].min(), est[rows].min()))
+        hi = float(max(ex[rows].max(), est[rows].max()))
+        lo = lo if log else min(lo, 0.0)
+        hi = max(hi, lo * 10 if log else 1e-9)
+    else:
+        lo, hi = (0.1, 1.0) if log else (0.0, 1.0)
+    fig.add_trace(
+        go.Scatter(
+            x=[lo, hi],
+            y=[lo, hi],
+            mode="lines",
+            name="y = x",
+            hoverinfo="skip",
+            line=dict(color="grey", dash="dash"),
+            showlegend=True,
+        )
+    )
+    axis_type = "log" if log else "linear"
+    fig.update_xaxes(title_text="exact log-likelihood gain \u0394 (nats)", type=axis_type, exponentformat="power")
+    fig.update_yaxes(title_text=f"{label} (nats)", type=axis_type, exponentformat="power")
+    # tall enough for a legend entry per child family (about 20 px each)
+    height = int(min(900, max(480, 20 * (children.size + 1) + 120))) if show_legend else 480
+    fig = apply_layout(fig, height, f"{label} vs exact gain ({rows.size} candidates)")
+    fig.update_layout(
+        margin=dict(t=60),
+        legend=dict(orientation="v", yref="paper", y=1, x=1.02, yanchor="top", title="child"),
+    )
+    return fig

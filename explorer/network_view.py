@@ -1,0 +1,287 @@
+"""The network drawings of the Search and Truth pages: self-contained pyvis HTML.
+
+* :func:`search_network_html`: the current network, the last move highlighted, edge width by
+  ``|weight|``, hidden variables as diamonds;
+* :func:`truth_network_html`: the learned network with the true one overlaid (correct / reversed /
+  extra / missing edges).
+
+Node positions are fixed (:mod:`explorer.graph_layout`); physics is off. The vis-network script
+is inlined, since the CDN may be unreachable. No Streamlit here.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from jinja2 import Environment
+from pyvis.network import Network
+
+from engine.search import Move, Operator
+from explorer.graph_layout import complete_positions
+from explorer.plot_style import HIDDEN_COLOUR
+
+__all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES"]
+
+#: Colours used in the network drawings.
+COLORS = {
+    "edge": "#5c7cfa",
+    "last": "#e8590c",
+    "removed": "#fa5252",
+    "node": "#e7f5ff",
+    "node_border": "#1c7ed6",
+    "node_last": "#ffd8a8",
+    "node_last_border": "#e8590c",
+    "hidden": "#e5dbff",
+    "hidden_border": HIDDEN_COLOUR,
+}
+
+#: Style of each edge status in the truth overlay: (colour, dashed, legend text).
+TRUTH_STYLES: dict[str, tuple[str, bool, str]] = {
+    "correct": ("#2f9e44", False, "correct (learned, true, same direction)"),
+    "reversed": ("#f08c00", False, "reversed (true edge learned the other way round)"),
+    "extra": ("#e03131", False, "extra (learned, not in the true network)"),
+    "missing": ("#868e96", True, "missing (true edge not learned)"),
+    "hidden": (HIDDEN_COLOUR, False, "edge of a hidden variable (not scored)"),
+}
+
+# One shared Jinja environment: pyvis builds a new one per Network, which re-reads and re-compiles
+# the template (including the 470 kB inlined vis-network script) on every call.
+_PYVIS_ENV: Environment | None = None
+_CDN_TAG = re.compile(r"<(link|script)[^>]*cdn\.jsdelivr\.net[^>]*>(\s*</script>)?", re.S)
+_EMPTY_HEADING = re.compile(r"<center>\s*<h1>\s*</h1>\s*</center>")
+
+
+def _pyvis_env() -> Environment:
+    global _PYVIS_ENV
+    if _PYVIS_ENV is None:
+        _PYVIS_ENV = Network().templateEnv
+    return _PYVIS_ENV
+
+
+# ------------------------------------------------------------------------------------ networks
+def _label(name: str) -> str:
+    return str(name).replace("</", "<\u200b/")
+
+
+def _render(net: Network, legend: list[tuple[str, bool, str]] | None) -> str:
+    """HTML of ``net`` with the vis-network script inlined and the unreachable CDN tags removed."""
+    net.templateEnv = _pyvis_env()
+    text = net.generate_html(notebook=False)
+    text = _CDN_TAG.sub("", text)
+    text = _EMPTY_HEADING.sub("", text)
+    # fit the whole graph in view once drawn (positions are fixed, physics is off)
+    text = text.replace(
+        "</body>",
+        "<script>if (typeof network !== 'undefined') { network.fit({animation: false}); }</script></body>",
+        1,
+    )
+    if legend:
+        items = "".join(
+            f'<span style="margin-right:14px;white-space:nowrap">'
+            f'<span style="display:inline-block;width:26px;height:0;vertical-align:middle;'
+            f'border-top:3px {"dashed" if dashed else "solid"} {color};margin-right:5px"></span>'
+            f"{html.escape(text_)}</span>"
+            for color, dashed, text_ in legend
+        )
+        box = f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;padding:4px 2px 6px 2px">{items}</div>'
+        text = text.replace("<body>", "<body>" + box, 1)
+    return text
+
+
+def _new_network(height: int) -> Network:
+    net = Network(
+        height=f"{height}px",
+        width="100%",
+        directed=True,
+        cdn_resources="in_line",
+        bgcolor="#ffffff",
+    )
+    net.toggle_physics(False)
+    net.set_options(
+        json.dumps(
+            {
+                "physics": {"enabled": False},
+                "interaction": {"hover": True, "dragNodes": True, "zoomView": True},
+                "edges": {
+                    "smooth": {"enabled": True, "type": "curvedCW", "roundness": 0.12},
+                    "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}},
+                },
+                "nodes": {"font": {"size": 14, "face": "sans-serif"}},
+            }
+        )
+    )
+    return net
+
+
+def _node_colour(is_hidden: bool, hot: bool = False) -> dict[str, str]:
+    """Fill and border of a node: orange when the last move touched it, violet when hidden."""
+    if hot:
+        return {"background": COLORS["node_last"], "border": COLORS["node_last_border"]}
+    if is_hidden:
+        return {"background": COLORS["hidden"], "border": COLORS["hidden_border"]}
+    return {"background": COLORS["node"], "border": COLORS["node_border"]}
+
+
+def _edge_width(weight: float | None) -> float:
+    if weight is None or not math.isfinite(weight):
+        return 1.5
+    return 1.0 + 5.0 * min(abs(weight), 1.0)
+
+
+def search_network_html(
+    names: Sequence[str],
+    edges: Iterable[tuple[int, int, float]],
+    positions: Mapping[str, tuple[float, float]],
+    *,
+    last_move: Move | None = None,
+    hidden: Iterable[str] = (),
+    height: int = 560,
+) -> str:
+    """The current network as self-contained HTML (pyvis, JavaScript inlined).
+
+    Parameters
+    ----------
+    names : sequence of str
+        Variable names by index (hidden variables included).
+    edges : iterable of (parent index, child index, weight)
+        The current edges and their fitted coefficients; edge width grows with ``|weight|``.
+    positions : mapping name -> (x, y)
+        Fixed positions (see :func:`data_layout`); missing names are placed by
+        :func:`complete_positions`. Physics is off, so nodes stay where they are between steps.
+    last_move : Move, optional
+        Highlighted in orange: the added (or reversed, or replacing) edge and its endpoints; the
+        edge the move removed is drawn as a dashed red ghost.
+    hidden : iterable of str
+        Names of hidden variables, drawn as diamonds.
+    """
+    edges = list(edges)
+    hidden = set(hidden)
+    name_edges = [(names[p], names[c]) for p, c, _ in edges]
+    pos = complete_positions(names, positions, name_edges)
+    touched: set[int] = set()
+    new_edge: tuple[int, int] | None = None
+    ghost: tuple[int, int] | None = None
+    if last_move is not None:
+        touched = {last_move.parent, last_move.child}
+        op = last_move.op
+        if op == Operator.ADD:
+            new_edge = (last_move.parent, last_move.child)
+        elif op == Operator.DELETE:
+            ghost = (last_move.parent, last_move.child)
+        elif op == Operator.REVERSE:
+            new_edge = (last_move.child, last_move.parent)
+        else:
+            new_edge = (last_move.parent, last_move.child)
+            ghost = (last_move.removed, last_move.child)
+            touched.add(last_move.removed)
+    net = _new_network(height)
+    for i, name in enumerate(names):
+        x, y = pos[name]
+        is_hidden = name in hidden
+        hot = i in touched
+        net.add_node(
+            i,
+            label=_label(name),
+            x=float(x),
+            y=float(y),
+            physics=False,
+            color=_node_colour(is_hidden, hot),
+            shape="diamond" if is_hidden else "box",
+            size=18 if is_hidden else 25,
+            borderWidth=3 if hot else 1,
+            title=f"{name} (hidden variable)" if is_hidden else str(name),
+        )
+    for p, c, w in edges:
+        is_new = new_edge == (p, c)
+        net.add_edge(
+            p,
+            c,
+            width=_edge_width(w) + (1.5 if is_new else 0.0),
+            color=COLORS["last"] if is_new else COLORS["edge"],
+            title=f"{names[p]} → {names[c]}, weight {w:+.3f}" if w is not None else None,
+        )
+    if ghost is not None:
+        gp, gc = ghost
+        net.add_edge(
+            gp,
+            gc,
+            width=2,
+            color=COLORS["removed"],
+            dashes=True,
+            title=f"{names[gp]} → {names[gc]} removed by the last move",
+        )
+    legend = None
+    if last_move is not None:
+        legend = [
+            (
+                COLORS["last"],
+                False,
+                f"last move: {last_move.op.name.lower()} {last_move.edge_label(names)}",
+            )
+        ]
+        if ghost is not None:
+            legend.append((COLORS["removed"], True, "edge removed by the last move"))
+    return _render(net, legend)
+
+
+def truth_network_html(
+    names: Sequence[str],
+    status: Mapping[tuple[str, str], str],
+    positions: Mapping[str, tuple[float, float]],
+    *,
+    weights: Mapping[tuple[str, str], float] | None = None,
+    hidden: Iterable[str] = (),
+    height: int = 560,
+) -> str:
+    """The learned network with the true network overlaid, with a legend.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Variables to draw.
+    status : mapping (parent, child) -> status
+        ``"correct"``, ``"reversed"``, ``"extra"`` (learned edges, in their learned direction) or
+        ``"missing"`` (true edges not learned), e.g. ``EdgeComparison.status()``.
+    positions : mapping name -> (x, y)
+        Fixed positions, as on the Search page.
+    weights : mapping (parent, child) -> weight, optional
+        Learned coefficients (edge width).
+    """
+    hidden = set(hidden)
+    index = {n: i for i, n in enumerate(names)}
+    pos = complete_positions(names, positions, list(status))
+    net = _new_network(height)
+    for i, name in enumerate(names):
+        x, y = pos[name]
+        is_hidden = name in hidden
+        net.add_node(
+            i,
+            label=_label(name),
+            x=float(x),
+            y=float(y),
+            physics=False,
+            color=_node_colour(is_hidden),
+            shape="diamond" if is_hidden else "box",
+            title=str(name),
+        )
+    weights = weights or {}
+    for (p, c), st in status.items():
+        if p not in index or c not in index:
+            continue
+        color, dashed, _ = TRUTH_STYLES[st]
+        w = weights.get((p, c))
+        net.add_edge(
+            index[p],
+            index[c],
+            color=color,
+            dashes=dashed,
+            width=1.5 if st == "missing" else _edge_width(w),
+            title=f"{p} → {c}: {st}" + (f", weight {w:+.3f}" if w is not None else ""),
+        )
+    shown = set(status.values())
+    legend = [(c, dashed, text) for key, (c, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown]
+    return _render(net, legend)
