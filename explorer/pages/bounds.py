@@ -69,145 +69,149 @@ HOW_TO_READ = """
   Compare the two plots to see why the search ranks by C2 (JMLR 2007, Figure 2).
 """
 
-st.title("Bounds: C1/C2 vs exact gain")
-st.markdown(INTRO)
 
-state.init_state()
-session = state.session()
-stepper = session.stepper
-names = session.variable_names()
-cpd = str(getattr(stepper.model, "cpd", "linear"))
-step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
-cached = st.session_state.get(KEY_CACHE)
-if cached is None or cached["key"] != step_key or cached["stepper"] is not stepper:
-    table = select_rows(stepper.propose(), ["add", "replace"])
-    n_search = int(np.isfinite(table.delta_loglik).sum())  # fitted by the search itself
-    cached = {
-        "key": step_key,
-        "stepper": stepper,
-        "table": table,
-        "complete": False,
-        "n_search": n_search,
-    }
-    st.session_state[KEY_CACHE] = cached
-table = cached["table"]
+def render() -> None:
+    st.title("Bounds: C1/C2 vs exact gain")
+    st.markdown(INTRO)
 
-st.markdown(
-    f"Step {stepper.n_iter} of the search (method: {stepper.method}, CPD: "
-    f"{text.cpd_label(session.settings)}): "
-    f"**{len(table)}** Add/Replace candidates; the search itself fitted {cached['n_search']} "
-    "of them exactly."
-)
-slot = st.empty()  # the button disappears as soon as the table is complete
-if not cached["complete"]:
-    if slot.button(
-        "Compute exact gains for all candidates",
-        key=KEY_COMPUTE,
-        type="primary",
-        help="Fits every candidate exactly: what the ideal-parent method avoids, so this can "
-        "take a while on large or non-linear models.",
-    ):
-        bar = st.progress(0.0, text="Fitting every candidate exactly...")
+    state.init_state()
+    session = state.session()
+    stepper = session.stepper
+    names = session.variable_names()
+    cpd = str(getattr(stepper.model, "cpd", "linear"))
+    step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
+    cached = st.session_state.get(KEY_CACHE)
+    if cached is None or cached["key"] != step_key or cached["stepper"] is not stepper:
+        table = select_rows(stepper.propose(), ["add", "replace"])
+        n_search = int(np.isfinite(table.delta_loglik).sum())  # fitted by the search itself
+        cached = {
+            "key": step_key,
+            "stepper": stepper,
+            "table": table,
+            "complete": False,
+            "n_search": n_search,
+        }
+        st.session_state[KEY_CACHE] = cached
+    table = cached["table"]
 
-        def _report(frac: float) -> None:
-            frac = min(max(float(frac), 0.0), 1.0)
-            bar.progress(frac, text=f"Fitting candidates: {frac:.0%}")
+    st.markdown(
+        f"Step {stepper.n_iter} of the search (method: {stepper.method}, CPD: "
+        f"{text.cpd_label(session.settings)}): "
+        f"**{len(table)}** Add/Replace candidates; the search itself fitted {cached['n_search']} "
+        "of them exactly."
+    )
+    slot = st.empty()  # the button disappears as soon as the table is complete
+    if not cached["complete"]:
+        if slot.button(
+            "Compute exact gains for all candidates",
+            key=KEY_COMPUTE,
+            type="primary",
+            help="Fits every candidate exactly: what the ideal-parent method avoids, so this can "
+            "take a while on large or non-linear models.",
+        ):
+            bar = st.progress(0.0, text="Fitting every candidate exactly...")
 
-        stepper.evaluate_all(table, progress=_report)
-        bar.empty()
-        slot.empty()
-        cached["complete"] = True
+            def _report(frac: float) -> None:
+                frac = min(max(float(frac), 0.0), 1.0)
+                bar.progress(frac, text=f"Fitting candidates: {frac:.0%}")
+
+            stepper.evaluate_all(table, progress=_report)
+            bar.empty()
+            slot.empty()
+            cached["complete"] = True
+        else:
+            st.caption("Until you press the button, only the candidates the search chose to fit are shown.")
+
+    state.keep_widgets({KEY_OPS: ["Add"], KEY_LOG: False})
+    left, right = st.columns([3, 1])
+    ops = left.multiselect(
+        "Operators",
+        ["Add", "Replace"],
+        key=KEY_OPS,
+        help="Add: a new edge. Replace: swap one of the child's parents for another variable.",
+    )
+    log_axes = right.checkbox(
+        "Logarithmic axes",
+        key=KEY_LOG,
+        help="Spreads out the many small gains near 0. Only points with positive values are drawn.",
+    )
+    state.remember_widgets(KEY_OPS, KEY_LOG)
+    view = select_rows(table, ops)
+    summary = bound_summary(view)
+    if summary.n == 0:
+        st.info("No candidate with both an estimate and an exact gain yet: press the button above.")
+        return
+
+    def _fmt(x: float) -> str:
+        return "n/a" if math.isnan(x) else f"{x:.3f}"
+
+    st.subheader("Summary")
+    cols = st.columns(4)
+    cols[0].metric(
+        "Candidates compared",
+        f"{summary.n}",
+        help=f"{summary.n_add} Add and {summary.n_replace} Replace moves with an exact gain.",
+    )
+    cols[1].metric(
+        "Fraction C1 ≤ exact",
+        _fmt(summary.frac_c1_below),
+        help="Share of the points on or below the diagonal in the C1 plot (1 = all).",
+    )
+    cols[2].metric(
+        "Fraction C2 ≤ exact",
+        _fmt(summary.frac_c2_below),
+        help="Share of the points on or below the diagonal in the C2 plot (1 = all).",
+    )
+    cols[3].metric(
+        "Fraction C1 ≤ C2",
+        _fmt(summary.frac_c1_le_c2),
+        help="C2 also refits the noise variance, so it should never be below C1.",
+    )
+    cols = st.columns(4)
+    cols[0].metric(
+        "Spearman (C1, exact)",
+        _fmt(summary.spearman_c1),
+        help="Rank correlation: 1 means C1 orders the candidates exactly as the true gains do.",
+    )
+    cols[1].metric(
+        "Spearman (C2, exact)",
+        _fmt(summary.spearman_c2),
+        help="Rank correlation of C2 with the exact gain.",
+    )
+    cols[2].metric(
+        "Top-1 agreement",
+        _fmt(summary.top_agreement),
+        help=f"Over the {summary.n_families} families with at least two candidates: the share whose "
+        "best candidate by C2 is also the best one exactly.",
+    )
+    cols[3].metric(
+        "Largest C2 − exact",
+        _fmt(summary.max_excess_c2),
+        help="At most 0 when C2 never over-estimates a gain.",
+    )
+
+    st.caption(
+        "The two rank correlations are equal: with the fitted noise variance, C1 and C2 are both "
+        "increasing functions of the same quantity (how well the candidate lines up with the ideal "
+        "profile), so they order the candidates identically. They differ in how close they come to "
+        "the exact values, which the plots below show."
+    )
+    if cpd == "linear":
+        st.success(LINEAR_NOTE)
     else:
-        st.caption("Until you press the button, only the candidates the search chose to fit are shown.")
+        st.warning(NONLINEAR_NOTE.format(cpd=cpd.capitalize()))
+        if cpd == "sigmoid":
+            with st.expander("Why can the sigmoid C1/C2 be far from the exact gain?"):
+                st.markdown(SIGMOID_NOTE)
 
-state.keep_widgets({KEY_OPS: ["Add"], KEY_LOG: False})
-left, right = st.columns([3, 1])
-ops = left.multiselect(
-    "Operators",
-    ["Add", "Replace"],
-    key=KEY_OPS,
-    help="Add: a new edge. Replace: swap one of the child's parents for another variable.",
-)
-log_axes = right.checkbox(
-    "Logarithmic axes",
-    key=KEY_LOG,
-    help="Spreads out the many small gains near 0. Only points with positive values are drawn.",
-)
-state.remember_widgets(KEY_OPS, KEY_LOG)
-view = select_rows(table, ops)
-summary = bound_summary(view)
-if summary.n == 0:
-    st.info("No candidate with both an estimate and an exact gain yet: press the button above.")
-    st.stop()
+    left, right = st.columns(2)
+    with left:
+        st.plotly_chart(bounds_scatter(view, "c1", names, log=log_axes), key="ip_bounds_c1_chart")
+    with right:
+        st.plotly_chart(bounds_scatter(view, "c2", names, log=log_axes), key="ip_bounds_c2_chart")
+    with st.expander("How to read these plots", expanded=False):
+        st.markdown(HOW_TO_READ)
 
 
-def _fmt(x: float) -> str:
-    return "n/a" if math.isnan(x) else f"{x:.3f}"
-
-
-st.subheader("Summary")
-cols = st.columns(4)
-cols[0].metric(
-    "Candidates compared",
-    f"{summary.n}",
-    help=f"{summary.n_add} Add and {summary.n_replace} Replace moves with an exact gain.",
-)
-cols[1].metric(
-    "Fraction C1 ≤ exact",
-    _fmt(summary.frac_c1_below),
-    help="Share of the points on or below the diagonal in the C1 plot (1 = all).",
-)
-cols[2].metric(
-    "Fraction C2 ≤ exact",
-    _fmt(summary.frac_c2_below),
-    help="Share of the points on or below the diagonal in the C2 plot (1 = all).",
-)
-cols[3].metric(
-    "Fraction C1 ≤ C2",
-    _fmt(summary.frac_c1_le_c2),
-    help="C2 also refits the noise variance, so it should never be below C1.",
-)
-cols = st.columns(4)
-cols[0].metric(
-    "Spearman (C1, exact)",
-    _fmt(summary.spearman_c1),
-    help="Rank correlation: 1 means C1 orders the candidates exactly as the true gains do.",
-)
-cols[1].metric(
-    "Spearman (C2, exact)",
-    _fmt(summary.spearman_c2),
-    help="Rank correlation of C2 with the exact gain.",
-)
-cols[2].metric(
-    "Top-1 agreement",
-    _fmt(summary.top_agreement),
-    help=f"Over the {summary.n_families} families with at least two candidates: the share whose "
-    "best candidate by C2 is also the best one exactly.",
-)
-cols[3].metric(
-    "Largest C2 − exact",
-    _fmt(summary.max_excess_c2),
-    help="At most 0 when C2 never over-estimates a gain.",
-)
-
-st.caption(
-    "The two rank correlations are equal: with the fitted noise variance, C1 and C2 are both "
-    "increasing functions of the same quantity (how well the candidate lines up with the ideal "
-    "profile), so they order the candidates identically. They differ in how close they come to "
-    "the exact values, which the plots below show."
-)
-if cpd == "linear":
-    st.success(LINEAR_NOTE)
-else:
-    st.warning(NONLINEAR_NOTE.format(cpd=cpd.capitalize()))
-    if cpd == "sigmoid":
-        with st.expander("Why can the sigmoid C1/C2 be far from the exact gain?"):
-            st.markdown(SIGMOID_NOTE)
-
-left, right = st.columns(2)
-with left:
-    st.plotly_chart(bounds_scatter(view, "c1", names, log=log_axes), key="ip_bounds_c1_chart")
-with right:
-    st.plotly_chart(bounds_scatter(view, "c2", names, log=log_axes), key="ip_bounds_c2_chart")
-with st.expander("How to read these plots", expanded=False):
-    st.markdown(HOW_TO_READ)
+if __name__ == "__main__":
+    render()

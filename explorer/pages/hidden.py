@@ -50,185 +50,192 @@ HOW_TO_READ = """
 """
 
 
-st.title("Hidden variables")
-st.markdown(INTRO)
+def render() -> None:
+    st.title("Hidden variables")
+    st.markdown(INTRO)
 
-state.init_state()
-session = state.session()
-stepper = session.stepper
-dataset = session.dataset
-if session.settings.cpd != "linear":
-    st.info(
-        "Hidden-variable proposals and structural EM are implemented for the linear-Gaussian CPD. "
-        "Choose CPD = linear in the sidebar's search settings to use this page."
-    )
-    st.stop()
-if dataset.has_missing:
-    st.info("This data set has missing cells; hidden-variable proposals need complete data here.")
-    st.stop()
-
-hs = session.hidden
-names = session.variable_names()
-values = session.values()
-
-
-def _status(p) -> str:
-    if not p.explained_by:
-        return "new"
-    return f"covered by member {p.explained_by}" if p.explained_by in p.names else f"covered by {p.explained_by}"
-
-
-message = st.session_state.pop(KEY_MESSAGE, None)
-if message:
-    st.success(message)
-
-with st.expander("How to read this page", expanded=False):
-    st.markdown(HOW_TO_READ)
-
-n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
-rejected = session.rejected
-observed = np.arange(dataset.n_vars)
-try:
-    proposals = state.memo(
-        "hidden_proposals",
-        (session.data_version, session.version, tuple(stepper.edges()), n_show, frozenset(rejected)),
-        lambda: propose_from_search(
-            stepper, values, names, candidates=observed, n_proposals=n_show, exclude=set(rejected)
-        ),
-    )
-except IdealParentError as exc:
-    st.error(str(exc))
-    st.stop()
-
-st.caption(
-    f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
-    "Ideal profiles depend on the network: proposals change as the search moves."
-)
-if not proposals:
-    st.info("No cluster left to propose (every candidate cluster was rejected).")
-else:
-    table = pd.DataFrame(
-        [
-            {
-                "rank": i + 1,
-                "members": ", ".join(p.names),
-                "size": len(p.names),
-                "estimated ΔBIC": round(p.estimated_gain, 2),
-                "C1 bound": round(p.c1, 2),
-                "C2 bound": round(p.c2, 2),
-                "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
-                "status": _status(p),
-            }
-            for i, p in enumerate(proposals)
-        ]
-    )
-    st.dataframe(
-        table,
-        hide_index=True,
-        width="stretch",
-        column_config={
-            "status": st.column_config.TextColumn(
-                "status",
-                help="new: no existing variable carries the cluster's shared profile z*. covered by X: "
-                "variable X (outside the cluster, or a member) correlates with z* so strongly that it "
-                "already plays the role of the hidden parent.",
-            )
-        },
-    )
-    if len(proposals) < n_show:
-        st.caption(
-            f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
-            "qualifies" + (" (rejected clusters are left out)." if rejected else ".")
+    state.init_state()
+    session = state.session()
+    stepper = session.stepper
+    dataset = session.dataset
+    if session.settings.cpd != "linear":
+        st.info(
+            "Hidden-variable proposals and structural EM are implemented for the linear-Gaussian CPD. "
+            "Choose CPD = linear in the sidebar's search settings to use this page."
         )
-    labels = [
-        f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}" for i, p in enumerate(proposals)
-    ]
-    picked = st.selectbox("Proposal to inspect", labels, key=KEY_PICK)
-    pick = labels.index(picked) if picked in labels else 0
-    prop = proposals[pick]
-    st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
-    st.markdown(
-        f"Estimated BIC change **{prop.estimated_gain:+.2f}** nats. It is the members' summed gain "
-        f"C2 = {prop.c2:.2f} (C1 = {prop.c1:.2f} is the looser bound) minus the cost of the new "
-        f"variable itself: its own likelihood as a root ({-0.5 * len(values) * 2.8379:.0f} nats for "
-        f"{len(values)} instances) and the BIC penalty of its {len(prop.names) + 2} parameters. Closest "
-        f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
-        + (
-            f" **Member {prop.explained_by} already carries this profile: edges from it would do what a "
-            "hidden parent would.**"
-            if prop.explained_by in prop.names
-            else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
-        )
-    )
-    if prop.estimated_gain <= 0:
-        st.warning(
-            "This proposal is not expected to improve the score: the members' shared signal does not pay "
-            "for a new variable. You can still accept it to see what structural EM makes of it."
-        )
-    view = cluster_view(stepper, values, prop)
-    st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
-    left, right = st.columns(2)
-    with left:
-        st.plotly_chart(
-            correlation_heatmap(view.names, view.member_corr, "Members' values"), key="ip_hidden_corr_values"
-        )
-    with right:
-        st.plotly_chart(
-            correlation_heatmap(view.names, view.ideal_corr, "Members' ideal profiles"), key="ip_hidden_corr_ideal"
-        )
+        return
+    if dataset.has_missing:
+        st.info("This data set has missing cells; hidden-variable proposals need complete data here.")
+        return
 
-    b1, b2, _ = st.columns([1, 1, 4])
-    if b1.button(
-        "Accept", key=KEY_ACCEPT, type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary"
-    ):
-        try:
-            with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
-                st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop)
-            st.rerun()
-        except IdealParentError as exc:
-            st.error(str(exc))
-    if b2.button("Reject", key=KEY_REJECT):
-        rejected.add(prop.key)
-        st.session_state[KEY_MESSAGE] = (
-            f"Rejected the cluster {', '.join(prop.names)}: this exact set of members will not be proposed "
-            "again (clusters that overlap it still can)."
+    hs = session.hidden
+    names = session.variable_names()
+    values = session.values()
+
+    def _status(p) -> str:
+        if not p.explained_by:
+            return "new"
+        return f"covered by member {p.explained_by}" if p.explained_by in p.names else f"covered by {p.explained_by}"
+
+    message = st.session_state.pop(KEY_MESSAGE, None)
+    if message:
+        st.success(message)
+
+    with st.expander("How to read this page", expanded=False):
+        st.markdown(HOW_TO_READ)
+
+    n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
+    rejected = session.rejected
+    observed = np.arange(dataset.n_vars)
+    try:
+        proposals = state.memo(
+            "hidden_proposals",
+            (session.data_version, session.version, tuple(stepper.edges()), n_show, frozenset(rejected)),
+            lambda: propose_from_search(
+                stepper, values, names, candidates=observed, n_proposals=n_show, exclude=set(rejected)
+            ),
         )
-        st.rerun()
+    except IdealParentError as exc:
+        st.error(str(exc))
+        return
 
-if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
-    if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
-        st.session_state[KEY_MESSAGE] = session.undo()
-        st.rerun()
-
-st.subheader("Accepted hidden variables")
-if hs is None or not hs.hidden:
-    st.caption("None yet. Accepted regulators, their members and inferred profiles can be downloaded here.")
-else:
-    hs.set_edges(stepper.edges())  # the structure the search has reached since
-    rows = [
-        {
-            "hidden": h.name,
-            "children": ", ".join(h.children),
-            "proposed members": ", ".join(h.members),
-            "estimated ΔBIC at proposal": round(h.estimated_gain, 2),
-        }
-        for h in hs.hidden
-    ]
-    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in h.children], columns=["hidden", "child"])
-    labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
-    profiles = pd.DataFrame({h.name: hs.hidden_profile(h.name) for h in hs.hidden})
-    profiles.insert(0, "instance", labels)
-    c1, c2 = st.columns(2)
-    buf = io.StringIO()
-    members.to_csv(buf, index=False)
-    c1.download_button("Download members (CSV)", buf.getvalue(), "hidden_members.csv", "text/csv", key=KEY_DL_MEMBERS)
-    buf = io.StringIO()
-    profiles.to_csv(buf, index=False)
-    c2.download_button(
-        "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
-    )
     st.caption(
-        f"Observed-data BIC of the current model: {hs.observed_bic():.2f} nats "
-        "(hidden variables integrated out exactly)."
+        f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
+        "Ideal profiles depend on the network: proposals change as the search moves."
     )
+    if not proposals:
+        st.info("No cluster left to propose (every candidate cluster was rejected).")
+    else:
+        table = pd.DataFrame(
+            [
+                {
+                    "rank": i + 1,
+                    "members": ", ".join(p.names),
+                    "size": len(p.names),
+                    "estimated ΔBIC": round(p.estimated_gain, 2),
+                    "C1 bound": round(p.c1, 2),
+                    "C2 bound": round(p.c2, 2),
+                    "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
+                    "status": _status(p),
+                }
+                for i, p in enumerate(proposals)
+            ]
+        )
+        st.dataframe(
+            table,
+            hide_index=True,
+            width="stretch",
+            column_config={
+                "status": st.column_config.TextColumn(
+                    "status",
+                    help="new: no existing variable carries the cluster's shared profile z*. covered by X: "
+                    "variable X (outside the cluster, or a member) correlates with z* so strongly that it "
+                    "already plays the role of the hidden parent.",
+                )
+            },
+        )
+        if len(proposals) < n_show:
+            st.caption(
+                f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
+                "qualifies" + (" (rejected clusters are left out)." if rejected else ".")
+            )
+        labels = [
+            f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}" for i, p in enumerate(proposals)
+        ]
+        picked = st.selectbox("Proposal to inspect", labels, key=KEY_PICK)
+        pick = labels.index(picked) if picked in labels else 0
+        prop = proposals[pick]
+        st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
+        st.markdown(
+            f"Estimated BIC change **{prop.estimated_gain:+.2f}** nats. It is the members' summed gain "
+            f"C2 = {prop.c2:.2f} (C1 = {prop.c1:.2f} is the looser bound) minus the cost of the new "
+            f"variable itself: its own likelihood as a root ({-0.5 * len(values) * 2.8379:.0f} nats for "
+            f"{len(values)} instances) and the BIC penalty of its {len(prop.names) + 2} parameters. Closest "
+            f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+            + (
+                f" **Member {prop.explained_by} already carries this profile: edges from it would do what a "
+                "hidden parent would.**"
+                if prop.explained_by in prop.names
+                else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
+            )
+        )
+        if prop.estimated_gain <= 0:
+            st.warning(
+                "This proposal is not expected to improve the score: the members' shared signal does not pay "
+                "for a new variable. You can still accept it to see what structural EM makes of it."
+            )
+        view = cluster_view(stepper, values, prop)
+        st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
+        left, right = st.columns(2)
+        with left:
+            st.plotly_chart(
+                correlation_heatmap(view.names, view.member_corr, "Members' values"), key="ip_hidden_corr_values"
+            )
+        with right:
+            st.plotly_chart(
+                correlation_heatmap(view.names, view.ideal_corr, "Members' ideal profiles"), key="ip_hidden_corr_ideal"
+            )
+
+        b1, b2, _ = st.columns([1, 1, 4])
+        if b1.button(
+            "Accept",
+            key=KEY_ACCEPT,
+            type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary",
+        ):
+            try:
+                with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
+                    st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop)
+                st.rerun()
+            except IdealParentError as exc:
+                st.error(str(exc))
+        if b2.button("Reject", key=KEY_REJECT):
+            rejected.add(prop.key)
+            st.session_state[KEY_MESSAGE] = (
+                f"Rejected the cluster {', '.join(prop.names)}: this exact set of members will not be proposed "
+                "again (clusters that overlap it still can)."
+            )
+            st.rerun()
+
+    if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
+        if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
+            st.session_state[KEY_MESSAGE] = session.undo()
+            st.rerun()
+
+    st.subheader("Accepted hidden variables")
+    if hs is None or not hs.hidden:
+        st.caption("None yet. Accepted regulators, their members and inferred profiles can be downloaded here.")
+    else:
+        hs.set_edges(stepper.edges())  # the structure the search has reached since
+        rows = [
+            {
+                "hidden": h.name,
+                "children": ", ".join(h.children),
+                "proposed members": ", ".join(h.members),
+                "estimated ΔBIC at proposal": round(h.estimated_gain, 2),
+            }
+            for h in hs.hidden
+        ]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in h.children], columns=["hidden", "child"])
+        labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
+        profiles = pd.DataFrame({h.name: hs.hidden_profile(h.name) for h in hs.hidden})
+        profiles.insert(0, "instance", labels)
+        c1, c2 = st.columns(2)
+        buf = io.StringIO()
+        members.to_csv(buf, index=False)
+        c1.download_button(
+            "Download members (CSV)", buf.getvalue(), "hidden_members.csv", "text/csv", key=KEY_DL_MEMBERS
+        )
+        buf = io.StringIO()
+        profiles.to_csv(buf, index=False)
+        c2.download_button(
+            "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
+        )
+        st.caption(
+            f"Observed-data BIC of the current model: {hs.observed_bic():.2f} nats "
+            "(hidden variables integrated out exactly)."
+        )
+
+
+if __name__ == "__main__":
+    render()

@@ -53,143 +53,153 @@ log-likelihood improvement after refitting the family with that parent. It is fi
 search has already computed it; the button computes it for every candidate.
 """
 
-st.title("Ideal-parent inspector")
-st.markdown(INTRO)
 
-state.init_state()
-session = state.session()
-stepper = session.stepper
-names = session.variable_names()
-model = stepper.model
-cpd = str(getattr(model, "cpd", "linear"))
+def render() -> None:
+    st.title("Ideal-parent inspector")
+    st.markdown(INTRO)
 
-state.keep_widgets({KEY_VAR: names[0], KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names})
-left, mid, right = st.columns([2, 1, 1])
-var = left.selectbox(
-    "Variable (child)",
-    names,
-    key=KEY_VAR,
-    help="The family to inspect: this variable and its current parents.",
-)
-n_show = mid.slider(
-    "Candidates to overlay",
-    0,
-    10,
-    key=KEY_TOP,
-    help="How many of the best candidates (by C2) to draw over the ideal profile.",
-)
-order_ideal = right.checkbox(
-    "Sort by ideal profile",
-    key=KEY_ORDER,
-    help="Instances are reordered so that the ideal profile rises from left to right; "
-    "a good candidate then follows the same rising curve.",
-)
-child = names.index(var)
-state.remember_widgets(KEY_VAR, KEY_TOP, KEY_ORDER)
+    state.init_state()
+    session = state.session()
+    stepper = session.stepper
+    names = session.variable_names()
+    model = stepper.model
+    cpd = str(getattr(model, "cpd", "linear"))
 
-fp = family_profiles(
-    stepper,
-    session.values(),
-    child,
-    top=max(n_show, 1),
-    order="ideal" if order_ideal else "index",
-    names=names,
-)
-parents = ", ".join(fp.parent_names or []) or "none"
-st.subheader(f"Family of {var}")
-st.markdown(
-    f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search; "
-    f"{fp.n_legal} legal new parents; {fp.n_samples} instances; CPD: "
-    f"{text.cpd_label(session.settings)}."
-)
-
-distorted = False
-if fp.weights is not None:
-    distorted = st.checkbox(
-        "Show the weighted profiles y·g'(y) and z·g'(y)",
-        key=KEY_DISTORTED,
-        help="For a non-linear link g, instances where g is flat (saturated) matter less. "
-        "The comparison uses the profiles multiplied by the slope g'(y) (JMLR Theorem 7.1).",
+    state.keep_widgets({KEY_VAR: names[0], KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names})
+    left, mid, right = st.columns([2, 1, 1])
+    var = left.selectbox(
+        "Variable (child)",
+        names,
+        key=KEY_VAR,
+        help="The family to inspect: this variable and its current parents.",
     )
-    state.remember_widgets(KEY_DISTORTED)
-if fp.n_legal == 0:
-    st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
-st.plotly_chart(profiles_figure(fp, n_show, distorted=distorted), key="ip_inspector_profiles_chart")
-with st.expander("How to read this plot", expanded=False):
+    n_show = mid.slider(
+        "Candidates to overlay",
+        0,
+        10,
+        key=KEY_TOP,
+        help="How many of the best candidates (by C2) to draw over the ideal profile.",
+    )
+    order_ideal = right.checkbox(
+        "Sort by ideal profile",
+        key=KEY_ORDER,
+        help="Instances are reordered so that the ideal profile rises from left to right; "
+        "a good candidate then follows the same rising curve.",
+    )
+    child = names.index(var)
+    state.remember_widgets(KEY_VAR, KEY_TOP, KEY_ORDER)
+
+    fp = family_profiles(
+        stepper,
+        session.values(),
+        child,
+        top=max(n_show, 1),
+        order="ideal" if order_ideal else "index",
+        names=names,
+    )
+    parents = ", ".join(fp.parent_names or []) or "none"
+    st.subheader(f"Family of {var}")
     st.markdown(
-        HOW_TO_READ
-        + (HOW_TO_READ_WEIGHTS if fp.weights is not None else "")
-        + "- Hover over a point to see the instance number."
+        f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search; "
+        f"{fp.n_legal} legal new parents; {fp.n_samples} instances; CPD: "
+        f"{text.cpd_label(session.settings)}."
     )
 
-if cpd == "linear":
-    st.caption("Linear-Gaussian model: C1 ≤ C2 ≤ exact gain for every candidate, so the estimates never over-promise.")
-else:
-    st.caption(
-        f"{cpd.capitalize()} model: C1 and C2 come from a linear approximation of the link, so "
-        "they estimate the exact gain but are not guaranteed lower bounds."
-    )
-if getattr(model, "has_c2", True) is False:
-    st.caption("This CPD has no C2 (JMLR section 8.2): the C2 column repeats C1.")
-
-# ----------------------------------------------------------------- candidate table
-st.subheader("All candidate new parents")
-st.markdown(TABLE_INTRO.format(var=var))
-# Tables computed on demand, per (child, graph). The stepper itself is stored with each entry, so
-# a new search whose id() happens to repeat never reuses them.
-cache: dict = st.session_state.setdefault(KEY_EXACT_CACHE, {})
-cache_key = (id(stepper), child, tuple(stepper.edges()))
-if fp.n_legal and st.button(
-    "Compute exact gains",
-    key=KEY_COMPUTE,
-    help="Refits the family once per candidate (fast for linear models, slower otherwise).",
-):
-    with st.spinner("Fitting every candidate exactly..."):
-        cache[cache_key] = (
-            stepper,
-            candidate_table(stepper, child, compute_exact=True, names=names),
+    distorted = False
+    if fp.weights is not None:
+        distorted = st.checkbox(
+            "Show the weighted profiles y·g'(y) and z·g'(y)",
+            key=KEY_DISTORTED,
+            help="For a non-linear link g, instances where g is flat (saturated) matter less. "
+            "The comparison uses the profiles multiplied by the slope g'(y) (JMLR Theorem 7.1).",
         )
-        while len(cache) > CACHE_SIZE:
-            cache.pop(next(iter(cache)))
-hit = cache.get(cache_key)
-if hit is not None and hit[0] is stepper:
-    table = hit[1]
-else:
-    table = candidate_table(stepper, child, names=names)
+        state.remember_widgets(KEY_DISTORTED)
+    if fp.n_legal == 0:
+        st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
+    st.plotly_chart(profiles_figure(fp, n_show, distorted=distorted), key="ip_inspector_profiles_chart")
+    with st.expander("How to read this plot", expanded=False):
+        st.markdown(
+            HOW_TO_READ
+            + (HOW_TO_READ_WEIGHTS if fp.weights is not None else "")
+            + "- Hover over a point to see the instance number."
+        )
 
-if len(table) == 0:
-    st.info(
-        f"{var} has no legal new parent in the current graph: it has the maximum number of "
-        "parents, or every other variable would create a cycle."
-    )
-else:
-    st.dataframe(
-        table.to_frame(),
-        hide_index=True,
-        placeholder="not computed",
-        key="ip_inspector_table",
-        column_config={
-            "C1": st.column_config.NumberColumn(format="%.3f", help="Gain if only the new parent's scale is fitted."),
-            "C2": st.column_config.NumberColumn(
-                format="%.3f", help="Gain if the scale and the noise variance are fitted."
-            ),
-            "exact gain": st.column_config.NumberColumn(
-                format="%.3f", help="True log-likelihood gain after refitting the whole family."
-            ),
-            "exact - C2": st.column_config.NumberColumn(
-                format="%.3f",
-                help="How much C2 under-estimates the exact gain (negative: it over-estimates).",
-            ),
-        },
-    )
-    n_exact = table.n_exact
-    st.caption(
-        f"{len(table)} candidates; exact gain known for {n_exact}."
-        + (" Press the button to compute the rest." if n_exact < len(table) else "")
-    )
-    best_c2, best_exact = table.best_by_c2, table.best_by_exact
-    if best_exact is not None and len(table) > 1:
-        if best_exact == best_c2:
-            st.success(f"The candidate ranked first by C2 ({names[best_c2]}) is also the best one exactly.")
-        else:
-            st.warning(f"C2 ranks {names[best_c2]} first, but {names[best_exact]} has the largest exact gain.")
+    if cpd == "linear":
+        st.caption(
+            "Linear-Gaussian model: C1 ≤ C2 ≤ exact gain for every candidate, so the estimates never over-promise."
+        )
+    else:
+        st.caption(
+            f"{cpd.capitalize()} model: C1 and C2 come from a linear approximation of the link, so "
+            "they estimate the exact gain but are not guaranteed lower bounds."
+        )
+    if getattr(model, "has_c2", True) is False:
+        st.caption("This CPD has no C2 (JMLR section 8.2): the C2 column repeats C1.")
+
+    # ----------------------------------------------------------------- candidate table
+    st.subheader("All candidate new parents")
+    st.markdown(TABLE_INTRO.format(var=var))
+    # Tables computed on demand, per (child, graph). The stepper itself is stored with each entry, so
+    # a new search whose id() happens to repeat never reuses them.
+    cache: dict = st.session_state.setdefault(KEY_EXACT_CACHE, {})
+    cache_key = (id(stepper), child, tuple(stepper.edges()))
+    if fp.n_legal and st.button(
+        "Compute exact gains",
+        key=KEY_COMPUTE,
+        help="Refits the family once per candidate (fast for linear models, slower otherwise).",
+    ):
+        with st.spinner("Fitting every candidate exactly..."):
+            cache[cache_key] = (
+                stepper,
+                candidate_table(stepper, child, compute_exact=True, names=names),
+            )
+            while len(cache) > CACHE_SIZE:
+                cache.pop(next(iter(cache)))
+    hit = cache.get(cache_key)
+    if hit is not None and hit[0] is stepper:
+        table = hit[1]
+    else:
+        table = candidate_table(stepper, child, names=names)
+
+    if len(table) == 0:
+        st.info(
+            f"{var} has no legal new parent in the current graph: it has the maximum number of "
+            "parents, or every other variable would create a cycle."
+        )
+    else:
+        st.dataframe(
+            table.to_frame(),
+            hide_index=True,
+            placeholder="not computed",
+            key="ip_inspector_table",
+            column_config={
+                "C1": st.column_config.NumberColumn(
+                    format="%.3f", help="Gain if only the new parent's scale is fitted."
+                ),
+                "C2": st.column_config.NumberColumn(
+                    format="%.3f", help="Gain if the scale and the noise variance are fitted."
+                ),
+                "exact gain": st.column_config.NumberColumn(
+                    format="%.3f", help="True log-likelihood gain after refitting the whole family."
+                ),
+                "exact - C2": st.column_config.NumberColumn(
+                    format="%.3f",
+                    help="How much C2 under-estimates the exact gain (negative: it over-estimates).",
+                ),
+            },
+        )
+        n_exact = table.n_exact
+        st.caption(
+            f"{len(table)} candidates; exact gain known for {n_exact}."
+            + (" Press the button to compute the rest." if n_exact < len(table) else "")
+        )
+        best_c2, best_exact = table.best_by_c2, table.best_by_exact
+        if best_exact is not None and len(table) > 1:
+            if best_exact == best_c2:
+                st.success(f"The candidate ranked first by C2 ({names[best_c2]}) is also the best one exactly.")
+            else:
+                st.warning(f"C2 ranks {names[best_c2]} first, but {names[best_exact]} has the largest exact gain.")
+
+
+if __name__ == "__main__":
+    render()
