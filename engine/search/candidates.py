@@ -1,5 +1,7 @@
-"""The candidate moves of a search state, for inspection: ranks, C1/C2 and exact changes.
+"""The candidate moves of a search state: the best of each family, and the table of all of them.
 
+:func:`decide_family` picks a family's best exactly-scored Add, Replace or Delete (steepest
+ascent, deterministic tie-break);
 :func:`candidate_table` lists every legal Add, Replace, Delete and Reverse move of the current
 state of a :class:`~engine.search.Stepper` with its ideal-parent measures (JMLR 2007 section 4)
 and, where the search scored it, its exact log-likelihood and BIC change; :func:`evaluate_all`
@@ -16,12 +18,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from .moves import CandidateTable, Move, Operator
-from .selection import FamilyEntry, measure_arrays, ranks
+from .selection import FamilyEntry, argbest, better, measure_arrays, ranks
 
 if TYPE_CHECKING:
     from .stepper import Stepper
 
-__all__ = ["candidate_table", "evaluate_all", "make_add", "make_rep", "pools"]
+__all__ = ["candidate_table", "decide_family", "evaluate_all", "make_add", "make_rep", "pools"]
 
 
 def pools(stepper: Stepper, child: int, e: FamilyEntry, legal_add=None, legal_rep=None):
@@ -78,6 +80,54 @@ def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int) -> Mo
         dll,
         _rank(pool, float(rep_m[i, z])),
     )
+
+
+def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps):
+    """Best exactly-scored Add/Replace/Delete move of one family, as (BIC change, tie-break key,
+    move), or None; also records which candidates the answer depends on (``stepper.watch``)."""
+    k = len(e.parents)
+    pen = stepper.pen_add(k)  # adding a parent
+    pen_del = stepper.pen_add(k - 1) if k else 0.0  # what deleting one saves
+    best: tuple[float, tuple, Move] | None = None
+
+    def consider(delta_bic: float, key: tuple, make: Callable[[], Move]) -> None:
+        nonlocal best
+        if best is None or better(delta_bic, key, best[0], best[1], stepper.tol):
+            best = (delta_bic, key, make())
+
+    if add_idx.size:
+        d = e.add_exact[add_idx] - pen
+        j = argbest(d, add_idx)
+        z = int(add_idx[j])
+        consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: make_add(stepper, child, e, z))
+    for i, idx in reps:
+        if not idx.size:
+            continue
+        d = e.rep_exact[i, idx]
+        j = argbest(d, idx)
+        z = int(idx[j])
+        u = e.parents[i]
+        consider(float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z))
+    if Operator.DELETE in stepper.operators:
+        for i, u in enumerate(e.parents):
+            if stepper.required[u, child]:
+                continue
+            dll = float(e.del_dll[i])
+            consider(
+                dll + pen_del,
+                (Operator.DELETE, child, u, -1),
+                lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen_del),
+            )
+    # Candidates whose loss of legality would change this family's answer: for ``ideal`` the
+    # whole selected top K (the next one would move up), for ``greedy`` only the best move.
+    if stepper.method == "ideal":
+        watch = np.concatenate([add_idx] + [idx for _, idx in reps]) if reps else add_idx
+    elif best is not None and best[2].op in (Operator.ADD, Operator.REPLACE):
+        watch = np.array([best[2].parent])
+    else:
+        watch = np.zeros(0, dtype=np.intp)
+    stepper.watch[child] = watch.astype(np.intp)
+    return best
 
 
 _COLUMNS = ("op", "parent", "child", "removed", "c1", "c2", "dll", "dbic", "rank", "sel")

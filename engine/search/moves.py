@@ -56,6 +56,16 @@ class Move:
     rank: int = 0
     random: bool = False
 
+    def inverse(self) -> Move:
+        """The move that takes this one back (Add <-> Delete, Reverse back, Replace back)."""
+        if self.op == Operator.ADD:
+            return Move(Operator.DELETE, self.parent, self.child)
+        if self.op == Operator.DELETE:
+            return Move(Operator.ADD, self.parent, self.child)
+        if self.op == Operator.REVERSE:
+            return Move(Operator.REVERSE, self.child, self.parent)
+        return Move(Operator.REPLACE, self.removed, self.child, self.parent)
+
     def edge_label(self, names: tuple[str, ...] | list[str] | None = None) -> str:
         """Human-readable edge, e.g. ``'A -> B'`` or ``'A -> B (replaces C)'``."""
         n = (lambda i: str(names[i])) if names is not None else str

@@ -37,7 +37,8 @@ from . import candidates
 from .constraints import Constraints
 from .moves import CandidateTable, Move, Operator
 from .results import SearchResult, StepResult
-from .selection import FamilyEntry, argbest, better, select_candidates
+from .reversal import ReversalCache
+from .selection import FamilyEntry, better, select_candidates
 from .settings import SearchSettings
 
 __all__ = ["Stepper"]
@@ -100,15 +101,17 @@ class Stepper:
         #: cached family entries kept beyond the current ones (insertion order = age)
         self.cache_size = max(2 * n, 2048) if cache_size is None else int(cache_size)
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
-        self._n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
-        self._rev = np.full((n, n), np.nan)  # cached exact reversal changes, [parent, child]
+        #: number of parents of each variable now
+        self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
+        self.reversals = ReversalCache(n)
         #: _pen[k] = BIC penalty of a family with k parents gaining one (k = 0..N)
         self._pen = self.bic.per_param * np.diff([model.n_params(k) for k in range(n + 2)])
         self._fam_bic = np.array([self.bic.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
         self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
         self._fb_delta = np.full(n, -np.inf)  # best exact BIC change per family
-        self._watch: list[np.ndarray] = [np.zeros(0, dtype=np.intp)] * n
+        #: per family, the candidates whose loss of legality would change its best move
+        self.watch: list[np.ndarray] = [np.zeros(0, dtype=np.intp)] * n
         self._dirty = np.ones(n, dtype=bool)
         self.history: list[Move] = []
         self.n_exact = 0
@@ -179,7 +182,7 @@ class Stepper:
 
     def rev_penalty(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Penalty change of reversing u -> c: c loses a parent, u gains one (0 for linear CPDs)."""
-        return self._pen[self._n_par[us]] - self._pen[self._n_par[cs] - 1]
+        return self._pen[self.n_par[us]] - self._pen[self.n_par[cs] - 1]
 
     def legal_rows(self, child: int) -> tuple[np.ndarray, np.ndarray]:
         """Legal Add and Replace candidates (new parents) of one family now."""
@@ -195,7 +198,11 @@ class Stepper:
         return select_candidates(self.settings, e, legal_add, rep_legal)
 
     # ------------------------------------------------------- per-family work
-    def _ensure_exact(self, requests: list[tuple[str, int, FamilyEntry, int, np.ndarray]]) -> None:
+    def reversal_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Legal reversals (parents, children) and their exact log-likelihood changes."""
+        return self.reversals.candidates(self)
+
+    def ensure_exact(self, requests: list[tuple[str, int, FamilyEntry, int, np.ndarray]]) -> None:
         """Score exactly, in one batch, the candidates of ``requests`` not yet scored.
 
         Each request is ``("add", child, entry, -1, candidates)`` or ``("rep", child, entry, i,
@@ -229,110 +236,6 @@ class Stepper:
         out += [("rep", child, e, i, idx) for i, idx in reps if idx.size]
         return out
 
-    def _family_decide(self, child: int, e: FamilyEntry, add_idx: np.ndarray, reps):
-        """Best exactly-scored Add/Replace/Delete move of one family, with its tie-break key."""
-        k = len(e.parents)
-        pen = self.pen_add(k)  # adding a parent
-        pen_del = self.pen_add(k - 1) if k else 0.0  # what deleting one saves
-        best: tuple[float, tuple, Move] | None = None
-
-        def consider(delta_bic: float, key: tuple, make: Callable[[], Move]) -> None:
-            nonlocal best
-            if best is None or better(delta_bic, key, best[0], best[1], self.tol):
-                best = (delta_bic, key, make())
-
-        if add_idx.size:
-            d = e.add_exact[add_idx] - pen
-            j = argbest(d, add_idx)
-            z = int(add_idx[j])
-            consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: candidates.make_add(self, child, e, z))
-        for i, idx in reps:
-            if not idx.size:
-                continue
-            d = e.rep_exact[i, idx]
-            j = argbest(d, idx)
-            z = int(idx[j])
-            u = e.parents[i]
-            consider(
-                float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: candidates.make_rep(self, child, e, i, z)
-            )
-        if Operator.DELETE in self.operators:
-            for i, u in enumerate(e.parents):
-                if self.required[u, child]:
-                    continue
-                dll = float(e.del_dll[i])
-                consider(
-                    dll + pen_del,
-                    (Operator.DELETE, child, u, -1),
-                    lambda u=u, dll=dll: Move(Operator.DELETE, u, child, delta_loglik=dll, delta_bic=dll + pen_del),
-                )
-        # Candidates whose loss of legality would change this family's answer: for ``ideal`` the
-        # whole selected top K (the next one would move up), for ``greedy`` only the best move.
-        if self.method == "ideal":
-            watch = np.concatenate([add_idx] + [idx for _, idx in reps]) if reps else add_idx
-        elif best is not None and best[2].op in (Operator.ADD, Operator.REPLACE):
-            watch = np.array([best[2].parent])
-        else:
-            watch = np.zeros(0, dtype=np.intp)
-        self._watch[child] = watch.astype(np.intp)
-        return best
-
-    # -------------------------------------------------------------- reversals
-    def reversal_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Legal reversals (parents, children) and their exact log-likelihood changes.
-
-        Reversing u -> c deletes u from c's family and adds c to u's, both scored exactly; the
-        penalties cancel. Values are cached per edge until either family changes.
-        """
-        empty = np.zeros(0, dtype=np.intp)
-        if Operator.REVERSE not in self.operators:
-            return empty, empty, np.zeros(0)
-        us, cs = self.dag.edge_array()
-        if us.size == 0:
-            return empty, empty, np.zeros(0)
-        ok = self.constraints.reversible(self.dag, self._n_par, us, cs)
-        us, cs = us[ok], cs[ok]
-        dll = self._rev[us, cs]
-        todo = np.flatnonzero(np.isnan(dll))
-        if todo.size:
-            self._ensure_exact(self._reversal_requests(us[todo], cs[todo]))
-            for j in todo:
-                u, c = int(us[j]), int(cs[j])
-                ec, eu = self.entry(c), self.entry(u)
-                dll[j] = self._rev[u, c] = ec.del_dll[ec.parents.index(u)] + eu.add_exact[c]
-        return us, cs, dll
-
-    def _reversal_requests(self, us: np.ndarray, cs: np.ndarray) -> list:
-        """Exact-scoring requests for reversing the edges u -> c: c added to each u's family."""
-        groups: dict[int, list[int]] = {}
-        for u, c in zip(us.tolist(), cs.tolist(), strict=True):
-            groups.setdefault(u, []).append(c)
-        return [("add", u, self.entry(u), -1, np.array(sorted(cc), dtype=np.intp)) for u, cc in groups.items()]
-
-    def _pending_reversals(self) -> list:
-        """Requests for the legal reversals whose change is not cached yet (see reversal_candidates)."""
-        if Operator.REVERSE not in self.operators:
-            return []
-        us, cs = self.dag.edge_array()
-        if us.size == 0:
-            return []
-        todo = np.isnan(self._rev[us, cs])
-        us, cs = us[todo], cs[todo]
-        ok = self.constraints.reversible(self.dag, self._n_par, us, cs)
-        return self._reversal_requests(us[ok], cs[ok]) if ok.any() else []
-
-    def _best_reversal(self) -> tuple[float, tuple, Move] | None:
-        us, cs, dll = self.reversal_candidates()
-        if dll.size == 0:
-            return None
-        dbic = dll - self.rev_penalty(us, cs)
-        top = dbic.max()
-        near = np.flatnonzero(dbic >= top - 1e-9 * max(1.0, abs(top)))
-        # tie-break key (REVERSE, child, parent): lowest child, then lowest parent
-        j = near[np.lexsort((us[near], cs[near]))[0]]
-        u, c, d, b = int(us[j]), int(cs[j]), float(dll[j]), float(dbic[j])
-        return b, (Operator.REVERSE, c, u, -1), Move(Operator.REVERSE, u, c, delta_loglik=d, delta_bic=b)
-
     # ---------------------------------------------------------------- choice
     def refresh(self) -> None:
         """Re-rank and re-score the families whose parents or legal candidates changed."""
@@ -345,9 +248,9 @@ class Stepper:
             chosen.append((c, e, add_idx, reps))
         # the reversals' exact fits go into the same batch as the families' chosen candidates
         requests = [r for c, e, a, reps in chosen for r in self._requests(c, e, a, reps)]
-        self._ensure_exact(requests + self._pending_reversals())
+        self.ensure_exact(requests + self.reversals.pending(self))
         for c, e, add_idx, reps in chosen:
-            best = self._family_decide(c, e, add_idx, reps)
+            best = candidates.decide_family(self, c, e, add_idx, reps)
             self._fam_best[c] = best
             self._fb_delta[c] = -np.inf if best is None else best[0]
         self._dirty[:] = False
@@ -363,7 +266,7 @@ class Stepper:
                 cand = self._fam_best[c]
                 if best is None or better(cand[0], cand[1], best[0], best[1], self.tol):
                     best = cand
-        rev = self._best_reversal()
+        rev = self.reversals.best(self)
         if rev is not None and (best is None or better(rev[0], rev[1], best[0], best[1], self.tol)):
             best = rev
         if best is None or best[0] <= self.tol * max(1.0, abs(self.score)):
@@ -404,28 +307,17 @@ class Stepper:
         # shrank need it only if a watched candidate (one that decided their answer) went away.
         self._dirty[shrunk] = True
         for a in grew:
-            w = self._watch[a]
+            w = self.watch[a]
             if w.size and self.dag.reach[a, w].any():
                 self._dirty[a] = True
         for c in touched:
             self._parents[c] = d.parents(c)
-            self._n_par[c] = len(self._parents[c])
-            self._rev[:, c] = np.nan
-            self._rev[c, :] = np.nan
+            self.n_par[c] = len(self._parents[c])
+            self.reversals.invalidate(c)
             fit = self.model.fit(c, self._parents[c])
             self._fam_bic[c] = self.bic.family(fit)
             self._fam_ll[c] = fit.loglik
             self._dirty[c] = True
-
-    @staticmethod
-    def _inverse(move: Move) -> Move:
-        if move.op == Operator.ADD:
-            return Move(Operator.DELETE, move.parent, move.child)
-        if move.op == Operator.DELETE:
-            return Move(Operator.ADD, move.parent, move.child)
-        if move.op == Operator.REVERSE:
-            return Move(Operator.REVERSE, move.child, move.parent)
-        return Move(Operator.REPLACE, move.removed, move.child, move.parent)
 
     def step(self) -> StepResult:
         """Apply the best exactly-scored legal move, if it improves the BIC (one iteration of
@@ -455,7 +347,7 @@ class Stepper:
         Returns the number of moves applied."""
         done = 0
         for _ in range(n_moves):
-            move = self.constraints.random_move(self.dag, self._n_par, rng)
+            move = self.constraints.random_move(self.dag, self.n_par, rng)
             if move is None:
                 continue
             self._apply(move)
@@ -468,7 +360,7 @@ class Stepper:
         if not self.history:
             return None
         move = self.history.pop()
-        self._apply(self._inverse(move))
+        self._apply(move.inverse())
         return move
 
     def reset(self) -> None:

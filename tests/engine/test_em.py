@@ -12,10 +12,10 @@ from scipy.stats import multivariate_normal
 
 from engine.cpd.linear import LinearGaussianFamilies
 from engine.data import Dataset, from_array
-from engine.exceptions import DataValidationError, ParameterError
+from engine.exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from engine.hidden import StructuralEM, marginal_loglik
 from engine.hidden.em import _Params
-from engine.search import Stepper
+from engine.search import SearchSettings, Stepper
 from engine.synth import random_network, sample
 
 
@@ -301,3 +301,33 @@ class TestErrors:
         ds = self._ds()
         with pytest.raises(ParameterError, match="clash"):
             StructuralEM(ds, hidden={"b": (np.zeros(60), ["a"])})
+
+
+class TestEstimatorAttributes:
+    """StructuralEM is shaped like scikit-learn's mixture base (issue #10)."""
+
+    def test_converged_run_sets_the_attributes(self):
+        _, _, miss = _missing_case(0)
+        em = StructuralEM(miss)
+        assert not em.converged_ and em.n_iter_ == 0 and em.lower_bound_ == -np.inf
+        hist = em.run()
+        assert em.converged_
+        assert em.n_iter_ == len(hist) == len(em.lower_bounds_)
+        assert em.lower_bounds_ == [h.bound for h in hist]
+        assert em.lower_bound_ == em.lower_bounds_[-1]
+
+    def test_stopped_by_max_iter_is_not_converged(self):
+        _, _, miss = _missing_case(0)
+        em = StructuralEM(miss, max_iter=1)
+        with pytest.warns(ConvergenceWarning, match="1 iterations"):
+            em.run()
+        assert em.n_iter_ == 1 and not em.converged_
+
+    def test_settings_object_and_keywords_agree(self):
+        _, _, miss = _missing_case(1)
+        a = StructuralEM(miss, SearchSettings(method="greedy", max_parents=2))
+        b = StructuralEM(miss, method="greedy", max_parents=2)
+        assert a.settings == b.settings
+        a.run()
+        b.run()
+        assert a.edges == b.edges
