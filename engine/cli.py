@@ -335,7 +335,7 @@ def _check_out(path: str | None, data: str | None = None) -> None:
 
 
 def _learn(args: argparse.Namespace, progress: _Progress) -> int:
-    from .data import load_table
+    from .io import load_table
     from .learn import IdealParentSearch
 
     _check_out(args.out, args.data)
@@ -484,7 +484,7 @@ def _check_model(net) -> None:
 
 
 def _score(args: argparse.Namespace) -> int:
-    from .data import load_table
+    from .io import load_table
     from .network import LearnedNetwork
 
     path = Path(args.model)

@@ -16,8 +16,9 @@ import pandas as pd
 
 from ._validation import check_choice, check_scalar
 from .cpd import make_families
-from .data import Dataset, from_array, from_frame
+from .data import Dataset, from_array
 from .exceptions import MissingValuesError, ParameterError  # noqa: F401
+from .io import from_frame
 from .network import LearnedNetwork
 from .search import Move, SearchResult, Stepper
 

@@ -38,7 +38,7 @@ from pathlib import Path
 import numpy as np
 import streamlit as st
 
-from engine.data import Dataset, load_table
+from engine import Dataset, load_table
 from engine.exceptions import IdealParentError
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork

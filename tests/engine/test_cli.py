@@ -18,7 +18,7 @@ import pytest
 
 from engine import cli
 from engine.cli import main
-from engine.data import load_table
+from engine.io import load_table
 from engine.learn import IdealParentSearch
 from engine.synth import random_network, sample
 
