@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import csv
 import os
+import zipfile
+import zlib
 from io import BytesIO, StringIO
 from pathlib import Path
 from typing import IO
+from xml.etree.ElementTree import ParseError
 
 import numpy as np
 import pandas as pd
@@ -26,6 +29,13 @@ __all__ = ["read_table", "source_label", "NA_VALUES"]
 NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-"]
 _EXCEL = {".xlsx", ".xlsm", ".xls", ".ods"}
 _PARQUET = {".parquet", ".pq"}
+
+#: what the spreadsheet and Parquet readers (openpyxl, zipfile, zlib, XML, pyarrow) raise on a file
+#: that is not one: damaged archive, compressed stream or XML, a wrong format, missing parts
+_SPREADSHEET_ERRORS = (ValueError, TypeError, KeyError, OSError, EOFError, RuntimeError)
+_SPREADSHEET_ERRORS += (zipfile.BadZipFile, zlib.error, ParseError)
+#: what pandas' CSV parsers and the csv module raise on text that is not a table
+_TEXT_ERRORS = (pd.errors.ParserError, pd.errors.EmptyDataError, csv.Error, ValueError)
 
 
 def source_label(source: str | os.PathLike | IO[bytes] | IO[str], name: str | None) -> str:
@@ -70,7 +80,7 @@ def _read_spreadsheet(raw: bytes, suffix: str, label: str) -> pd.DataFrame:
         raise DataValidationError(
             f"{label}: reading {suffix} files needs an extra package ({exc}); save it as CSV."
         ) from None
-    except Exception as exc:  # noqa: BLE001 - any parser failure means "not a table"
+    except _SPREADSHEET_ERRORS as exc:
         raise DataValidationError(f"{label}: could not be read as a {suffix} table ({exc}).") from None
 
 
@@ -140,7 +150,7 @@ def _read_text(text: str, suffix: str, label: str) -> pd.DataFrame:
                     f"line(s) {lines} of the file have fewer cells than the header; their missing cells "
                     "were read as missing values"
                 ]
-    except Exception as exc:  # noqa: BLE001 - pandas raises several parser errors
+    except _TEXT_ERRORS as exc:
         msg = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         raise DataValidationError(f"{label}: could not be read as a table ({msg}).") from None
     return frame

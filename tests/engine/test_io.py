@@ -6,13 +6,16 @@ with a message that names the problem, and the caller's data must come out untou
 
 from __future__ import annotations
 
+import io
+import zipfile
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from engine.data import Dataset
 from engine.exceptions import DataValidationError
-from engine.io import from_frame, load_table
+from engine.io import from_frame, load_table, read_table
 
 ABC = "a,b,c\n1,2,3\n4,5,7\n7,9,8\n2,0,1\n"
 EXPECTED_ABC = np.array([[1, 2, 3], [4, 5, 7], [7, 9, 8], [2, 0, 1]], dtype=float)
@@ -421,3 +424,57 @@ def test_short_rows_are_noted(tmp_path):
     assert np.isnan(ds.values[1, 2])
     assert any("line(s) 3 of the file have fewer cells" in n for n in ds.notes)
     assert not any("fewer cells" in n for n in load_table(write(tmp_path, "abc.csv", ABC)).notes)
+
+
+# ----------------------------------------------------------- parser failures (specific exceptions)
+
+
+def _xlsx_bytes() -> bytes:
+    pytest.importorskip("openpyxl")
+    buf = io.BytesIO()
+    pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [2.0, 0.0, 1.0]}).to_excel(buf, index=False)
+    return buf.getvalue()
+
+
+def test_damaged_spreadsheets_are_not_tables(tmp_path):
+    whole = _xlsx_bytes()
+    not_xlsx = io.BytesIO()
+    with zipfile.ZipFile(not_xlsx, "w") as archive:
+        archive.writestr("hello.txt", "hi")
+    cases = {
+        "truncated.xlsx": (whole[: len(whole) // 2], "File is not a zip file"),  # zipfile.BadZipFile
+        "text.xlsx": (ABC.encode(), "cannot be determined"),  # ValueError
+        "archive.xlsx": (not_xlsx.getvalue(), ""),  # KeyError (no workbook in the archive)
+    }
+    for name, (content, detail) in cases.items():
+        with pytest.raises(DataValidationError, match=rf"{name}: could not be read as a \.xlsx table .*{detail}"):
+            read_table(write(tmp_path, name, content))
+
+
+def test_not_a_parquet_file(tmp_path):
+    with pytest.raises(DataValidationError, match=r"text\.parquet: (could not be read as a \.parquet table|reading)"):
+        load_table(write(tmp_path, "text.parquet", ABC))
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "detail"),
+    [
+        ("quote.csv", 'a,b\n1,"2\n', "EOF inside string"),  # pandas ParserError
+        ("carriage.tsv", "a\tb\n1\t2\r3\n4\t5\n6\t7\n", "new-line character"),  # csv.Error (short rows)
+        ("wide.csv", 'a,b\n1,"' + "x" * 140_000 + '"\n2,3\n', "field larger than field limit"),  # csv.Error
+    ],
+)
+def test_text_that_does_not_parse(tmp_path, name, text, detail):
+    with pytest.raises(DataValidationError, match=rf"{name}: could not be read as a table \(.*{detail}"):
+        load_table(write(tmp_path, name, text))
+
+
+def test_a_failing_reader_is_not_hidden(tmp_path, monkeypatch):
+    """Only parser failures become 'not a table': a bug in the reader still shows as itself."""
+
+    def broken(*args, **kwargs):
+        raise AssertionError("a bug, not a bad file")
+
+    monkeypatch.setattr(pd, "read_csv", broken)
+    with pytest.raises(AssertionError, match="a bug"):
+        load_table(write(tmp_path, "data.csv", ABC))
