@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 
+from ..cpd import CPD_CHOICES
 from .output import one_line
 
 __all__ = ["build_parser", "VERSION"]
@@ -138,7 +139,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn.add_argument(
         "--cpd",
-        choices=["linear", "sigmoid", "multiplicative"],
+        choices=CPD_CHOICES,
         default="linear",
         help="conditional distribution family (default linear Gaussian; multiplicative needs positive data: "
         "use --no-standardize)",
