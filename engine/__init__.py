@@ -4,7 +4,7 @@ Elidan, Nachman & Friedman, "Ideal Parent" Structure Learning for Continuous Var
 Networks, JMLR 8:1799-1833, 2007. The engine is pure numpy/scipy; it never imports Streamlit.
 """
 
-from .data import Dataset, from_array, from_frame, load_table
+from .data import Dataset, from_array
 from .exceptions import (
     CycleError,
     DataValidationError,
@@ -13,6 +13,7 @@ from .exceptions import (
     ModelError,
     ParameterError,
 )
+from .io import from_frame, load_table, read_table
 from .learn import IdealParentSearch
 from .network import LearnedNetwork
 from .search import CandidateTable, Move, Operator, SearchResult, Stepper, StepResult
@@ -24,6 +25,7 @@ __all__ = [
     "from_array",
     "from_frame",
     "load_table",
+    "read_table",
     "IdealParentError",
     "DataValidationError",
     "ParameterError",

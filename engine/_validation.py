@@ -15,7 +15,16 @@ import numpy as np
 
 from .exceptions import DataValidationError, ParameterError
 
-__all__ = ["check_data", "check_scalar", "check_choice", "check_names", "constant_variables", "MIN_SAMPLES"]
+__all__ = [
+    "check_data",
+    "check_scalar",
+    "check_choice",
+    "check_names",
+    "check_standardizable",
+    "constant_variables",
+    "identical_columns",
+    "MIN_SAMPLES",
+]
 
 #: Fewer instances than this cannot fit a family with an intercept and a variance.
 MIN_SAMPLES = 3
@@ -130,6 +139,32 @@ def constant_variables(values: np.ndarray) -> np.ndarray:
         spread = np.nanmax(values, axis=0) - np.nanmin(values, axis=0)
     observed = (~missing).sum(axis=0)
     return np.flatnonzero((spread == 0) | (observed < 2))
+
+
+def identical_columns(values: np.ndarray, limit: int = 5) -> list[list[int]]:
+    """Groups (at most ``limit``) of column indices whose values are identical, missing cells included.
+
+    A copy explains its original exactly, so its family's variance hits the numerical floor and
+    the score is meaningless.
+    """
+    if values.ndim != 2 or values.shape[1] < 2:
+        return []
+    filled = np.where(np.isnan(values), np.inf, values)  # NaN != NaN; equal missing patterns compare equal
+    _, inverse = np.unique(filled, axis=1, return_inverse=True)
+    inverse = np.ravel(inverse)
+    return [np.flatnonzero(inverse == g).tolist() for g in np.flatnonzero(np.bincount(inverse) > 1)[:limit]]
+
+
+def check_standardizable(
+    means: np.ndarray, scales: np.ndarray, names: Sequence[str], *, input_name: str = "data"
+) -> None:
+    """Refuse variables whose mean or spread is not a finite positive double (e.g. overflowed)."""
+    bad = np.flatnonzero(~(np.isfinite(means) & np.isfinite(scales) & (scales > 0)))
+    if bad.size:
+        raise DataValidationError(
+            f"{input_name}: variable(s) {', '.join(repr(names[i]) for i in bad[:6])} cannot be standardized: "
+            "their spread overflows or underflows double precision; rescale them first."
+        )
 
 
 def check_scalar(

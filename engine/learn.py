@@ -17,8 +17,9 @@ import pandas as pd
 
 from ._validation import check_choice, check_scalar
 from .cpd import make_families
-from .data import Dataset, from_array, from_frame
+from .data import Dataset, from_array
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
+from .io import from_frame
 from .network import LearnedNetwork
 from .search import Move, RunStats, SearchResult, SearchSettings, Stepper
 

@@ -205,7 +205,8 @@ class LearnedNetwork:
             return data
         import pandas as pd
 
-        from .data import from_array, from_frame
+        from .data import from_array
+        from .io import from_frame
 
         if isinstance(data, pd.DataFrame):
             return from_frame(

@@ -14,7 +14,8 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
-from engine.data import Dataset, load_table
+from engine.data import Dataset
+from engine.io import load_table
 from engine.synth import random_network, sample_dataset
 
 __all__ = ["SAMPLE_DIR", "SAMPLES", "DEFAULT_SAMPLE", "load_truth", "load_sample", "parse_upload", "make_synthetic"]

@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 from engine import cli
-from engine.cli import main
-from engine.data import load_table
+from engine.cli import main, output
+from engine.io import load_table
 from engine.learn import IdealParentSearch
 from engine.synth import random_network, sample
 
@@ -470,7 +470,7 @@ class TestHelpAndVersion:
 
 class TestOutputHelpers:
     def test_non_finite_floats_become_null(self):
-        text = cli._dumps(
+        text = output.dumps(
             {"a": math.nan, "b": np.float64(np.inf), "c": np.array([1.0, np.nan]), "d": (np.int64(3), -math.inf)}
         )
         assert strict_loads(text) == {"a": None, "b": None, "c": [1.0, None], "d": [3, None]}
@@ -521,7 +521,7 @@ class _TTY(io.StringIO):
 class TestProgress:
     def test_log_file_gets_a_line_every_20_steps_and_at_the_end(self):
         stream = io.StringIO()
-        p = cli._Progress(False, stream)
+        p = output.Progress(False, stream)
         for n in range(1, 46):
             p(intermediate_result=_Result(n))
         p.done("done: 45 moves")
@@ -531,9 +531,9 @@ class TestProgress:
         assert lines[-1] == "done: 45 moves" and "\r" not in stream.getvalue()
 
     def test_terminal_gets_one_line_updated_in_place(self, monkeypatch):
-        monkeypatch.setattr(cli, "REFRESH_S", 0.0)
+        monkeypatch.setattr(output, "REFRESH_S", 0.0)
         stream = _TTY()
-        p = cli._Progress(False, stream)
+        p = output.Progress(False, stream)
         for n in range(1, 4):
             p(intermediate_result=_Result(n))
         p.done("done: 3 moves")
@@ -543,7 +543,7 @@ class TestProgress:
 
     def test_quiet(self):
         stream = _TTY()
-        p = cli._Progress(True, stream)
+        p = output.Progress(True, stream)
         p(intermediate_result=_Result(1))
         p.done("done")
         assert stream.getvalue() == ""

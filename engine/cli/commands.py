@@ -1,0 +1,141 @@
+"""The command line's commands: ``learn`` (search, then write the network as JSON) and ``score``
+(a saved network's log-likelihood and BIC on data).
+
+Each takes the parsed arguments and returns the exit status; every error a user can cause is raised
+as an :class:`~engine.exceptions.IdealParentError` for :func:`engine.cli.main` to report.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import sys
+from pathlib import Path
+
+from ..exceptions import DataValidationError, ModelError
+from .model_file import check_model, read_model
+from .output import Progress, dumps, say
+
+__all__ = ["learn", "score", "check_out"]
+
+
+def check_out(path: str | None, data: str | None = None) -> None:
+    """Fail before a long search, not after it, when --out cannot be written."""
+    if not path:
+        return
+    p = Path(path)
+    if p.is_dir():
+        raise DataValidationError(f"--out {path}: is a folder, not a file.")
+    if data is not None and p.exists() and Path(data).exists() and p.resolve() == Path(data).resolve():
+        raise DataValidationError(f"--out {path}: is the data file itself; choose another name for the result.")
+    parent = p.parent if str(p.parent) else Path(".")
+    if not parent.is_dir():
+        raise DataValidationError(f"--out {path}: folder {str(parent)!r} does not exist.")
+    if not os.access(p if p.exists() else parent, os.W_OK):
+        raise DataValidationError(f"--out {path}: not writable.")
+
+
+def learn(args: argparse.Namespace, progress: Progress) -> int:
+    """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
+    from ..io import load_table
+    from ..learn import IdealParentSearch
+
+    check_out(args.out, args.data)
+    dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
+    say(f"{dataset.source}: {dataset.summary()}")
+    for note in dataset.notes:
+        say(f"  - {note}")
+    if dataset.n_vars > dataset.n_samples and args.max_parents is None:
+        say(
+            f"warning: more variables ({dataset.n_vars}) than instances ({dataset.n_samples}): families can fit "
+            "the data almost exactly and the search may run very long; consider --max-parents"
+            + ("" if args.transpose else " or --transpose")
+            + "."
+        )
+    est = IdealParentSearch(
+        method=args.method,
+        k=args.k,
+        measure=args.measure,
+        queue=args.queue,
+        max_parents=args.max_parents,
+        cpd=args.cpd,
+        max_iter=args.max_steps,
+        n_restarts=args.restarts,
+        hidden=None if args.hidden == "none" else args.hidden,
+        max_hidden=args.max_hidden,
+        two_layer=args.two_layer,
+        random_state=args.seed,
+        correction=not args.no_correction,
+    )
+    est.fit(dataset, callback=progress)
+    net = est.network_
+    result = net.to_dict()
+    result["settings"] = dict(result.get("settings") or {})
+    result["settings"].update(
+        {
+            "data": Path(args.data).name,
+            "transpose": bool(args.transpose),
+            "standardize": not args.no_standardize,
+            "drop": list(args.drop),
+            "seed": args.seed,
+        }
+    )
+    if getattr(est, "result_", None) is not None:
+        # the moves of the search, in order (stats.steps of them); structural EM has no single trace
+        result["moves"] = [m.to_dict(net.variables) for m in est.history_]
+    text = dumps(result)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    s = est.stats_
+    bic = result["score"]["bic"]
+    bic_text = f"{bic:,.2f} nats" if isinstance(bic, (int, float)) and math.isfinite(bic) else "n/a"
+    progress.done(
+        f"done: {s['steps']} moves, {len(result['edges'])} edges, BIC {bic_text}, "
+        f"{s['exact_evaluations']:,} exact evaluations, {s['seconds']:.2f} s"
+        + (f"; written to {args.out}" if args.out else "")
+    )
+    return 0
+
+
+def score(args: argparse.Namespace) -> int:
+    """``score``: the log-likelihood and BIC of DATA under the checked ``--model`` (refitted with ``--refit``)."""
+    from ..io import load_table
+    from ..network import LearnedNetwork
+
+    path = Path(args.model)
+    spec = read_model(path)
+    try:
+        network = LearnedNetwork.from_dict(spec)
+        check_model(network)
+    except ModelError as exc:
+        raise ModelError(f"{path.name}: {exc}") from None
+    # held-out data: one instance is enough, and columns the model does not use may be constant
+    dataset = load_table(
+        args.data,
+        transpose=args.transpose,
+        standardize=False,
+        drop=args.drop,
+        min_samples=2 if args.refit else 1,
+        allow_constant=not args.refit,  # refitting on a constant variable would be meaningless
+    )
+    try:
+        out = network.evaluate(dataset, refit=args.refit)
+    except DataValidationError as exc:
+        hidden = set(network.hidden_names())
+        wanted = {v for v in network.variables if v not in hidden}
+        trained = network.settings.get("transpose")
+        if not args.transpose and dataset.instance_labels and wanted <= set(dataset.instance_labels):
+            raise type(exc)(f"{exc} They are the row labels of the file: add --transpose.") from None
+        if isinstance(trained, bool) and trained != bool(args.transpose):
+            hint = "with" if trained else "without"
+            raise type(exc)(f"{exc} (the model was learned {hint} --transpose)") from None
+        raise
+    out["data"] = Path(args.data).name
+    out["model"] = path.name
+    sys.stdout.write(dumps(out) + "\n")
+    sys.stdout.flush()
+    return 0

@@ -1,0 +1,102 @@
+"""Reading a network saved by ``learn`` for ``score``, with the checks the model loader does not make.
+
+A missing, unreadable, non-JSON or hand-edited model file raises :class:`~engine.exceptions.ModelError`
+naming the file and the problem (a family missing, a parameter that is not a finite number, a cycle,
+an incomplete standardization), instead of failing deep inside scoring.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+from ..exceptions import ModelError
+
+__all__ = ["read_model", "check_model"]
+
+
+def read_model(path: Path) -> dict:
+    name = path.name
+    if not path.exists():
+        raise ModelError(f"{name}: model file not found.")
+    if path.is_dir():
+        raise ModelError(f"{name}: is a folder, not a model file.")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise ModelError(f"{name}: not a JSON model file (binary content).") from None
+    except OSError as exc:
+        raise ModelError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
+    try:
+        spec = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise ModelError(f"{name}: not a JSON model file ({exc.msg} at line {exc.lineno}).") from None
+    except RecursionError:
+        raise ModelError(f"{name}: not a JSON model file (nested too deeply).") from None
+    if not isinstance(spec, dict) or "variables" not in spec or "families" not in spec:
+        raise ModelError(f"{name}: not a model file written by 'learn' (needs 'variables' and 'families').")
+    variables, families = spec["variables"], spec["families"]
+    if not isinstance(variables, list) or not isinstance(families, dict):
+        raise ModelError(f"{name}: 'variables' must be a list and 'families' an object.")
+    absent = [str(v) for v in variables if str(v) not in families]
+    if absent:
+        raise ModelError(f"{name}: no family for variable(s) {', '.join(map(repr, absent[:6]))}.")
+    return spec
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ModelError(f"{what} must be a finite number, got {value!r}.")
+    return float(value)
+
+
+def check_model(net) -> None:
+    """Checks :meth:`LearnedNetwork.from_dict` does not make (numbers, transform, acyclicity).
+
+    Without them a hand-edited model could fail deep inside scoring with a KeyError/TypeError.
+    """
+    variables = list(net.variables)
+    if len(set(variables)) != len(variables):
+        raise ModelError("the model lists a variable twice.")
+    hidden = set(net.hidden_names())
+    for child, fam in net.families.items():
+        for key, value in fam.params.items():
+            if key == "coefficients":
+                for p, w in value.items():
+                    _number(w, f"family {child!r}: coefficient of {p!r}")
+            elif key in {"intercept", "variance", "theta0", "theta1"}:
+                _number(value, f"family {child!r}: {key}")
+        if child in fam.parents:
+            raise ModelError(f"family {child!r}: a variable cannot be its own parent.")
+    # acyclic: repeatedly remove variables without remaining parents
+    remaining = {c: set(net.families[c].parents) for c in variables}
+    while remaining:
+        roots = [c for c, ps in remaining.items() if not ps & remaining.keys()]
+        if not roots:
+            # drop the variables downstream of the cycle(s) too, to name only those on or between cycles
+            while True:
+                sinks = [c for c in remaining if not any(c in ps for ps in remaining.values())]
+                if not sinks:
+                    break
+                for c in sinks:
+                    del remaining[c]
+            among = ", ".join(map(repr, sorted(remaining)))
+            raise ModelError(f"the model's edges form a directed cycle among {among}.")
+        for c in roots:
+            del remaining[c]
+    t = net.transform or {}
+    if t.get("standardized"):
+        for key in ("means", "scales"):
+            table = t.get(key)
+            if not isinstance(table, dict):
+                raise ModelError(f"transform: '{key}' is missing although 'standardized' is true.")
+            for v in variables:
+                if v in hidden:
+                    continue
+                if v not in table:
+                    raise ModelError(f"transform: no {key[:-1]} for variable {v!r}.")
+                x = _number(table[v], f"transform: {key[:-1]} of {v!r}")
+                if key == "scales" and not x > 0:
+                    raise ModelError(f"transform: scale of {v!r} must be positive, got {x!r}.")

@@ -1,0 +1,114 @@
+"""What the command line writes: strict JSON results, one-line messages and warnings, progress.
+
+Results go to stdout (or ``--out``) as strict JSON; notes, warnings, progress and errors go to stderr,
+each on one line, so ``python -m engine learn data.csv > result.json`` keeps the JSON clean.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import sys
+import time
+from typing import Any
+
+__all__ = ["dumps", "finite", "say", "one_line", "show_warning", "Progress", "PROGRESS_EVERY", "REFRESH_S"]
+
+#: how often (in moves) the progress is reported when stderr is not a terminal
+PROGRESS_EVERY = 20
+#: on a terminal the progress line is redrawn at most this often (seconds)
+REFRESH_S = 0.1
+
+
+def finite(obj: Any) -> Any:
+    """A JSON-ready copy of ``obj``: non-finite floats (NaN, inf) become None, numpy values plain Python."""
+    if isinstance(obj, bool) or obj is None or isinstance(obj, (int, str)):
+        return obj
+    if isinstance(obj, float):
+        return obj if math.isfinite(obj) else None
+    if isinstance(obj, dict):
+        return {str(k): finite(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set, frozenset)):
+        return [finite(v) for v in obj]
+    if hasattr(obj, "tolist") and callable(obj.tolist):  # numpy arrays and scalars
+        return finite(obj.tolist())
+    if isinstance(obj, os.PathLike):
+        return os.fspath(obj)
+    return str(obj)
+
+
+def dumps(obj: Any) -> str:
+    """Strict JSON (``allow_nan=False``: no NaN/Infinity tokens that other parsers reject)."""
+    return json.dumps(finite(obj), indent=2, allow_nan=False)
+
+
+def say(message: str) -> None:
+    sys.stderr.write(message + "\n")
+    sys.stderr.flush()
+
+
+def one_line(text: object) -> str:
+    """The message on one line (errors must be exactly one ``error:`` line)."""
+    return " ".join(str(text).split()) or "unknown error"
+
+
+def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
+    """Warnings as ``warning: ...`` lines instead of Python's file:line + source echo."""
+    say(f"warning: {one_line(message)}")
+
+
+class Progress:
+    """Progress on stderr driven by the search callback ``callback(intermediate_result=StepResult)``.
+
+    On a terminal one line rewritten in place (``\\r``, at most every :data:`REFRESH_S` seconds);
+    otherwise (a log file, CI) one line every :data:`PROGRESS_EVERY` moves. :meth:`done` writes the
+    final line. Silent when ``quiet``.
+    """
+
+    def __init__(self, quiet: bool, stream=None) -> None:
+        self.quiet = quiet
+        self.stream = stream if stream is not None else sys.stderr
+        try:
+            self.tty = bool(self.stream.isatty())
+        except (AttributeError, ValueError):
+            self.tty = False
+        self.count = 0
+        self._width = 0
+        self._shown = -math.inf
+
+    @staticmethod
+    def line(r) -> str:
+        return f"step {r.n_iter:>5}  BIC {r.score:,.2f} nats  exact evaluations {r.n_exact:,}"
+
+    def __call__(self, intermediate_result) -> None:
+        self.count += 1
+        if self.quiet:
+            return
+        if self.tty:
+            now = time.monotonic()
+            if now - self._shown < REFRESH_S:
+                return
+            self._shown = now
+            line = self.line(intermediate_result)
+            pad = max(self._width - len(line), 0)
+            self.stream.write("\r" + line + " " * pad)
+            self.stream.flush()
+            self._width = len(line)
+        elif self.count % PROGRESS_EVERY == 0:
+            self.stream.write(self.line(intermediate_result) + "\n")
+            self.stream.flush()
+
+    def done(self, message: str) -> None:
+        if self.quiet:
+            return
+        if self.tty and self._width:  # the final line replaces the in-place progress line
+            self.stream.write("\r" + " " * self._width + "\r")
+        self.stream.write(message + "\n")
+        self.stream.flush()
+
+    def abort(self) -> None:
+        """End the in-place line so that an error message starts on its own line."""
+        if not self.quiet and self.tty and self._width:
+            self.stream.write("\n")
+            self.stream.flush()

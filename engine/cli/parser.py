@@ -1,0 +1,204 @@
+"""The command line's argument parser: ``learn`` and ``score`` sub-commands, their options and help.
+
+Usage errors are one line, ``error: <message> (see '<prog> --help')``, with exit status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ..cpd import CPD_CHOICES
+from .output import one_line
+
+__all__ = ["build_parser", "VERSION"]
+
+
+def _version() -> str:
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+
+        return version("ideal-parent-explorer")
+    except (ImportError, PackageNotFoundError):  # running from a source tree that is not installed
+        return "0.1.0"
+
+
+VERSION = _version()
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors: ``error: <message> (see '<prog> --help')``, exit status 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"error: {one_line(message)} (see '{self.prog} --help')\n")
+
+
+def _int_at_least(lo: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if value < lo:
+            raise argparse.ArgumentTypeError(f"must be >= {lo}, got {value}")
+        return value
+
+    parse.__name__ = f"integer >= {lo}"
+    return parse
+
+
+_EPILOG = """\
+examples:
+  python -m engine learn data.csv --out result.json
+  python -m engine learn genes_x_conditions.tsv --transpose --drop description --k 4
+  python -m engine learn data.csv --method greedy --max-parents 3 > greedy.json
+  python -m engine score heldout.csv --model result.json
+  python -m engine score data.csv --model result.json --refit
+
+Data: one row per instance and one column per variable, first row = variable names (CSV, TSV,
+whitespace text, XLSX, Parquet). A leading text column of unique labels is taken as row labels.
+Errors: exit status 2 and one line 'error: ...' on stderr (130 when interrupted).
+"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser (``learn`` and ``score`` sub-commands)."""
+    parser = _Parser(
+        prog="python -m engine",
+        description="Ideal Parent structure learning for continuous Bayesian networks "
+        "(Elidan, Nachman & Friedman, JMLR 8:1799-1833, 2007). 'learn' finds a network's structure "
+        "and parameters and writes them as JSON; 'score' evaluates a saved network on data.",
+        epilog=_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
+    sub = parser.add_subparsers(dest="command", metavar="{learn,score}", parser_class=_Parser)
+
+    data_opts = _Parser(add_help=False)
+    data_opts.add_argument(
+        "data",
+        metavar="DATA",
+        nargs="?",  # checked in main(): '--drop A B data.csv' puts DATA at the end of the --drop list
+        help="CSV/TSV/text/XLSX/Parquet file; first row = variable names, one row per instance",
+    )
+    data_opts.add_argument(
+        "--transpose",
+        action="store_true",
+        help="variables are in rows and instances in columns (e.g. genes x conditions)",
+    )
+    data_opts.add_argument(
+        "--drop",
+        nargs="+",
+        action="extend",
+        default=[],
+        metavar="COL",
+        help="columns of the file to leave out, e.g. a text column of descriptions; with --transpose also "
+        "variables (rows of the file), e.g. a constant gene",
+    )
+
+    learn = sub.add_parser(
+        "learn",
+        usage="python -m engine learn DATA [options]",
+        parents=[data_opts],
+        help="learn a network from data and write it as JSON",
+        description="Learn a Bayesian network by greedy hill climbing (Add, Delete, Reverse, Replace) scored by "
+        "BIC, with Ideal Parent candidate selection by default, and print (or --out) the result as JSON: "
+        "variables, edges, families with fitted parameters, score (total BIC and log-likelihood in nats on "
+        "the data as loaded), search statistics, settings and the standardization applied. Notes about how "
+        "the data were read, and progress, go to stderr.",
+        epilog="Missing cells are handled by structural EM (linear-Gaussian CPDs; other CPDs search on the "
+        "EM-completed data, see 'missing_values' in the result).",
+    )
+    learn.add_argument(
+        "--no-standardize",
+        action="store_true",
+        help="keep the original scale (default: each variable is standardized to mean 0, variance 1; the "
+        "transform is stored in the result and re-applied by 'score')",
+    )
+    learn.add_argument(
+        "--method",
+        choices=["ideal", "greedy"],
+        default="ideal",
+        help="ideal: score exactly only the top K Add/Replace candidates per family ranked by the ideal-parent "
+        "measure (the paper's Algorithm 2, default); greedy: score every candidate exactly (Algorithm 1)",
+    )
+    learn.add_argument(
+        "--k", type=_int_at_least(1), default=2, metavar="K", help="candidates per family scored exactly (default 2)"
+    )
+    learn.add_argument(
+        "--measure",
+        choices=["c1", "c2"],
+        default="c2",
+        help="ideal-parent similarity measure used for ranking (default c2, the tighter one)",
+    )
+    learn.add_argument(
+        "--queue",
+        choices=["shared", "per_operator"],
+        default="shared",
+        help="shared: K candidates shared by Add and Replace (the paper's Algorithm 2, default); "
+        "per_operator: K for each",
+    )
+    learn.add_argument(
+        "--cpd",
+        choices=CPD_CHOICES,
+        default="linear",
+        help="conditional distribution family (default linear Gaussian; multiplicative needs positive data: "
+        "use --no-standardize)",
+    )
+    learn.add_argument(
+        "--no-correction",
+        action="store_true",
+        help="sigmoid CPD: rank candidates without Theorem 7.1's k1/k2 correction",
+    )
+    learn.add_argument(
+        "--max-parents",
+        type=_int_at_least(0),
+        default=None,
+        metavar="P",
+        help="parents per variable at most (default: no limit)",
+    )
+    learn.add_argument(
+        "--max-steps", type=_int_at_least(0), default=None, metavar="N", help="stop after N moves (default: converge)"
+    )
+    learn.add_argument(
+        "--restarts",
+        type=_int_at_least(0),
+        default=0,
+        metavar="R",
+        help="random restarts after convergence; stop after R in a row that do not improve (default 0)",
+    )
+    learn.add_argument(
+        "--hidden",
+        choices=["none", "auto"],
+        default="none",
+        help="auto: add hidden variables while they improve the observed-data BIC (structural EM)",
+    )
+    learn.add_argument(
+        "--max-hidden", type=_int_at_least(0), default=3, metavar="H", help="hidden variables at most (default 3)"
+    )
+    learn.add_argument(
+        "--two-layer", action="store_true", help="the paper's two-layer setting: hidden roots -> observed leaves only"
+    )
+    learn.add_argument(
+        "--seed", type=int, default=0, metavar="S", help="random seed (restarts, hidden-variable starts; default 0)"
+    )
+    learn.add_argument("--out", metavar="FILE", help="write the JSON result to FILE instead of stdout")
+    learn.add_argument(
+        "--quiet",
+        action="store_true",
+        help="no progress display on stderr (the notes on how the data were read are still shown)",
+    )
+
+    score = sub.add_parser(
+        "score",
+        usage="python -m engine score DATA --model RESULT.json [options]",
+        parents=[data_opts],
+        help="score a saved network on data",
+        description="Log-likelihood and BIC (nats) of DATA under a network saved by 'learn'. DATA is read on "
+        "its original scale; the model's stored standardization is applied to it. Without --refit the saved "
+        "parameters are used as they are (held-out evaluation); with --refit every family is refitted on "
+        "DATA first (structure fixed). Prints JSON: loglik, loglik_per_instance_per_variable, bic, units, "
+        "n_samples, refit.",
+    )
+    score.add_argument("--model", required=True, metavar="RESULT.json", help="a result written by 'learn'")
+    score.add_argument("--refit", action="store_true", help="refit the parameters on DATA first")
+    return parser

@@ -1,0 +1,54 @@
+"""Reading data files and DataFrames into a :class:`~engine.data.Dataset`: :func:`load_table`.
+
+Two steps, one module each: :mod:`engine.io.files` reads a file (CSV/TSV/whitespace text, Excel,
+Parquet) into a DataFrame of raw cells (:func:`read_table`); :mod:`engine.io.frame` turns such a
+frame into a Dataset (:func:`from_frame`: label column, ``drop``, decimal commas, text columns,
+variables in rows). Every note on how a file was read ends up in ``Dataset.notes``, and every bad
+file raises :class:`~engine.exceptions.DataValidationError` naming it.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import IO
+
+from .._validation import MIN_SAMPLES
+from ..data import Dataset
+from .files import read_table, source_label
+from .frame import from_frame
+
+__all__ = ["load_table", "read_table", "from_frame"]
+
+
+def load_table(
+    source: str | os.PathLike | IO[bytes] | IO[str],
+    *,
+    transpose: bool = False,
+    standardize: bool = True,
+    drop: tuple[str, ...] | list[str] = (),
+    label_column: str | None = "auto",
+    name: str | None = None,
+    drop_non_numeric: bool = False,
+    drop_constant: bool = False,
+    min_samples: int = MIN_SAMPLES,
+    allow_constant: bool = False,
+) -> Dataset:
+    """Load a data file (CSV, TSV, whitespace text, Excel, Parquet) into a :class:`Dataset`.
+
+    The first row must name the variables (or, with ``transpose``, the instances). A leading text
+    column of unique labels is used as row labels. Missing cells (empty, NA, NaN, ?) are kept as
+    missing. See :func:`from_frame` for the options.
+    """
+    frame = read_table(source, name=name)
+    return from_frame(
+        frame,
+        transpose=transpose,
+        standardize=standardize,
+        source=source_label(source, name),
+        drop=drop,
+        label_column=label_column,
+        drop_non_numeric=drop_non_numeric,
+        drop_constant=drop_constant,
+        min_samples=min_samples,
+        allow_constant=allow_constant,
+    )

@@ -1,0 +1,285 @@
+"""Turning a table (a DataFrame of raw cells) into a :class:`~engine.data.Dataset`.
+
+The header row names the columns. :func:`from_frame` finds a label or id column, leaves out the
+columns (or, with variables in rows, the variables) asked for, reads NA tokens and decimal commas,
+refuses or (when asked) leaves out text columns, and turns tables with variables in rows round
+(``transpose``: expression matrices usually arrive genes x conditions). Every remark on how the
+table was read, including the ones :func:`engine.io.files.read_table` left in ``frame.attrs``, ends
+up in ``Dataset.notes``. The caller's frame is not modified.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .._validation import MIN_SAMPLES, check_names
+from ..data import Dataset, drop_constant_variables, from_array
+from ..exceptions import DataValidationError
+from .files import NA_VALUES
+
+__all__ = ["from_frame"]
+
+#: a number written with a decimal comma ("1,5", European exports with ';' separators)
+_DECIMAL_COMMA = r"\s*[-+]?\d+,\d+([eE][-+]?\d+)?\s*"
+#: first-column headers of identifiers (with variables in rows, digit gene ids are labels)
+_ID_HEADERS = set(
+    "id gene genes gene_id geneid probe probe_id orf name names variable variables node symbol locus".split()
+)
+#: first-column headers of row numbers
+_INDEX_HEADERS = {"id", "index", "idx", "row", "sample", "sample_id", "instance", "obs", "#"}
+
+
+def _numeric_header(columns) -> bool:
+    """Whether every header cell parses as a number (a file without a header row)."""
+    cells = [c for c in columns if c != "" and not c.startswith("Unnamed:")]
+    if len(cells) < 2:
+        return False
+    return bool(pd.to_numeric(pd.Series(cells), errors="coerce").notna().all())
+
+
+def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> bool:
+    """Whether the first column holds labels rather than data.
+
+    Labels: no header (a written index), or unique text. With ``transpose`` (variables in rows)
+    also unique whole numbers under an identifier-like header such as ``gene`` or ``id``: gene
+    ids are often digit strings (arth150)."""
+    if header == "" or header.startswith("Unnamed: 0"):
+        return True
+    numeric = pd.to_numeric(col, errors="coerce")
+    text = col.dropna().astype(str)
+    if text.str.fullmatch(_DECIMAL_COMMA).all() and len(text):
+        return False  # decimal commas: numbers, not labels
+    if numeric.notna().any():
+        if transpose and header.strip().lower() in _ID_HEADERS and numeric.notna().all():
+            whole = np.all(np.mod(numeric.to_numpy(dtype=float), 1.0) == 0.0)
+            return bool(whole and col.is_unique)
+        if header.strip().lower() in _INDEX_HEADERS and numeric.notna().all():
+            # a row number (1..M or 0..M-1 in file order), not a measurement
+            v = numeric.to_numpy(dtype=float)
+            return bool(len(v) > 1 and np.all(np.diff(v) == 1.0) and v[0] in (0.0, 1.0))
+        return False
+    return bool(col.notna().all() and col.is_unique)
+
+
+def _drop_columns(
+    df: pd.DataFrame, drop: tuple[str, ...] | list[str], transpose: bool, source: str, notes: list[str]
+) -> tuple[pd.DataFrame, list[str]]:
+    """``df`` without the columns in ``drop``, and (with ``transpose``) the names in ``drop`` that
+    are not columns: variables, i.e. row labels, dropped by :func:`_drop_variable_rows`."""
+    drop_rows = [d for d in drop if d not in df.columns] if transpose else []
+    drop = [d for d in drop if d in df.columns or not transpose]
+    unknown = [d for d in drop if d not in df.columns]
+    if unknown:
+        raise DataValidationError(
+            f"{source}: cannot drop {', '.join(map(repr, unknown))}: no such column "
+            f"(columns are {', '.join(map(repr, list(df.columns)[:8]))}...)."
+        )
+    if drop:
+        if len(set(drop)) >= df.shape[1]:
+            raise DataValidationError(f"{source}: dropping {len(set(drop))} column(s) leaves no column to learn from.")
+        df = df.drop(columns=list(drop))
+        notes.append(f"dropped column(s) {', '.join(drop)}")
+    return df, drop_rows
+
+
+def _take_labels(
+    df: pd.DataFrame, label_column: str | None, transpose: bool, source: str, notes: list[str]
+) -> tuple[pd.DataFrame, list[str] | None]:
+    """``df`` without its label column (``"auto"``: see :func:`_looks_like_labels`), and the labels."""
+    if label_column == "auto":
+        first = df.columns[0]
+        label_column = first if df.shape[1] > 1 and _looks_like_labels(df[first], first, transpose) else None
+    labels: list[str] | None = None
+    if label_column is not None:
+        if label_column not in df.columns:
+            raise DataValidationError(f"{source}: no column named {label_column!r} for labels.")
+        labels = [str(x) for x in df[label_column].tolist()]
+        df = df.drop(columns=[label_column])
+        if transpose:
+            notes.append(f"used the first column {label_column!r} as variable names")
+        else:
+            notes.append(
+                f"used the first column {label_column!r} as instance labels (if the variables are in rows, "
+                "e.g. genes x conditions, load with transpose)"
+            )
+    if df.shape[1] == 0:
+        raise DataValidationError(f"{source}: not a table (only a label column).")
+    return df, labels
+
+
+def _drop_variable_rows(
+    df: pd.DataFrame, labels: list[str] | None, drop_rows: list[str], source: str, notes: list[str]
+) -> tuple[pd.DataFrame, list[str] | None]:
+    """With variables in rows: ``df`` and ``labels`` without the variables named in ``drop_rows``."""
+    if not drop_rows:
+        return df, labels
+    unknown = [d for d in drop_rows if labels is None or d not in labels]
+    if unknown:
+        raise DataValidationError(f"{source}: cannot drop {', '.join(map(repr, unknown))}: no such column or variable.")
+    keep = np.array([lab not in set(drop_rows) for lab in labels])
+    if not keep.any():
+        raise DataValidationError(f"{source}: dropping {len(drop_rows)} variable(s) leaves none to learn.")
+    notes.append(f"dropped variable(s) {', '.join(drop_rows)}")
+    return df[keep], [lab for lab, k in zip(labels, keep, strict=True) if k]
+
+
+def _to_numbers(df: pd.DataFrame, notes: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The cells as numbers (decimal commas read when every unparsed cell has one) and the mask of
+    the non-empty cells that are not numbers."""
+    numeric = df.apply(pd.to_numeric, errors="coerce")
+    bad_mask = numeric.isna() & df.notna() & ~df.isin(NA_VALUES)
+    if bad_mask.to_numpy().any():
+        as_text = df.astype(str)
+        commas = as_text.apply(lambda col: col.str.fullmatch(_DECIMAL_COMMA))
+        if bool((commas | ~bad_mask).to_numpy().all()):
+            numeric = as_text.apply(lambda col: pd.to_numeric(col.str.replace(",", ".", regex=False), errors="coerce"))
+            numeric = numeric.where(df.notna())
+            bad_mask = numeric.isna() & df.notna() & ~df.isin(NA_VALUES)
+            notes.append("read decimal commas (1,5 = 1.5)")
+    return numeric, bad_mask
+
+
+def _text_in_rows(df, numeric, bad_mask, labels, drop_non_numeric: bool, source: str, notes: list[str]):
+    """With variables in rows: leave out (when asked) or name the file's all-text columns, which are
+    annotations (gene symbols, descriptions), not conditions; then name the rows with text cells."""
+    text_cols = [c for c in df.columns if bad_mask[c].any() and bool((bad_mask[c] | df[c].isna()).all())]
+    if text_cols and drop_non_numeric and len(text_cols) < df.shape[1]:
+        keep = [c for c in df.columns if c not in text_cols]
+        df, numeric, bad_mask = df[keep], numeric[keep], bad_mask[keep]
+        notes.append(f"left out non-numeric column(s) {', '.join(map(str, text_cols))}")
+        text_cols = []
+    if text_cols:
+        listed = ", ".join(repr(c) for c in text_cols[:6])
+        raise DataValidationError(
+            f"{source}: column(s) {listed} hold text, not values of the variables in the rows; drop "
+            f"them (CLI: --drop {text_cols[0]})."
+        )
+    bad_rows = np.flatnonzero(bad_mask.to_numpy().any(axis=1))
+    if bad_rows.size:
+        r = int(bad_rows[0])
+        name = labels[r] if labels else f"row {r + 2}"
+        c = int(np.flatnonzero(bad_mask.to_numpy()[r])[0])
+        raise DataValidationError(
+            f"{source}: variable {name!r} is not numeric (cell {df.iat[r, c]!r} in column "
+            f"{df.columns[c]!r}); {len(bad_rows)} row(s) have text values."
+        )
+    return df, numeric
+
+
+def _text_columns(df, numeric, bad_mask, drop_non_numeric: bool, source: str, notes: list[str]):
+    """Variables in columns: leave out (when asked) or name the columns with text cells."""
+    bad_cols = [c for c in df.columns if bad_mask[c].any()]
+    if bad_cols and drop_non_numeric and len(bad_cols) < df.shape[1]:
+        notes.append(f"left out non-numeric column(s) {', '.join(map(str, bad_cols))}")
+        return df.drop(columns=bad_cols), numeric.drop(columns=bad_cols)
+    if bad_cols:
+        first = bad_cols[0]
+        row = int(np.flatnonzero(bad_mask[first].to_numpy())[0])
+        listed = ", ".join(repr(c) for c in bad_cols[:6])
+        more = f" and {len(bad_cols) - 6} more" if len(bad_cols) > 6 else ""
+        raise DataValidationError(
+            f"{source}: non-numeric column(s) {listed}{more} (e.g. {df[first].iloc[row]!r} at "
+            f"row {row + 1} of {first!r}); drop them (CLI: --drop NAME) or fix the cells. "
+            "If variables are in rows, load with transpose."
+        )
+    return df, numeric
+
+
+def _orientation_note(n_samples: int, n_vars: int, transpose: bool) -> list[str]:
+    """A note when there are more variables than instances: the table may be the wrong way round."""
+    if not n_vars > n_samples >= 3:
+        return []
+    if transpose:
+        return [
+            f"more variables ({n_vars}) than instances ({n_samples}) after transposing: "
+            "check the orientation; with few instances consider a small max parents"
+        ]
+    return [
+        f"more variables ({n_vars}) than instances ({n_samples}): if variables "
+        "are in rows (genes x conditions), load with transpose"
+    ]
+
+
+def from_frame(
+    frame: pd.DataFrame,
+    *,
+    transpose: bool = False,
+    standardize: bool = True,
+    source: str = "table",
+    drop: tuple[str, ...] | list[str] = (),
+    label_column: str | None = "auto",
+    drop_non_numeric: bool = False,
+    drop_constant: bool = False,
+    min_samples: int = MIN_SAMPLES,
+    allow_constant: bool = False,
+) -> Dataset:
+    """Build a Dataset from a DataFrame whose first row (header) names the columns.
+
+    Parameters
+    ----------
+    frame : DataFrame
+        Not modified.
+    transpose : bool
+        The table has variables in rows (e.g. genes x conditions): turn it round.
+    standardize : bool
+        Scale every variable to mean 0 and variance 1 (on by default).
+    drop : sequence of str
+        Columns to leave out (e.g. a text column of condition names).
+    label_column : str, None or "auto"
+        Column holding instance labels (or, with ``transpose``, the variable names). ``"auto"``
+        takes the first column when it has no header or is text with unique values.
+    drop_non_numeric : bool
+        Leave out columns that are not numbers (and say so in ``notes``) instead of refusing the
+        table. Off by default: the CLI asks for an explicit ``--drop``. With ``transpose`` these
+        are the file's all-text columns (annotations next to the conditions).
+    drop_constant : bool
+        Leave out constant variables (and say so in ``notes``) instead of refusing the table.
+    min_samples, allow_constant
+        Relaxed checks for data that is only scored under a saved model (see :func:`engine.data.from_array`).
+    """
+    if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
+        raise DataValidationError(f"{source}: not a table (no columns found).")
+    notes: list[str] = list(frame.attrs.get("notes", []))  # e.g. short rows, noted by read_table
+    df = frame.copy()
+    df.columns = [str(c).strip() for c in df.columns]
+    # duplicate names are checked first: pandas selects a DataFrame, not a column, for them
+    # (an empty first header is a label column and is checked later)
+    named = [c for c in df.columns if c != ""]
+    if len(set(named)) != len(named):
+        check_names(named, input_name=source)
+    # (with variables in rows the headers are conditions or time points, often numbers)
+    if not transpose and _numeric_header(df.columns):
+        notes.append(
+            f"the first row ({', '.join(list(df.columns)[:3])}, ...) holds numbers and was read as the "
+            "variable names: if it is data, add a header row"
+        )
+    df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
+    df, labels = _take_labels(df, label_column, transpose, source, notes)
+    df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)
+    numeric, bad_mask = _to_numbers(df, notes)
+    if transpose:
+        df, numeric = _text_in_rows(df, numeric, bad_mask, labels, drop_non_numeric, source, notes)
+    else:
+        df, numeric = _text_columns(df, numeric, bad_mask, drop_non_numeric, source, notes)
+    values = numeric.to_numpy(dtype=np.float64)
+    names: list[str] = list(df.columns)
+    if transpose:
+        values = values.T
+        inst = names
+        names = labels if labels is not None else [f"V{i + 1}" for i in range(values.shape[1])]
+        labels = inst
+        notes.append("transposed: variables were in rows")
+    if drop_constant and values.shape[0] >= min_samples:
+        values, names = drop_constant_variables(values, tuple(names), notes)
+    notes.extend(_orientation_note(values.shape[0], values.shape[1], transpose))
+    return from_array(
+        values,
+        names,
+        standardize=standardize,
+        source=source,
+        instance_labels=labels,
+        notes=tuple(notes),
+        min_samples=min_samples,
+        allow_constant=allow_constant,
+    )
