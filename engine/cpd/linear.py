@@ -26,15 +26,9 @@ import numpy as np
 
 from ..exceptions import MissingValuesError, NumericalWarning
 from ..ideal import R2_CAP, c1_from_stats, c2_from_stats
-from .base import FamilyFit, Parents
+from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, loglik_from_rss
 
 __all__ = ["LinearGaussianFamilies", "linear_family_loglik", "LOG_2PI"]
-
-LOG_2PI = math.log(2.0 * math.pi)
-
-
-def _loglik_from_rss(rss: float | np.ndarray, m: int) -> float | np.ndarray:
-    return -0.5 * m * (LOG_2PI + np.log(rss / m) + 1.0)
 
 
 class _FamilyStats:
@@ -51,7 +45,7 @@ class _FamilyStats:
         self._proj: np.ndarray | None = None
 
 
-class LinearGaussianFamilies:
+class LinearGaussianFamilies(FamilyBase):
     """Linear-Gaussian family fits, C1/C2 rankings and exact gains for one data set.
 
     Parameters
@@ -160,7 +154,7 @@ class LinearGaussianFamilies:
         st.fit = FamilyFit(
             child=child,
             parents=parents,
-            loglik=float(_loglik_from_rss(rss, m)),
+            loglik=float(loglik_from_rss(rss, m)),
             n_params=self.n_params(len(p)),
             params={
                 "intercept": intercept,
@@ -265,23 +259,12 @@ class LinearGaussianFamilies:
         r2 = np.clip(r2, 0.0, R2_CAP)
         # the variance floor caps the gain too
         gain = -0.5 * self.n_samples * np.log1p(-r2)
-        cap = float(_loglik_from_rss(self._var_floor[child], self.n_samples)) - st.fit.loglik  # type: ignore[union-attr]
+        cap = float(loglik_from_rss(self._var_floor[child], self.n_samples)) - st.fit.loglik  # type: ignore[union-attr]
         return np.minimum(gain, cap)
 
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """:meth:`exact_add` for several (child, parents, candidates) requests."""
         return [self.exact_add(c, p, idx) for c, p, idx in requests]
-
-    def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
-        """Exact gain of replacing ``parents[i]`` by each candidate: delete then add, both exact."""
-        reduced = parents[:i] + parents[i + 1 :]
-        base = self.fit(child, reduced).loglik - self.fit(child, parents).loglik
-        return base + self.exact_add(child, reduced, candidates)
-
-    def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
-        """Exact log-likelihood change of deleting each current parent, shape (k,)."""
-        cur = self.fit(child, parents).loglik
-        return np.array([self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))])
 
     def ideal_profile(self, values: np.ndarray, child: int, parents: Parents) -> np.ndarray:
         """The family's ideal profile on ``values`` (the training data): its residual (Sec. 3.2)."""

@@ -32,8 +32,7 @@ import math
 import numpy as np
 
 from ..exceptions import DataValidationError, MissingValuesError
-from .base import FamilyFit, Parents, fit_in_chunks
-from .linear import LOG_2PI
+from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, fit_in_chunks
 
 __all__ = [
     "MultiplicativeFamilies",
@@ -119,7 +118,7 @@ class _MulStats:
         self.fit, self.beta, self.sigma2, self.y = fit, beta, sigma2, None
 
 
-class MultiplicativeFamilies:
+class MultiplicativeFamilies(FamilyBase):
     """Multiplicative-noise family fits, C1 rankings (Theorem 8.2) and exact gains.
 
     Parameters
@@ -314,21 +313,6 @@ class MultiplicativeFamilies:
             out.append(gains[pos : pos + n])
             pos += n
         return out
-
-    def exact_add(self, child, parents, candidates):
-        return self.exact_add_many([(child, parents, candidates)])[0]
-
-    def exact_replace(self, child, parents, i, candidates):
-        reduced = parents[:i] + parents[i + 1 :]
-        return (
-            self.fit(child, reduced).loglik
-            - self.fit(child, parents).loglik
-            + self.exact_add(child, reduced, candidates)
-        )
-
-    def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
-        cur = self.fit(child, parents).loglik
-        return np.array([self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))])
 
 
 def multiplicative_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:

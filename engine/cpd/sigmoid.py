@@ -39,8 +39,7 @@ import math
 import numpy as np
 
 from ..exceptions import MissingValuesError
-from .base import FamilyFit, Parents, fit_in_chunks
-from .linear import LOG_2PI
+from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, fit_in_chunks, loglik_from_rss
 from .sigmoid_fit import fit_sigmoid_batch, profile_rss_grad, sigmoid
 
 __all__ = [
@@ -56,10 +55,6 @@ __all__ = [
 P_EPS = 1e-3
 
 
-def _loglik(rss, m):
-    return -0.5 * m * (LOG_2PI + np.log(rss / m) + 1.0)
-
-
 class _SigStats:
     """A cached family fit (final once stored) and its ideal-profile arrays (rebuilt on demand)."""
 
@@ -70,7 +65,7 @@ class _SigStats:
         self.child, self.parents, self.n_params = child, parents, n_params
         self.alpha, self.theta0, self.theta1, self.rss = alpha, theta0, theta1, rss
         self.variance = rss / n_samples
-        self.loglik = float(_loglik(rss, n_samples))
+        self.loglik = float(loglik_from_rss(rss, n_samples))
         self._fit: FamilyFit | None = None
         self.ystar = self.gprime = self.y = None
 
@@ -93,7 +88,7 @@ class _SigStats:
         return self._fit
 
 
-class SigmoidGaussianFamilies:
+class SigmoidGaussianFamilies(FamilyBase):
     """Sigmoid-Gaussian family fits, distorted C1/C2 rankings and exact gains for one data set.
 
     Parameters
@@ -310,10 +305,6 @@ class SigmoidGaussianFamilies:
         return c1, c2
 
     # ------------------------------------------------------------ exact gains
-    def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
-        """Exact log-likelihood gains of adding each candidate (one batched ML fit per candidate)."""
-        return self.exact_add_many([(child, parents, candidates)])[0]
-
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """Exact gains for several (child, parents, candidates) requests, all fitted in one batch.
 
@@ -357,18 +348,12 @@ class SigmoidGaussianFamilies:
             tgt = bad[won]
             alpha[tgt], t0[tgt], t1[tgt], rss[tgt] = a_b[won], t0_b[won], t1_b[won], rss_b[won]
         rss = self._commit(children, idx, alpha, t0, t1, rss)
-        gains = _loglik(rss, self.n_samples) - base_ll
+        gains = loglik_from_rss(rss, self.n_samples) - base_ll
         out, pos = [], 0
         for n in sizes:
             out.append(gains[pos : pos + n])
             pos += n
         return out
-
-    def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
-        """Exact gains of replacing ``parents[i]``: delete it, then add each candidate."""
-        reduced = parents[:i] + parents[i + 1 :]
-        base = self.fit(child, reduced).loglik - self.fit(child, parents).loglik
-        return base + self.exact_add(child, reduced, candidates)
 
     def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
         """Exact log-likelihood change of deleting each current parent, shape (k,).
