@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 import pandas as pd
 
-from .cpd import family_loglik, make_families
+from .cpd import CPD_CHOICES, family_loglik, get_cpd, make_families
 from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
 from .exceptions import DataValidationError, ModelError
@@ -32,9 +32,8 @@ __all__ = ["LearnedNetwork", "Family"]
 
 
 def _family_dim(fam: Family) -> int:
-    """BIC dimension of a family (see the CPD modules): k + 2, or k + 3 for a sigmoid with parents."""
-    k = len(fam.parents)
-    return k + 3 if fam.cpd == "sigmoid" and k > 0 else k + 2
+    """BIC dimension of a family: its CPD's ``n_params`` for its number of parents."""
+    return get_cpd(fam.cpd).n_params(len(fam.parents))
 
 
 @dataclass
@@ -143,10 +142,9 @@ class LearnedNetwork:
                 f = spec["families"][child]
                 params = dict(f["params"])
                 cpd = f.get("cpd", "linear")
-                required = {"linear": ("intercept",), "sigmoid": ("theta0", "theta1"), "multiplicative": ("theta0",)}
-                if cpd not in required:
+                if cpd not in CPD_CHOICES:  # exact spelling, as written by to_dict
                     raise ModelError(f"family {child!r}: unknown CPD {cpd!r}.")
-                for key in required[cpd]:
+                for key in get_cpd(cpd).param_keys:
                     float(params[key])
                 if not float(params["variance"]) > 0:
                     raise ModelError(f"family {child!r}: variance must be positive.")
@@ -285,7 +283,7 @@ class LearnedNetwork:
         n_params = sum(_family_dim(f) for f in self.families.values())
         incomplete = bool((~observed).any())
         if incomplete:
-            if any(f.cpd != "linear" for f in self.families.values()):
+            if not all(get_cpd(f.cpd).structural_em for f in self.families.values()):
                 from .exceptions import MissingValuesError
 
                 raise MissingValuesError(

@@ -19,16 +19,15 @@ Assumes complete data; missing values are handled by structural EM elsewhere.
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
 
 from ..exceptions import MissingValuesError, NumericalWarning
 from ..ideal import R2_CAP, c1_from_stats, c2_from_stats
-from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, loglik_from_rss
+from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, gaussian_loglik, loglik_from_rss, parent_sum
 
-__all__ = ["LinearGaussianFamilies", "linear_family_loglik", "LOG_2PI"]
+__all__ = ["LinearGaussianFamilies", "linear_family_loglik", "linear_prediction", "LOG_2PI"]
 
 
 class _FamilyStats:
@@ -107,7 +106,8 @@ class LinearGaussianFamilies(FamilyBase):
         self.cache_size = max(8 * self.n_vars, 4096)
 
     # ------------------------------------------------------------------ basics
-    def n_params(self, n_parents: int) -> int:
+    @staticmethod
+    def n_params(n_parents: int) -> int:
         """BIC dimension: k coefficients + intercept + variance = k + 2."""
         return n_parents + 2
 
@@ -272,14 +272,14 @@ class LinearGaussianFamilies(FamilyBase):
         return values[:, child] - values[:, list(parents)] @ np.asarray(params["coefficients"]) - params["intercept"]
 
 
+def linear_prediction(params: dict, u: np.ndarray) -> np.ndarray:
+    """The family's mean ``theta_0 + U alpha`` (JMLR 2007 section 3.2) under fitted ``params``."""
+    return float(params["intercept"]) + parent_sum(params, u)
+
+
 def linear_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
     """Log-likelihood (nats) of ``x`` given parent values ``u`` under fixed linear-Gaussian ``params``.
 
     Used to evaluate a learned network on held-out data without refitting.
     """
-    mean = params["intercept"] + np.asarray(u, dtype=float).reshape(len(x), -1) @ np.asarray(
-        params["coefficients"], dtype=float
-    )
-    var = float(params["variance"])
-    resid = np.asarray(x, dtype=float) - mean
-    return float(-0.5 * (len(x) * (LOG_2PI + math.log(var)) + resid @ resid / var))
+    return gaussian_loglik(x, float(params["intercept"]) + parent_sum(params, u, len(x)), params["variance"])

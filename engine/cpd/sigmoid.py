@@ -34,12 +34,10 @@ the add measures of the smaller family (see :meth:`SigmoidGaussianFamilies.repla
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..exceptions import MissingValuesError
-from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, fit_in_chunks, loglik_from_rss
+from .base import FamilyBase, FamilyFit, Parents, fit_in_chunks, gaussian_loglik, loglik_from_rss, parent_sum
 from .sigmoid_fit import fit_sigmoid_batch, profile_rss_grad, sigmoid
 
 __all__ = [
@@ -48,6 +46,7 @@ __all__ = [
     "profile_rss_grad",
     "sigmoid",
     "sigmoid_family_loglik",
+    "sigmoid_prediction",
     "P_EPS",
 ]
 
@@ -127,7 +126,8 @@ class SigmoidGaussianFamilies(FamilyBase):
         self.n_fits = 0  # single-family optimizations run (batched ones count each problem)
         self._n_profiles = 0
 
-    def n_params(self, n_parents: int) -> int:
+    @staticmethod
+    def n_params(n_parents: int) -> int:
         """BIC dimension: k alphas + theta_0 + theta_1 + variance = k + 3 for k >= 1.
 
         Without parents g is the constant theta_0 + theta_1/2: only that constant and the
@@ -375,15 +375,17 @@ class SigmoidGaussianFamilies(FamilyBase):
         return np.array([self._stats(child, r).loglik - st.loglik for r in reduced])
 
 
+def sigmoid_prediction(params: dict, u: np.ndarray) -> np.ndarray:
+    """The family's mean ``theta_0 + theta_1 sigmoid(U alpha)`` (JMLR 2007 eq. 4) under fitted ``params``.
+
+    Without parents it is the constant ``theta_0 + theta_1 / 2``."""
+    return _mean(params, parent_sum(params, u))
+
+
 def sigmoid_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
     """Log-likelihood (nats) of ``x`` given parents ``u`` under fixed sigmoid-Gaussian ``params``."""
-    a = np.asarray(params["coefficients"], dtype=float)
-    s = np.asarray(u, dtype=float).reshape(len(x), -1) @ a if a.size else np.zeros(len(x))
-    mean = (
-        params["theta1"] * sigmoid(s) + params["theta0"]
-        if a.size
-        else np.full(len(x), params["theta1"] / 2 + params["theta0"])
-    )
-    var = float(params["variance"])
-    r = np.asarray(x, dtype=float) - mean
-    return float(-0.5 * (len(x) * (LOG_2PI + math.log(var)) + r @ r / var))
+    return gaussian_loglik(x, _mean(params, parent_sum(params, u, len(x))), params["variance"])
+
+
+def _mean(params: dict, s: np.ndarray) -> np.ndarray:
+    return float(params["theta0"]) + float(params["theta1"]) * sigmoid(s)
