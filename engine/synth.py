@@ -23,7 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_scalar
-from .cpd.registry import get_cpd
+from .cpd.registry import DEFAULT_CPD, get_cpd
 from .data import Dataset, from_array
 from .exceptions import ModelError
 
@@ -91,8 +91,9 @@ class LinearGaussianNetwork:
         return pd.DataFrame(rows, columns=["parent", "child", "weight"])
 
     def to_json(self) -> dict:
-        """The arth150-style JSON description (nodes, arcs, cpds); a CPD with extra per-variable
-        parameters (``network_params``, e.g. the sigmoid's ``theta1``) adds them and its name."""
+        """The arth150-style JSON description (nodes, arcs, cpds); a network whose CPD is not the
+        default (linear) adds its name, and its CPD's ``network_params`` per node (the sigmoid's
+        ``theta1``)."""
         cpd_type = get_cpd(self.cpd)
         cpds = {}
         for j, name in enumerate(self.names):
@@ -107,7 +108,7 @@ class LinearGaussianNetwork:
             for key in cpd_type.network_params:
                 cpds[name][key] = [float(getattr(self, key)[j])]
         out = {"nodes": list(self.names), "arcs": [list(e) for e in self.edges()], "cpds": cpds}
-        if cpd_type.network_params:
+        if cpd_type.name != DEFAULT_CPD:
             out["cpd"] = cpd_type.name
         return out
 
@@ -206,7 +207,7 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
         weights: list[list[float]] = [[] for _ in names]
         intercepts = np.zeros(len(names))
         variances = np.ones(len(names))
-        cpd_type = get_cpd(str(spec.get("cpd", "linear")))
+        cpd_type = get_cpd(str(spec.get("cpd", DEFAULT_CPD)))
         per_var = {key: np.ones(len(names)) for key in cpd_type.network_params}
         for name, cpd in spec["cpds"].items():
             j = index[str(name)]

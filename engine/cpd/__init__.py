@@ -7,7 +7,7 @@ switches on CPD names.
 from .base import FamilyBase, FamilyFit, FamilyModel, Parents
 from .linear import LinearGaussianFamilies, linear_family_loglik
 from .multiplicative import MultiplicativeFamilies, multiplicative_family_loglik
-from .registry import CPD_CHOICES, CPD_TYPES, CPDType, Setting, family_loglik, get_cpd, make_families
+from .registry import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, CPDType, Setting, family_loglik, get_cpd, make_families
 from .sigmoid import SigmoidGaussianFamilies, sigmoid_family_loglik
 
 __all__ = [
@@ -28,4 +28,5 @@ __all__ = [
     "Setting",
     "CPD_TYPES",
     "CPD_CHOICES",
+    "DEFAULT_CPD",
 ]

@@ -34,6 +34,7 @@ __all__ = [
     "Setting",
     "CPD_TYPES",
     "CPD_CHOICES",
+    "DEFAULT_CPD",
     "get_cpd",
     "family_loglik",
     "make_families",
@@ -184,6 +185,8 @@ CPD_TYPES: tuple[CPDType, ...] = (
 
 #: the CPD names, in registry order (CLI choices, sidebar options)
 CPD_CHOICES: tuple[str, ...] = tuple(t.name for t in CPD_TYPES)
+#: the CPD assumed where none is named (files without a ``"cpd"`` key, ``cpd=`` defaults)
+DEFAULT_CPD: str = CPD_CHOICES[0]
 
 _BY_NAME = {t.name: t for t in CPD_TYPES}
 _ALL_SETTINGS = frozenset(s.name for t in CPD_TYPES for s in t.settings)
