@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 import pandas as pd
 
-from .cpd import CPD_CHOICES, family_loglik, get_cpd, make_families
+from .cpd import CPD_CHOICES, DEFAULT_CPD, family_loglik, get_cpd, make_families
 from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
 from .exceptions import DataValidationError, ModelError
@@ -141,7 +141,7 @@ class LearnedNetwork:
             for child in variables:
                 f = spec["families"][child]
                 params = dict(f["params"])
-                cpd = f.get("cpd", "linear")
+                cpd = f.get("cpd", DEFAULT_CPD)
                 if cpd not in CPD_CHOICES:  # exact spelling, as written by to_dict
                     raise ModelError(f"family {child!r}: unknown CPD {cpd!r}.")
                 for key in get_cpd(cpd).param_keys:
@@ -154,7 +154,7 @@ class LearnedNetwork:
                 for p in f["parents"]:
                     if p not in variables:
                         raise ModelError(f"family {child!r}: parent {p!r} is not a variable of the model.")
-                fams[child] = Family(child, [str(p) for p in f["parents"]], str(f.get("cpd", "linear")), params)
+                fams[child] = Family(child, [str(p) for p in f["parents"]], str(cpd), params)
             score = spec.get("score", {})
             return cls(
                 variables,
@@ -323,7 +323,7 @@ class LearnedNetwork:
         total = 0.0
         if refit:
             cpds = {f.cpd for f in self.families.values()}
-            model = make_families(x, cpds.pop() if len(cpds) == 1 else "linear")
+            model = make_families(x, cpds.pop() if len(cpds) == 1 else DEFAULT_CPD)
             for child, fam in self.families.items():
                 total += model.fit(index[child], tuple(sorted(index[p] for p in fam.parents))).loglik
             return total
