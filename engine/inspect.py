@@ -83,15 +83,9 @@ def family_prediction(model, params: dict, u: np.ndarray) -> np.ndarray:
     ``theta_0 + theta_1 sigmoid(U alpha)``. Multiplicative noise (eq. 16, log-linear link):
     ``exp(theta_0 + U alpha)``.
     """
-    u = np.asarray(u, dtype=float)
-    a = np.asarray(params.get("coefficients", []), dtype=float)
-    s = u.reshape(u.shape[0], -1) @ a if a.size else np.zeros(u.shape[0])
-    cpd = getattr(model, "cpd", "linear")
-    if cpd == "sigmoid":
-        return float(params["theta0"]) + float(params["theta1"]) * sigmoid(s)
-    if cpd == "multiplicative":
-        return np.exp(float(params["theta0"]) + s)
-    return float(params["intercept"]) + s
+    from .cpd.registry import get_cpd
+
+    return get_cpd(getattr(model, "cpd", "linear")).predict(params, u)
 
 
 def _weighted_alpha(y: np.ndarray, z: np.ndarray, weights: np.ndarray | None, centred: bool):

@@ -23,7 +23,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 import pandas as pd
 
-from .cpd import family_loglik, make_families
+from .cpd import CPD_CHOICES, DEFAULT_CPD, family_loglik, get_cpd, make_families
 from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
 from .exceptions import DataValidationError, ModelError
@@ -32,9 +32,8 @@ __all__ = ["LearnedNetwork", "Family"]
 
 
 def _family_dim(fam: Family) -> int:
-    """BIC dimension of a family (see the CPD modules): k + 2, or k + 3 for a sigmoid with parents."""
-    k = len(fam.parents)
-    return k + 3 if fam.cpd == "sigmoid" and k > 0 else k + 2
+    """BIC dimension of a family: its CPD's ``n_params`` for its number of parents."""
+    return get_cpd(fam.cpd).n_params(len(fam.parents))
 
 
 @dataclass
@@ -142,11 +141,10 @@ class LearnedNetwork:
             for child in variables:
                 f = spec["families"][child]
                 params = dict(f["params"])
-                cpd = f.get("cpd", "linear")
-                required = {"linear": ("intercept",), "sigmoid": ("theta0", "theta1"), "multiplicative": ("theta0",)}
-                if cpd not in required:
+                cpd = f.get("cpd", DEFAULT_CPD)
+                if cpd not in CPD_CHOICES:  # exact spelling, as written by to_dict
                     raise ModelError(f"family {child!r}: unknown CPD {cpd!r}.")
-                for key in required[cpd]:
+                for key in get_cpd(cpd).param_keys:
                     float(params[key])
                 if not float(params["variance"]) > 0:
                     raise ModelError(f"family {child!r}: variance must be positive.")
@@ -156,7 +154,7 @@ class LearnedNetwork:
                 for p in f["parents"]:
                     if p not in variables:
                         raise ModelError(f"family {child!r}: parent {p!r} is not a variable of the model.")
-                fams[child] = Family(child, [str(p) for p in f["parents"]], str(f.get("cpd", "linear")), params)
+                fams[child] = Family(child, [str(p) for p in f["parents"]], str(cpd), params)
             score = spec.get("score", {})
             return cls(
                 variables,
@@ -286,7 +284,7 @@ class LearnedNetwork:
         n_params = sum(_family_dim(f) for f in self.families.values())
         incomplete = bool((~observed).any())
         if incomplete:
-            if any(f.cpd != "linear" for f in self.families.values()):
+            if not all(get_cpd(f.cpd).structural_em for f in self.families.values()):
                 from .exceptions import MissingValuesError
 
                 raise MissingValuesError(
@@ -326,7 +324,7 @@ class LearnedNetwork:
         total = 0.0
         if refit:
             cpds = {f.cpd for f in self.families.values()}
-            model = make_families(x, cpds.pop() if len(cpds) == 1 else "linear")
+            model = make_families(x, cpds.pop() if len(cpds) == 1 else DEFAULT_CPD)
             for child, fam in self.families.items():
                 total += model.fit(index[child], tuple(sorted(index[p] for p in fam.parents))).loglik
             return total

@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_scalar
+from .cpd.registry import DEFAULT_CPD, get_cpd
 from .data import Dataset, from_array
 from .exceptions import ModelError
 
@@ -43,8 +44,10 @@ class LinearGaussianNetwork:
     weights: list[list[float]]
     intercepts: np.ndarray
     variances: np.ndarray
+    #: the CPD of every variable (a name of :mod:`engine.cpd.registry`)
     cpd: str = "linear"
-    #: sigmoid networks: output scale theta_1 per variable (x = theta_0 + theta_1 sigmoid(w.u) + eps)
+    #: sigmoid networks: output scale theta_1 per variable (x = theta_0 + theta_1 sigmoid(w.u) + eps);
+    #: the CPD's ``network_params`` name such per-variable arrays
     theta1: np.ndarray | None = None
     extra: dict = field(default_factory=dict)
 
@@ -88,7 +91,10 @@ class LinearGaussianNetwork:
         return pd.DataFrame(rows, columns=["parent", "child", "weight"])
 
     def to_json(self) -> dict:
-        """The arth150-style JSON description (nodes, arcs, cpds); sigmoid CPDs add ``theta1``."""
+        """The arth150-style JSON description (nodes, arcs, cpds); a network whose CPD is not the
+        default (linear) adds its name, and its CPD's ``network_params`` per node (the sigmoid's
+        ``theta1``)."""
+        cpd_type = get_cpd(self.cpd)
         cpds = {}
         for j, name in enumerate(self.names):
             coefs = {"(Intercept)": [float(self.intercepts[j])]}
@@ -99,11 +105,11 @@ class LinearGaussianNetwork:
                 "variance": [float(self.variances[j])],
                 "parents": [self.names[p] for p in self.parents[j]],
             }
-            if self.cpd == "sigmoid":
-                cpds[name]["theta1"] = [float(self.theta1[j])]
+            for key in cpd_type.network_params:
+                cpds[name][key] = [float(getattr(self, key)[j])]
         out = {"nodes": list(self.names), "arcs": [list(e) for e in self.edges()], "cpds": cpds}
-        if self.cpd == "sigmoid":
-            out["cpd"] = "sigmoid"
+        if cpd_type.name != DEFAULT_CPD:
+            out["cpd"] = cpd_type.name
         return out
 
 
@@ -133,15 +139,16 @@ def random_network(
         Fraction of each child's variance its parents explain (weights rescaled); None keeps the
         raw weights with unit noise variance.
     seed : int, Generator or None
-    cpd : {"linear", "sigmoid"}
-        With ``"sigmoid"`` each child with parents is ``theta_0 + theta_1 sigmoid(w . u) + eps``
+    cpd : {"linear", "sigmoid", "multiplicative"}
+        A non-linear CPD then calibrates the network (:mod:`engine.cpd.sampling`). With
+        ``"sigmoid"`` each child with parents is ``theta_0 + theta_1 sigmoid(w . u) + eps``
         (JMLR eq. 4): weights scaled so that ``w . u`` has standard deviation about 2 (the sigmoid
         saturates), theta_1 = +-U(1.5, 3), and the noise variance set so that the sigmoid term
-        explains about ``signal`` (default 0.6) of the child's variance.
+        explains about ``signal`` (default 0.6) of the child's variance. With ``"multiplicative"``
+        each variable is ``exp(theta_0 + w . u) (1 + eps)`` (eq. 16) with ``w . u`` kept within
+        about 1.5 of its median.
     """
-    from ._validation import check_choice
-
-    cpd = check_choice(cpd, "cpd", ("linear", "sigmoid", "multiplicative"))
+    cpd_type = get_cpd(cpd)
     check_scalar(n_vars, "n_vars", int, min_val=2)
     check_scalar(expected_parents, "expected_parents", float, min_val=0.0)
     check_scalar(max_parents, "max_parents", int, min_val=0)
@@ -181,55 +188,9 @@ def random_network(
         var_of[j] = sig_var + variances[j]
         cov[j, j] = var_of[j]
     names = [f"{prefix}{i + 1}" for i in range(n_vars)]
-    if cpd == "linear":
-        return LinearGaussianNetwork(names, parents, weights, intercepts, variances)
-    if cpd == "multiplicative":
-        # x = exp(theta_0 + w.u) (1 + eps): weights scaled so that w.u varies by at most ~1.5
-        # around its median on a pilot sample (keeps chains of exponentials from overflowing);
-        # noise sd 0.1-0.3 (eps clipped above -0.95 to keep x > 0)
-        net = LinearGaussianNetwork(
-            names,
-            parents,
-            weights,
-            rng.normal(0.0, 0.3, size=n_vars),
-            rng.uniform(0.1, 0.3, size=n_vars) ** 2,
-            cpd="multiplicative",
-        )
-        pilot = np.zeros((2000, n_vars))
-        for j in order:  # the pilot is sampled exactly as sample() will sample
-            ps = parents[j]
-            eta = np.full(2000, net.intercepts[j])
-            if ps:
-                lin = pilot[:, ps] @ np.asarray(weights[j])
-                spread = float(np.max(np.abs(lin - np.median(lin))))
-                if spread > 0:
-                    weights[j] = [float(w) * 1.5 / spread for w in weights[j]]
-                eta = eta + pilot[:, ps] @ np.asarray(weights[j])
-            pilot[:, j] = np.exp(eta) * (1 + rng.normal(0, np.sqrt(net.variances[j]), 2000).clip(-0.95))
-        net.weights = weights
-        return net
-    # sigmoid: rescale weights by a pilot sample so that w.u has sd ~2, then pick the noise
-    frac = 0.6 if signal is None else signal
-    theta1 = rng.uniform(1.5, 3.0, size=n_vars) * rng.choice([-1.0, 1.0], size=n_vars)
-    net = LinearGaussianNetwork(names, parents, weights, intercepts, np.ones(n_vars), cpd="sigmoid", theta1=theta1)
-    pilot = np.zeros((2000, n_vars))
-    for j in order:
-        ps = parents[j]
-        if ps:
-            s = pilot[:, ps] @ np.asarray(weights[j])
-            sd = s.std()
-            if sd > 0:
-                weights[j] = [float(w) * 2.0 / sd for w in weights[j]]
-                s = s * 2.0 / sd
-            h = theta1[j] * (0.5 * (1.0 + np.tanh(0.5 * s)))
-            var_h = float(h.var())
-            variances[j] = max(var_h * (1.0 - frac) / frac, 1e-3)
-            pilot[:, j] = intercepts[j] + h + rng.normal(0.0, np.sqrt(variances[j]), size=2000)
-        else:
-            variances[j] = 1.0
-            pilot[:, j] = intercepts[j] + rng.normal(size=2000)
-    net.weights = weights
-    net.variances = variances
+    net = LinearGaussianNetwork(names, parents, weights, intercepts, variances, cpd=cpd_type.name)
+    if cpd_type.calibrate is not None:
+        cpd_type.calibrate(net, order, rng, signal)
     return net
 
 
@@ -246,8 +207,8 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
         weights: list[list[float]] = [[] for _ in names]
         intercepts = np.zeros(len(names))
         variances = np.ones(len(names))
-        kind = str(spec.get("cpd", "linear"))
-        theta1 = np.ones(len(names))
+        cpd_type = get_cpd(str(spec.get("cpd", DEFAULT_CPD)))
+        per_var = {key: np.ones(len(names)) for key in cpd_type.network_params}
         for name, cpd in spec["cpds"].items():
             j = index[str(name)]
             coefs = cpd.get("coefficients", {})
@@ -262,15 +223,14 @@ def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:
             variances[j] = float(var[0] if isinstance(var, list) else var)
             if not (np.isfinite(variances[j]) and variances[j] > 0):
                 raise ModelError(f"node {name!r}: variance must be a positive number, got {variances[j]}.")
-            t1 = cpd.get("theta1", 1.0)
-            theta1[j] = float(t1[0] if isinstance(t1, list) else t1)
+            for key, arr in per_var.items():
+                v = cpd.get(key, 1.0)
+                arr[j] = float(v[0] if isinstance(v, list) else v)
     except ModelError:
         raise
     except (OSError, KeyError, ValueError, TypeError, IndexError) as exc:
         raise ModelError(f"not a network file in the expected JSON format ({exc}).") from None
-    net = LinearGaussianNetwork(
-        names, parents, weights, intercepts, variances, cpd=kind, theta1=theta1 if kind == "sigmoid" else None
-    )
+    net = LinearGaussianNetwork(names, parents, weights, intercepts, variances, cpd=cpd_type.name, **per_var)
     net.topological_order()  # raises on cycles
     return net
 
@@ -279,21 +239,11 @@ def sample(net: LinearGaussianNetwork, n_samples: int, *, seed: int | np.random.
     """Ancestral sampling: an (n_samples x n_vars) array, columns in ``net.names`` order."""
     check_scalar(n_samples, "n_samples", int, min_val=1)
     rng = np.random.default_rng(seed)
+    draw = get_cpd(net.cpd).sample
     x = np.zeros((n_samples, net.n_vars))
     for j in net.topological_order():
         s = x[:, net.parents[j]] @ np.asarray(net.weights[j]) if net.parents[j] else None
-        if net.cpd == "multiplicative":
-            eta = net.intercepts[j] + (s if s is not None else 0.0)
-            noise = rng.normal(0.0, np.sqrt(net.variances[j]), size=n_samples).clip(-0.95)
-            x[:, j] = np.exp(eta) * (1.0 + noise)
-            continue
-        if s is None:
-            mean = net.intercepts[j]
-        elif net.cpd == "sigmoid":
-            mean = net.intercepts[j] + net.theta1[j] * 0.5 * (1.0 + np.tanh(0.5 * s))
-        else:
-            mean = net.intercepts[j] + s
-        x[:, j] = mean + rng.normal(0.0, np.sqrt(net.variances[j]), size=n_samples)
+        x[:, j] = draw(net, j, s, rng, n_samples)
     return x
 
 

@@ -1,11 +1,17 @@
-"""CPD families: one module per family (linear Gaussian now; sigmoid and multiplicative later)."""
+"""CPD families: one module per family, and the registry (:mod:`engine.cpd.registry`) that lists them.
 
-from .base import FamilyFit, FamilyModel, Parents
+Code outside this package asks the registry (:func:`get_cpd`) what a CPD is and can do; it never
+switches on CPD names.
+"""
+
+from .base import FamilyBase, FamilyFit, FamilyModel, Parents
 from .linear import LinearGaussianFamilies, linear_family_loglik
 from .multiplicative import MultiplicativeFamilies, multiplicative_family_loglik
+from .registry import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, CPDType, Setting, family_loglik, get_cpd, make_families
 from .sigmoid import SigmoidGaussianFamilies, sigmoid_family_loglik
 
 __all__ = [
+    "FamilyBase",
     "FamilyFit",
     "FamilyModel",
     "Parents",
@@ -14,35 +20,13 @@ __all__ = [
     "MultiplicativeFamilies",
     "linear_family_loglik",
     "sigmoid_family_loglik",
+    "multiplicative_family_loglik",
     "family_loglik",
     "make_families",
+    "get_cpd",
+    "CPDType",
+    "Setting",
+    "CPD_TYPES",
     "CPD_CHOICES",
+    "DEFAULT_CPD",
 ]
-
-CPD_CHOICES = ("linear", "sigmoid", "multiplicative")
-
-
-def family_loglik(cpd: str, params: dict, x, u) -> float:
-    """Log-likelihood of child values ``x`` given parent values ``u`` under fixed CPD ``params``."""
-    if cpd == "sigmoid":
-        return sigmoid_family_loglik(params, x, u)
-    if cpd == "multiplicative":
-        return multiplicative_family_loglik(params, x, u)
-    return linear_family_loglik(params, x, u)
-
-
-def make_families(values, cpd: str = "linear", **kwargs) -> FamilyModel:
-    """Build the :class:`FamilyModel` for ``cpd`` on complete data ``values`` (M x N).
-
-    ``names`` (keyword) is used only in error messages of CPDs that restrict the data."""
-    names = kwargs.pop("names", None)
-    if cpd == "multiplicative":
-        kwargs["names"] = names
-    from .._validation import check_choice
-
-    cpd = check_choice(cpd, "cpd", CPD_CHOICES)
-    if cpd == "sigmoid":
-        return SigmoidGaussianFamilies(values, **kwargs)
-    if cpd == "multiplicative":
-        return MultiplicativeFamilies(values, **kwargs)
-    return LinearGaussianFamilies(values, **kwargs)

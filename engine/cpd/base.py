@@ -8,17 +8,58 @@ a likelihood itself, and the CPD never knows about operators or acyclicity.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-__all__ = ["FamilyFit", "FamilyModel", "Parents", "BATCH_BYTES", "fit_in_chunks"]
+if TYPE_CHECKING:
+    from .registry import CPDType
+
+__all__ = [
+    "FamilyFit",
+    "FamilyModel",
+    "FamilyBase",
+    "Parents",
+    "BATCH_BYTES",
+    "LOG_2PI",
+    "fit_in_chunks",
+    "gaussian_loglik",
+    "loglik_from_rss",
+    "parent_sum",
+]
 
 Parents = tuple[int, ...]
 
 #: memory budget of one batched non-linear fit (bytes); larger batches are fitted in chunks
 BATCH_BYTES = 256 * 2**20
+
+LOG_2PI = math.log(2.0 * math.pi)
+
+
+def loglik_from_rss(rss: float | np.ndarray, m: int) -> float | np.ndarray:
+    """Gaussian log-likelihood (nats) of M residuals at the ML variance RSS / M:
+    ``-(M/2) (log(2 pi RSS / M) + 1)`` (JMLR 2007 section 3.2)."""
+    return -0.5 * m * (LOG_2PI + np.log(rss / m) + 1.0)
+
+
+def gaussian_loglik(x: np.ndarray, mean: np.ndarray, variance: float) -> float:
+    """Log-likelihood (nats) of ``x`` under ``N(mean, variance)`` at every instance (fixed parameters)."""
+    var = float(variance)
+    resid = np.asarray(x, dtype=float) - mean
+    return float(-0.5 * (len(resid) * (LOG_2PI + math.log(var)) + resid @ resid / var))
+
+
+def parent_sum(params: dict, u: np.ndarray, n: int | None = None) -> np.ndarray:
+    """``U alpha``: the parent values ``u`` (n x k) weighted by the family's ``coefficients``.
+
+    Zeros without parents. ``n`` (default: the rows of ``u``) is the number of instances, for a
+    ``u`` given without rows."""
+    u = np.asarray(u, dtype=float)
+    n = u.shape[0] if n is None else n
+    a = np.asarray(params.get("coefficients", []), dtype=float)
+    return u.reshape(n, -1) @ a if a.size else np.zeros(n)
 
 
 def fit_in_chunks(fit, x: np.ndarray, u: np.ndarray, start: np.ndarray, *, n_params: int, **kwargs) -> tuple:
@@ -66,6 +107,10 @@ class FamilyModel(Protocol):
     n_samples: int
     n_vars: int
 
+    @property
+    def cpd_type(self) -> CPDType:
+        """The CPD's registry entry (name, capabilities, settings; :mod:`engine.cpd.registry`)."""
+
     def fit(self, child: int, parents: Parents) -> FamilyFit:
         """ML fit of the family (cached by the implementation)."""
 
@@ -86,3 +131,42 @@ class FamilyModel(Protocol):
 
     def n_params(self, n_parents: int) -> int:
         """BIC dimension of a family with ``n_parents`` parents."""
+
+
+class FamilyBase:
+    """What every CPD family model derives from its own fits: the exact Replace and Delete gains.
+
+    Subclasses provide ``fit`` and ``exact_add_many`` (or ``exact_add``); the search scores moves
+    by the exact log-likelihood gain of eq. 2 (JMLR 2007 section 2), and Replace and Delete are
+    differences of family fits, whatever the CPD.
+    """
+
+    cpd: str
+
+    @property
+    def cpd_type(self) -> CPDType:
+        """The CPD's registry entry (name, capabilities, settings; :mod:`engine.cpd.registry`)."""
+        from .registry import get_cpd
+
+        return get_cpd(self.cpd)
+
+    @property
+    def has_c2(self) -> bool:
+        """Whether the CPD has a C2 measure (else both ranking slots hold C1)."""
+        return self.cpd_type.has_c2
+
+    def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
+        """Exact log-likelihood gains of adding each candidate (one request of ``exact_add_many``)."""
+        return self.exact_add_many([(child, parents, candidates)])[0]
+
+    def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
+        """Exact gain of replacing ``parents[i]`` by each candidate: delete it, then add the candidate,
+        both exact (the gain is relative to the current family)."""
+        reduced = parents[:i] + parents[i + 1 :]
+        base = self.fit(child, reduced).loglik - self.fit(child, parents).loglik
+        return base + self.exact_add(child, reduced, candidates)
+
+    def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
+        """Exact log-likelihood change of deleting each current parent, shape (k,)."""
+        cur = self.fit(child, parents).loglik
+        return np.array([self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))])

@@ -19,22 +19,15 @@ Assumes complete data; missing values are handled by structural EM elsewhere.
 
 from __future__ import annotations
 
-import math
 import warnings
 
 import numpy as np
 
 from ..exceptions import MissingValuesError, NumericalWarning
 from ..ideal import R2_CAP, c1_from_stats, c2_from_stats
-from .base import FamilyFit, Parents
+from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, gaussian_loglik, loglik_from_rss, parent_sum
 
-__all__ = ["LinearGaussianFamilies", "linear_family_loglik", "LOG_2PI"]
-
-LOG_2PI = math.log(2.0 * math.pi)
-
-
-def _loglik_from_rss(rss: float | np.ndarray, m: int) -> float | np.ndarray:
-    return -0.5 * m * (LOG_2PI + np.log(rss / m) + 1.0)
+__all__ = ["LinearGaussianFamilies", "linear_family_loglik", "linear_prediction", "LOG_2PI"]
 
 
 class _FamilyStats:
@@ -51,7 +44,7 @@ class _FamilyStats:
         self._proj: np.ndarray | None = None
 
 
-class LinearGaussianFamilies:
+class LinearGaussianFamilies(FamilyBase):
     """Linear-Gaussian family fits, C1/C2 rankings and exact gains for one data set.
 
     Parameters
@@ -113,7 +106,8 @@ class LinearGaussianFamilies:
         self.cache_size = max(8 * self.n_vars, 4096)
 
     # ------------------------------------------------------------------ basics
-    def n_params(self, n_parents: int) -> int:
+    @staticmethod
+    def n_params(n_parents: int) -> int:
         """BIC dimension: k coefficients + intercept + variance = k + 2."""
         return n_parents + 2
 
@@ -160,7 +154,7 @@ class LinearGaussianFamilies:
         st.fit = FamilyFit(
             child=child,
             parents=parents,
-            loglik=float(_loglik_from_rss(rss, m)),
+            loglik=float(loglik_from_rss(rss, m)),
             n_params=self.n_params(len(p)),
             params={
                 "intercept": intercept,
@@ -265,23 +259,12 @@ class LinearGaussianFamilies:
         r2 = np.clip(r2, 0.0, R2_CAP)
         # the variance floor caps the gain too
         gain = -0.5 * self.n_samples * np.log1p(-r2)
-        cap = float(_loglik_from_rss(self._var_floor[child], self.n_samples)) - st.fit.loglik  # type: ignore[union-attr]
+        cap = float(loglik_from_rss(self._var_floor[child], self.n_samples)) - st.fit.loglik  # type: ignore[union-attr]
         return np.minimum(gain, cap)
 
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """:meth:`exact_add` for several (child, parents, candidates) requests."""
         return [self.exact_add(c, p, idx) for c, p, idx in requests]
-
-    def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
-        """Exact gain of replacing ``parents[i]`` by each candidate: delete then add, both exact."""
-        reduced = parents[:i] + parents[i + 1 :]
-        base = self.fit(child, reduced).loglik - self.fit(child, parents).loglik
-        return base + self.exact_add(child, reduced, candidates)
-
-    def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
-        """Exact log-likelihood change of deleting each current parent, shape (k,)."""
-        cur = self.fit(child, parents).loglik
-        return np.array([self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))])
 
     def ideal_profile(self, values: np.ndarray, child: int, parents: Parents) -> np.ndarray:
         """The family's ideal profile on ``values`` (the training data): its residual (Sec. 3.2)."""
@@ -289,14 +272,14 @@ class LinearGaussianFamilies:
         return values[:, child] - values[:, list(parents)] @ np.asarray(params["coefficients"]) - params["intercept"]
 
 
+def linear_prediction(params: dict, u: np.ndarray) -> np.ndarray:
+    """The family's mean ``theta_0 + U alpha`` (JMLR 2007 section 3.2) under fitted ``params``."""
+    return float(params["intercept"]) + parent_sum(params, u)
+
+
 def linear_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
     """Log-likelihood (nats) of ``x`` given parent values ``u`` under fixed linear-Gaussian ``params``.
 
     Used to evaluate a learned network on held-out data without refitting.
     """
-    mean = params["intercept"] + np.asarray(u, dtype=float).reshape(len(x), -1) @ np.asarray(
-        params["coefficients"], dtype=float
-    )
-    var = float(params["variance"])
-    resid = np.asarray(x, dtype=float) - mean
-    return float(-0.5 * (len(x) * (LOG_2PI + math.log(var)) + resid @ resid / var))
+    return gaussian_loglik(x, float(params["intercept"]) + parent_sum(params, u, len(x)), params["variance"])

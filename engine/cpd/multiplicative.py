@@ -32,13 +32,13 @@ import math
 import numpy as np
 
 from ..exceptions import DataValidationError, MissingValuesError
-from .base import FamilyFit, Parents, fit_in_chunks
-from .linear import LOG_2PI
+from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, fit_in_chunks, parent_sum
 
 __all__ = [
     "MultiplicativeFamilies",
     "fit_multiplicative_batch",
     "multiplicative_family_loglik",
+    "multiplicative_prediction",
     "profile_nll_grad",
     "c_sigma",
 ]
@@ -119,7 +119,7 @@ class _MulStats:
         self.fit, self.beta, self.sigma2, self.y = fit, beta, sigma2, None
 
 
-class MultiplicativeFamilies:
+class MultiplicativeFamilies(FamilyBase):
     """Multiplicative-noise family fits, C1 rankings (Theorem 8.2) and exact gains.
 
     Parameters
@@ -130,7 +130,6 @@ class MultiplicativeFamilies:
 
     cpd = "multiplicative"
     centred = False
-    has_c2 = False
 
     def __init__(self, values: np.ndarray, *, names=None, max_iter: int = 60) -> None:
         values = np.asarray(values, dtype=np.float64)
@@ -161,7 +160,8 @@ class MultiplicativeFamilies:
         self._cache: dict[tuple[int, Parents], _MulStats] = {}
         self.n_fits = 0
 
-    def n_params(self, n_parents: int) -> int:
+    @staticmethod
+    def n_params(n_parents: int) -> int:
         """BIC dimension: k alphas + theta_0 + sigma = k + 2."""
         return n_parents + 2
 
@@ -315,26 +315,15 @@ class MultiplicativeFamilies:
             pos += n
         return out
 
-    def exact_add(self, child, parents, candidates):
-        return self.exact_add_many([(child, parents, candidates)])[0]
 
-    def exact_replace(self, child, parents, i, candidates):
-        reduced = parents[:i] + parents[i + 1 :]
-        return (
-            self.fit(child, reduced).loglik
-            - self.fit(child, parents).loglik
-            + self.exact_add(child, reduced, candidates)
-        )
-
-    def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
-        cur = self.fit(child, parents).loglik
-        return np.array([self.fit(child, parents[:i] + parents[i + 1 :]).loglik - cur for i in range(len(parents))])
+def multiplicative_prediction(params: dict, u: np.ndarray) -> np.ndarray:
+    """The family's mean ``g(u) = exp(theta_0 + U alpha)`` (JMLR 2007 eq. 16, log-linear link)."""
+    return np.exp(float(params["theta0"]) + parent_sum(params, u))
 
 
 def multiplicative_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
-    """Log-likelihood of positive ``x`` given parents ``u`` under fixed multiplicative ``params``."""
-    a = np.asarray(params["coefficients"], dtype=float)
-    eta = params["theta0"] + (np.asarray(u, dtype=float).reshape(len(x), -1) @ a if a.size else np.zeros(len(x)))
+    """Log-likelihood of positive ``x`` given parents ``u`` under fixed multiplicative ``params`` (eq. 16)."""
+    eta = float(params["theta0"]) + parent_sum(params, u, len(x))
     g = np.exp(eta)
     s2 = float(params["variance"])
     r = np.asarray(x, dtype=float) / g - 1.0

@@ -4,15 +4,11 @@
 bias inside the sigmoid (as in the paper); the only offsets are theta_0 and the scale theta_1
 outside it. BIC dimension k + 3 (alphas, theta_0, theta_1, sigma^2).
 
-Fitting (ML). For fixed alpha, theta_0 and theta_1 are the least-squares coefficients of x on
-[1, h] with h = sigmoid(U alpha), and sigma^2 = RSS / M; so only alpha is optimized, by
-Levenberg-Marquardt on the variable-projection residual (Golub-Pereyra with Kaufman's Jacobian
-``J = -P_perp (theta_1 h' o U)``, P_perp projecting out span{1, h}). The Jacobian is analytic and
-the fits of many families run as one vectorized batch (B problems x M instances x p parameters), so
-scoring all N candidates of a family costs a handful of batched numpy passes, not N optimizer
-calls. Two starts per fit: the warm start (current alphas plus the ideal-parent estimate
-alpha_z = (z*.y*)/(z*.z*) for the new parent) and a linear start (least squares of the current
-ideal target logit(p) on the parents); the better one is kept.
+Fitting (ML): the batched variable-projection Levenberg-Marquardt kernel of
+:mod:`engine.cpd.sigmoid_fit`, over all the families of a request at once. Two starts per fit: the
+warm start (current alphas plus the ideal-parent estimate alpha_z = (z*.y*)/(z*.z*) for the new
+parent) and a linear start (least squares of the current ideal target logit(p) on the parents); the
+better one is kept.
 
 No-parent convention (reference 1.2, UNSPECIFIED in the paper). With no parents g is the constant
 theta_1/2 + theta_0, so theta_0 and theta_1 are not identifiable; the ML fit is the mean and the
@@ -38,13 +34,11 @@ the add measures of the smaller family (see :meth:`SigmoidGaussianFamilies.repla
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 
 from ..exceptions import MissingValuesError
-from .base import FamilyFit, Parents, fit_in_chunks
-from .linear import LOG_2PI
+from .base import FamilyBase, FamilyFit, Parents, fit_in_chunks, gaussian_loglik, loglik_from_rss, parent_sum
+from .sigmoid_fit import fit_sigmoid_batch, profile_rss_grad, sigmoid
 
 __all__ = [
     "SigmoidGaussianFamilies",
@@ -52,159 +46,12 @@ __all__ = [
     "profile_rss_grad",
     "sigmoid",
     "sigmoid_family_loglik",
+    "sigmoid_prediction",
     "P_EPS",
 ]
 
 #: clipping of p = (x - theta_0)/theta_1 into the open image of the sigmoid
 P_EPS = 1e-3
-
-
-def sigmoid(s: np.ndarray) -> np.ndarray:
-    """Numerically stable logistic function."""
-    return 0.5 * (1.0 + np.tanh(0.5 * s))
-
-
-def _loglik(rss, m):
-    return -0.5 * m * (LOG_2PI + np.log(rss / m) + 1.0)
-
-
-def _state(u: np.ndarray, xc: np.ndarray, a: np.ndarray):
-    """Profiled fit of a batch at alphas ``a`` (u: (B, M, p), xc: centred child values (B, M)).
-
-    Returns ``t = tanh(U alpha / 2)`` (so h = sigmoid(U alpha) = (1 + t)/2 and h' = (1 - t^2)/4),
-    the centred hc = h - mean(h), hh = hc.hc, the least-squares theta_1 = hc.x / hc.hc, the
-    residuals r = x - theta_0 - theta_1 h and the RSS. theta_0 = mean(x) - theta_1 mean(h) is
-    implied (x is centred), so it is only formed once a fit is final."""
-    m = u.shape[1]
-    t = np.tanh(0.5 * np.matmul(u, a[:, :, None])[:, :, 0])
-    hc = 0.5 * (t - (np.add.reduce(t, axis=1) * (1.0 / m))[:, None])
-    hh = np.einsum("bm,bm->b", hc, hc)
-    t1 = np.einsum("bm,bm->b", hc, xc)
-    ok = hh > 1e-300
-    t1 = np.where(ok, t1 / np.where(ok, hh, 1.0), 0.0)
-    r = xc - t1[:, None] * hc
-    return t, hc, hh, t1, r, np.einsum("bm,bm->b", r, r)
-
-
-def _normal_equations(u, t, hc, hh, theta1, r):
-    """Gauss-Newton matrix and gradient of the variable-projection problem, shape (B, p, p), (B, p).
-
-    With ``g = theta_1 h' o U`` (the derivative of the fit in alpha) and P_perp the projection
-    off span{1, h}, Kaufman's Jacobian is ``-G`` with ``G = P_perp g``, so ``A = G'G`` and
-    ``grad = G'r`` (the gradient of the profiled RSS(alpha) is -2 grad). G is formed explicitly:
-    near the linear regime (small U alpha) theta_1 grows like 1/alpha, and the shortcut
-    ``A = g'g - (g'1)(g'1)'/M - (g'hc)(g'hc)'/hh`` would cancel to rounding noise.
-    """
-    b, m, p = u.shape
-    g = ((0.25 * theta1)[:, None] * (1.0 - t * t))[:, :, None] * u
-    # column sums of g and its products with hc in one batched product
-    c = np.matmul(np.stack((np.ones((b, m)), hc), axis=1), g)  # (B, 2, p)
-    g -= (c[:, 0, :] * (1.0 / m))[:, None, :]
-    g -= hc[:, :, None] * (c[:, 1, :] / np.maximum(hh, 1e-300)[:, None])[:, None, :]
-    gt = g.transpose(0, 2, 1)
-    return np.matmul(gt, g), np.matmul(gt, r[:, :, None])[:, :, 0]
-
-
-def fit_sigmoid_batch(
-    x: np.ndarray,
-    u: np.ndarray,
-    alpha0: np.ndarray,
-    *,
-    max_iter: int = 60,
-    tol: float = 1e-8,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Fit B sigmoid families with the same child at once (variable-projection Levenberg-Marquardt).
-
-    Parameters
-    ----------
-    x : ndarray (M,) or (B, M)
-        Child values (one child for all problems, or one per problem).
-    u : ndarray (B, M, p)
-        Parent values of each problem.
-    alpha0 : ndarray (B, p)
-        Starting alphas.
-    max_iter : int
-        Levenberg-Marquardt iterations per problem.
-    tol : float
-        A problem has converged when an accepted step, or Gauss-Newton's predicted decrease,
-        changes its RSS by less than this fraction.
-
-    Returns
-    -------
-    alpha (B, p), theta0 (B,), theta1 (B,), rss (B,)
-
-    Notes
-    -----
-    The iterations run on a compact working set: a problem that converges is written out and
-    dropped, so a batch costs what its unfinished problems cost. Every operation is one numpy
-    call over the working set.
-    """
-    u = np.asarray(u, dtype=float)
-    b, m, p = u.shape
-    x = np.broadcast_to(np.asarray(x, dtype=float), (b, m))
-    alpha = np.array(alpha0, dtype=float).reshape(b, p)
-    # alpha = 0 is a saddle (h constant, theta_1 = 0, zero gradient): start just off it
-    flat = np.all(np.abs(alpha) < 1e-8, axis=1)
-    alpha[flat] = 0.1
-    xbar = x.mean(axis=1)
-    theta0, theta1, rss_out = np.empty(b), np.empty(b), np.empty(b)
-
-    idx = np.arange(b)  # the problems still iterating; the arrays below hold their state
-    uw, xc, aw = u, x - xbar[:, None], alpha.copy()
-    t, hc, hh, t1, r, rss = _state(uw, xc, aw)
-    lam = np.full(b, 1e-3)
-    diag = np.arange(p) * (p + 1)  # positions of the diagonal in a flattened (p, p) matrix
-    for it in range(max_iter + 1):
-        if it < max_iter:
-            a_mat, grad = _normal_equations(uw, t, hc, hh, t1, r)
-            flat_a = a_mat.reshape(idx.size, p * p)
-            flat_a[:, diag] = flat_a[:, diag] * (1.0 + lam[:, None]) + 1e-12 * lam[:, None]
-            try:
-                step = np.linalg.solve(a_mat, grad[:, :, None])[:, :, 0]
-            except np.linalg.LinAlgError:
-                step = np.matmul(np.linalg.pinv(a_mat), grad[:, :, None])[:, :, 0]
-            trial = aw + step
-            t2, hc2, hh2, t12, r2, rss2 = _state(uw, xc, trial)
-            better = rss2 < rss
-            scale = np.maximum(rss, 1e-300)
-            gain = (rss - rss2) / scale
-            # Gauss-Newton's predicted RSS decrease; when it is negligible the fit has converged,
-            # whether or not this (rounding-limited) step was accepted
-            predicted = np.einsum("bp,bp->b", grad, step) / scale
-            if np.count_nonzero(better) == idx.size:
-                aw, t, hc, hh, t1, r, rss = trial, t2, hc2, hh2, t12, r2, rss2
-                lam = np.maximum(lam * (1.0 / 3.0), 1e-12)
-            else:
-                col = better[:, None]
-                aw, t, hc, r = (np.where(col, new, old) for new, old in ((trial, aw), (t2, t), (hc2, hc), (r2, r)))
-                hh, t1, rss = (np.where(better, new, old) for new, old in ((hh2, hh), (t12, t1), (rss2, rss)))
-                lam = np.where(better, np.maximum(lam * (1.0 / 3.0), 1e-12), lam * 4.0)
-            biggest = np.maximum.reduce(np.abs(aw), axis=1)
-            small_step = np.maximum.reduce(np.abs(step), axis=1) <= 1e-9 * (1.0 + biggest)
-            done = (better & (gain < tol)) | (lam > 1e8) | small_step | (predicted < tol)
-            n_done = np.count_nonzero(done)
-        else:
-            done, n_done = np.ones(idx.size, dtype=bool), idx.size
-        if n_done:
-            j = idx[done]
-            alpha[j], rss_out[j], theta1[j] = aw[done], rss[done], t1[done]
-            theta0[j] = xbar[j] - t1[done] * (0.5 + 0.5 * t[done].mean(axis=1))
-            if n_done == idx.size:
-                break
-            keep = ~done
-            idx, uw, xc, aw, lam = idx[keep], uw[keep], xc[keep], aw[keep], lam[keep]
-            t, hc, hh, t1, r, rss = t[keep], hc[keep], hh[keep], t1[keep], r[keep], rss[keep]
-    return alpha, theta0, theta1, rss_out
-
-
-def profile_rss_grad(x: np.ndarray, u: np.ndarray, alpha: np.ndarray) -> tuple[float, np.ndarray]:
-    """RSS of one family at ``alpha`` (theta_0, theta_1 profiled out) and its analytic gradient."""
-    x = np.asarray(x, dtype=float)
-    u3 = np.asarray(u, dtype=float).reshape(1, len(x), -1)
-    a = np.asarray(alpha, dtype=float).reshape(1, -1)
-    t, hc, hh, t1, r, rss = _state(u3, (x - x.mean())[None, :], a)
-    _, grad = _normal_equations(u3, t, hc, hh, t1, r)
-    return float(rss[0]), -2.0 * grad[0]
 
 
 class _SigStats:
@@ -217,7 +64,7 @@ class _SigStats:
         self.child, self.parents, self.n_params = child, parents, n_params
         self.alpha, self.theta0, self.theta1, self.rss = alpha, theta0, theta1, rss
         self.variance = rss / n_samples
-        self.loglik = float(_loglik(rss, n_samples))
+        self.loglik = float(loglik_from_rss(rss, n_samples))
         self._fit: FamilyFit | None = None
         self.ystar = self.gprime = self.y = None
 
@@ -240,7 +87,7 @@ class _SigStats:
         return self._fit
 
 
-class SigmoidGaussianFamilies:
+class SigmoidGaussianFamilies(FamilyBase):
     """Sigmoid-Gaussian family fits, distorted C1/C2 rankings and exact gains for one data set.
 
     Parameters
@@ -279,7 +126,8 @@ class SigmoidGaussianFamilies:
         self.n_fits = 0  # single-family optimizations run (batched ones count each problem)
         self._n_profiles = 0
 
-    def n_params(self, n_parents: int) -> int:
+    @staticmethod
+    def n_params(n_parents: int) -> int:
         """BIC dimension: k alphas + theta_0 + theta_1 + variance = k + 3 for k >= 1.
 
         Without parents g is the constant theta_0 + theta_1/2: only that constant and the
@@ -457,10 +305,6 @@ class SigmoidGaussianFamilies:
         return c1, c2
 
     # ------------------------------------------------------------ exact gains
-    def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
-        """Exact log-likelihood gains of adding each candidate (one batched ML fit per candidate)."""
-        return self.exact_add_many([(child, parents, candidates)])[0]
-
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """Exact gains for several (child, parents, candidates) requests, all fitted in one batch.
 
@@ -504,18 +348,12 @@ class SigmoidGaussianFamilies:
             tgt = bad[won]
             alpha[tgt], t0[tgt], t1[tgt], rss[tgt] = a_b[won], t0_b[won], t1_b[won], rss_b[won]
         rss = self._commit(children, idx, alpha, t0, t1, rss)
-        gains = _loglik(rss, self.n_samples) - base_ll
+        gains = loglik_from_rss(rss, self.n_samples) - base_ll
         out, pos = [], 0
         for n in sizes:
             out.append(gains[pos : pos + n])
             pos += n
         return out
-
-    def exact_replace(self, child: int, parents: Parents, i: int, candidates: np.ndarray) -> np.ndarray:
-        """Exact gains of replacing ``parents[i]``: delete it, then add each candidate."""
-        reduced = parents[:i] + parents[i + 1 :]
-        base = self.fit(child, reduced).loglik - self.fit(child, parents).loglik
-        return base + self.exact_add(child, reduced, candidates)
 
     def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
         """Exact log-likelihood change of deleting each current parent, shape (k,).
@@ -537,15 +375,17 @@ class SigmoidGaussianFamilies:
         return np.array([self._stats(child, r).loglik - st.loglik for r in reduced])
 
 
+def sigmoid_prediction(params: dict, u: np.ndarray) -> np.ndarray:
+    """The family's mean ``theta_0 + theta_1 sigmoid(U alpha)`` (JMLR 2007 eq. 4) under fitted ``params``.
+
+    Without parents it is the constant ``theta_0 + theta_1 / 2``."""
+    return _mean(params, parent_sum(params, u))
+
+
 def sigmoid_family_loglik(params: dict, x: np.ndarray, u: np.ndarray) -> float:
     """Log-likelihood (nats) of ``x`` given parents ``u`` under fixed sigmoid-Gaussian ``params``."""
-    a = np.asarray(params["coefficients"], dtype=float)
-    s = np.asarray(u, dtype=float).reshape(len(x), -1) @ a if a.size else np.zeros(len(x))
-    mean = (
-        params["theta1"] * sigmoid(s) + params["theta0"]
-        if a.size
-        else np.full(len(x), params["theta1"] / 2 + params["theta0"])
-    )
-    var = float(params["variance"])
-    r = np.asarray(x, dtype=float) - mean
-    return float(-0.5 * (len(x) * (LOG_2PI + math.log(var)) + r @ r / var))
+    return gaussian_loglik(x, _mean(params, parent_sum(params, u, len(x))), params["variance"])
+
+
+def _mean(params: dict, s: np.ndarray) -> np.ndarray:
+    return float(params["theta0"]) + float(params["theta1"]) * sigmoid(s)

@@ -193,6 +193,14 @@ def test_to_json_round_trip(tmp_path):
     assert load_network(net.to_json()).parents == net.parents  # a dict works too
 
 
+@pytest.mark.parametrize("cpd", ["linear", "sigmoid", "multiplicative"])
+def test_to_json_round_trip_keeps_the_cpd(cpd):
+    net = random_network(8, seed=5, cpd=cpd)
+    back = load_network(json.loads(json.dumps(net.to_json())))
+    assert back.cpd == cpd
+    np.testing.assert_array_equal(sample(back, 30, seed=2), sample(net, 30, seed=2))
+
+
 CYCLE = {
     "nodes": ["a", "b"],
     "cpds": {

@@ -1,0 +1,161 @@
+"""Batched maximum-likelihood fitting of sigmoid-Gaussian families (JMLR 2007 eq. 4).
+
+``X = theta_1 * sigmoid(sum_i alpha_i u_i) + theta_0 + eps``. For fixed alpha, theta_0 and theta_1
+are the least-squares coefficients of x on [1, h] with h = sigmoid(U alpha), and sigma^2 = RSS / M;
+so only alpha is optimized, by Levenberg-Marquardt on the variable-projection residual
+(Golub-Pereyra with Kaufman's Jacobian ``J = -P_perp (theta_1 h' o U)``, P_perp projecting out
+span{1, h}). The Jacobian is analytic and the fits of many families run as one vectorized batch
+(B problems x M instances x p parameters), so scoring all N candidates of a family costs a handful
+of batched numpy passes, not N optimizer calls. The family model that chooses the starts and
+caches the fits is :class:`engine.cpd.sigmoid.SigmoidGaussianFamilies`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+__all__ = ["fit_sigmoid_batch", "profile_rss_grad", "sigmoid"]
+
+
+def sigmoid(s: np.ndarray) -> np.ndarray:
+    """Numerically stable logistic function."""
+    return 0.5 * (1.0 + np.tanh(0.5 * s))
+
+
+def _state(u: np.ndarray, xc: np.ndarray, a: np.ndarray):
+    """Profiled fit of a batch at alphas ``a`` (u: (B, M, p), xc: centred child values (B, M)).
+
+    Returns ``t = tanh(U alpha / 2)`` (so h = sigmoid(U alpha) = (1 + t)/2 and h' = (1 - t^2)/4),
+    the centred hc = h - mean(h), hh = hc.hc, the least-squares theta_1 = hc.x / hc.hc, the
+    residuals r = x - theta_0 - theta_1 h and the RSS. theta_0 = mean(x) - theta_1 mean(h) is
+    implied (x is centred), so it is only formed once a fit is final."""
+    m = u.shape[1]
+    t = np.tanh(0.5 * np.matmul(u, a[:, :, None])[:, :, 0])
+    hc = 0.5 * (t - (np.add.reduce(t, axis=1) * (1.0 / m))[:, None])
+    hh = np.einsum("bm,bm->b", hc, hc)
+    t1 = np.einsum("bm,bm->b", hc, xc)
+    ok = hh > 1e-300
+    t1 = np.where(ok, t1 / np.where(ok, hh, 1.0), 0.0)
+    r = xc - t1[:, None] * hc
+    return t, hc, hh, t1, r, np.einsum("bm,bm->b", r, r)
+
+
+def _normal_equations(u, t, hc, hh, theta1, r):
+    """Gauss-Newton matrix and gradient of the variable-projection problem, shape (B, p, p), (B, p).
+
+    With ``g = theta_1 h' o U`` (the derivative of the fit in alpha) and P_perp the projection
+    off span{1, h}, Kaufman's Jacobian is ``-G`` with ``G = P_perp g``, so ``A = G'G`` and
+    ``grad = G'r`` (the gradient of the profiled RSS(alpha) is -2 grad). G is formed explicitly:
+    near the linear regime (small U alpha) theta_1 grows like 1/alpha, and the shortcut
+    ``A = g'g - (g'1)(g'1)'/M - (g'hc)(g'hc)'/hh`` would cancel to rounding noise.
+    """
+    b, m, p = u.shape
+    g = ((0.25 * theta1)[:, None] * (1.0 - t * t))[:, :, None] * u
+    # column sums of g and its products with hc in one batched product
+    c = np.matmul(np.stack((np.ones((b, m)), hc), axis=1), g)  # (B, 2, p)
+    g -= (c[:, 0, :] * (1.0 / m))[:, None, :]
+    g -= hc[:, :, None] * (c[:, 1, :] / np.maximum(hh, 1e-300)[:, None])[:, None, :]
+    gt = g.transpose(0, 2, 1)
+    return np.matmul(gt, g), np.matmul(gt, r[:, :, None])[:, :, 0]
+
+
+def fit_sigmoid_batch(
+    x: np.ndarray,
+    u: np.ndarray,
+    alpha0: np.ndarray,
+    *,
+    max_iter: int = 60,
+    tol: float = 1e-8,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Fit B sigmoid families with the same child at once (variable-projection Levenberg-Marquardt).
+
+    Parameters
+    ----------
+    x : ndarray (M,) or (B, M)
+        Child values (one child for all problems, or one per problem).
+    u : ndarray (B, M, p)
+        Parent values of each problem.
+    alpha0 : ndarray (B, p)
+        Starting alphas.
+    max_iter : int
+        Levenberg-Marquardt iterations per problem.
+    tol : float
+        A problem has converged when an accepted step, or Gauss-Newton's predicted decrease,
+        changes its RSS by less than this fraction.
+
+    Returns
+    -------
+    alpha (B, p), theta0 (B,), theta1 (B,), rss (B,)
+
+    Notes
+    -----
+    The iterations run on a compact working set: a problem that converges is written out and
+    dropped, so a batch costs what its unfinished problems cost. Every operation is one numpy
+    call over the working set.
+    """
+    u = np.asarray(u, dtype=float)
+    b, m, p = u.shape
+    x = np.broadcast_to(np.asarray(x, dtype=float), (b, m))
+    alpha = np.array(alpha0, dtype=float).reshape(b, p)
+    # alpha = 0 is a saddle (h constant, theta_1 = 0, zero gradient): start just off it
+    flat = np.all(np.abs(alpha) < 1e-8, axis=1)
+    alpha[flat] = 0.1
+    xbar = x.mean(axis=1)
+    theta0, theta1, rss_out = np.empty(b), np.empty(b), np.empty(b)
+
+    idx = np.arange(b)  # the problems still iterating; the arrays below hold their state
+    uw, xc, aw = u, x - xbar[:, None], alpha.copy()
+    t, hc, hh, t1, r, rss = _state(uw, xc, aw)
+    lam = np.full(b, 1e-3)
+    diag = np.arange(p) * (p + 1)  # positions of the diagonal in a flattened (p, p) matrix
+    for it in range(max_iter + 1):
+        if it < max_iter:
+            a_mat, grad = _normal_equations(uw, t, hc, hh, t1, r)
+            flat_a = a_mat.reshape(idx.size, p * p)
+            flat_a[:, diag] = flat_a[:, diag] * (1.0 + lam[:, None]) + 1e-12 * lam[:, None]
+            try:
+                step = np.linalg.solve(a_mat, grad[:, :, None])[:, :, 0]
+            except np.linalg.LinAlgError:
+                step = np.matmul(np.linalg.pinv(a_mat), grad[:, :, None])[:, :, 0]
+            trial = aw + step
+            t2, hc2, hh2, t12, r2, rss2 = _state(uw, xc, trial)
+            better = rss2 < rss
+            scale = np.maximum(rss, 1e-300)
+            gain = (rss - rss2) / scale
+            # Gauss-Newton's predicted RSS decrease; when it is negligible the fit has converged,
+            # whether or not this (rounding-limited) step was accepted
+            predicted = np.einsum("bp,bp->b", grad, step) / scale
+            if np.count_nonzero(better) == idx.size:
+                aw, t, hc, hh, t1, r, rss = trial, t2, hc2, hh2, t12, r2, rss2
+                lam = np.maximum(lam * (1.0 / 3.0), 1e-12)
+            else:
+                col = better[:, None]
+                aw, t, hc, r = (np.where(col, new, old) for new, old in ((trial, aw), (t2, t), (hc2, hc), (r2, r)))
+                hh, t1, rss = (np.where(better, new, old) for new, old in ((hh2, hh), (t12, t1), (rss2, rss)))
+                lam = np.where(better, np.maximum(lam * (1.0 / 3.0), 1e-12), lam * 4.0)
+            biggest = np.maximum.reduce(np.abs(aw), axis=1)
+            small_step = np.maximum.reduce(np.abs(step), axis=1) <= 1e-9 * (1.0 + biggest)
+            done = (better & (gain < tol)) | (lam > 1e8) | small_step | (predicted < tol)
+            n_done = np.count_nonzero(done)
+        else:
+            done, n_done = np.ones(idx.size, dtype=bool), idx.size
+        if n_done:
+            j = idx[done]
+            alpha[j], rss_out[j], theta1[j] = aw[done], rss[done], t1[done]
+            theta0[j] = xbar[j] - t1[done] * (0.5 + 0.5 * t[done].mean(axis=1))
+            if n_done == idx.size:
+                break
+            keep = ~done
+            idx, uw, xc, aw, lam = idx[keep], uw[keep], xc[keep], aw[keep], lam[keep]
+            t, hc, hh, t1, r, rss = t[keep], hc[keep], hh[keep], t1[keep], r[keep], rss[keep]
+    return alpha, theta0, theta1, rss_out
+
+
+def profile_rss_grad(x: np.ndarray, u: np.ndarray, alpha: np.ndarray) -> tuple[float, np.ndarray]:
+    """RSS of one family at ``alpha`` (theta_0, theta_1 profiled out) and its analytic gradient."""
+    x = np.asarray(x, dtype=float)
+    u3 = np.asarray(u, dtype=float).reshape(1, len(x), -1)
+    a = np.asarray(alpha, dtype=float).reshape(1, -1)
+    t, hc, hh, t1, r, rss = _state(u3, (x - x.mean())[None, :], a)
+    _, grad = _normal_equations(u3, t, hc, hh, t1, r)
+    return float(rss[0]), -2.0 * grad[0]
