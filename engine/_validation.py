@@ -16,6 +16,7 @@ import numpy as np
 from .exceptions import DataValidationError, ParameterError
 
 __all__ = [
+    "check_edge_pairs",
     "check_data",
     "check_scalar",
     "check_choice",
@@ -195,3 +196,19 @@ def check_choice(value: object, name: str, choices: Sequence[str]) -> str:
     if not isinstance(value, str) or value.lower() not in choices:
         raise ParameterError(f"`{name}` == {value!r}, must be one of {', '.join(repr(c) for c in choices)}.")
     return value.lower()
+
+
+def check_edge_pairs(pairs, what: str) -> list[tuple[str, str]]:
+    """``pairs`` as a list of (parent, child) names; a clear error for anything else."""
+    if isinstance(pairs, str | bytes):
+        raise ParameterError(f"`{what}` must be a list of (parent, child) pairs, got the string {pairs!r}.")
+    try:
+        items = list(pairs)
+    except TypeError:
+        raise ParameterError(f"`{what}` must be a list of (parent, child) pairs, got {pairs!r}.") from None
+    out = []
+    for item in items:
+        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
+            raise ParameterError(f"`{what}` must hold (parent, child) pairs; got {item!r}.")
+        out.append((str(item[0]), str(item[1])))
+    return out

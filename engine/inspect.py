@@ -33,7 +33,6 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .cpd.sigmoid import sigmoid
 from .exceptions import ParameterError
 from .search import Stepper
 

@@ -13,42 +13,16 @@ import warnings
 from collections.abc import Callable, Iterable
 
 import numpy as np
-import pandas as pd
 
-from ._validation import check_choice, check_scalar
+from ._validation import check_choice, check_edge_pairs, check_scalar
 from .cpd import make_families
-from .data import Dataset, from_array
+from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
-from .io import from_frame
+from .io import as_dataset
 from .network import LearnedNetwork
 from .search import Move, RunStats, SearchResult, SearchSettings, Stepper
 
-__all__ = ["IdealParentSearch", "as_dataset"]
-
-
-def as_dataset(data, *, standardize: bool = True) -> Dataset:
-    """Accept a Dataset, a DataFrame (columns are variables) or an array (instances x variables)."""
-    if isinstance(data, Dataset):
-        return data
-    if isinstance(data, pd.DataFrame):
-        return from_frame(data, standardize=standardize, source="DataFrame", label_column=None)
-    return from_array(np.asarray(data), standardize=standardize)
-
-
-def _edge_pairs(pairs, what: str) -> list[tuple[str, str]]:
-    """``pairs`` as a list of (parent, child) names; a clear error for anything else."""
-    if isinstance(pairs, str | bytes):
-        raise ParameterError(f"`{what}` must be a list of (parent, child) pairs, got the string {pairs!r}.")
-    try:
-        items = list(pairs)
-    except TypeError:
-        raise ParameterError(f"`{what}` must be a list of (parent, child) pairs, got {pairs!r}.") from None
-    out = []
-    for item in items:
-        if isinstance(item, str | bytes) or not hasattr(item, "__len__") or len(item) != 2:
-            raise ParameterError(f"`{what}` must hold (parent, child) pairs; got {item!r}.")
-        out.append((str(item[0]), str(item[1])))
-    return out
+__all__ = ["IdealParentSearch"]
 
 
 class IdealParentSearch:
@@ -158,8 +132,8 @@ class IdealParentSearch:
         # read once per setting object: they may be one-shot iterables (zip, generators)
         src = getattr(self, "_pairs_source", None)
         if src is None or src[0] is not self.required_edges or src[1] is not self.forbidden_edges:
-            self._required_pairs = _edge_pairs(self.required_edges, "required_edges")
-            self._forbidden_pairs = _edge_pairs(self.forbidden_edges, "forbidden_edges")
+            self._required_pairs = check_edge_pairs(self.required_edges, "required_edges")
+            self._forbidden_pairs = check_edge_pairs(self.forbidden_edges, "forbidden_edges")
             self._pairs_source = (self.required_edges, self.forbidden_edges)
         if self.two_layer and self._required_pairs:
             raise ParameterError(
@@ -246,7 +220,7 @@ class IdealParentSearch:
         self._check_params()
         dataset = as_dataset(data)
         if dataset.has_missing or self._auto_hidden or self.two_layer:
-            if self.cpd.lower() == "linear" or self._auto_hidden or self.two_layer:
+            if self.search_settings().cpd_type.structural_em or self._auto_hidden or self.two_layer:
                 unused = [
                     name
                     for name, used in (
@@ -279,8 +253,7 @@ class IdealParentSearch:
         from .data import Dataset as _Dataset
         from .hidden import MISSING_HANDLING, HiddenSearch
 
-        cpd = self.search_settings().cpd
-        if cpd != "linear":
+        if not self.search_settings().cpd_type.structural_em:
             if self._auto_hidden or self.two_layer:
                 raise ParameterError(
                     "hidden variables are learned by structural EM, implemented for the linear-Gaussian "
@@ -366,7 +339,7 @@ class IdealParentSearch:
         )
         em.run()
         filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
-        if self.cpd.lower() == "multiplicative" and not dataset.standardized:
+        if self.search_settings().cpd_type.positive_data and not dataset.standardized:
             filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
         completed = _Dataset(
             names=dataset.names,

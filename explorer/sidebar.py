@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.cpd import CPD_CHOICES
+from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from explorer import loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
@@ -72,12 +72,17 @@ def _data_source() -> None:
         n = int(state.get(state.W_SYN_N, 20))
         m = int(state.get(state.W_SYN_M, 500))
         seed = int(state.get(state.W_SYN_SEED, 0))
-        cpd = str(state.get(state.W_SYN_CPD, "linear") or "linear")
+        cpd = str(state.get(state.W_SYN_CPD) or DEFAULT_CPD)
         state.install_dataset(
             ("synthetic", n, m, seed, cpd, standardize),
             f"synthetic {cpd} network (N={n}, M={m}, seed={seed})",
             lambda: loading.make_synthetic(n, m, seed, standardize, cpd),
         )
+
+
+def _setting_key(setting) -> str:
+    """Widget key of a CPD option (``w_correction`` for the sigmoid k1/k2 correction)."""
+    return f"w_{setting.name}"
 
 
 def _on_apply() -> None:
@@ -91,7 +96,7 @@ def _on_apply() -> None:
             "queue": get(state.W_QUEUE),
             "max_parents": max_parents if max_parents > 0 else None,
             "cpd": get(state.W_CPD),
-            "correction": bool(get(state.W_CORRECTION, True)),
+            **{s.name: bool(get(_setting_key(s), s.default)) for s, _ in cpd_settings()},
         }
     )
 
@@ -143,16 +148,21 @@ def _settings_form() -> None:
             key=state.W_MAX_PARENTS,
         )
         cpds = list(CPD_CHOICES)
-        st.selectbox("CPD", cpds, index=cpds.index(cur.get("cpd", "linear")), key=state.W_CPD)
-        st.checkbox(
-            "k1/k2 correction (sigmoid)",
-            value=bool(cur.get("correction", True)),
-            key=state.W_CORRECTION,
-            help="Sigmoid CPD only. On (the paper, Theorem 7.1): C1/C2 rescale the linearized gain to the "
-            "actual residual, which over-states gains where a family's sigmoid saturates. Off: the "
-            "distorted measures without the rescaling, which track exact gains across families more "
-            "closely. Compare the two on the Bounds page.",
+        st.selectbox(
+            "CPD",
+            cpds,
+            index=cpds.index(cur["cpd"]),
+            format_func=lambda name: get_cpd(name).label,
+            key=state.W_CPD,
+            help="\n\n".join(f"**{c.name}**: {c.description}" for c in CPD_TYPES),
         )
+        for setting, _ in cpd_settings():
+            st.checkbox(
+                setting.label,
+                value=bool(cur.get(setting.name, setting.default)),
+                key=_setting_key(setting),
+                help=setting.help + " Compare both on the Bounds page.",
+            )
         st.form_submit_button(
             "Apply",
             on_click=_on_apply,

@@ -27,10 +27,9 @@ def method_label(method: str) -> str:
 
 
 def cpd_label(settings: SearchSettings) -> str:
-    """The CPD as the pages name it, e.g. 'sigmoid (k1/k2 correction off)'."""
-    if "correction" in settings.model_options:
-        return f"{settings.cpd} (k1/k2 correction {'on' if settings.correction else 'off'})"
-    return settings.cpd
+    """The CPD as the pages name it, with its options, e.g. 'sigmoid (k1/k2 correction off)'."""
+    options = [f"{s.caption} {'on' if getattr(settings, s.name) else 'off'}" for s in settings.cpd_type.settings]
+    return f"{settings.cpd} ({', '.join(options)})" if options else settings.cpd
 
 
 def settings_summary(settings: SearchSettings) -> str:

@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..cpd import cpd_settings
 from ..exceptions import DataValidationError, ModelError
 from .model_file import check_model, read_model
 from .output import Progress, dumps, say
@@ -66,7 +67,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
-        correction=not args.no_correction,
+        **{setting.name: getattr(args, setting.name) for setting, _ in cpd_settings()},
     )
     est.fit(dataset, callback=progress)
     net = est.network_

@@ -12,6 +12,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from ..cpd import CPD_TYPES
 from ..exceptions import ModelError
 
 __all__ = ["read_model", "check_model"]
@@ -52,6 +53,10 @@ def _number(value: Any, what: str) -> float:
     return float(value)
 
 
+#: scalar parameters of any CPD's saved family (each CPD's registry ``param_keys``, and the variance)
+_SCALAR_PARAMS = frozenset({"variance"}.union(*(c.param_keys for c in CPD_TYPES)))
+
+
 def check_model(net) -> None:
     """Checks :meth:`LearnedNetwork.from_dict` does not make (numbers, transform, acyclicity).
 
@@ -66,7 +71,7 @@ def check_model(net) -> None:
             if key == "coefficients":
                 for p, w in value.items():
                     _number(w, f"family {child!r}: coefficient of {p!r}")
-            elif key in {"intercept", "variance", "theta0", "theta1"}:
+            elif key in _SCALAR_PARAMS:
                 _number(value, f"family {child!r}: {key}")
         if child in fam.parents:
             raise ModelError(f"family {child!r}: a variable cannot be its own parent.")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ..cpd import CPD_CHOICES
+from ..cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from .output import one_line
 
 __all__ = ["build_parser", "VERSION"]
@@ -140,15 +140,18 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument(
         "--cpd",
         choices=CPD_CHOICES,
-        default="linear",
-        help="conditional distribution family (default linear Gaussian; multiplicative needs positive data: "
-        "use --no-standardize)",
+        default=DEFAULT_CPD,
+        help=f"conditional distribution family (default {get_cpd(DEFAULT_CPD).label}"
+        + "".join(f"; {c.name} needs positive data: use --no-standardize" for c in CPD_TYPES if c.positive_data)
+        + ")",
     )
-    learn.add_argument(
-        "--no-correction",
-        action="store_true",
-        help="sigmoid CPD: rank candidates without Theorem 7.1's k1/k2 correction",
-    )
+    for setting, cpds in cpd_settings():
+        learn.add_argument(
+            setting.cli_flag,
+            dest=setting.name,
+            action="store_false" if setting.default else "store_true",
+            help=f"{'/'.join(cpds)} CPD: {setting.help}",
+        )
     learn.add_argument(
         "--max-parents",
         type=_int_at_least(0),

@@ -7,7 +7,17 @@ switches on CPD names.
 from .base import FamilyBase, FamilyFit, FamilyModel, Parents
 from .linear import LinearGaussianFamilies, linear_family_loglik
 from .multiplicative import MultiplicativeFamilies, multiplicative_family_loglik
-from .registry import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, CPDType, Setting, family_loglik, get_cpd, make_families
+from .registry import (
+    CPD_CHOICES,
+    CPD_TYPES,
+    DEFAULT_CPD,
+    CPDType,
+    Setting,
+    cpd_settings,
+    family_loglik,
+    get_cpd,
+    make_families,
+)
 from .sigmoid import SigmoidGaussianFamilies, sigmoid_family_loglik
 
 __all__ = [
@@ -24,6 +34,7 @@ __all__ = [
     "family_loglik",
     "make_families",
     "get_cpd",
+    "cpd_settings",
     "CPDType",
     "Setting",
     "CPD_TYPES",

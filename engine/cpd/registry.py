@@ -36,6 +36,7 @@ __all__ = [
     "CPD_CHOICES",
     "DEFAULT_CPD",
     "get_cpd",
+    "cpd_settings",
     "family_loglik",
     "make_families",
 ]
@@ -214,3 +215,12 @@ def make_families(values: np.ndarray, cpd: str = "linear", **kwargs) -> FamilyMo
     if cpd_type.takes_names:
         kwargs["names"] = names
     return cpd_type.model(values, **kwargs)
+
+
+def cpd_settings() -> list[tuple[Setting, tuple[str, ...]]]:
+    """Every CPD option once, with the CPDs that take it (for the CLI flags and the sidebar)."""
+    out: dict[str, tuple[Setting, list[str]]] = {}
+    for cpd in CPD_TYPES:
+        for setting in cpd.settings:
+            out.setdefault(setting.name, (setting, []))[1].append(cpd.name)
+    return [(setting, tuple(names)) for setting, names in out.values()]

@@ -12,12 +12,15 @@ from __future__ import annotations
 import os
 from typing import IO
 
+import numpy as np
+import pandas as pd
+
 from .._validation import MIN_SAMPLES
-from ..data import Dataset
+from ..data import Dataset, from_array
 from .files import read_table, source_label
 from .frame import from_frame
 
-__all__ = ["load_table", "read_table", "from_frame"]
+__all__ = ["load_table", "read_table", "from_frame", "as_dataset"]
 
 
 def load_table(
@@ -52,3 +55,12 @@ def load_table(
         min_samples=min_samples,
         allow_constant=allow_constant,
     )
+
+
+def as_dataset(data, *, standardize: bool = True) -> Dataset:
+    """Accept a Dataset, a DataFrame (columns are variables) or an array (instances x variables)."""
+    if isinstance(data, Dataset):
+        return data
+    if isinstance(data, pd.DataFrame):
+        return from_frame(data, standardize=standardize, source="DataFrame", label_column=None)
+    return from_array(np.asarray(data), standardize=standardize)

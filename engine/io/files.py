@@ -71,7 +71,20 @@ def _header_from_first_row(raw: pd.DataFrame) -> pd.DataFrame:
     return body
 
 
+def _optional_reader_errors() -> tuple[type[BaseException], ...]:
+    """Errors of the optional spreadsheet engines pandas may use when they are installed (xlrd
+    for .xls, python-calamine), so a damaged file gives the same clear message with them."""
+    found: list[type[BaseException]] = []
+    for module, name in (("xlrd", "XLRDError"), ("python_calamine", "CalamineError")):
+        try:
+            found.append(getattr(__import__(module), name))
+        except (ImportError, AttributeError):
+            continue
+    return tuple(found)
+
+
 def _read_spreadsheet(raw: bytes, suffix: str, label: str) -> pd.DataFrame:
+    errors = _SPREADSHEET_ERRORS + _optional_reader_errors()
     try:
         if suffix in _EXCEL:
             return _header_from_first_row(pd.read_excel(BytesIO(raw), dtype=object, header=None))
@@ -80,7 +93,7 @@ def _read_spreadsheet(raw: bytes, suffix: str, label: str) -> pd.DataFrame:
         raise DataValidationError(
             f"{label}: reading {suffix} files needs an extra package ({exc}); save it as CSV."
         ) from None
-    except _SPREADSHEET_ERRORS as exc:
+    except errors as exc:
         raise DataValidationError(f"{label}: could not be read as a {suffix} table ({exc}).") from None
 
 

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, fields, replace
 import numpy as np
 
 from .._validation import check_choice, check_scalar
-from ..cpd import CPD_CHOICES
+from ..cpd import CPD_CHOICES, get_cpd
 from ..exceptions import ParameterError
 
 __all__ = ["SearchSettings", "METHODS", "MEASURES", "QUEUES"]
@@ -101,6 +101,11 @@ class SearchSettings:
         return asdict(self)
 
     @property
+    def cpd_type(self):
+        """The :class:`~engine.cpd.registry.CPDType` of ``cpd``."""
+        return get_cpd(self.cpd)
+
+    @property
     def model_options(self) -> dict:
-        """Keyword settings of the CPD model (only those the CPD declares)."""
-        return {"correction": self.correction} if self.cpd == "sigmoid" else {}
+        """Keyword settings of the CPD model: only those its registry entry declares."""
+        return {name: getattr(self, name) for name in self.cpd_type.setting_names}

@@ -78,7 +78,8 @@ def render() -> None:
     session = state.session()
     stepper = session.stepper
     names = session.variable_names()
-    cpd = str(getattr(stepper.model, "cpd", "linear"))
+    cpd_type = session.settings.cpd_type
+    cpd = cpd_type.name
     step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
     cached = st.session_state.get(KEY_CACHE)
     if cached is None or cached["key"] != step_key or cached["stepper"] is not stepper:
@@ -196,11 +197,11 @@ def render() -> None:
         "profile), so they order the candidates identically. They differ in how close they come to "
         "the exact values, which the plots below show."
     )
-    if cpd == "linear":
+    if cpd_type.bounded:
         st.success(LINEAR_NOTE)
     else:
         st.warning(NONLINEAR_NOTE.format(cpd=cpd.capitalize()))
-        if cpd == "sigmoid":
+        if "correction" in cpd_type.setting_names:
             with st.expander("Why can the sigmoid C1/C2 be far from the exact gain?"):
                 st.markdown(SIGMOID_NOTE)
 

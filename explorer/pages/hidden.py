@@ -14,6 +14,7 @@ import numpy as np
 import pandas as pd
 import streamlit as st
 
+from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view, propose_from_search
 from explorer import actions, state
@@ -58,10 +59,11 @@ def render() -> None:
     session = state.session()
     stepper = session.stepper
     dataset = session.dataset
-    if session.settings.cpd != "linear":
+    if not session.settings.cpd_type.supports_hidden:
+        able = [c.name for c in CPD_TYPES if c.supports_hidden]
         st.info(
-            "Hidden-variable proposals and structural EM are implemented for the linear-Gaussian CPD. "
-            "Choose CPD = linear in the sidebar's search settings to use this page."
+            f"Hidden-variable proposals and structural EM are implemented for the {', '.join(able)} CPD. "
+            f"Choose CPD = {able[0]} in the sidebar's search settings to use this page."
         )
         return
     if dataset.has_missing:

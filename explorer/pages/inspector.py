@@ -62,8 +62,8 @@ def render() -> None:
     session = state.session()
     stepper = session.stepper
     names = session.variable_names()
-    model = stepper.model
-    cpd = str(getattr(model, "cpd", "linear"))
+    cpd_type = session.settings.cpd_type
+    cpd = cpd_type.name
 
     state.keep_widgets({KEY_VAR: names[0], KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names})
     left, mid, right = st.columns([2, 1, 1])
@@ -124,7 +124,7 @@ def render() -> None:
             + "- Hover over a point to see the instance number."
         )
 
-    if cpd == "linear":
+    if cpd_type.bounded:
         st.caption(
             "Linear-Gaussian model: C1 ≤ C2 ≤ exact gain for every candidate, so the estimates never over-promise."
         )
@@ -133,7 +133,7 @@ def render() -> None:
             f"{cpd.capitalize()} model: C1 and C2 come from a linear approximation of the link, so "
             "they estimate the exact gain but are not guaranteed lower bounds."
         )
-    if getattr(model, "has_c2", True) is False:
+    if not cpd_type.has_c2:
         st.caption("This CPD has no C2 (JMLR section 8.2): the C2 column repeats C1.")
 
     # ----------------------------------------------------------------- candidate table

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from conftest import texts
 
+from engine.cpd import CPD_TYPES
 from explorer import loading, sidebar, state
 
 SACHS = next(iter(loading.SAMPLES))
@@ -42,7 +43,8 @@ class TestStartup:
         ):
             assert key in app.session_state, key
         cpd = app.selectbox(key=state.W_CPD)
-        assert "linear" in cpd.options
+        # the choices come from the CPD registry, shown by their labels
+        assert cpd.options == [c.label for c in CPD_TYPES] and cpd.value == "linear"
 
     def test_loading_notes_shown(self, app):
         assert any("standardized each variable" in t for t in texts(app.markdown))
