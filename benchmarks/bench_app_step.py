@@ -3,9 +3,10 @@
 For a 100-variable linear-Gaussian network (``random_network(100, seed=0)``, 500 instances
 sampled with ``seed=1``) and the app's default settings (ideal, K=2, C2), each of 20 clicks times:
 
-* ``step``: ``Stepper.step()`` (the engine's move);
+* ``step``: ``SearchSession.step()`` (the engine's move, the move log, the score trace and the
+  undo stack);
 * ``figures``: what the page builds from the new state: the fitted edge weights
-  (``state.weighted_edges``), the pyvis network HTML with the last move highlighted
+  (``SearchSession.weighted_edges``), the pyvis network HTML with the last move highlighted
   (``network_view.search_network_html``), the score trace figure and the move-log table;
 * ``click``: both together.
 
@@ -29,14 +30,13 @@ sys.path.insert(0, str(ROOT))
 
 import streamlit  # noqa: E402, F401  (sets up Streamlit's loggers first)
 
-from engine.learn import IdealParentSearch  # noqa: E402
 from engine.synth import random_network, sample_dataset  # noqa: E402
 
 # explorer.state defines st.cache_data functions; outside a Streamlit server they warn once each
 logging.getLogger("streamlit.runtime.caching.cache_data_api").setLevel(logging.ERROR)
 
 from explorer import graph_layout, network_view, plots  # noqa: E402
-from explorer.state import move_record, weighted_edges  # noqa: E402
+from explorer.session import SearchSession  # noqa: E402
 
 
 def main() -> None:
@@ -51,31 +51,27 @@ def main() -> None:
     names = list(dataset.names)
 
     t0 = time.perf_counter()
-    stepper = IdealParentSearch(method="ideal", k=2, measure="c2").make_stepper(dataset)
+    session = SearchSession(dataset, net.edges(), "benchmark", {"method": "ideal", "k": 2, "measure": "c2"})
+    stepper = session.stepper
     t_build = time.perf_counter() - t0
     t0 = time.perf_counter()
     pos = graph_layout.data_layout(dataset.values)
     t_layout = time.perf_counter() - t0
     positions = {n: (float(x), float(y)) for n, (x, y) in zip(names, pos, strict=True)}
 
-    log: list[dict] = []
-    trace = [(0, stepper.score)]
     step_ms, fig_ms, html_kb = [], [], []
     for _ in range(args.clicks):
         t0 = time.perf_counter()
-        res = stepper.step()
+        session.step()
         t1 = time.perf_counter()
-        if res.move is not None:
-            log.append(move_record(stepper.n_iter, res.move, names, res.n_exact))
-            trace.append((stepper.n_iter, res.score))
         html = network_view.search_network_html(
             names,
-            weighted_edges(stepper),
+            session.weighted_edges(),
             positions,
             last_move=stepper.history[-1] if stepper.history else None,
         )
-        plots.score_trace_figure({"ideal": trace})
-        plots.move_log_frame(log)
+        plots.score_trace_figure({"ideal": session.main.trace})
+        plots.move_log_frame(session.main.log)
         t2 = time.perf_counter()
         step_ms.append(1e3 * (t1 - t0))
         fig_ms.append(1e3 * (t2 - t1))

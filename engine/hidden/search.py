@@ -1,7 +1,7 @@
 """Learning with hidden variables: propose, accept or reject, and the automatic protocol.
 
-Ties :mod:`engine.hidden` (cluster proposals from ideal profiles, JMLR 2007 section 5) to
-:mod:`engine.em` (structural EM, section 6):
+Ties :mod:`engine.hidden.proposals` (cluster proposals from ideal profiles, JMLR 2007 section 5) to
+:mod:`engine.hidden.em` (structural EM, section 6):
 
 * :class:`HiddenSearch` keeps the current model (observed variables plus the hidden variables
   accepted so far), proposes clusters on it, and accepts a proposal by adding a hidden variable

@@ -37,10 +37,10 @@ class _Status:
 
 
 @dataclass
-class StepResult(_Status):
-    """Outcome of one :meth:`~engine.search.Stepper.step` (SciPy-style status and message)."""
+class _Outcome(_Status):
+    """The search's state and counters when a step or a run ended: BIC and log-likelihood (nats),
+    moves taken, exact evaluations, ranked candidates, seconds inside the search, and status."""
 
-    move: Move | None
     score: float
     loglik: float
     n_iter: int
@@ -48,21 +48,23 @@ class StepResult(_Status):
     n_ranked: int
     elapsed_s: float
     status: int
+
+
+@dataclass
+class StepResult(_Outcome):
+    """Outcome of one :meth:`~engine.search.Stepper.step` (SciPy-style status and message):
+    the move applied (None at convergence) and the number of candidates last listed."""
+
+    move: Move | None = None
     n_candidates: int = 0
 
 
 @dataclass
-class SearchResult(_Status):
-    """Outcome of a run (:meth:`~engine.search.Stepper.run`, :class:`~engine.search.RunLoop`)."""
+class SearchResult(_Outcome):
+    """Outcome of a run (:meth:`~engine.search.Stepper.run`, :class:`~engine.search.RunLoop`):
+    the edges reached and the moves taken."""
 
-    edges: list[tuple[int, int]]
-    score: float
-    loglik: float
-    n_iter: int
-    n_exact: int
-    n_ranked: int
-    elapsed_s: float
-    status: int
+    edges: list[tuple[int, int]] = field(default_factory=list)
     history: list[Move] = field(default_factory=list)
 
     @property

@@ -368,18 +368,20 @@ class Stepper:
         while self.history:
             self.undo()
 
+    def _counters(self, status: int) -> dict:
+        """The state and counters every result reports."""
+        return {
+            "score": self.score,
+            "loglik": self.loglik,
+            "n_iter": self.n_iter,
+            "n_exact": self.n_exact,
+            "n_ranked": self.n_ranked,
+            "elapsed_s": self.elapsed_s,
+            "status": status,
+        }
+
     def _result(self, move: Move | None, status: int) -> StepResult:
-        return StepResult(
-            move=move,
-            score=self.score,
-            loglik=self.loglik,
-            n_iter=self.n_iter,
-            n_exact=self.n_exact,
-            n_ranked=self.n_ranked,
-            elapsed_s=self.elapsed_s,
-            status=status,
-            n_candidates=self.n_candidates_last,
-        )
+        return StepResult(move=move, n_candidates=self.n_candidates_last, **self._counters(status))
 
     # ------------------------------------------------------------------- runs
     def run(self, max_steps: int | None = None, callback: Callable[..., None] | None = None) -> SearchResult:
@@ -394,14 +396,4 @@ class Stepper:
 
     def summary(self, status: int) -> SearchResult:
         """A :class:`SearchResult` of the current state with termination ``status``."""
-        return SearchResult(
-            edges=self.edges(),
-            score=self.score,
-            loglik=self.loglik,
-            n_iter=self.n_iter,
-            n_exact=self.n_exact,
-            n_ranked=self.n_ranked,
-            elapsed_s=self.elapsed_s,
-            status=status,
-            history=list(self.history),
-        )
+        return SearchResult(edges=self.edges(), history=list(self.history), **self._counters(status))

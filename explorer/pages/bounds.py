@@ -2,7 +2,7 @@
 
 Streamlit page (run by st.navigation). The candidate table is the stepper's own
 (``Stepper.propose`` and ``Stepper.evaluate_all``); the summary is
-:func:`engine.inspect.bound_summary`. The table is kept in session state under ``ip_bounds_*``
+:func:`engine.bounds.bound_summary`. The table is kept in session state under ``ip_bounds_*``
 keys, tied to the stepper and its current graph, so reruns do not recompute it.
 """
 

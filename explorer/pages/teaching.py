@@ -2,9 +2,9 @@
 built live with the engine.
 
 Streamlit page (run by st.navigation). Needs no loaded data: the examples come from
-:func:`engine.inspect.ideal_parent_example` and
-:func:`engine.inspect.sigmoid_linearization_example`; the figures from
-:mod:`explorer.inspect_plots`. Widget keys start with ``ip_teach_``.
+:func:`engine.teaching.ideal_parent_example` and
+:func:`engine.teaching.sigmoid_linearization_example`; the figures from
+:mod:`explorer.teaching_plots`. Widget keys start with ``ip_teach_``.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Structural EM with missing values and hidden variables (engine/em.py; JMLR 2007 section 6).
+"""Structural EM with missing values and hidden variables (engine/hidden/em.py; JMLR 2007 section 6).
 
 Expected values are computed independently: marginals with scipy.stats.multivariate_normal,
 posterior means with the Gaussian conditioning formula on the joint covariance.

@@ -1,4 +1,4 @@
-"""Hidden-variable cluster proposals (engine/hidden.py; JMLR 2007 section 5, reference section 1.5).
+"""Hidden-variable cluster proposals (engine/hidden/proposals.py; JMLR 2007 section 5, reference section 1.5).
 
 Every expected value is computed independently of the code under test: ideal profiles by explicit
 least squares with an intercept, C1/C2 from their definitions, the optimal-profile bound by the

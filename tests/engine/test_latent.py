@@ -1,4 +1,4 @@
-"""HiddenSearch: propose / accept / reject / auto / summary (engine/latent.py; JMLR 2007 sections 5,
+"""HiddenSearch: propose / accept / reject / auto / summary (engine/hidden/search.py; JMLR 2007 sections 5,
 6 and 9.2)."""
 
 from __future__ import annotations
