@@ -44,7 +44,7 @@ def machine() -> str:
         from threadpoolctl import threadpool_info
 
         blas = ", ".join(f"{i['internal_api']} {i.get('version')}" for i in threadpool_info())
-    except Exception:  # noqa: BLE001 - optional
+    except ImportError:  # threadpoolctl is optional
         blas = "unknown BLAS"
     cpu = platform.processor() or platform.machine()
     return f"{platform.python_version()}, numpy {np.__version__} ({blas}), {cpu}, {__import__('os').cpu_count()} cores"

@@ -142,13 +142,9 @@ class FamilyBase:
     """
 
     cpd: str
-
-    @property
-    def cpd_type(self) -> CPDType:
-        """The CPD's registry entry (name, capabilities, settings; :mod:`engine.cpd.registry`)."""
-        from .registry import get_cpd
-
-        return get_cpd(self.cpd)
+    #: the CPD's registry entry (name, capabilities, settings), set on each model class by
+    #: :mod:`engine.cpd.registry` when it registers the CPD
+    cpd_type: CPDType
 
     @property
     def has_c2(self) -> bool:

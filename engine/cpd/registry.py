@@ -186,6 +186,10 @@ CPD_TYPES: tuple[CPDType, ...] = (
 
 #: the CPD names, in registry order (CLI choices, sidebar options)
 CPD_CHOICES: tuple[str, ...] = tuple(t.name for t in CPD_TYPES)
+
+# each model knows its registry entry (``model.cpd_type``) without importing the registry
+for _cpd in CPD_TYPES:
+    _cpd.model.cpd_type = _cpd
 #: the CPD assumed where none is named (files without a ``"cpd"`` key, ``cpd=`` defaults)
 DEFAULT_CPD: str = CPD_CHOICES[0]
 
