@@ -60,10 +60,11 @@ def render() -> None:
     stepper = session.stepper
     dataset = session.dataset
     if not session.settings.cpd_type.supports_hidden:
-        able = [c.name for c in CPD_TYPES if c.supports_hidden]
+        able = [c for c in CPD_TYPES if c.supports_hidden]
         st.info(
-            f"Hidden-variable proposals and structural EM are implemented for the {', '.join(able)} CPD. "
-            f"Choose CPD = {able[0]} in the sidebar's search settings to use this page."
+            "Hidden-variable proposals and structural EM are implemented for the "
+            f"{' and '.join(c.label for c in able)} CPD. Choose CPD = {able[0].label} in the sidebar's "
+            "search settings to use this page."
         )
         return
     if dataset.has_missing:

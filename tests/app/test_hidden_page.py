@@ -111,7 +111,7 @@ def test_non_linear_cpd_explains_why_not(repo_root):
     at.session_state[state.SESSION].set_settings({"cpd": "sigmoid"})
     at.switch_page(PAGE).run()
     assert not at.exception
-    assert any("linear-Gaussian" in i.value for i in at.info)
+    assert any("implemented for the linear Gaussian CPD" in i.value for i in at.info)
 
 
 def test_undo_accept_restores_the_previous_search(hidden_app):
