@@ -79,7 +79,7 @@ class SearchSession:
         self.compare = False
         #: clusters (frozensets of member indices) the user rejected on this data set
         self.rejected: set[frozenset] = set()
-        self.run_message: str | None = None
+        self.notice: str | None = None  # how the last run or undo ended, shown on the Search page
         self.run: RunProgress | None = None
         self._network_cache: tuple | None = None
         #: the undo stack: actions (a step, an accepted hidden variable), last on top
@@ -95,7 +95,7 @@ class SearchSession:
         self.hidden = hidden
         self.hidden_values = hidden_values
         self.run = None
-        self.run_message = None
+        self.notice = None
         self.version += 1
         if self.compare:
             self.set_compare(True)
@@ -189,6 +189,11 @@ class SearchSession:
             return results["twin"]
         return main
 
+    def step_click(self) -> StepResult:
+        """The Step button: one :meth:`step`, after clearing the last notice."""
+        self.notice = None
+        return self.step()
+
     def summary(self, status: int) -> SearchResult:
         """The main search's state as a :class:`SearchResult` (for :class:`RunLoop`)."""
         return self.stepper.summary(status)
@@ -207,8 +212,9 @@ class SearchSession:
         if not self.can_undo:
             return None
         action = self.undo_stack.pop()
-        self.run_message = None
-        return action.undo(self)
+        # shown on the Search page until the next action
+        self.notice = action.undo(self)
+        return self.notice
 
     def all_converged(self) -> bool:
         """Whether every search (main, and twin when on) has converged."""
@@ -233,7 +239,7 @@ class SearchSession:
     def start_run(self, n_steps: int | None) -> None:
         """Begin a run of ``n_steps`` Step clicks (None: until every search converges)."""
         self.run = RunProgress(RunLoop(self, max_steps=n_steps), self.stepper.n_iter, time.perf_counter(), n_steps)
-        self.run_message = None
+        self.notice = None
 
     @property
     def running(self) -> bool:
@@ -251,7 +257,7 @@ class SearchSession:
             return False
         if self.run.loop.run(max_seconds) is None:
             return True
-        self.run_message = text.run_message(self)
+        self.notice = text.run_message(self)
         self.run = None
         return False
 

@@ -60,9 +60,7 @@ def _on_compare() -> None:
 
 
 def _on_step() -> None:
-    session = state.session()
-    session.run_message = None
-    _action(session.step)
+    _action(state.session().step_click)
 
 
 def _on_run_n() -> None:
@@ -268,7 +266,7 @@ def _logs() -> None:
 
 def _status() -> None:
     session = state.session()
-    msg = session.run_message
+    msg = session.notice
     if msg:
         (st.success if msg.startswith("Converged") else st.info)(msg)
     elif session.main.converged:

@@ -47,7 +47,7 @@ def test_run_in_slices_matches_single_steps(session):
     assert not session.running and session.main.converged
     assert session.stepper.edges() == other.stepper.edges()
     assert [r["edge"] for r in session.main.log] == [r["edge"] for r in other.main.log]
-    assert session.run_message.startswith("Converged")
+    assert session.notice.startswith("Converged")
     assert len(session.undo_stack) == len(session.main.log)
 
 
@@ -55,11 +55,11 @@ def test_run_n_steps_and_stop(session):
     session.start_run(2)
     while session.run_chunk(0.0):
         pass
-    assert session.stepper.n_iter == 2 and session.run_message.startswith("Ran the requested steps: 2")
+    assert session.stepper.n_iter == 2 and session.notice.startswith("Ran the requested steps: 2")
     session.start_run(None)
     session.stop()
     assert session.run_chunk(1.0) is False
-    assert session.stepper.n_iter == 2 and session.run_message.startswith("Stopped by you")
+    assert session.stepper.n_iter == 2 and session.notice.startswith("Stopped by you")
 
 
 def test_compare_steps_and_undoes_both(session):
