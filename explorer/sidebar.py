@@ -156,12 +156,12 @@ def _settings_form() -> None:
             key=state.W_CPD,
             help="\n\n".join(f"**{c.name}**: {c.description}" for c in CPD_TYPES),
         )
-        for setting, _ in cpd_settings():
+        for setting, cpds in cpd_settings():
             st.checkbox(
                 setting.label,
                 value=bool(cur.get(setting.name, setting.default)),
                 key=_setting_key(setting),
-                help=setting.help + " Compare both on the Bounds page.",
+                help=f"{'/'.join(cpds).capitalize()} CPD only. {setting.help} Compare both on the Bounds page.",
             )
         st.form_submit_button(
             "Apply",

@@ -150,7 +150,8 @@ def build_parser() -> argparse.ArgumentParser:
             setting.cli_flag,
             dest=setting.name,
             action="store_false" if setting.default else "store_true",
-            help=f"{'/'.join(cpds)} CPD: {setting.help}",
+            help=f"{'/'.join(cpds)} CPD only; turns {'off' if setting.default else 'on'} the "
+            f"{setting.caption}. {setting.help}",
         )
     learn.add_argument(
         "--max-parents",

@@ -132,7 +132,7 @@ CORRECTION = Setting(
     name="correction",
     default=True,
     label="k1/k2 correction (sigmoid)",
-    help="Sigmoid CPD only. On (the paper, Theorem 7.1): C1/C2 rescale the linearized gain to the actual "
+    help="On (the paper, Theorem 7.1): C1/C2 rescale the linearized gain to the actual "
     "residual, which over-states gains where a family's sigmoid saturates. Off: the distorted measures "
     "without the rescaling, which track exact gains across families more closely.",
     caption="k1/k2 correction",
