@@ -294,7 +294,9 @@ class IdealParentSearch:
             ranked_candidates=stepper.n_ranked if stepper is not None else 0,
             seconds=time.perf_counter() - t0,
             converged=bool(em.converged_),
-            message="structural EM finished",
+            message="structural EM converged"
+            if em.converged_
+            else f"structural EM stopped after {em.n_iter_} iterations before converging",
             em_iterations=em.n_iter_,
         )
         parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}

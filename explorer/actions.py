@@ -19,7 +19,7 @@ from explorer.track import SearchTrack
 if TYPE_CHECKING:
     from explorer.session import SearchSession
 
-__all__ = ["Action", "StepAction", "AcceptHidden", "accept_hidden"]
+__all__ = ["Action", "StepAction", "AcceptHidden", "accept_hidden", "without_twin"]
 
 
 class Action(Protocol):
@@ -41,9 +41,11 @@ class StepAction:
         # that converged earlier, or was started later, keeps its moves)
         tracks = session.tracks()
         top = max(track.stepper.n_iter for _, track in tracks)
+        if top == 0:
+            return "Nothing to undo: no search has a move."
         undone = None
         for which, track in tracks:
-            if top and track.stepper.n_iter == top:
+            if track.stepper.n_iter == top:
                 move = track.stepper.history[-1]
                 track.undo()
                 if which == "main":
@@ -51,6 +53,15 @@ class StepAction:
         if undone is None:
             return "Undid the comparison search's last move."
         return f"Undid {undone.op.name.capitalize()} {undone.edge_label(session.variable_names())}."
+
+
+def without_twin(action: Action) -> Action | None:
+    """``action`` once the comparison search is gone: a step keeps only the main search's move
+    (None when it moved only the twin); other actions are unchanged."""
+    if isinstance(action, StepAction) and "twin" in action.moved:
+        moved = tuple(m for m in action.moved if m != "twin")
+        return StepAction(moved) if moved else None
+    return action
 
 
 @dataclass
@@ -74,11 +85,12 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
     BIC before and after."""
     stepper = session.stepper
     names = session.variable_names()
-    hs = session.hidden
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
-    if hs is None:
+    if session.hidden is None:
         hs = HiddenSearch(session.dataset, session.settings, initial_edges=edges)
     else:
+        # work on a copy: the HiddenSearch before the acceptance is what Undo restores
+        hs = session.hidden.copy()
         hs.set_edges(stepper.edges())
     # observed-data BIC before: with no hidden variable yet, the current network's BIC
     before = hs.observed_bic() if hs.hidden else stepper.score

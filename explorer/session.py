@@ -23,6 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.data import Dataset
+from engine.exceptions import IdealParentError
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
@@ -98,7 +99,11 @@ class SearchSession:
         self.notice = None
         self.version += 1
         if self.compare:
-            self.set_compare(True)
+            try:
+                self.set_compare(True)
+            except IdealParentError as exc:
+                self.set_compare(False)
+                self.notice = f"The comparison was turned off: {exc}"
 
     @property
     def stepper(self) -> Stepper:
@@ -180,11 +185,16 @@ class SearchSession:
         Returns the main search's result, or the twin's when only the twin moved; ``move`` is
         None when no search moved (every one has converged). A step that moved anything goes on
         the undo stack."""
-        results = {which: track.step(self.variable_names(track.stepper)) for which, track in self.tracks()}
+        results: dict[str, StepResult] = {}
+        try:
+            for which, track in self.tracks():
+                results[which] = track.step(self.variable_names(track.stepper))
+        finally:
+            # what moved goes on the stack even when a later search raised
+            moved = tuple(w for w, r in results.items() if r.move is not None)
+            if moved:
+                self.push(actions.StepAction(moved))
         main = results["main"]
-        moved = [w for w, r in results.items() if r.move is not None]
-        if moved:
-            self.push(actions.StepAction(tuple(moved)))
         if main.move is None and "twin" in moved:
             return results["twin"]
         return main
@@ -226,6 +236,8 @@ class SearchSession:
         self.compare = bool(on)
         self.twin = None
         if not on:
+            # the comparison's own moves are gone: steps that moved only the twin leave the stack
+            self.undo_stack = [a for a in (actions.without_twin(a) for a in self.undo_stack) if a is not None]
             return
         twin = SearchTrack(make_stepper(self.dataset, self.settings.replace(method=self.other_method)))
         self.twin = twin

@@ -131,6 +131,8 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
     try:
         dataset, truth = loader()
         new = SearchSession(dataset, truth, label, settings())
+        if session() is not None and session().compare:
+            new.set_compare(True)  # the comparison stays on for the new data
     except IdealParentError as exc:
         put(FAILED_KEY, key)
         keep = session()

@@ -17,9 +17,10 @@ Ties :mod:`engine.hidden.proposals` (cluster proposals from ideal profiles, JMLR
 
 from __future__ import annotations
 
+import copy
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -110,6 +111,17 @@ class HiddenSearch:
 
     def edges(self) -> list[tuple[str, str]]:
         return [(self.names[p], self.names[c]) for p, c in self.em.edges]
+
+    def copy(self) -> HiddenSearch:
+        """A copy whose changes (accepting, rejecting, new edges) leave this one as it is, e.g. to
+        keep the state before an acceptance for undo. The data and the posterior arrays are
+        shared: no operation changes them in place."""
+        new = copy.copy(self)
+        new.hidden = [replace(h, children=list(h.children), members=list(h.members)) for h in self.hidden]
+        new.rejected = set(self.rejected)
+        new.em = copy.copy(self.em)
+        new.em.edges = list(self.em.edges)
+        return new
 
     def set_edges(self, edges) -> None:
         """Take the structure a search reached from this model (index pairs over :attr:`names`,

@@ -7,7 +7,7 @@ kept once, in :class:`RunStats`, whose field names are the CLI JSON's ``stats`` 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 
 from .moves import Move
@@ -83,16 +83,16 @@ class SearchResult(_Outcome):
         )
 
 
-@dataclass
-class RunStats:
+@dataclass(eq=False)
+class RunStats(Mapping):
     """Counters of a learning run, named as the CLI JSON's ``stats`` keys.
 
     ``steps`` moves taken; ``exact_evaluations`` candidate families scored exactly (the paper's
     measure of search cost, JMLR 2007 section 9); ``ranked_candidates`` candidates ranked by
     C1/C2; ``seconds`` time inside the search; ``converged`` whether it ended because no move
     improves the score; ``message`` how it ended; ``em_iterations`` structural EM iterations
-    (None when EM did not run). Reads like a mapping too (``stats["steps"]``), as SciPy's result
-    objects do.
+    (None when EM did not run). It is also a read-only mapping of :meth:`to_dict` (``stats["steps"]``,
+    ``dict(stats)``, ``stats.get(...)``), as SciPy's result objects are.
     """
 
     steps: int
@@ -110,11 +110,8 @@ class RunStats:
     def __getitem__(self, key: str):
         return self.to_dict()[key]
 
-    def __contains__(self, key: object) -> bool:
-        return key in self.to_dict()
-
     def __iter__(self) -> Iterator[str]:
         return iter(self.to_dict())
 
-    def keys(self):
-        return self.to_dict().keys()
+    def __len__(self) -> int:
+        return len(self.to_dict())

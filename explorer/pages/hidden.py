@@ -208,18 +208,19 @@ def render() -> None:
     if hs is None or not hs.hidden:
         st.caption("None yet. Accepted regulators, their members and inferred profiles can be downloaded here.")
     else:
-        hs.set_edges(stepper.edges())  # the structure the search has reached since
+        # children in the network the search has reached since the acceptance
+        children = {h.name: [names[c] for p, c in stepper.edges() if names[p] == h.name] for h in hs.hidden}
         rows = [
             {
                 "hidden": h.name,
-                "children": ", ".join(h.children),
+                "children": ", ".join(children[h.name]),
                 "proposed members": ", ".join(h.members),
                 "estimated ΔBIC at proposal": round(h.estimated_gain, 2),
             }
             for h in hs.hidden
         ]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-        members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in h.children], columns=["hidden", "child"])
+        members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in children[h.name]], columns=["hidden", "child"])
         labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
         profiles = pd.DataFrame({h.name: hs.hidden_profile(h.name) for h in hs.hidden})
         profiles.insert(0, "instance", labels)
@@ -235,7 +236,7 @@ def render() -> None:
             "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
         )
         st.caption(
-            f"Observed-data BIC of the current model: {hs.observed_bic():.2f} nats "
+            f"Observed-data BIC of the current network: {session.learned_network().bic:.2f} nats "
             "(hidden variables integrated out exactly)."
         )
 

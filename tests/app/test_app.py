@@ -220,3 +220,14 @@ class TestReviewFindings:
         assert not at_errors(app)
         assert _names(app) == ("g1", "g2", "g3", "g4", "g5")
         assert any("note" in n for n in app.session_state[state.SESSION].dataset.notes)
+
+
+def test_comparison_stays_on_for_new_data(app):
+    """Review finding: the compare toggle keeps its value across a data change, so the new
+    session must keep the comparison too."""
+    app.session_state[state.SESSION].set_compare(True)
+    app.selectbox(key=state.W_SAMPLE).set_value(list(loading.SAMPLES)[2]).run()
+    assert not app.exception
+    session = app.session_state[state.SESSION]
+    assert session.label == list(loading.SAMPLES)[2]
+    assert session.compare and session.twin is not None

@@ -115,3 +115,52 @@ def test_text_wording(session):
     assert text.settings_summary(session.settings).startswith("Ideal parent, K=2, measure C2, shared queue")
     assert text.other_method("ideal") == "greedy" and text.method_label("greedy") == "Greedy"
     assert session.true_structure_bic() is not None
+
+
+def test_undoing_a_second_hidden_variable_keeps_the_first():
+    """Review finding: the HiddenSearch behind the network before an Accept must not change."""
+    s = SearchSession(_planted(1), None, "planted")
+    first = propose_from_search(s.stepper, s.values(), s.variable_names(), n_proposals=1)[0]
+    actions.accept_hidden(s, first)
+    kept = s.hidden
+    second = propose_from_search(s.stepper, s.values(), s.variable_names(), n_proposals=1)[0]
+    actions.accept_hidden(s, second)
+    assert [h.name for h in s.hidden.hidden] == ["H1", "H2"]
+    assert "H2 was taken back" in s.undo()
+    assert s.hidden is kept and [h.name for h in kept.hidden] == ["H1"]
+    assert kept.em.n_vars == s.stepper.n_vars == 11
+    again = propose_from_search(s.stepper, s.values(), s.variable_names(), n_proposals=1)[0]
+    actions.accept_hidden(s, again)
+    assert [h.name for h in s.hidden.hidden] == ["H1", "H2"]
+
+
+def test_compare_off_drops_the_twins_own_steps():
+    """Review finding: steps that moved only the comparison search leave the stack with it."""
+    net = random_network(12, seed=3)
+    s = SearchSession(sample_dataset(net, 150, seed=4), net.edges(), "small", {"k": 1})
+    s.set_compare(True)
+    while s.step().move is not None:
+        pass
+    main, twin = s.stepper.n_iter, s.twin.stepper.n_iter
+    assert len(s.undo_stack) == max(main, twin)
+    s.set_compare(False)
+    assert len(s.undo_stack) == main
+    while s.can_undo:
+        assert s.undo().startswith("Undid ")
+    assert s.stepper.n_iter == 0
+
+
+def test_a_step_that_fails_halfway_keeps_what_moved(session):
+    from engine.exceptions import ModelError
+
+    session.set_compare(True)
+
+    def fail():
+        raise ModelError("the twin failed (test)")
+
+    session.twin.stepper.step = fail
+    with pytest.raises(ModelError):
+        session.step()
+    assert session.stepper.n_iter == 1 and session.can_undo
+    session.undo()
+    assert session.stepper.n_iter == 0
