@@ -1,8 +1,6 @@
 """Ideal Parent Explorer: the Streamlit entry point (``streamlit run app.py``).
 
-Page setup, session state, the sidebar and the page router; nothing else. Pages that colleagues
-are still writing are registered only once their file exists, so the app runs before and after
-they land.
+Page setup, session state, the sidebar and the page router; nothing else.
 """
 
 from __future__ import annotations
@@ -15,7 +13,7 @@ from explorer import sidebar, state
 
 PAGES_DIR = Path(__file__).resolve().parent / "explorer" / "pages"
 
-#: (file, title, icon) in menu order; a page whose file is missing is left out.
+#: (file, title, icon) in menu order
 PAGES = [
     ("home.py", "Home", ":material/home:"),
     ("search.py", "Search", ":material/account_tree:"),
@@ -32,9 +30,7 @@ def main() -> None:
     state.init_state()
     sidebar.render()
     pages = [
-        st.Page(PAGES_DIR / name, title=title, icon=icon, default=(name == "home.py"))
-        for name, title, icon in PAGES
-        if (PAGES_DIR / name).is_file()
+        st.Page(PAGES_DIR / name, title=title, icon=icon, default=(name == "home.py")) for name, title, icon in PAGES
     ]
     st.navigation(pages).run()
 

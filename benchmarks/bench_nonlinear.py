@@ -24,7 +24,7 @@ import numpy as np
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.cpd import family_loglik, make_families  # noqa: E402
+from engine.cpd import CPD_CHOICES, family_loglik, get_cpd, make_families  # noqa: E402
 from engine.search import Stepper  # noqa: E402
 from engine.synth import random_network, sample  # noqa: E402
 
@@ -47,7 +47,7 @@ def run_shape(name: str, n_vars: int, n_samples: int, cpd: str, folds: int, seed
     per: dict[tuple[str, int], list[dict]] = {m: [] for m in METHODS}
     for f in range(folds):
         train, test = data[fold_of != f], data[fold_of == f]
-        if cpd != "multiplicative":
+        if not get_cpd(cpd).raw_scale:
             mu, sd = train.mean(axis=0), train.std(axis=0)
             train, test = (train - mu) / sd, (test - mu) / sd
         for method, k in METHODS:
@@ -98,7 +98,7 @@ def run_shape(name: str, n_vars: int, n_samples: int, cpd: str, folds: int, seed
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="AA shape only, 2 folds")
-    ap.add_argument("--cpd", default="sigmoid", choices=["sigmoid", "multiplicative", "linear"])
+    ap.add_argument("--cpd", default="sigmoid", choices=CPD_CHOICES)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
     print(

@@ -108,6 +108,21 @@ class Dataset:
         index = list(self.instance_labels) if self.instance_labels is not None else None
         return pd.DataFrame(np.array(vals), columns=list(self.names), index=index)
 
+    def with_columns(self, names, values: np.ndarray, missing: np.ndarray | None = None) -> Dataset:
+        """This data set with ``values`` (M x N') over ``names``: its own columns first, then extra
+        ones (hidden variables) kept on their own scale (mean 0, scale 1 in the transform)."""
+        extra = len(names) - self.n_vars
+        return Dataset(
+            names=tuple(names),
+            values=np.array(values, dtype=float),
+            missing=np.zeros(np.shape(values), dtype=bool) if missing is None else np.array(missing),
+            standardized=self.standardized,
+            means=np.concatenate([self.means, np.zeros(extra)]),
+            scales=np.concatenate([self.scales, np.ones(extra)]),
+            instance_labels=self.instance_labels,
+            source=self.source,
+        )
+
     def subset(self, rows: np.ndarray) -> Dataset:
         """A new Dataset with only ``rows`` (a boolean mask or index array), same transform."""
         labels = None

@@ -13,7 +13,7 @@ Computed with the engine's own CPD families (:mod:`engine.cpd`) and similarity m
   3.4), the exact gain Delta (eq. 2) and the C2 rank.
 * :func:`legal_add_candidates` and :func:`family_prediction` (g(u) of a fitted family) -- the
   pieces they are built from; :mod:`engine.teaching` reuses ``family_prediction`` and the
-  alpha_z helper ``_weighted_alpha``.
+  alpha_z helper ``weighted_alpha``.
 
 The bound checks of the Bounds page are in :mod:`engine.bounds`, the Teaching page's worked
 examples in :mod:`engine.teaching`. Assumes complete data (the models the stepper was built with).
@@ -33,6 +33,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from .cpd import DEFAULT_CPD, get_cpd
 from .exceptions import ParameterError
 from .search import Stepper
 
@@ -82,12 +83,10 @@ def family_prediction(model, params: dict, u: np.ndarray) -> np.ndarray:
     ``theta_0 + theta_1 sigmoid(U alpha)``. Multiplicative noise (eq. 16, log-linear link):
     ``exp(theta_0 + U alpha)``.
     """
-    from .cpd.registry import get_cpd
-
-    return get_cpd(getattr(model, "cpd", "linear")).predict(params, u)
+    return get_cpd(getattr(model, "cpd", DEFAULT_CPD)).predict(params, u)
 
 
-def _weighted_alpha(y: np.ndarray, z: np.ndarray, weights: np.ndarray | None, centred: bool):
+def weighted_alpha(y: np.ndarray, z: np.ndarray, weights: np.ndarray | None, centred: bool):
     """alpha_z of every candidate column and the profiles it is applied to.
 
     Theorem 3.2: ``alpha_z = (z.y)/(z.z)``; Theorem 7.1: the same with ``y* = y o g'``,
@@ -259,14 +258,14 @@ def family_profiles(
     entry = stepper.entry(child)
     c2_all = entry.add_c2[legal]
     best = legal[np.lexsort((legal, -np.where(np.isfinite(c2_all), c2_all, -np.inf)))][:top]
-    alpha, zc = _weighted_alpha(y, vals[:, best], weights, centred)
+    alpha, zc = weighted_alpha(y, vals[:, best], weights, centred)
     scaled = zc * alpha[None, :]
     gains = _exact_gains(stepper, child, parents, best, exact) if best.size else np.zeros(0)
     inst = np.argsort(y, kind="stable") if order == "ideal" else np.arange(y.shape[0])
     return FamilyProfiles(
         child=child,
         parents=tuple(parents),
-        cpd=str(getattr(model, "cpd", "linear")),
+        cpd=str(getattr(model, "cpd", DEFAULT_CPD)),
         x=x,
         prediction=np.asarray(prediction, dtype=float),
         ideal=y,

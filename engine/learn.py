@@ -9,13 +9,15 @@ and the app all go through the same ``Stepper.step``.
 
 from __future__ import annotations
 
+import dataclasses
+import time
 import warnings
 from collections.abc import Callable, Iterable
 
 import numpy as np
 
 from ._validation import check_choice, check_edge_pairs, check_scalar
-from .cpd import make_families
+from .cpd import DEFAULT_CPD, make_families
 from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
 from .io import as_dataset
@@ -84,7 +86,7 @@ class IdealParentSearch:
         measure: str = "c2",
         queue: str = "shared",
         max_parents: int | None = None,
-        cpd: str = "linear",
+        cpd: str = DEFAULT_CPD,
         max_iter: int | None = None,
         required_edges: Iterable[tuple[str, str]] = (),
         forbidden_edges: Iterable[tuple[str, str]] = (),
@@ -146,35 +148,22 @@ class IdealParentSearch:
         return isinstance(self.hidden, str) and self.hidden.lower() == "auto"
 
     def search_settings(self) -> SearchSettings:
-        """The settings of the structure search itself (Stepper, StructuralEM, HiddenSearch),
-        validated: a bad value raises :class:`ParameterError` naming it."""
-        return SearchSettings(
-            method=self.method,
-            k=self.k,
-            measure=self.measure,
-            queue=self.queue,
-            max_parents=self.max_parents,
-            cpd=self.cpd,
-            correction=self.correction,
-        )
+        """The settings of the structure search itself (Stepper, StructuralEM, HiddenSearch): this
+        estimator's parameters of the same names, validated (a bad value raises
+        :class:`ParameterError` naming it)."""
+        return SearchSettings(**{name: getattr(self, name) for name in SearchSettings.field_names()})
 
     def settings(self) -> dict:
-        """The settings as a JSON-friendly dict (choices in their canonical lower case)."""
-        s = self.search_settings()
+        """The settings as a JSON-friendly dict (choices in their canonical lower case): the search
+        settings, then how the run was set up."""
         return {
-            "method": s.method,
-            "k": self.k,
-            "measure": s.measure,
-            "queue": s.queue,
-            "max_parents": self.max_parents,
-            "cpd": s.cpd,
+            **self.search_settings().to_dict(),
             "max_iter": self.max_iter,
             "n_restarts": self.n_restarts,
             "restart_moves": self.restart_moves,
             "hidden": self.hidden.lower() if isinstance(self.hidden, str) else self.hidden,
             "max_hidden": self.max_hidden,
             "two_layer": bool(self.two_layer),
-            "correction": s.correction,
         }
 
     def make_model(self, values: np.ndarray, names=None):
@@ -248,9 +237,6 @@ class IdealParentSearch:
 
     def _fit_em(self, dataset: Dataset, callback=None) -> IdealParentSearch:
         """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
-        import time
-
-        from .data import Dataset as _Dataset
         from .hidden import MISSING_HANDLING, HiddenSearch
 
         if not self.search_settings().cpd_type.structural_em:
@@ -275,16 +261,7 @@ class IdealParentSearch:
         em = hs.em
         stepper = em.stepper
         names = tuple(em.names)
-        n_hidden = len(names) - em.n_obs
-        full = _Dataset(
-            names=names,
-            values=np.array(em.mean),
-            missing=~em.observed,
-            standardized=dataset.standardized,
-            means=np.concatenate([dataset.means, np.zeros(n_hidden)]),
-            scales=np.concatenate([dataset.scales, np.ones(n_hidden)]),
-            source=dataset.source,
-        )
+        full = dataset.with_columns(names, em.mean, ~em.observed)
         self.dataset_ = dataset
         self.stepper_ = stepper
         self.hidden_search_ = hs
@@ -294,9 +271,7 @@ class IdealParentSearch:
             ranked_candidates=stepper.n_ranked if stepper is not None else 0,
             seconds=time.perf_counter() - t0,
             converged=bool(em.converged_),
-            message="structural EM converged"
-            if em.converged_
-            else f"structural EM stopped after {em.n_iter_} iterations before converging",
+            message=em.message,
             em_iterations=em.n_iter_,
         )
         parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
@@ -327,9 +302,6 @@ class IdealParentSearch:
         form) and keeps first moments only, so second moments of missing cells are ignored in the
         non-linear search. The result says so in ``missing_values``.
         """
-        import time
-
-        from .data import Dataset as _Dataset
         from .hidden import StructuralEM
 
         t0 = time.perf_counter()
@@ -343,17 +315,7 @@ class IdealParentSearch:
         filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
         if self.search_settings().cpd_type.positive_data and not dataset.standardized:
             filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
-        completed = _Dataset(
-            names=dataset.names,
-            values=filled,
-            missing=np.zeros(filled.shape, dtype=bool),
-            standardized=dataset.standardized,
-            means=np.array(dataset.means),
-            scales=np.array(dataset.scales),
-            instance_labels=dataset.instance_labels,
-            source=dataset.source,
-            notes=dataset.notes,
-        )
+        completed = dataclasses.replace(dataset, values=filled, missing=np.zeros(filled.shape, dtype=bool))
         stepper = self.make_stepper(completed)
         result = stepper.run(self.max_iter, callback=callback)
         if self.n_restarts and result.status == 1:

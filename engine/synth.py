@@ -45,7 +45,7 @@ class LinearGaussianNetwork:
     intercepts: np.ndarray
     variances: np.ndarray
     #: the CPD of every variable (a name of :mod:`engine.cpd.registry`)
-    cpd: str = "linear"
+    cpd: str = DEFAULT_CPD
     #: sigmoid networks: output scale theta_1 per variable (x = theta_0 + theta_1 sigmoid(w.u) + eps);
     #: the CPD's ``network_params`` name such per-variable arrays
     theta1: np.ndarray | None = None
@@ -123,7 +123,7 @@ def random_network(
     signal: float | None = 0.6,
     seed: int | np.random.Generator | None = None,
     prefix: str = "X",
-    cpd: str = "linear",
+    cpd: str = DEFAULT_CPD,
 ) -> LinearGaussianNetwork:
     """Draw a random linear-Gaussian (or sigmoid-Gaussian) network.
 

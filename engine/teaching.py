@@ -29,7 +29,7 @@ from .exceptions import ParameterError
 from .ideal import c1 as ideal_c1
 from .ideal import c2 as ideal_c2
 from .ideal import ideal_profile as linear_ideal_profile
-from .inspect import _weighted_alpha, family_prediction
+from .inspect import weighted_alpha, family_prediction
 
 __all__ = [
     "IdealParentExample",
@@ -147,7 +147,7 @@ def ideal_parent_example(n_samples: int = 40, noise: float = 0.3, seed: int = 0)
     z = values[:, 2:]
     c1 = np.asarray(ideal_c1(y, z, centred=model.centred), dtype=float)
     c2 = np.asarray(ideal_c2(y, z, centred=model.centred), dtype=float)
-    alpha, zc = _weighted_alpha(y, z, None, model.centred)
+    alpha, zc = weighted_alpha(y, z, None, model.centred)
     exact = model.exact_add(1, (0,), np.array([2, 3]))
     best = int(np.argmax(c2))
     fit_b = model.fit(1, tuple(sorted((0, 2 + best))))

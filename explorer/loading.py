@@ -14,6 +14,7 @@ from pathlib import Path
 import pandas as pd
 import streamlit as st
 
+from engine.cpd import DEFAULT_CPD
 from engine.data import Dataset
 from engine.io import load_table
 from engine.synth import random_network, sample_dataset
@@ -73,7 +74,7 @@ def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> 
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def make_synthetic(
-    n_vars: int, n_samples: int, seed: int, standardize: bool = True, cpd: str = "linear"
+    n_vars: int, n_samples: int, seed: int, standardize: bool = True, cpd: str = DEFAULT_CPD
 ) -> tuple[Dataset, list[tuple[str, str]]]:
     """A random network with ``cpd`` families, data sampled from it, and its true edges."""
     net = random_network(int(n_vars), seed=int(seed), cpd=cpd)

@@ -24,6 +24,7 @@ import numpy as np
 
 from engine.data import Dataset
 from engine.exceptions import IdealParentError
+from engine.hidden import ClusterProposal, propose_from_search
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
@@ -78,7 +79,7 @@ class SearchSession:
         #: bumped whenever the main search is replaced (new settings, reset, hidden variable)
         self.version = 0
         self.compare = False
-        #: clusters (frozensets of member indices) the user rejected on this data set
+        #: clusters (frozensets of member names) the user rejected on this data set
         self.rejected: set[frozenset] = set()
         self.notice: str | None = None  # how the last run or undo ended, shown on the Search page
         self.run: RunProgress | None = None
@@ -146,22 +147,10 @@ class SearchSession:
         return self.hidden_values
 
     def search_dataset(self) -> Dataset:
-        """A Dataset over every search variable (hidden ones included, unstandardized columns)."""
-        ds = self.dataset
-        if self.stepper.n_vars == ds.n_vars:
-            return ds
-        values = self.values()
-        extra = self.stepper.n_vars - ds.n_vars
-        return Dataset(
-            names=tuple(self.variable_names()),
-            values=np.array(values),
-            missing=np.zeros(values.shape, dtype=bool),
-            standardized=ds.standardized,
-            means=np.concatenate([ds.means, np.zeros(extra)]),
-            scales=np.concatenate([ds.scales, np.ones(extra)]),
-            instance_labels=ds.instance_labels,
-            source=ds.source,
-        )
+        """A Dataset over every search variable (hidden ones included, on their own scale)."""
+        if self.stepper.n_vars == self.dataset.n_vars:
+            return self.dataset
+        return self.dataset.with_columns(self.variable_names(), self.values())
 
     # ---------------------------------------------------------------- actions
     def set_settings(self, settings: SearchSettings | dict) -> None:
@@ -273,6 +262,31 @@ class SearchSession:
         self.run = None
         return False
 
+    def abort_run(self) -> None:
+        """End the run in progress without a message (its step raised an engine error)."""
+        self.run = None
+
+    # ----------------------------------------------------------- hidden variables
+    def propose_hidden(self, n_proposals: int) -> list[ClusterProposal]:
+        """Hidden-variable proposals for the current network (JMLR 2007 section 5) over the
+        observed variables, leaving out the clusters the user rejected."""
+        return propose_from_search(
+            self.stepper,
+            self.values(),
+            self.variable_names(),
+            candidates=np.arange(self.dataset.n_vars),
+            n_proposals=n_proposals,
+            exclude=set(self.rejected),
+        )
+
+    def reject_hidden(self, proposal: ClusterProposal) -> str:
+        """Never propose this exact cluster again on these data; returns what was done, in words."""
+        self.rejected.add(proposal.key)
+        return (
+            f"Rejected the cluster {', '.join(proposal.names)}: this exact set of members will not be "
+            "proposed again (clusters that overlap it still can)."
+        )
+
     # ---------------------------------------------------------- derived views
     def weighted_edges(self, stepper: Stepper | None = None) -> list[tuple[int, int, float]]:
         """(parent, child, fitted coefficient) of every edge, from the engine's cached fits."""
@@ -292,13 +306,7 @@ class SearchSession:
         key = (self.version, tuple(stepper.edges()))
         if self._network_cache is not None and self._network_cache[0] == key:
             return self._network_cache[1]
-        stats = RunStats(
-            steps=stepper.n_iter,
-            exact_evaluations=stepper.n_exact,
-            ranked_candidates=stepper.n_ranked,
-            seconds=stepper.elapsed_s,
-            converged=self.main.converged,
-        )
+        stats = RunStats.of(stepper, converged=self.main.converged)
         full = self.search_dataset()
         parents = {c: stepper.parents(c) for c in range(stepper.n_vars)}
         net = LearnedNetwork.from_parents(

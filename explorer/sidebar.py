@@ -10,15 +10,22 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
+from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
 SOURCES = ("Bundled sample", "Upload a file", "Synthetic network (known truth)")
 ORIENTATIONS = ("variables in columns", "variables in rows (transpose)")
-METHODS = {"ideal": "Ideal parent (top K)", "greedy": "Greedy (all candidates)"}
-MEASURES = {"c2": "C2", "c1": "C1"}
-QUEUES = {"shared": "shared (Add + Replace)", "per_operator": "per operator"}
+#: how the sidebar names the engine's choices (engine.search.settings: METHODS, MEASURES, QUEUES)
+LABELS = {
+    "ideal": "Ideal parent (top K)",
+    "greedy": "Greedy (all candidates)",
+    "c2": "C2",
+    "c1": "C1",
+    "shared": "shared (Add + Replace)",
+    "per_operator": "per operator",
+}
 
 
 def _data_source() -> None:
@@ -94,7 +101,7 @@ def _on_apply() -> None:
             "k": int(get(state.W_K)),
             "measure": get(state.W_MEASURE),
             "queue": get(state.W_QUEUE),
-            "max_parents": max_parents if max_parents > 0 else None,
+            "max_parents": max_parents if max_parents > 0 else None,  # the widget's 0 means no limit
             "cpd": get(state.W_CPD),
             **{s.name: bool(get(_setting_key(s), s.default)) for s, _ in cpd_settings()},
         }
@@ -107,9 +114,9 @@ def _settings_form() -> None:
         st.markdown("**Search settings**")
         st.selectbox(
             "Method",
-            list(METHODS),
-            index=list(METHODS).index(cur["method"]),
-            format_func=METHODS.get,
+            METHODS,
+            index=METHODS.index(cur["method"]),
+            format_func=LABELS.get,
             key=state.W_METHOD,
             help="Ideal parent: rank every candidate by C1/C2 and score only the top K of each family "
             "exactly. Greedy: score every candidate exactly.",
@@ -125,17 +132,17 @@ def _settings_form() -> None:
         )
         st.radio(
             "Ranking measure",
-            list(MEASURES),
-            index=list(MEASURES).index(cur["measure"]),
-            format_func=MEASURES.get,
+            MEASURES,
+            index=MEASURES.index(cur["measure"]),
+            format_func=LABELS.get,
             horizontal=True,
             key=state.W_MEASURE,
         )
         st.radio(
             "Queue",
-            list(QUEUES),
-            index=list(QUEUES).index(cur.get("queue", "shared")),
-            format_func=QUEUES.get,
+            QUEUES,
+            index=QUEUES.index(cur["queue"]),
+            format_func=LABELS.get,
             horizontal=True,
             key=state.W_QUEUE,
         )

@@ -10,7 +10,9 @@ it with :func:`session` and call its methods. Besides it, session state holds on
   raised by a Search-page button, shown once by the page
 * ``LAYOUT`` node positions of the current data set; ``MEMO`` the last value of each derived
   view (e.g. the network HTML) with the key it was built for (see :func:`memo`)
-* widget keys (``W_*``), defined here so that every key of the app is listed in one place.
+* the keys of the sidebar's and the Search and Truth pages' widgets (``W_*``; the sidebar's
+  CPD options are ``w_<option>``). The other pages name their own keys, each with its page's
+  prefix (``ip_inspector_``, ``ip_bounds_``, ``ip_hidden_``, ``ip_teach_``).
 
 A new data set is a new session; new settings restart its search. Nothing is recomputed on a
 rerun that did not change them.

@@ -13,8 +13,8 @@ import os
 import sys
 from pathlib import Path
 
-from ..cpd import cpd_settings
 from ..exceptions import DataValidationError, ModelError
+from ..search import SearchSettings
 from .model_file import check_model, read_model
 from .output import Progress, dumps, say
 
@@ -55,19 +55,13 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
             + "."
         )
     est = IdealParentSearch(
-        method=args.method,
-        k=args.k,
-        measure=args.measure,
-        queue=args.queue,
-        max_parents=args.max_parents,
-        cpd=args.cpd,
+        **{name: getattr(args, name) for name in SearchSettings.field_names()},  # same names as the flags
         max_iter=args.max_steps,
         n_restarts=args.restarts,
         hidden=None if args.hidden == "none" else args.hidden,
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
-        **{setting.name: getattr(args, setting.name) for setting, _ in cpd_settings()},
     )
     est.fit(dataset, callback=progress)
     net = est.network_

@@ -8,9 +8,13 @@ from __future__ import annotations
 import argparse
 
 from ..cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
+from ..search.settings import MEASURES, METHODS, QUEUES, SearchSettings
 from .output import one_line
 
 __all__ = ["build_parser", "VERSION"]
+
+#: the search settings' defaults, shown and used by the CLI
+_DEFAULTS = SearchSettings()
 
 
 def _version() -> str:
@@ -116,24 +120,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn.add_argument(
         "--method",
-        choices=["ideal", "greedy"],
-        default="ideal",
+        choices=METHODS,
+        default=_DEFAULTS.method,
         help="ideal: score exactly only the top K Add/Replace candidates per family ranked by the ideal-parent "
         "measure (the paper's Algorithm 2, default); greedy: score every candidate exactly (Algorithm 1)",
     )
     learn.add_argument(
-        "--k", type=_int_at_least(1), default=2, metavar="K", help="candidates per family scored exactly (default 2)"
+        "--k",
+        type=_int_at_least(1),
+        default=_DEFAULTS.k,
+        metavar="K",
+        help=f"candidates per family scored exactly (default {_DEFAULTS.k})",
     )
     learn.add_argument(
         "--measure",
-        choices=["c1", "c2"],
-        default="c2",
+        choices=MEASURES,
+        default=_DEFAULTS.measure,
         help="ideal-parent similarity measure used for ranking (default c2, the tighter one)",
     )
     learn.add_argument(
         "--queue",
-        choices=["shared", "per_operator"],
-        default="shared",
+        choices=QUEUES,
+        default=_DEFAULTS.queue,
         help="shared: K candidates shared by Add and Replace (the paper's Algorithm 2, default); "
         "per_operator: K for each",
     )

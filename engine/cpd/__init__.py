@@ -1,7 +1,7 @@
 """CPD families: one module per family, and the registry (:mod:`engine.cpd.registry`) that lists them.
 
-Code outside this package asks the registry (:func:`get_cpd`) what a CPD is and can do; it never
-switches on CPD names.
+Code outside this package (the engine, the explorer and the benchmarks) asks the registry
+(:func:`get_cpd`) what a CPD is and can do; it never switches on CPD names.
 """
 
 from .base import FamilyBase, FamilyFit, FamilyModel, Parents

@@ -4,7 +4,8 @@ One :class:`CPDType` per conditional distribution (JMLR 2007: linear Gaussian, s
 sigmoid Gaussian, eq. 4 and section 7; multiplicative noise, eq. 16 and section 8). The CLI
 choices, the explorer's sidebar, the JSON readers, held-out scoring and the synthetic-data sampler
 look CPDs up here (:func:`get_cpd`) instead of switching on their names; adding a CPD means adding
-a module and one entry to :data:`CPD_TYPES`.
+a module and one entry to :data:`CPD_TYPES` (and, for a new option, a field of the same name in
+:class:`engine.search.SearchSettings`, which the estimator and the result JSON name).
 """
 
 from __future__ import annotations

@@ -381,6 +381,15 @@ class StructuralEM:
         return [rec.bound for rec in self.history]
 
     @property
+    def message(self) -> str:
+        """How the last :meth:`run` ended, in words."""
+        if self.converged_:
+            return "structural EM converged"
+        if self.history:
+            return f"structural EM stopped after {self.n_iter_} iterations before converging"
+        return "structural EM has not run"
+
+    @property
     def lower_bound_(self) -> float:
         """The final bound (-inf before :meth:`run`)."""
         return self.history[-1].bound if self.history else -math.inf

@@ -73,14 +73,7 @@ class SearchResult(_Outcome):
 
     def stats(self) -> RunStats:
         """The run's counters as :class:`RunStats`."""
-        return RunStats(
-            steps=self.n_iter,
-            exact_evaluations=self.n_exact,
-            ranked_candidates=self.n_ranked,
-            seconds=self.elapsed_s,
-            converged=self.converged,
-            message=self.message,
-        )
+        return RunStats.of(self, converged=self.converged, message=self.message)
 
 
 @dataclass(eq=False)
@@ -102,6 +95,20 @@ class RunStats(Mapping):
     converged: bool
     message: str | None = None
     em_iterations: int | None = None
+
+    @classmethod
+    def of(cls, search, *, converged: bool, message: str | None = None) -> RunStats:
+        """The counters of a search state or result (a :class:`~engine.search.Stepper`,
+        :class:`SearchResult`: anything with SciPy-style ``n_iter``, ``n_exact``, ``n_ranked`` and
+        ``elapsed_s``) under their JSON names."""
+        return cls(
+            steps=search.n_iter,
+            exact_evaluations=search.n_exact,
+            ranked_candidates=search.n_ranked,
+            seconds=search.elapsed_s,
+            converged=converged,
+            message=message,
+        )
 
     def to_dict(self) -> dict:
         """JSON-friendly dict; ``message`` and ``em_iterations`` only when set."""

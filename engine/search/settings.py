@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass, fields, replace
 import numpy as np
 
 from .._validation import check_choice, check_scalar
-from ..cpd import CPD_CHOICES, get_cpd
+from ..cpd import CPD_CHOICES, DEFAULT_CPD, cpd_settings, get_cpd
 from ..exceptions import ParameterError
 
 __all__ = ["SearchSettings", "METHODS", "MEASURES", "QUEUES"]
@@ -48,6 +48,13 @@ class SearchSettings:
         CPD family (``engine.cpd.CPD_CHOICES``).
     correction : bool
         Sigmoid CPD only: rank with Theorem 7.1's k1/k2 correction.
+
+    Notes
+    -----
+    The CPD options (``correction``) are the options the CPD registry declares
+    (:func:`engine.cpd.cpd_settings`); each is a field here because the estimator and the result
+    JSON name it. A new CPD option is a :class:`~engine.cpd.Setting` in the registry and a field
+    of the same name here; validation and the model's keyword arguments follow from the registry.
     """
 
     method: str = "ideal"
@@ -55,7 +62,7 @@ class SearchSettings:
     measure: str = "c2"
     queue: str = "shared"
     max_parents: int | None = None
-    cpd: str = "linear"
+    cpd: str = DEFAULT_CPD
     correction: bool = True
 
     def __post_init__(self) -> None:
@@ -69,9 +76,11 @@ class SearchSettings:
         if self.max_parents is not None:
             set_(self, "max_parents", int(self.max_parents))
         set_(self, "cpd", check_choice(self.cpd, "cpd", CPD_CHOICES))
-        if not isinstance(self.correction, bool | np.bool_):
-            raise ParameterError(f"`correction` must be True or False, got {self.correction!r}.")
-        set_(self, "correction", bool(self.correction))
+        for setting, _ in cpd_settings():  # the CPD options the registry declares
+            value = getattr(self, setting.name)
+            if not isinstance(value, bool | np.bool_):
+                raise ParameterError(f"`{setting.name}` must be True or False, got {value!r}.")
+            set_(self, setting.name, bool(value))
 
     @classmethod
     def coerce(cls, settings: SearchSettings | dict | None = None, **overrides) -> SearchSettings:
@@ -91,6 +100,11 @@ class SearchSettings:
         if unknown:
             raise ParameterError(f"unknown search setting(s) {unknown}; known: {sorted(known)}.")
         return cls(**base)
+
+    @classmethod
+    def field_names(cls) -> tuple[str, ...]:
+        """The settings' names, in order (also the estimator's parameters and the JSON keys)."""
+        return tuple(f.name for f in fields(cls))
 
     def replace(self, **changes) -> SearchSettings:
         """A copy with ``changes`` (validated)."""

@@ -10,13 +10,12 @@ from __future__ import annotations
 
 import io
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
-from engine.hidden import cluster_view, propose_from_search
+from engine.hidden import cluster_view
 from explorer import actions, state
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 
@@ -88,15 +87,12 @@ def render() -> None:
         st.markdown(HOW_TO_READ)
 
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
-    rejected = session.rejected
-    observed = np.arange(dataset.n_vars)
+    rejected = frozenset(session.rejected)
     try:
         proposals = state.memo(
             "hidden_proposals",
-            (session.data_version, session.version, tuple(stepper.edges()), n_show, frozenset(rejected)),
-            lambda: propose_from_search(
-                stepper, values, names, candidates=observed, n_proposals=n_show, exclude=set(rejected)
-            ),
+            (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected),
+            lambda: session.propose_hidden(n_show),
         )
     except IdealParentError as exc:
         st.error(str(exc))
@@ -192,11 +188,7 @@ def render() -> None:
             except IdealParentError as exc:
                 st.error(str(exc))
         if b2.button("Reject", key=KEY_REJECT):
-            rejected.add(prop.key)
-            st.session_state[KEY_MESSAGE] = (
-                f"Rejected the cluster {', '.join(prop.names)}: this exact set of members will not be proposed "
-                "again (clusters that overlap it still can)."
-            )
+            st.session_state[KEY_MESSAGE] = session.reject_hidden(prop)
             st.rerun()
 
     if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):

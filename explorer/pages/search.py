@@ -118,7 +118,7 @@ def _progress() -> bool:
     try:
         going = session.run_chunk(state.CHUNK_SECONDS)
     except IdealParentError as exc:
-        session.run = None
+        session.abort_run()
         state.put(state.ACTION_ERROR, f"The run stopped: {exc}")
         return False
     if not going:
