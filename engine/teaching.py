@@ -29,7 +29,7 @@ from .exceptions import ParameterError
 from .ideal import c1 as ideal_c1
 from .ideal import c2 as ideal_c2
 from .ideal import ideal_profile as linear_ideal_profile
-from .inspect import weighted_alpha, family_prediction
+from .inspect import family_prediction, weighted_alpha
 
 __all__ = [
     "IdealParentExample",
