@@ -11,8 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
-import numpy as np
-
 from engine.hidden import ClusterProposal, HiddenSearch
 from explorer.track import SearchTrack
 
@@ -70,11 +68,10 @@ class AcceptHidden:
 
     previous: SearchTrack
     previous_hidden: HiddenSearch | None
-    previous_values: np.ndarray | None
     name: str
 
     def undo(self, session: SearchSession) -> str:
-        session.install(self.previous, self.previous_hidden, self.previous_values)
+        session.install(self.previous, self.previous_hidden)
         return f"The accepted hidden variable {self.name} was taken back."
 
 
@@ -94,9 +91,9 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
         hs.set_edges(stepper.edges())
     # observed-data BIC before: with no hidden variable yet, the current network's BIC
     before = hs.observed_bic() if hs.hidden else stepper.score
-    previous = (session.main, session.hidden, session.hidden_values)
+    previous = (session.main, session.hidden)
     hv = hs.accept(proposal)
-    session.install(SearchTrack(hs.em.stepper), hs, hs.em.mean)
+    session.install(SearchTrack(hs.em.stepper), hs)
     session.push(AcceptHidden(*previous, name=hv.name))
     after = hs.observed_bic()
     return (

@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.data import Dataset
 from engine.exceptions import IdealParentError
-from engine.hidden import ClusterProposal, propose_from_search
+from engine.hidden import ClusterProposal, HiddenSearch, propose_from_search
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
@@ -89,13 +89,12 @@ class SearchSession:
         self.install(SearchTrack(make_stepper(dataset, self.settings)))
 
     # ------------------------------------------------------------------ state
-    def install(self, track: SearchTrack, hidden=None, hidden_values: np.ndarray | None = None) -> None:
-        """Make ``track`` the main search, with the hidden search behind it and the hidden
-        variables' values (the twin is rebuilt when the comparison is on)."""
+    def install(self, track: SearchTrack, hidden: HiddenSearch | None = None) -> None:
+        """Make ``track`` the main search, with the hidden search behind it when the search has
+        hidden variables (the twin is rebuilt when the comparison is on)."""
         self.main = track
         self.twin: SearchTrack | None = None
         self.hidden = hidden
-        self.hidden_values = hidden_values
         self.run = None
         self.notice = None
         self.version += 1
@@ -121,30 +120,23 @@ class SearchSession:
         return text.other_method(self.settings.method)
 
     def variable_names(self, stepper: Stepper | None = None) -> list[str]:
-        """Names of the search's variables: the data's, then ``H1, H2, ...`` for any the search
-        added beyond them (hidden variables)."""
-        names = list(self.dataset.names)
+        """Names of the variables of ``stepper`` (default: the main search's): the data's, then
+        the hidden variables' (``H1, H2, ...``, as the hidden search named them)."""
         stepper = stepper if stepper is not None else self.stepper
-        extra = stepper.n_vars - len(names)
-        h = 1
-        while extra > 0:
-            if f"H{h}" not in names:
-                names.append(f"H{h}")
-                extra -= 1
-            h += 1
-        return names
+        if stepper.n_vars == self.dataset.n_vars:
+            return list(self.dataset.names)
+        return list(self.hidden.names)
 
-    def hidden_names(self, stepper: Stepper | None = None) -> set[str]:
-        """Names of the search's variables that are not in the data set."""
-        known = set(self.dataset.names)
-        return {n for n in self.variable_names(stepper) if n not in known}
+    def hidden_names(self) -> set[str]:
+        """Names of the main search's variables that are not in the data set."""
+        return set(self.variable_names()) - set(self.dataset.names)
 
     def values(self) -> np.ndarray:
         """Values of every variable of the main search: the data's columns, then the posterior
-        means of hidden variables."""
+        means of hidden variables (from the hidden search)."""
         if self.stepper.n_vars == self.dataset.n_vars:
             return np.asarray(self.dataset.values)
-        return self.hidden_values
+        return self.hidden.em.mean
 
     def search_dataset(self) -> Dataset:
         """A Dataset over every search variable (hidden ones included, on their own scale)."""
@@ -164,9 +156,7 @@ class SearchSession:
 
     def reset(self) -> None:
         """Start the search again from the empty network with the current settings."""
-        stepper = make_stepper(self.dataset, self.settings)
-        self.undo_stack.clear()
-        self.install(SearchTrack(stepper))
+        self.set_settings(self.settings)
 
     def step(self) -> StepResult:
         """One Step click: the best move of the main search (and of the twin, if on).
@@ -288,9 +278,10 @@ class SearchSession:
         )
 
     # ---------------------------------------------------------- derived views
-    def weighted_edges(self, stepper: Stepper | None = None) -> list[tuple[int, int, float]]:
-        """(parent, child, fitted coefficient) of every edge, from the engine's cached fits."""
-        stepper = stepper if stepper is not None else self.stepper
+    def weighted_edges(self) -> list[tuple[int, int, float]]:
+        """(parent, child, fitted coefficient) of every edge of the main search, from the engine's
+        cached fits."""
+        stepper = self.stepper
         out = []
         for c in range(stepper.n_vars):
             parents = stepper.parents(c)
@@ -312,7 +303,7 @@ class SearchSession:
         net = LearnedNetwork.from_parents(
             full, parents, stepper.model, stats=stats.to_dict(), settings=self.settings.to_dict()
         )
-        hidden = [n for n in full.names if n not in set(self.dataset.names)]
+        hidden = sorted(self.hidden_names(), key=full.names.index)
         if hidden:
             values = self.values()
             net.hidden = [

@@ -38,6 +38,7 @@ from .constraints import Constraints
 from .moves import CandidateTable, Move, Operator
 from .results import SearchResult, StepResult
 from .reversal import ReversalCache
+from .run import RunLoop
 from .selection import FamilyEntry, better, select_candidates
 from .settings import SearchSettings
 
@@ -390,8 +391,6 @@ class Stepper:
         ``callback(intermediate_result=StepResult)`` is called after every applied move; raising
         ``StopIteration`` in it stops the run with status -2.
         """
-        from .run import RunLoop
-
         return RunLoop(self, max_steps=max_steps, callback=callback).run()
 
     def summary(self, status: int) -> SearchResult:
