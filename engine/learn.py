@@ -22,6 +22,7 @@ from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
 from .io import as_dataset
 from .network import LearnedNetwork
+from .score import EBIC_GAMMA, ScoreChoice, choose_score
 from .search import Move, RunStats, SearchResult, SearchSettings, Stepper
 
 __all__ = ["IdealParentSearch"]
@@ -62,13 +63,26 @@ class IdealParentSearch:
     random_state : int, Generator or None
         Seeds the random restarts. Without restarts the search is deterministic (ties are
         broken by index).
+    score : {"auto", "bic", "ebic"}, default "auto"
+        The network score (:mod:`engine.score`). ``auto``: the paper's BIC for tall data (at
+        least two rows per variable) without a regulator list, else the extended BIC, which stays
+        sparse when candidate parents outnumber rows (benchmarks/RESULTS.md). The choice and its
+        reason are in ``score_choice_`` and the result JSON.
+    ebic_gamma : float, default 0.5
+        EBIC's gamma (Chen & Chen 2008; 0.5 as Foygel & Drton 2010 recommend).
+    regulators : iterable of str or None
+        Candidate regulators: only these variables may be parents (as module-network tools let
+        biologists restrict parents to known transcription factors). Names absent from the data
+        are reported in one warning; none present is an error.
 
     Attributes
     ----------
     stepper_ : Stepper
     network_ : LearnedNetwork
     score_ : float
-        BIC of the learned network (nats).
+        Score of the learned network (nats; BIC or EBIC, see ``score_choice_``).
+    score_choice_ : engine.score.ScoreChoice
+        The score used and why.
     loglik_ : float
     n_iter_ : int
         Moves taken.
@@ -97,6 +111,9 @@ class IdealParentSearch:
         two_layer: bool = False,
         random_state=None,
         correction: bool = True,
+        score: str = "auto",
+        ebic_gamma: float = EBIC_GAMMA,
+        regulators: Iterable[str] | None = None,
     ) -> None:
         self.method = method
         self.k = k
@@ -114,6 +131,9 @@ class IdealParentSearch:
         self.two_layer = two_layer
         self.correction = correction
         self.random_state = random_state
+        self.score = score
+        self.ebic_gamma = ebic_gamma
+        self.regulators = regulators
 
     def _check_params(self) -> None:
         self.search_settings()  # validates method, k, measure, queue, max_parents, cpd, correction
@@ -137,6 +157,12 @@ class IdealParentSearch:
             self._required_pairs = check_edge_pairs(self.required_edges, "required_edges")
             self._forbidden_pairs = check_edge_pairs(self.forbidden_edges, "forbidden_edges")
             self._pairs_source = (self.required_edges, self.forbidden_edges)
+        if getattr(self, "_regulators_source", object()) is not self.regulators:
+            regs = self.regulators
+            if isinstance(regs, str):
+                raise ParameterError("`regulators` must be a list of variable names, not one string.")
+            self._regulator_list = None if regs is None else list(dict.fromkeys(str(r) for r in regs))
+            self._regulators_source = regs
         if self.two_layer and self._required_pairs:
             raise ParameterError(
                 "`required_edges` cannot be used with `two_layer`: the two-layer setting allows only "
@@ -156,6 +182,7 @@ class IdealParentSearch:
     def settings(self) -> dict:
         """The settings as a JSON-friendly dict (choices in their canonical lower case): the search
         settings, then how the run was set up."""
+        self._check_params()
         return {
             **self.search_settings().to_dict(),
             "max_iter": self.max_iter,
@@ -164,6 +191,7 @@ class IdealParentSearch:
             "hidden": self.hidden.lower() if isinstance(self.hidden, str) else self.hidden,
             "max_hidden": self.max_hidden,
             "two_layer": bool(self.two_layer),
+            "regulators": self._regulator_list,
         }
 
     def make_model(self, values: np.ndarray, names=None):
@@ -193,12 +221,50 @@ class IdealParentSearch:
                     raise ParameterError(f"`{what}` edge ({p!r}, {c!r}) names an unknown variable.") from None
             return out
 
+        regulators = self.regulator_names(dataset)
         return Stepper(
             model,
             self.search_settings(),
             required=index_pairs(self._required_pairs, "required_edges"),
             forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges"),
+            regulators=None if regulators is None else [dataset.index(r) for r in regulators],
         )
+
+    def score_choice(self, dataset: Dataset) -> ScoreChoice:
+        """The score ``fit`` will maximize on ``dataset`` and why (``score="auto"`` resolved)."""
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
+            regs = self.regulator_names(dataset)
+        n_cand = None if regs is None else len(regs)
+        return choose_score(self.score, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, gamma=self.ebic_gamma)
+
+    def regulator_names(self, dataset: Dataset) -> list[str] | None:
+        """The candidate regulators present in ``dataset`` (None: every variable may be a parent).
+
+        Names absent from the data are reported in one warning (real lists name unmeasured genes);
+        a list none of whose names is in the data is an error."""
+        self._check_params()
+        wanted = self._regulator_list
+        if wanted is None:
+            return None
+        present = set(dataset.names)
+        found = [r for r in wanted if r in present]
+        absent = [r for r in wanted if r not in present]
+        if not found:
+            shown = ", ".join(repr(r) for r in absent[:5])
+            raise ParameterError(
+                f"none of the {len(wanted)} candidate regulator(s) is a variable of the data "
+                f"(first: {shown}); check the names against the data's column names."
+            )
+        if absent:
+            shown = ", ".join(repr(r) for r in absent[:5])
+            warnings.warn(
+                f"{len(absent)} of {len(wanted)} candidate regulator(s) are not in the data and are "
+                f"ignored (first: {shown}).",
+                UserWarning,
+                stacklevel=3,
+            )
+        return found
 
     def fit(self, data, callback: Callable[..., None] | None = None) -> IdealParentSearch:
         """Learn the structure and parameters from ``data`` (Dataset, DataFrame or array).
@@ -252,7 +318,11 @@ class IdealParentSearch:
             self.search_settings(),
             two_layer=self.two_layer,
             seed=self.random_state,
-            em_options={"required": self._required_pairs, "forbidden": self._forbidden_pairs},
+            em_options={
+                "required": self._required_pairs,
+                "forbidden": self._forbidden_pairs,
+                "regulators": self.regulator_names(dataset),
+            },
         )
         if self._auto_hidden or self.two_layer:
             hs.auto(self.max_hidden)
@@ -283,6 +353,8 @@ class IdealParentSearch:
         net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
         net.loglik = summary["observed_loglik"]
         net.bic = summary["observed_bic"]
+        self.score_choice_ = em.score_choice
+        net.score_info = {**em.score_choice.describe(), "value": summary["observed_bic"]}
         self.network_ = net
         self.score_ = net.bic
         self.loglik_ = net.loglik
@@ -359,8 +431,14 @@ class IdealParentSearch:
         self.stats_ = result.stats()
         parents = {c: stepper.parents(c) for c in range(dataset.n_vars)}
         self.network_ = LearnedNetwork.from_parents(
-            dataset, parents, stepper.model, stats=self.stats_.to_dict(), settings=self.settings()
+            dataset,
+            parents,
+            stepper.model,
+            stats=self.stats_.to_dict(),
+            settings=self.settings(),
+            score=stepper.score_choice,
         )
+        self.score_choice_ = stepper.score_choice
         self.score_ = result.score
         self.loglik_ = result.loglik
         self.n_iter_ = result.n_iter

@@ -6,12 +6,15 @@ The JSON layout is the CLI's result format::
      "edges": [{"parent": str, "child": str, "weight": float}, ...],
      "families": {child: {"parents": [...], "cpd": "linear",
                           "params": {"intercept": b0, "coefficients": {parent: w}, "variance": s2}}},
-     "score": {"bic": float, "loglik": float, "units": "nats"},
+     "score": {"bic": float, "loglik": float, "units": "nats", "n_samples": int,
+               "name": "bic" | "ebic", "value": float, "reason": str, ...},
      "stats": {...}, "settings": {...},
      "transform": {"standardized": bool, "means": {var: mu}, "scales": {var: sd}}}
 
 ``transform`` records how the training data were standardized, so that held-out data are put on
-the same scale before the fitted parameters are evaluated on them.
+the same scale before the fitted parameters are evaluated on them. ``score.bic`` is always the
+paper's BIC; ``score.value`` is the score the search maximized (``score.name``, with its
+parameters and the reason it was chosen; :mod:`engine.score`).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from .cpd import CPD_CHOICES, DEFAULT_CPD, family_loglik, get_cpd, make_families
 from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
 from .exceptions import DataValidationError, ModelError
+from .score import BIC, ScoreChoice, make_score
 
 __all__ = ["LearnedNetwork", "Family"]
 
@@ -65,6 +69,8 @@ class LearnedNetwork:
     hidden: list = field(default_factory=list)
     #: how missing cells were handled ("none" when the data were complete)
     missing_values: str = "none"
+    #: the score the search maximized: {"name", "value", "reason", and its parameters}
+    score_info: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- build
     @classmethod
@@ -76,20 +82,24 @@ class LearnedNetwork:
         *,
         stats: dict | None = None,
         settings: dict | None = None,
+        score: ScoreChoice | None = None,
     ) -> LearnedNetwork:
-        """Fit every family of the structure ``parents[child] = (parent indices)`` on ``dataset``."""
+        """Fit every family of the structure ``parents[child] = (parent indices)`` on ``dataset``;
+        ``score`` is the score the search maximized (default: BIC)."""
         model = model or LinearGaussianFamilies(dataset.values)
         names = list(dataset.names)
         fams: dict[str, Family] = {}
         loglik = 0.0
-        bic = 0.0
-        pen = 0.5 * math.log(dataset.n_samples)
+        bic = value = 0.0
+        scorer = score.score if score is not None else BIC(dataset.n_samples)
+        plain = BIC(dataset.n_samples)
         items = parents.items() if isinstance(parents, dict) else enumerate(parents)
         for c, ps in items:
             ps = tuple(sorted(int(p) for p in ps))
             fit = model.fit(int(c), ps)
             loglik += fit.loglik
-            bic += fit.loglik - pen * fit.n_params
+            bic += plain.family(fit)
+            value += scorer.family(fit)
             params = dict(fit.params)
             params["coefficients"] = {names[p]: float(w) for p, w in zip(ps, fit.params["coefficients"], strict=True)}
             fams[names[c]] = Family(names[c], [names[p] for p in ps], model.cpd, params)
@@ -98,7 +108,10 @@ class LearnedNetwork:
             "means": {n: float(m) for n, m in zip(names, dataset.means, strict=True)},
             "scales": {n: float(s) for n, s in zip(names, dataset.scales, strict=True)},
         }
-        return cls(names, fams, loglik, bic, dataset.n_samples, dict(stats or {}), dict(settings or {}), transform)
+        net = cls(names, fams, loglik, bic, dataset.n_samples, dict(stats or {}), dict(settings or {}), transform)
+        reason = score.reason if score is not None else "chosen by the user"
+        net.score_info = {**scorer.describe(), "value": value, "reason": reason}
+        return net
 
     # ---------------------------------------------------------------- views
     def edges(self) -> list[tuple[str, str, float]]:
@@ -124,7 +137,13 @@ class LearnedNetwork:
             "variables": list(self.variables),
             "edges": [{"parent": p, "child": c, "weight": w} for p, c, w in self.edges()],
             "families": {c: self.families[c].to_dict() for c in self.variables},
-            "score": {"bic": self.bic, "loglik": self.loglik, "units": "nats", "n_samples": self.n_samples},
+            "score": {
+                "bic": self.bic,
+                "loglik": self.loglik,
+                "units": "nats",
+                "n_samples": self.n_samples,
+                **self.score_info,
+            },
             "stats": self.stats,
             "settings": self.settings,
             "transform": self.transform,
@@ -167,6 +186,7 @@ class LearnedNetwork:
                 dict(spec.get("transform", {})),
                 list(spec.get("hidden", [])),
                 str(spec.get("missing_values", "none")),
+                {k: v for k, v in score.items() if k not in ("bic", "loglik", "units", "n_samples")},
             )
         except ModelError:
             raise
@@ -308,16 +328,34 @@ class LearnedNetwork:
                 "multiplicative CPD every value must be positive)."
             )
         bic = total - 0.5 * math.log(m) * n_params
+        scorer = self.scorer(m)
+        value = total - sum(scorer.penalty(_family_dim(f), len(f.parents)) for f in self.families.values())
         return {
             "loglik": float(total),
             "loglik_per_instance_per_variable": float(total / (m * n_per))
             if not incomplete
             else float(total / max(n_obs_cells, 1)),
             "bic": float(bic),
+            "score_name": scorer.name,
+            "score": float(value),
             "units": "nats",
             "n_samples": int(m),
             "refit": bool(refit),
         }
+
+    def scorer(self, n_samples: int) -> BIC:
+        """The score this network was learned with (BIC for models saved before scores had names),
+        for data of ``n_samples`` instances."""
+        info = self.score_info or {}
+        name = str(info.get("name", "bic"))
+        if name not in ("bic", "ebic"):
+            raise ModelError(f"unknown score {name!r} in the model file.")
+        try:
+            n_cand = int(info.get("n_candidates", max(len(self.variables) - 1, 1)))
+            gamma = float(info.get("gamma", 0.0))
+        except (TypeError, ValueError):
+            raise ModelError("the model file's score parameters are not numbers.") from None
+        return make_score(name, n_samples, n_candidates=n_cand, gamma=gamma)
 
     def _complete_loglik(self, x: np.ndarray, refit: bool) -> float:
         index = {v: i for i, v in enumerate(self.variables)}

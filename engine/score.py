@@ -1,40 +1,189 @@
-"""The decomposable BIC score (Schwarz 1978; JMLR 2007 eq. 1).
+"""The decomposable network scores: BIC (JMLR 2007 eq. 1) and the extended BIC for wide data.
 
 ``BIC(D, G) = sum_families [ l_X(D : U, theta_hat) - (log M / 2) Dim(X | U) ]``
 
-With complete data the score decomposes over families, so a move changes only the families it
-touches, and the change of one family is its log-likelihood change minus the change in penalty.
-Log-likelihoods are in nats. This module knows nothing about search operators.
+The extended BIC (Chen & Chen 2008; for Gaussian graphs Foygel & Drton 2010) adds, for a family of
+``k`` parents chosen among ``p`` candidate parents, ``gamma * log C(p, k)`` nats to the penalty
+(``2 gamma log C(p, k)`` on the ``-2 loglik`` scale of the papers). With many candidates and few
+rows, the best of a hundred random candidates beats BIC's ``(log M) / 2`` by chance for almost every
+child; EBIC's extra term pays for that choice and keeps the score consistent when ``p >> M``.
+
+Both scores decompose over families, so a move changes only the families it touches, and the change
+of one family is its log-likelihood change minus the change in penalty. Log-likelihoods are in
+nats. This module knows nothing about search operators; :func:`choose_score` picks the score for a
+data shape (``score="auto"``) and says why.
+
+References
+----------
+.. [1] Schwarz. Estimating the dimension of a model. Annals of Statistics 6:461-464, 1978.
+.. [2] Chen, Chen. Extended Bayesian information criteria for model selection with large model
+   spaces. Biometrika 95:759-771, 2008.
+.. [3] Foygel, Drton. Extended Bayesian information criteria for Gaussian graphical models.
+   NIPS 2010.
 """
 
 from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import ClassVar
+
+import numpy as np
+from scipy.special import gammaln
 
 from .cpd.base import FamilyFit
 
-__all__ = ["BIC", "family_bic"]
+__all__ = [
+    "BIC",
+    "EBIC",
+    "SCORES",
+    "EBIC_GAMMA",
+    "TALL_RATIO",
+    "WIDE_PARENT_RATIO",
+    "ScoreChoice",
+    "choose_score",
+    "family_bic",
+    "make_score",
+]
+
+#: score names of ``--score`` (``auto`` picks one by the data's shape: :func:`choose_score`)
+SCORES = ("auto", "bic", "ebic")
+#: EBIC's gamma by default: 1, the value that keeps EBIC consistent for any p = O(M^kappa)
+#: (Chen & Chen 2008); 0.5 over-fits few rows (benchmarks/RESULTS.md, "Scores for wide data")
+EBIC_GAMMA = 1.0
+#: data count as tall (the paper's BIC) when they have at least this many rows per variable
+TALL_RATIO = 2.0
+#: under EBIC a family gets at most ``WIDE_PARENT_RATIO * M`` parents (and never more than M - 3)
+WIDE_PARENT_RATIO = 0.25
 
 
 @dataclass(frozen=True)
 class BIC:
-    """BIC penalty for a data set of ``n_samples`` instances."""
+    """The BIC of a data set of ``n_samples`` instances: ``loglik - (log M / 2) * Dim``."""
 
     n_samples: int
+    name: ClassVar[str] = "bic"
 
     @property
     def per_param(self) -> float:
         """Penalty per free parameter: ``log(M) / 2``."""
         return 0.5 * math.log(self.n_samples)
 
+    def penalty(self, n_params: int, n_parents: int) -> float:
+        """Penalty (nats) of a family with ``n_params`` free parameters and ``n_parents`` parents."""
+        return self.per_param * n_params
+
     def family(self, fit: FamilyFit) -> float:
-        """BIC term of one family: ``loglik - (log M / 2) * n_params``."""
-        return fit.loglik - self.per_param * fit.n_params
+        """Score term of one fitted family: ``loglik - penalty``."""
+        return fit.loglik - self.penalty(fit.n_params, len(fit.parents))
 
     def delta(self, delta_loglik, delta_params: int):
         """BIC change of a move from its log-likelihood change and parameter-count change."""
         return delta_loglik - self.per_param * delta_params
+
+    def add_penalties(self, n_params, n_max: int) -> np.ndarray:
+        """``out[k]``: penalty increase of a family with ``k`` parents gaining one (k = 0..n_max).
+
+        ``n_params(k)`` is the CPD's parameter count (its BIC dimension) for ``k`` parents."""
+        pens = [self.penalty(n_params(k), k) for k in range(n_max + 2)]
+        return np.diff(np.asarray(pens, dtype=float))
+
+    def parent_cap(self) -> int:
+        """Most parents any family may have: ``M - 3`` (two residual degrees of freedom beyond the
+        intercept, or the ML variance collapses to 0 and the likelihood to +inf)."""
+        return max(self.n_samples - 3, 0)
+
+    def describe(self) -> dict:
+        """The score's name and parameters, as stored in the result JSON."""
+        return {"name": self.name}
+
+
+@dataclass(frozen=True)
+class EBIC(BIC):
+    """The extended BIC: BIC plus ``gamma * log C(p, k)`` for ``k`` parents among ``p`` candidates.
+
+    Parameters
+    ----------
+    n_samples : int
+    n_candidates : int
+        ``p``, the number of variables that may be a family's parent (N - 1, or the number of
+        candidate regulators).
+    gamma : float in [0, 1]
+        0 gives BIC; 1 (the default) is Chen & Chen's always-consistent choice.
+
+    Notes
+    -----
+    A family that can interpolate its child has an unbounded likelihood, whatever the penalty; so
+    EBIC also caps the parents at ``WIDE_PARENT_RATIO * M`` (:meth:`parent_cap`), keeping at least
+    three residual degrees of freedom per parent.
+    """
+
+    n_candidates: int = 1
+    gamma: float = EBIC_GAMMA
+    name: ClassVar[str] = "ebic"
+
+    def penalty(self, n_params: int, n_parents: int) -> float:
+        p, k = max(int(self.n_candidates), 0), int(n_parents)
+        if k > p:  # more parents than candidates (e.g. required edges outside a regulator list)
+            k = p
+        log_binom = gammaln(p + 1) - gammaln(k + 1) - gammaln(p - k + 1)
+        return self.per_param * n_params + self.gamma * float(log_binom)
+
+    def parent_cap(self) -> int:
+        return min(super().parent_cap(), int(WIDE_PARENT_RATIO * self.n_samples))
+
+    def describe(self) -> dict:
+        return {"name": self.name, "gamma": self.gamma, "n_candidates": int(self.n_candidates)}
+
+
+@dataclass(frozen=True)
+class ScoreChoice:
+    """The score a search uses and why (printed on stderr by the CLI, stored in the JSON)."""
+
+    score: BIC
+    reason: str
+
+    @property
+    def name(self) -> str:
+        return self.score.name
+
+    def describe(self) -> dict:
+        return {**self.score.describe(), "reason": self.reason}
+
+
+def choose_score(
+    name: str, n_samples: int, n_vars: int, *, n_candidates: int | None = None, gamma: float = EBIC_GAMMA
+) -> ScoreChoice:
+    """The score for ``name`` (``"bic"``, ``"ebic"`` or ``"auto"``) on data of this shape.
+
+    ``auto`` is the paper's BIC when the data are tall (at least :data:`TALL_RATIO` rows per
+    variable) and no candidate-parent list is given, and EBIC otherwise: with as many candidates as
+    rows, plain BIC gives almost every variable spurious parents and, without a cap, families that
+    interpolate their child (see ``benchmarks/RESULTS.md``, "Scores for wide data").
+    ``n_candidates`` is the number of possible parents of a family (default ``n_vars - 1``).
+    """
+    p = n_vars - 1 if n_candidates is None else int(n_candidates)
+    regulators = n_candidates is not None
+    if name == "auto":
+        if n_samples >= TALL_RATIO * n_vars and not regulators:
+            name, why = "bic", f"tall data ({n_samples} rows, {n_vars} variables)"
+        elif regulators:
+            name, why = "ebic", f"a candidate-parent list ({p} candidates for {n_samples} rows)"
+        else:
+            name, why = "ebic", f"wide data ({n_samples} rows for {n_vars} variables)"
+        reason = f"chosen automatically: {why}"
+    else:
+        reason = "chosen by the user"
+    return ScoreChoice(make_score(name, n_samples, n_candidates=p, gamma=gamma), reason)
+
+
+def make_score(name: str, n_samples: int, *, n_candidates: int = 1, gamma: float = EBIC_GAMMA) -> BIC:
+    """The score object of a concrete score name (``"bic"`` or ``"ebic"``)."""
+    if name == "bic":
+        return BIC(n_samples)
+    if name == "ebic":
+        return EBIC(n_samples, n_candidates=n_candidates, gamma=gamma)
+    raise ValueError(f"unknown score {name!r}; expected 'bic' or 'ebic'.")
 
 
 def family_bic(fit: FamilyFit, n_samples: int) -> float:

@@ -84,7 +84,9 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
     names = session.variable_names()
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
     if session.hidden is None:
-        hs = HiddenSearch(session.dataset, session.settings, initial_edges=edges)
+        hs = HiddenSearch(
+            session.dataset, session.settings, initial_edges=edges, em_options={"regulators": session.regulators}
+        )
     else:
         # work on a copy: the HiddenSearch before the acceptance is what Undo restores
         hs = session.hidden.copy()

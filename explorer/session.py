@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import math
 import time
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -36,9 +37,10 @@ __all__ = ["SearchSession", "SearchTrack", "RunProgress", "make_stepper"]
 _SERIAL = itertools.count(1)
 
 
-def make_stepper(dataset: Dataset, settings: SearchSettings) -> Stepper:
-    """A fresh stepper for ``dataset`` with ``settings`` (validated by the engine)."""
-    return IdealParentSearch(**settings.to_dict()).make_stepper(dataset)
+def make_stepper(dataset: Dataset, settings: SearchSettings, regulators: list[str] | None = None) -> Stepper:
+    """A fresh stepper for ``dataset`` with ``settings`` and candidate ``regulators`` (validated by
+    the engine; regulator names absent from the data raise a ``UserWarning``)."""
+    return IdealParentSearch(**settings.to_dict(), regulators=regulators).make_stepper(dataset)
 
 
 @dataclass
@@ -61,6 +63,8 @@ class SearchSession:
     label : str
         How the data are named on the pages.
     settings : SearchSettings or dict, optional
+    regulators : list of str, optional
+        Candidate regulators: the only variables that may be parents (default: all).
     """
 
     def __init__(
@@ -69,11 +73,13 @@ class SearchSession:
         truth: list[tuple[str, str]] | None = None,
         label: str = "data",
         settings: SearchSettings | dict | None = None,
+        regulators: list[str] | None = None,
     ) -> None:
         self.dataset = dataset
         self.truth = truth
         self.label = label
         self.settings = SearchSettings.coerce(settings)
+        self.regulators = regulators
         #: unique per session (so per data set): keys the caches of data-derived views
         self.data_version = next(_SERIAL)
         #: bumped whenever the main search is replaced (new settings, reset, hidden variable)
@@ -86,7 +92,9 @@ class SearchSession:
         self._network_cache: tuple | None = None
         #: the undo stack: actions (a step, an accepted hidden variable), last on top
         self.undo_stack: list[actions.Action] = []
-        self.install(SearchTrack(make_stepper(dataset, self.settings)))
+        stepper, notes = self._new_stepper(self.settings, regulators)
+        self.install(SearchTrack(stepper))
+        self.notice = notes
 
     # ------------------------------------------------------------------ state
     def install(self, track: SearchTrack, hidden: HiddenSearch | None = None) -> None:
@@ -145,14 +153,32 @@ class SearchSession:
         return self.dataset.with_columns(self.variable_names(), self.values())
 
     # ---------------------------------------------------------------- actions
-    def set_settings(self, settings: SearchSettings | dict) -> None:
-        """New search settings: validated by building the stepper first, then the search restarts
-        (the undo stack is cleared). On an error nothing changes."""
+    def _new_stepper(self, settings: SearchSettings, regulators: list[str] | None) -> tuple[Stepper, str | None]:
+        """A stepper on the data with ``settings`` and ``regulators``, and the engine's notes
+        (e.g. regulator names not in the data) as one line, or None."""
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", UserWarning)
+            stepper = make_stepper(self.dataset, settings, regulators)
+        notes = " ".join(str(w.message) for w in caught if issubclass(w.category, UserWarning))
+        return stepper, notes or None
+
+    @property
+    def score_label(self) -> str:
+        """The score the search maximizes, e.g. ``BIC`` or ``EBIC`` (for labels)."""
+        return self.stepper.score_choice.name.upper()
+
+    def set_settings(self, settings: SearchSettings | dict, regulators: list[str] | None | bool = False) -> None:
+        """New search settings (and, unless ``regulators`` is False, a new candidate-regulator
+        list; None allows every parent): validated by building the stepper first, then the search
+        restarts (the undo stack is cleared). On an error nothing changes."""
         new = SearchSettings.coerce(settings)
-        stepper = make_stepper(self.dataset, new)
+        regs = self.regulators if regulators is False else regulators
+        stepper, notes = self._new_stepper(new, regs)
         self.settings = new
+        self.regulators = regs
         self.undo_stack.clear()
         self.install(SearchTrack(stepper))
+        self.notice = notes
 
     def reset(self) -> None:
         """Start the search again from the empty network with the current settings."""
@@ -218,7 +244,7 @@ class SearchSession:
             # the comparison's own moves are gone: steps that moved only the twin leave the stack
             self.undo_stack = [a for a in (actions.without_twin(a) for a in self.undo_stack) if a is not None]
             return
-        twin = SearchTrack(make_stepper(self.dataset, self.settings.replace(method=self.other_method)))
+        twin = SearchTrack(make_stepper(self.dataset, self.settings.replace(method=self.other_method), self.regulators))
         self.twin = twin
         names = self.variable_names(twin.stepper)
         for _ in range(self.stepper.n_iter):
@@ -322,8 +348,8 @@ class SearchSession:
         return net
 
     def true_structure_bic(self) -> float | None:
-        """BIC (nats) of the true structure with its parameters fitted to the loaded data (None
-        when unknown or when the search has variables the data lack).
+        """Score (nats; the search's BIC or EBIC) of the true structure with its parameters fitted
+        to the loaded data (None when unknown or when the search has variables the data lack).
 
         Fitted on a fresh family model, not the search's, so that looking never changes what the
         search has cached (and so what it does next)."""
@@ -337,4 +363,4 @@ class SearchSession:
         parents: dict[int, list[int]] = {c: [] for c in range(len(index))}
         for p, c in truth:
             parents[index[c]].append(index[p])
-        return float(sum(stepper.bic.family(model.fit(c, tuple(sorted(ps)))) for c, ps in parents.items()))
+        return float(sum(stepper.scorer.family(model.fit(c, tuple(sorted(ps)))) for c, ps in parents.items()))

@@ -10,6 +10,9 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
+from engine.exceptions import IdealParentError
+from engine.io.regulators import parse_regulators
+from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import loading, state
 
@@ -25,6 +28,9 @@ LABELS = {
     "c1": "C1",
     "shared": "shared (Add + Replace)",
     "per_operator": "per operator",
+    "auto": "auto (by the data's shape)",
+    "bic": "BIC (the paper's)",
+    "ebic": "extended BIC (wide data)",
 }
 
 
@@ -92,9 +98,26 @@ def _setting_key(setting) -> str:
     return f"w_{setting.name}"
 
 
+def _regulators_from_widgets() -> list[str] | None:
+    """The candidate regulators pasted or uploaded in the form (None: every variable may be a parent)."""
+    upload = state.get(state.W_REGULATOR_FILE)
+    pasted = str(state.get(state.W_REGULATORS) or "")
+    text = pasted
+    if upload is not None:
+        text += "\n" + upload.getvalue().decode("utf-8-sig", errors="replace")
+    if not text.strip():
+        return None
+    return parse_regulators(text, source="the regulator list")
+
+
 def _on_apply() -> None:
     get = state.get
     max_parents = int(get(state.W_MAX_PARENTS, 0))
+    try:
+        regulators = _regulators_from_widgets()
+    except IdealParentError as exc:
+        state.put(state.ERROR, f"Settings not applied: {exc}")
+        return
     state.apply_settings(
         {
             "method": get(state.W_METHOD),
@@ -103,8 +126,10 @@ def _on_apply() -> None:
             "queue": get(state.W_QUEUE),
             "max_parents": max_parents if max_parents > 0 else None,  # the widget's 0 means no limit
             "cpd": get(state.W_CPD),
+            "score": get(state.W_SCORE, "auto"),
             **{s.name: bool(get(_setting_key(s), s.default)) for s, _ in cpd_settings()},
-        }
+        },
+        regulators,
     )
 
 
@@ -170,6 +195,32 @@ def _settings_form() -> None:
                 key=_setting_key(setting),
                 help=f"{'/'.join(cpds).capitalize()} CPD only. {setting.help} Compare both on the Bounds page.",
             )
+        st.selectbox(
+            "Score",
+            SCORES,
+            index=SCORES.index(cur["score"]),
+            format_func=LABELS.get,
+            key=state.W_SCORE,
+            help="BIC is the paper's score. The extended BIC adds a penalty for choosing parents among many "
+            "candidates, and keeps networks sparse and predictive when variables outnumber rows (or with a "
+            "regulator list). Auto uses BIC for tall data and EBIC otherwise.",
+        )
+        current = state.session()
+        st.text_area(
+            "Candidate regulators (optional)",
+            value="\n".join(current.regulators) if current is not None and current.regulators else "",
+            key=state.W_REGULATORS,
+            height=80,
+            placeholder="one name per line, e.g. known transcription factors",
+            help="Only these variables may become parents. Names not in the data are reported and ignored. "
+            "Empty: every variable may be a parent.",
+        )
+        st.file_uploader(
+            "…or a regulator file",
+            type=["txt", "csv", "tsv", "tab"],
+            key=state.W_REGULATOR_FILE,
+            help="One name per line, or a CSV/TSV with names in the first column; # comments ignored.",
+        )
         st.form_submit_button(
             "Apply",
             on_click=_on_apply,

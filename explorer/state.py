@@ -75,6 +75,9 @@ W_QUEUE = "w_queue"
 W_MAX_PARENTS = "w_max_parents"
 W_CPD = "w_cpd"
 W_CORRECTION = "w_correction"
+W_SCORE = "w_score"
+W_REGULATORS = "w_regulators"
+W_REGULATOR_FILE = "w_regulator_file"
 W_APPLY = "w_apply"
 # ---- widget keys (search page)
 W_STEP = "w_step"
@@ -149,8 +152,9 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
     return True
 
 
-def apply_settings(new: dict | SearchSettings) -> bool:
-    """Validate ``new`` settings by building a stepper; on success install them and restart.
+def apply_settings(new: dict | SearchSettings, regulators: list[str] | None | bool = False) -> bool:
+    """Validate ``new`` settings (and, unless False, a candidate-regulator list) by building a
+    stepper; on success install them and restart.
 
     On an engine error the message goes to ``ERROR`` and the current settings and search stay.
     """
@@ -159,7 +163,7 @@ def apply_settings(new: dict | SearchSettings) -> bool:
         if s is None:
             SearchSettings.coerce(new)
         else:
-            s.set_settings(new)
+            s.set_settings(new, regulators)
     except IdealParentError as exc:
         put(ERROR, f"Settings not applied: {exc}")
         return False

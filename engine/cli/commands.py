@@ -16,7 +16,7 @@ from pathlib import Path
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import check_model, read_model
-from .output import Progress, dumps, say
+from .output import Progress, describe_score, dumps, say
 
 __all__ = ["learn", "score", "check_out"]
 
@@ -40,6 +40,7 @@ def check_out(path: str | None, data: str | None = None) -> None:
 def learn(args: argparse.Namespace, progress: Progress) -> int:
     """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
     from ..io import load_table
+    from ..io.regulators import read_regulators
     from ..learn import IdealParentSearch
 
     check_out(args.out, args.data)
@@ -62,7 +63,9 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
+        regulators=read_regulators(args.regulators) if args.regulators else None,
     )
+    say(f"score: {describe_score(est.score_choice(dataset))}")
     est.fit(dataset, callback=progress)
     net = est.network_
     result = net.to_dict()
@@ -86,10 +89,10 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
     s = est.stats_
-    bic = result["score"]["bic"]
-    bic_text = f"{bic:,.2f} nats" if isinstance(bic, (int, float)) and math.isfinite(bic) else "n/a"
+    value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
+    value_text = f"{value:,.2f} nats" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
     progress.done(
-        f"done: {s['steps']} moves, {len(result['edges'])} edges, BIC {bic_text}, "
+        f"done: {s['steps']} moves, {len(result['edges'])} edges, {name.upper()} {value_text}, "
         f"{s['exact_evaluations']:,} exact evaluations, {s['seconds']:.2f} s"
         + (f"; written to {args.out}" if args.out else "")
     )

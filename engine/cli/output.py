@@ -13,7 +13,17 @@ import sys
 import time
 from typing import Any
 
-__all__ = ["dumps", "finite", "say", "one_line", "show_warning", "Progress", "PROGRESS_EVERY", "REFRESH_S"]
+__all__ = [
+    "dumps",
+    "finite",
+    "say",
+    "one_line",
+    "show_warning",
+    "describe_score",
+    "Progress",
+    "PROGRESS_EVERY",
+    "REFRESH_S",
+]
 
 #: how often (in moves) the progress is reported when stderr is not a terminal
 PROGRESS_EVERY = 20
@@ -53,6 +63,13 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split()) or "unknown error"
 
 
+def describe_score(choice) -> str:
+    """One line naming a :class:`~engine.score.ScoreChoice`: the score, its parameters, the reason."""
+    info = choice.score.describe()
+    extra = f" (gamma {info['gamma']:g}, {info['n_candidates']} candidate parents)" if "gamma" in info else ""
+    return f"{choice.name.upper()}{extra}, {choice.reason}"
+
+
 def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
     """Warnings as ``warning: ...`` lines instead of Python's file:line + source echo."""
     say(f"warning: {one_line(message)}")
@@ -79,7 +96,7 @@ class Progress:
 
     @staticmethod
     def line(r) -> str:
-        return f"step {r.n_iter:>5}  BIC {r.score:,.2f} nats  exact evaluations {r.n_exact:,}"
+        return f"step {r.n_iter:>5}  score {r.score:,.2f} nats  exact evaluations {r.n_exact:,}"
 
     def __call__(self, intermediate_result) -> None:
         self.count += 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 
 from ..cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
+from ..score import SCORES
 from ..search.settings import MEASURES, METHODS, QUEUES, SearchSettings
 from .output import one_line
 
@@ -34,6 +35,19 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"error: {one_line(message)} (see '{self.prog} --help')\n")
+
+
+def _float_between(lo: float, hi: float):
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(f"must be between {lo} and {hi}, got {text}")
+        return value
+
+    return parse
 
 
 def _int_at_least(lo: int):
@@ -105,7 +119,8 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[data_opts],
         help="learn a network from data and write it as JSON",
         description="Learn a Bayesian network by greedy hill climbing (Add, Delete, Reverse, Replace) scored by "
-        "BIC, with Ideal Parent candidate selection by default, and print (or --out) the result as JSON: "
+        "BIC (or the extended BIC when candidate parents outnumber rows), with Ideal Parent candidate "
+        "selection by default, and print (or --out) the result as JSON: "
         "variables, edges, families with fitted parameters, score (total BIC and log-likelihood in nats on "
         "the data as loaded), search statistics, settings and the standardization applied. Notes about how "
         "the data were read, and progress, go to stderr.",
@@ -167,6 +182,28 @@ def build_parser() -> argparse.ArgumentParser:
         default=None,
         metavar="P",
         help="parents per variable at most (default: no limit)",
+    )
+    learn.add_argument(
+        "--score",
+        choices=SCORES,
+        default=_DEFAULTS.score,
+        help="network score: bic (the paper's), ebic (extended BIC, for more candidate parents than rows) or "
+        "auto (default: bic for tall data without --regulators, else ebic; the choice and the reason are "
+        "printed and stored in the result)",
+    )
+    learn.add_argument(
+        "--ebic-gamma",
+        type=_float_between(0.0, 1.0),
+        default=_DEFAULTS.ebic_gamma,
+        metavar="G",
+        help=f"EBIC's gamma in [0, 1] (default {_DEFAULTS.ebic_gamma})",
+    )
+    learn.add_argument(
+        "--regulators",
+        metavar="FILE",
+        default=None,
+        help="candidate regulators: only these variables may be parents. One name per line, or a CSV/TSV with "
+        "names in the first column; blank lines and # comments ignored; names not in the data are reported",
     )
     learn.add_argument(
         "--max-steps", type=_int_at_least(0), default=None, metavar="N", help="stop after N moves (default: converge)"

@@ -45,6 +45,7 @@ from .._validation import check_scalar
 from ..cpd.linear import LOG_2PI, LinearGaussianFamilies
 from ..data import Dataset
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
+from ..score import choose_score, make_score
 from ..search import SearchSettings, Stepper
 from .marginal import marginal_loglik
 
@@ -109,6 +110,15 @@ class StructuralEM:
         uninformative (e.g. random) profile: the paper optimizes a new hidden variable's
         parameters before searching around it, and from a random profile the first M-step would
         otherwise drop its children. Informed starts (a cluster's z*) do better without it.
+    regulators : iterable of str, optional
+        Candidate regulators: the only observed variables that may be parents (hidden variables
+        always may).
+
+    Attributes
+    ----------
+    score_choice : engine.score.ScoreChoice
+        The network score (``settings.score`` resolved on the observed variables' shape); the
+        bound and :meth:`observed_bic` use its penalty.
     """
 
     def __init__(
@@ -127,6 +137,7 @@ class StructuralEM:
         mf_tol: float = 1e-8,
         fixed_structure: bool = False,
         warmup: int = 0,
+        regulators: Iterable[str] | None = None,
         **overrides,
     ) -> None:
         check_scalar(max_iter, "max_iter", int, min_val=1)
@@ -151,6 +162,16 @@ class StructuralEM:
         self.n_vars = len(self.names)
         m = dataset.n_samples
         self.n_samples = m
+        # names not in the data are reported by the estimator; here they are simply not candidates
+        self.regulators = (
+            None if regulators is None else sorted({obs_names.index(r) for r in regulators if r in obs_names})
+        )
+        n_reg = None if self.regulators is None else len(self.regulators) + len(hidden)
+        # resolved once, on the observed shape, so that adding a hidden variable never switches scores
+        self.score_choice = choose_score(
+            self.settings.score, m, self.n_obs, n_candidates=n_reg, gamma=self.settings.ebic_gamma
+        )
+        self.settings = self.settings.replace(score=self.score_choice.name)
         values = np.array(dataset.values, dtype=float)
         self.observed = np.ones((m, self.n_vars), dtype=bool)
         self.observed[:, : self.n_obs] = ~dataset.missing
@@ -284,13 +305,15 @@ class StructuralEM:
         v = v[v > 0]
         return float(0.5 * np.sum(LOG_2PI + 1.0 + np.log(v)))
 
+    @property
+    def scorer(self):
+        """The score (BIC or EBIC) over every variable, hidden ones included (as the steppers')."""
+        n_cand = self.n_vars - 1 if self.regulators is None else len(self.regulators) + self.n_vars - self.n_obs
+        return make_score(self.score_choice.name, self.n_samples, n_candidates=n_cand, gamma=self.settings.ebic_gamma)
+
     def _expected_bic(self, model: LinearGaussianFamilies) -> float:
-        pen = 0.5 * math.log(self.n_samples)
-        total = 0.0
-        for c, ps in enumerate(self.parents()):
-            fit = model.fit(c, ps)
-            total += fit.loglik - pen * fit.n_params
-        return total
+        scorer = self.scorer
+        return float(sum(scorer.family(model.fit(c, ps)) for c, ps in enumerate(self.parents())))
 
     # ----------------------------------------------------------------- M-step
     def m_step(self, model: LinearGaussianFamilies, callback=None) -> int:
@@ -313,12 +336,15 @@ class StructuralEM:
     def make_stepper(self, model: LinearGaussianFamilies | None = None, max_parents: int | None = None) -> Stepper:
         """A stepper over every variable (hidden ones included) on ``model`` (default: the current
         expected statistics), starting from the current structure, with the EM's constraints."""
+        cap = self.settings.max_parents if max_parents is None else max_parents
+        regulators = None if self.regulators is None else self.regulators + list(range(self.n_obs, self.n_vars))
         return Stepper(
             model if model is not None else self.expected_model(),
-            self.settings.replace(max_parents=max_parents),
+            self.settings.replace(max_parents=cap),
             initial=self.edges,
             required=self.required,
             forbidden=self._forbidden(),
+            regulators=regulators,
         )
 
     # ------------------------------------------------------------------- loop
@@ -405,9 +431,11 @@ class StructuralEM:
         return marginal_loglik(par.intercept, par.coef, par.variance, self.mean, self.observed)
 
     def observed_bic(self) -> float:
-        """Observed-data BIC: exact marginal log-likelihood minus the penalty of all parameters."""
-        n_params = sum(len(p) + 2 for p in self.parents())
-        return self.observed_loglik() - 0.5 * math.log(self.n_samples) * n_params
+        """Observed-data score: exact marginal log-likelihood minus the penalty of all families
+        (BIC's, or EBIC's when that is the score)."""
+        scorer = self.scorer
+        penalty = sum(scorer.penalty(len(p) + 2, len(p)) for p in self.parents())
+        return self.observed_loglik() - penalty
 
     def hidden_names(self) -> list[str]:
         return self.names[self.n_obs :]

@@ -2,9 +2,11 @@
 
 Which moves are *legal* in a state: the DAG must stay acyclic (checked through the reachability
 matrix of :class:`~engine.dag.DAG`), required edges stay, forbidden edges never appear, no family
-exceeds ``max_parents`` parents, and only the allowed operators are used. A family also never
-gets more than M - 3 parents: it needs two residual degrees of freedom beyond the intercept and
-its parents, or its ML variance collapses to 0 and its likelihood to +inf (wide data).
+exceeds ``max_parents`` parents, only candidate regulators (when a list is given) become parents,
+and only the allowed operators are used. A family also never gets more than M - 3 parents: it
+needs two residual degrees of freedom beyond the intercept and its parents, or its ML variance
+collapses to 0 and its likelihood to +inf (wide data); the score may cap it lower
+(:meth:`engine.score.BIC.parent_cap`).
 """
 
 from __future__ import annotations
@@ -31,6 +33,8 @@ class Constraints:
         The user's bound on the parents of any variable.
     required, forbidden : iterable of (parent, child)
     operators : iterable of Operator
+    regulators : array of int, optional
+        The only variables that may be parents (a candidate-regulator list); default: all.
     """
 
     def __init__(
@@ -42,6 +46,7 @@ class Constraints:
         required: Iterable[tuple[int, int]] = (),
         forbidden: Iterable[tuple[int, int]] = (),
         operators: Iterable[Operator] = tuple(Operator),
+        regulators: np.ndarray | None = None,
     ) -> None:
         n = n_vars
         self.n_vars = n
@@ -54,6 +59,17 @@ class Constraints:
                 if not (0 <= p < n and 0 <= c < n) or p == c:
                     raise ParameterError(f"`{name}` edge ({p}, {c}) is not a pair of distinct variables.")
                 arr[p, c] = True
+        #: which variables may be parents (all, or the candidate regulators)
+        self.may_parent = np.ones(n, dtype=bool)
+        if regulators is not None:
+            reg = np.asarray(regulators, dtype=np.intp)
+            if reg.size and (reg.min() < 0 or reg.max() >= n):
+                raise ParameterError("`regulators` holds an index outside the variables.")
+            self.may_parent[:] = False
+            self.may_parent[reg] = True
+            # required edges from a non-regulator stay allowed: the user asked for them
+            self.forbidden |= ~self.may_parent[:, None] & ~self.required
+            np.fill_diagonal(self.forbidden, False)
         clash = np.argwhere(self.required & self.forbidden)
         if clash.size:
             p, c = clash[0]

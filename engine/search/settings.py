@@ -18,6 +18,7 @@ import numpy as np
 from .._validation import check_choice, check_scalar
 from ..cpd import CPD_CHOICES, DEFAULT_CPD, cpd_settings, get_cpd
 from ..exceptions import ParameterError
+from ..score import EBIC_GAMMA, SCORES
 
 __all__ = ["SearchSettings", "METHODS", "MEASURES", "QUEUES"]
 
@@ -48,6 +49,12 @@ class SearchSettings:
         CPD family (``engine.cpd.CPD_CHOICES``).
     correction : bool
         Sigmoid CPD only: rank with Theorem 7.1's k1/k2 correction.
+    score : {"auto", "bic", "ebic"}
+        The network score (:mod:`engine.score`): the paper's BIC, or the extended BIC for data with
+        more candidate parents than rows; ``auto`` picks by the data's shape
+        (:func:`engine.score.choose_score`).
+    ebic_gamma : float in [0, 1]
+        EBIC's ``gamma`` (0 gives BIC).
 
     Notes
     -----
@@ -64,6 +71,8 @@ class SearchSettings:
     max_parents: int | None = None
     cpd: str = DEFAULT_CPD
     correction: bool = True
+    score: str = "auto"
+    ebic_gamma: float = EBIC_GAMMA
 
     def __post_init__(self) -> None:
         set_ = object.__setattr__  # frozen: normalize in place once
@@ -76,6 +85,9 @@ class SearchSettings:
         if self.max_parents is not None:
             set_(self, "max_parents", int(self.max_parents))
         set_(self, "cpd", check_choice(self.cpd, "cpd", CPD_CHOICES))
+        set_(self, "score", check_choice(self.score, "score", SCORES))
+        check_scalar(self.ebic_gamma, "ebic_gamma", float, min_val=0.0, max_val=1.0)
+        set_(self, "ebic_gamma", float(self.ebic_gamma))
         for setting, _ in cpd_settings():  # the CPD options the registry declares
             value = getattr(self, setting.name)
             if not isinstance(value, bool | np.bool_):

@@ -32,7 +32,7 @@ import numpy as np
 from .._validation import check_scalar
 from ..cpd.base import FamilyModel, Parents
 from ..exceptions import CycleError
-from ..score import BIC
+from ..score import ScoreChoice, choose_score
 from . import candidates
 from .constraints import Constraints
 from .moves import CandidateTable, Move, Operator
@@ -67,6 +67,14 @@ class Stepper:
     cache_size : int or None
         How many family entries (rankings and exact scores per parent set) to keep; the current
         families are never dropped. Default ``max(2 N, 2048)``.
+    regulators : iterable of int, optional
+        The only variables that may be parents (candidate regulators); default: all.
+
+    Attributes
+    ----------
+    score_choice : ScoreChoice
+        The network score the search maximizes (``settings.score`` resolved for the data's shape,
+        :func:`engine.score.choose_score`) and why it was chosen.
     """
 
     def __init__(
@@ -80,6 +88,7 @@ class Stepper:
         operators: Iterable[Operator] = tuple(Operator),
         tol: float = 1e-9,
         cache_size: int | None = None,
+        regulators: Iterable[int] | None = None,
         **overrides,
     ) -> None:
         self.settings = SearchSettings.coerce(settings, **overrides)
@@ -88,15 +97,26 @@ class Stepper:
         n = model.n_vars
         self.n_vars = n
         self.tol = float(tol)
+        reg = None if regulators is None else np.unique(np.asarray(list(regulators), dtype=np.intp))
+        self.score_choice: ScoreChoice = choose_score(
+            self.settings.score,
+            model.n_samples,
+            n,
+            n_candidates=None if reg is None else len(reg),
+            gamma=self.settings.ebic_gamma,
+        )
+        #: the network score (BIC or EBIC) the search maximizes
+        self.scorer = self.score_choice.score
+        cap = self.scorer.parent_cap()
         self.constraints = Constraints(
             n,
             model.n_samples,
-            max_parents=self.settings.max_parents,
+            max_parents=cap if self.settings.max_parents is None else min(self.settings.max_parents, cap),
             required=required,
             forbidden=forbidden,
             operators=operators,
+            regulators=reg,
         )
-        self.bic = BIC(model.n_samples)
         self.dag = self.constraints.starting_dag(initial)
         self._entries: dict[tuple[int, Parents], FamilyEntry] = {}
         #: cached family entries kept beyond the current ones (insertion order = age)
@@ -105,9 +125,9 @@ class Stepper:
         #: number of parents of each variable now
         self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
         self.reversals = ReversalCache(n)
-        #: _pen[k] = BIC penalty of a family with k parents gaining one (k = 0..N)
-        self._pen = self.bic.per_param * np.diff([model.n_params(k) for k in range(n + 2)])
-        self._fam_bic = np.array([self.bic.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
+        #: _pen[k] = score penalty of a family with k parents gaining one (k = 0..N)
+        self._pen = self.scorer.add_penalties(model.n_params, n)
+        self._fam_bic = np.array([self.scorer.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
         self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
         self._fb_delta = np.full(n, -np.inf)  # best exact BIC change per family
@@ -133,7 +153,7 @@ class Stepper:
     # ------------------------------------------------------------------ state
     @property
     def score(self) -> float:
-        """Total BIC of the current network (nats)."""
+        """Total score of the current network (nats; BIC or EBIC, :attr:`score_choice`)."""
         return float(self._fam_bic.sum())
 
     @property
@@ -178,11 +198,13 @@ class Stepper:
                 excess -= 1
 
     def pen_add(self, k: int) -> float:
-        """BIC penalty of giving a family with ``k`` parents one more (log M / 2 per parameter)."""
+        """Score penalty of giving a family with ``k`` parents one more (log M / 2 per parameter
+        for BIC, plus EBIC's ``gamma log((p - k) / (k + 1))``)."""
         return float(self._pen[k])
 
     def rev_penalty(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
-        """Penalty change of reversing u -> c: c loses a parent, u gains one (0 for linear CPDs)."""
+        """Penalty change of reversing u -> c: c loses a parent, u gains one (0 under BIC for
+        CPDs whose dimension is linear in k)."""
         return self._pen[self.n_par[us]] - self._pen[self.n_par[cs] - 1]
 
     def legal_rows(self, child: int) -> tuple[np.ndarray, np.ndarray]:
@@ -316,7 +338,7 @@ class Stepper:
             self.n_par[c] = len(self._parents[c])
             self.reversals.invalidate(c)
             fit = self.model.fit(c, self._parents[c])
-            self._fam_bic[c] = self.bic.family(fit)
+            self._fam_bic[c] = self.scorer.family(fit)
             self._fam_ll[c] = fit.loglik
             self._dirty[c] = True
 

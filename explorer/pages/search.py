@@ -152,7 +152,13 @@ def _counters() -> None:
     # a wrapping row: on a narrow window a metric moves to the next line instead of showing "-12,..."
     row = st.container(horizontal=True, horizontal_alignment="distribute", gap="medium")
     row.metric("Moves", stepper.n_iter, width="content")
-    row.metric("BIC (nats)", f"{stepper.score:,.1f}", width="content")
+    choice = stepper.score_choice
+    row.metric(
+        f"{session.score_label} (nats)",
+        f"{stepper.score:,.1f}",
+        width="content",
+        help=f"The network score the search maximizes: {choice.name.upper()}, {choice.reason}.",
+    )
     work = (
         " Counts all the work done so far: Undo takes a move back but keeps what was computed for it "
         "(the scores stay cached, so stepping forward again costs nothing and adds nothing here)."

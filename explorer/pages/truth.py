@@ -44,7 +44,7 @@ def _scores(truth: list[tuple[str, str]], learned_edges: list[tuple[str, str]]) 
 
 
 def _compare_scores(session) -> None:
-    """The learned network's BIC against the true structure's, fitted to the same data."""
+    """The learned network's score (BIC or EBIC) against the true structure's, fitted to the same data."""
     stepper = session.stepper
     key = (session.data_version, session.version, tuple(session.truth))
     try:
@@ -71,9 +71,10 @@ def _compare_scores(session) -> None:
             "restarts, CLI --restarts, often get closer)."
         )
     cols = st.columns(3)
-    cols[0].metric("BIC of the learned network", f"{stepper.score:,.1f}")
+    label = session.score_label
+    cols[0].metric(f"{label} of the learned network", f"{stepper.score:,.1f}")
     cols[1].metric(
-        "BIC of the true structure",
+        f"{label} of the true structure",
         f"{true_bic:,.1f}",
         help="The true network's edges with parameters fitted to these data (same CPD and score as the search).",
     )

@@ -116,7 +116,7 @@ def test_true_structure_bic_is_shown_next_to_the_learned_one(app):
     model = make_families(ds.values, "linear")
     idx = {n: i for i, n in enumerate(ds.names)}
     parents = {c: sorted(idx[p] for p, cc in app.session_state[state.SESSION].truth if cc == n) for n, c in idx.items()}
-    true_bic = sum(stepper.bic.family(model.fit(c, tuple(ps))) for c, ps in parents.items())
+    true_bic = sum(stepper.scorer.family(model.fit(c, tuple(ps))) for c, ps in parents.items())
     assert m["BIC of the true structure"] == f"{true_bic:,.1f}"
     assert m["Learned − true"] == f"{stepper.score - true_bic:+,.1f}"
 

@@ -482,7 +482,7 @@ class TestOutputHelpers:
 
         def with_nan(self):
             d = original(self)
-            d["score"]["bic"] = math.nan
+            d["score"]["bic"] = d["score"]["value"] = math.nan
             return d
 
         monkeypatch.setattr(LearnedNetwork, "to_dict", with_nan)
@@ -527,7 +527,7 @@ class TestProgress:
         p.done("done: 45 moves")
         lines = stream.getvalue().splitlines()
         assert [ln.split()[1] for ln in lines[:-1]] == ["20", "40"]
-        assert "BIC" in lines[0] and "exact evaluations 200" in lines[0]
+        assert "score" in lines[0] and "exact evaluations 200" in lines[0]
         assert lines[-1] == "done: 45 moves" and "\r" not in stream.getvalue()
 
     def test_terminal_gets_one_line_updated_in_place(self, monkeypatch):

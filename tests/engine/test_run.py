@@ -31,6 +31,8 @@ class TestSearchSettings:
             "max_parents": None,
             "cpd": "linear",
             "correction": True,
+            "score": "auto",
+            "ebic_gamma": 1.0,
         }
 
     @pytest.mark.parametrize(

@@ -1,0 +1,54 @@
+"""Reading a list of candidate regulators: :func:`read_regulators`, :func:`parse_regulators`.
+
+Module-network and regulatory-network tools let biologists restrict which genes may be parents
+(known transcription factors and signalling genes). The list is one name per line, or a CSV/TSV
+whose first column holds the names; blank lines and ``#`` comments are ignored, and a name listed
+twice counts once. Checking the names against the data is the estimator's job
+(:meth:`engine.learn.IdealParentSearch.regulator_names`): absent names are reported, not an error.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from ..exceptions import DataValidationError
+
+__all__ = ["read_regulators", "parse_regulators"]
+
+_SPLIT = re.compile(r"[,\t;]")
+
+
+def parse_regulators(text: str, *, source: str = "regulator list") -> list[str]:
+    """The names in ``text`` (see the module docstring), in order, without duplicates."""
+    names: list[str] = []
+    for line in text.splitlines():
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        first = _SPLIT.split(line, 1)[0].strip().strip('"').strip("'").strip()
+        if first:
+            names.append(first)
+    names = list(dict.fromkeys(names))
+    if not names:
+        raise DataValidationError(f"{source}: holds no names (one per line, or a CSV/TSV with names in column 1).")
+    return names
+
+
+def read_regulators(path: str | os.PathLike) -> list[str]:
+    """Read a candidate-regulator file; a missing, unreadable or binary file raises
+    :class:`DataValidationError` naming it."""
+    p = Path(path)
+    if not p.is_file():
+        raise DataValidationError(f"--regulators {path}: no such file.")
+    raw = p.read_bytes()
+    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise DataValidationError(f"--regulators {path}: not a text file.")
+    for encoding in ("utf-8-sig", "utf-16", "latin-1"):
+        try:
+            text = raw.decode(encoding)
+            break
+        except UnicodeDecodeError:
+            continue
+    return parse_regulators(text, source=f"--regulators {p.name}")
