@@ -22,7 +22,7 @@ from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
 from .io import as_dataset
 from .network import LearnedNetwork
-from .score import EBIC_GAMMA, ScoreChoice, choose_score
+from .score import EBIC_GAMMA, MAX_FALSE_PARENTS, ScoreChoice, choose_score, false_parent_rate
 from .search import Move, RunStats, SearchResult, SearchSettings, Stepper
 
 __all__ = ["IdealParentSearch"]
@@ -210,6 +210,7 @@ class IdealParentSearch:
                 "a single stepper needs complete data (fit() learns with missing values by "
                 "structural EM)."
             )
+        self.check_rows(dataset)
         model = self.make_model(dataset.values, names=dataset.names)
 
         def index_pairs(pairs, what):
@@ -237,6 +238,30 @@ class IdealParentSearch:
             regs = self.regulator_names(dataset)
         n_cand = None if regs is None else len(regs)
         return choose_score(self.score, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, gamma=self.ebic_gamma)
+
+    def check_rows(self, dataset: Dataset) -> ScoreChoice:
+        """Refuse, before any costly work, data with too few rows for the chosen score to tell a
+        parent from chance: under EBIC, when more than :data:`~engine.score.MAX_FALSE_PARENTS`
+        candidate per variable would pass as a first parent with no relation to it
+        (:func:`~engine.score.false_parent_rate`). Under BIC chosen by the user the same figure
+        is a warning. Returns the score choice."""
+        choice = self.score_choice(dataset)
+        n_cand = choice.score.n_candidates if choice.name == "ebic" else dataset.n_vars - 1
+        expected = false_parent_rate(choice.score, self.search_settings().cpd_type.n_params) * n_cand
+        if expected <= MAX_FALSE_PARENTS:
+            return choice
+        what = (
+            f"{dataset.n_samples} instances are too few to choose parents among {n_cand:,} candidates: "
+            f"under {choice.name.upper()} about {expected:,.1f} candidates per variable would pass as a "
+            "parent by chance alone"
+        )
+        if choice.name == "bic":
+            warnings.warn(f"{what}; the extended BIC (score='ebic') guards against that.", UserWarning, stacklevel=3)
+            return choice
+        raise DataValidationError(
+            f"{dataset.source or 'data'}: {what}. Use more instances, restrict the parents to candidate "
+            "regulators (--regulators), or check the orientation: if rows are variables, transpose."
+        )
 
     def regulator_names(self, dataset: Dataset) -> list[str] | None:
         """The candidate regulators present in ``dataset`` (None: every variable may be a parent).
@@ -305,6 +330,7 @@ class IdealParentSearch:
         """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
         from .hidden import MISSING_HANDLING, HiddenSearch
 
+        self.check_rows(dataset)
         if not self.search_settings().cpd_type.structural_em:
             if self._auto_hidden or self.two_layer:
                 raise ParameterError(

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 import numpy as np
-from scipy.special import gammaln
+from scipy.special import betainc, gammaln
 
 from .cpd.base import FamilyFit
 
@@ -42,6 +42,8 @@ __all__ = [
     "WIDE_PARENT_RATIO",
     "ScoreChoice",
     "choose_score",
+    "false_parent_rate",
+    "MAX_FALSE_PARENTS",
     "family_bic",
     "make_score",
 ]
@@ -134,6 +136,29 @@ class EBIC(BIC):
 
     def describe(self) -> dict:
         return {"name": self.name, "gamma": self.gamma, "n_candidates": int(self.n_candidates)}
+
+
+#: refuse to search when a family would get more chance parents than this, in expectation
+MAX_FALSE_PARENTS = 1.0
+
+
+def false_parent_rate(score: BIC, n_params) -> float:
+    """Probability that a candidate independent of the child still passes the score as its first
+    parent (linear-Gaussian families).
+
+    Adding one parent to an empty family gains ``-(M/2) log(1 - r^2)`` nats, where ``r^2`` is the
+    squared sample correlation; for an independent candidate ``r^2 ~ Beta(1/2, (M-2)/2)``. The
+    move passes when the gain beats the penalty increase ``d``, i.e. when
+    ``r^2 > 1 - exp(-2 d / M)``. Times the number of candidates this is the expected number of
+    chance parents per variable: with few rows and many candidates it exceeds 1 and every
+    variable gets spurious parents, whatever the data say.
+    """
+    m = int(score.n_samples)
+    if m <= 2:
+        return 1.0
+    d = float(score.add_penalties(n_params, 0)[0])
+    r2_min = -math.expm1(-2.0 * d / m)
+    return float(1.0 - betainc(0.5, 0.5 * (m - 2), r2_min))
 
 
 @dataclass(frozen=True)

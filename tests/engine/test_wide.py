@@ -210,3 +210,38 @@ class TestCLI:
         assert "--ebic-gamma: must be between 0.0 and 1.0" in capsys.readouterr().err
         assert main(["learn", str(data), "--regulators", str(tmp_path / "none.txt")]) == 2
         assert "--regulators" in capsys.readouterr().err
+
+
+class TestTooFewRows:
+    def test_false_parent_rate_matches_simulation(self):
+        """The Beta tail against a Monte Carlo of independent candidates' first-parent gains."""
+        from engine.score import false_parent_rate, make_score
+
+        rng = np.random.default_rng(0)
+        m, p = 12, 400
+        score = make_score("ebic", m, n_candidates=p)
+        d = score.penalty(3, 1) - score.penalty(2, 0)
+        x = rng.normal(size=(4000, m))
+        z = rng.normal(size=(4000, m))
+        xc, zc = x - x.mean(1, keepdims=True), z - z.mean(1, keepdims=True)
+        r2 = (xc * zc).sum(1) ** 2 / ((xc**2).sum(1) * (zc**2).sum(1))
+        simulated = np.mean(-0.5 * m * np.log1p(-r2) > d)
+        assert false_parent_rate(score, lambda k: k + 2) == pytest.approx(simulated, abs=0.01)
+
+    def test_five_rows_by_ten_thousand_columns_are_refused_quickly(self):
+        x = np.random.default_rng(0).normal(size=(5, 3000))
+        frame = pd.DataFrame(x, columns=[f"G{i}" for i in range(3000)])
+        with pytest.raises(DataValidationError, match="5 instances are too few to choose parents among 2,999"):
+            IdealParentSearch().fit(frame)
+
+    def test_cli_refusal_is_one_line(self, tmp_path, capsys):
+        x = np.random.default_rng(1).normal(size=(5, 2000))
+        data = tmp_path / "short.csv"
+        pd.DataFrame(x, columns=[f"G{i}" for i in range(2000)]).to_csv(data, index=False)
+        assert main(["learn", str(data)]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert err[-1].startswith("error:") and "too few" in err[-1] and "--regulators" in err[-1]
+
+    def test_user_bic_on_wide_data_is_a_warning(self, wide):
+        with pytest.warns(UserWarning, match="pass as a parent by chance"):
+            IdealParentSearch(score="bic", max_iter=1).fit(wide[0])
