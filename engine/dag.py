@@ -28,6 +28,9 @@ class DAG:
         # edge list kept alongside the matrix so that per-edge work never scans N x N
         self._src = np.zeros(0, dtype=np.intp)
         self._dst = np.zeros(0, dtype=np.intp)
+        #: bumped by every change of the edges (keys caches of derived views)
+        self.version = 0
+        self._sorted: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
         for p, c in edges:
             if not self.can_add(p, c):
                 raise CycleError(f"edge {p} -> {c} would create a directed cycle.")
@@ -41,6 +44,8 @@ class DAG:
         new.reach = self.reach.copy()
         new._src = self._src.copy()
         new._dst = self._dst.copy()
+        new.version = 0
+        new._sorted = None
         return new
 
     # ---------------------------------------------------------------- queries
@@ -57,10 +62,23 @@ class DAG:
         order = np.lexsort((self._src, self._dst))
         return [(int(a), int(b)) for a, b in zip(self._src[order], self._dst[order], strict=True)]
 
+    def _by_source(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Edges sorted by source then target, and the CSR pointer of each source's run; computed
+        once per change of the edges."""
+        if self._sorted is None or self._sorted[0] != self.version:
+            order = np.lexsort((self._dst, self._src))
+            src, dst = self._src[order], self._dst[order]
+            ptr = np.searchsorted(src, np.arange(self.n_vars + 1))
+            for arr in (src, dst, ptr):
+                arr.flags.writeable = False
+            self._sorted = (self.version, src, dst, ptr)
+        return self._sorted[1], self._sorted[2], self._sorted[3]
+
     def edge_array(self) -> tuple[np.ndarray, np.ndarray]:
-        """All edges as (sources, targets) arrays sorted by source then target. O(E log E)."""
-        order = np.lexsort((self._dst, self._src))
-        return self._src[order], self._dst[order]
+        """All edges as (sources, targets) arrays sorted by source then target (read-only views,
+        cached until the edges change)."""
+        src, dst, _ = self._by_source()
+        return src, dst
 
     @property
     def n_edges(self) -> int:
@@ -89,8 +107,7 @@ class DAG:
         children = np.asarray(children, dtype=np.intp)
         if parents.size == 0:
             return np.zeros(0, dtype=bool)
-        src, dst = self.edge_array()
-        ptr = np.searchsorted(src, np.arange(self.n_vars + 1))
+        _, dst, ptr = self._by_source()
         start, stop = ptr[parents], ptr[parents + 1]
         counts = stop - start
         edge_of = np.repeat(np.arange(parents.size), counts)
@@ -107,6 +124,7 @@ class DAG:
         if not self.can_add(parent, child):
             raise CycleError(f"edge {parent} -> {child} would create a cycle or already exists.")
         self.adj[parent, child] = True
+        self.version += 1
         self._src = np.append(self._src, parent)
         self._dst = np.append(self._dst, child)
         src = self.reach[:, parent].copy()
@@ -126,6 +144,7 @@ class DAG:
         if not self.adj[parent, child]:
             raise CycleError(f"there is no edge {parent} -> {child} to remove.")
         self.adj[parent, child] = False
+        self.version += 1
         keep = ~((self._src == parent) & (self._dst == child))
         self._src, self._dst = self._src[keep], self._dst[keep]
         affected = np.flatnonzero(self.reach[:, parent])

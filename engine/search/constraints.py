@@ -70,6 +70,7 @@ class Constraints:
             # required edges from a non-regulator stay allowed: the user asked for them
             self.forbidden |= ~self.may_parent[:, None] & ~self.required
             np.fill_diagonal(self.forbidden, False)
+        self._allowed_t: np.ndarray | None = None  # ~forbidden.T, contiguous per child (built on first use)
         clash = np.argwhere(self.required & self.forbidden)
         if clash.size:
             p, c = clash[0]
@@ -100,11 +101,16 @@ class Constraints:
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
-    def legal_rows(self, dag: DAG, child: int, n_parents: int) -> tuple[np.ndarray, np.ndarray]:
-        """Legal Add and Replace candidates (new parents) of one family, from its reachability row."""
-        base = ~dag.reach[child] & ~dag.adj[:, child] & ~self.forbidden[:, child]
+    def legal_rows(self, dag: DAG, child: int, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+        """Legal Add and Replace candidates (new parents) of one family with ``parents``, from its
+        reachability row (contiguous rows only: a column of an N x N matrix is N cache misses)."""
+        if self._allowed_t is None:
+            self._allowed_t = np.ascontiguousarray(~self.forbidden.T)
+        base = ~dag.reach[child] & self._allowed_t[child]
         base[child] = False
-        full = n_parents >= self.max_parents
+        if parents:
+            base[list(parents)] = False
+        full = len(parents) >= self.max_parents
         legal_add = base if (Operator.ADD in self.operators and not full) else np.zeros_like(base)
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep

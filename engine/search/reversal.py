@@ -3,7 +3,8 @@
 Reversing u -> c deletes u from c's family and adds c to u's; both parts are scored exactly
 (Reverse is never ranked by C1/C2) and, with decomposable scores, the change is the sum of the
 two families' changes. The value of an edge stays valid until either family changes, so the
-cache is invalidated per variable after each move.
+cache is invalidated per variable after each move. The cache is sparse (sorted edge keys, O(E)
+memory), never an N x N table, and the legal reversals are found once per change of the graph.
 """
 
 from __future__ import annotations
@@ -21,15 +22,50 @@ __all__ = ["ReversalCache"]
 
 
 class ReversalCache:
-    """Exact log-likelihood changes of reversing each edge, ``[parent, child]`` (NaN = unknown)."""
+    """Exact log-likelihood changes of reversing edges ``parent -> child`` (NaN = unknown), kept
+    as sorted keys ``parent * N + child`` with their values."""
 
     def __init__(self, n_vars: int) -> None:
-        self.dll = np.full((n_vars, n_vars), np.nan)
+        self.n_vars = n_vars
+        self._keys = np.zeros(0, dtype=np.int64)
+        self._vals = np.zeros(0)
+        self._legal: tuple | None = None  # (dag version, n_par bytes, us, cs) of the legal reversals
+
+    def lookup(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
+        """Cached changes of reversing ``us[e] -> cs[e]`` (NaN where unknown)."""
+        q = us.astype(np.int64) * self.n_vars + cs
+        idx = np.searchsorted(self._keys, q)
+        idx_c = np.minimum(idx, max(self._keys.size - 1, 0))
+        found = (idx < self._keys.size) & (self._keys[idx_c] == q) if self._keys.size else np.zeros(q.size, bool)
+        out = np.full(q.size, np.nan)
+        out[found] = self._vals[idx_c[found]]
+        return out
+
+    def store(self, us: np.ndarray, cs: np.ndarray, values: np.ndarray) -> None:
+        """Remember the changes of reversing ``us[e] -> cs[e]``."""
+        q = us.astype(np.int64) * self.n_vars + cs
+        keep = ~np.isin(self._keys, q)
+        keys = np.concatenate([self._keys[keep], q])
+        order = np.argsort(keys, kind="stable")
+        self._keys, self._vals = keys[order], np.concatenate([self._vals[keep], values])[order]
 
     def invalidate(self, node: int) -> None:
         """Forget every reversal touching ``node``'s family."""
-        self.dll[:, node] = np.nan
-        self.dll[node, :] = np.nan
+        if self._keys.size:
+            keep = (self._keys // self.n_vars != node) & (self._keys % self.n_vars != node)
+            self._keys, self._vals = self._keys[keep], self._vals[keep]
+
+    def legal(self, stepper: Stepper) -> tuple[np.ndarray, np.ndarray]:
+        """The edges that may be reversed now (computed once per state of the graph)."""
+        dag = stepper.dag
+        key = (dag.version, id(dag), stepper.n_par.tobytes())
+        if self._legal is None or self._legal[0] != key:
+            us, cs = dag.edge_array()
+            if us.size:
+                ok = stepper.constraints.reversible(dag, stepper.n_par, us, cs)
+                us, cs = us[ok], cs[ok]
+            self._legal = (key, us, cs)
+        return self._legal[1], self._legal[2]
 
     def candidates(self, stepper: Stepper) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Legal reversals (parents, children) and their exact log-likelihood changes; the
@@ -38,19 +74,18 @@ class ReversalCache:
         empty = np.zeros(0, dtype=np.intp)
         if Operator.REVERSE not in stepper.operators:
             return empty, empty, np.zeros(0)
-        us, cs = stepper.dag.edge_array()
+        us, cs = self.legal(stepper)
         if us.size == 0:
             return empty, empty, np.zeros(0)
-        ok = stepper.constraints.reversible(stepper.dag, stepper.n_par, us, cs)
-        us, cs = us[ok], cs[ok]
-        dll = self.dll[us, cs]
+        dll = self.lookup(us, cs)
         todo = np.flatnonzero(np.isnan(dll))
         if todo.size:
             stepper.ensure_exact(self._requests(stepper, us[todo], cs[todo]))
-            for j in todo:
+            for j in todo:  # only the edges whose family changed in the last move
                 u, c = int(us[j]), int(cs[j])
                 ec, eu = stepper.entry(c), stepper.entry(u)
-                dll[j] = self.dll[u, c] = ec.del_dll[ec.parents.index(u)] + eu.add_exact[c]
+                dll[j] = ec.del_dll[ec.parents.index(u)] + eu.add_exact[c]
+            self.store(us[todo], cs[todo], dll[todo])
         return us, cs, dll
 
     @staticmethod
@@ -66,13 +101,11 @@ class ReversalCache:
         step's batch of exact fits."""
         if Operator.REVERSE not in stepper.operators:
             return []
-        us, cs = stepper.dag.edge_array()
+        us, cs = self.legal(stepper)
         if us.size == 0:
             return []
-        todo = np.isnan(self.dll[us, cs])
-        us, cs = us[todo], cs[todo]
-        ok = stepper.constraints.reversible(stepper.dag, stepper.n_par, us, cs)
-        return self._requests(stepper, us[ok], cs[ok]) if ok.any() else []
+        todo = np.isnan(self.lookup(us, cs))
+        return self._requests(stepper, us[todo], cs[todo]) if todo.any() else []
 
     def best(self, stepper: Stepper) -> tuple[float, tuple, Move] | None:
         """The best legal reversal as (BIC change, tie-break key, move), or None."""

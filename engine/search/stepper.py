@@ -209,7 +209,7 @@ class Stepper:
 
     def legal_rows(self, child: int) -> tuple[np.ndarray, np.ndarray]:
         """Legal Add and Replace candidates (new parents) of one family now."""
-        return self.constraints.legal_rows(self.dag, child, len(self._parents[child]))
+        return self.constraints.legal_rows(self.dag, child, self._parents[child])
 
     def legal_parents(self, child: int) -> np.ndarray:
         """Indices of the variables the Add operator may make a parent of ``child`` now."""
