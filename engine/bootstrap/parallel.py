@@ -21,6 +21,7 @@ import logging
 import os
 import time
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 
 from ..data import Dataset
@@ -60,14 +61,18 @@ def start_local_cluster(n_workers: int | None = None):
     from dask.distributed import LocalCluster
 
     n = _check_workers(n_workers) or max(1, os.cpu_count() or 1)
-    return LocalCluster(
-        n_workers=n,
-        threads_per_worker=1,
-        processes=True,
-        dashboard_address=None,
-        env=dict(BLAS_ENV),
-        silence_logs=logging.ERROR,
-    )
+    with warnings.catch_warnings():
+        # without a dashboard the scheduler still serves its health routes over HTTP, on 8787 when
+        # free and elsewhere otherwise: nothing the user needs to hear about
+        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
+        return LocalCluster(
+            n_workers=n,
+            threads_per_worker=1,
+            processes=True,
+            dashboard_address=None,
+            env=dict(BLAS_ENV),
+            silence_logs=logging.ERROR,
+        )
 
 
 @contextlib.contextmanager

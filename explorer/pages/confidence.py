@@ -32,6 +32,7 @@ KEY_RUN = "ip_conf_run"
 KEY_STOP = "ip_conf_stop"
 KEY_THRESHOLD = "ip_conf_threshold"
 KEY_ERROR = "ip_conf_error"
+KEY_PENDING = "ip_conf_pending"
 KEY_DL_EDGES = "ip_conf_dl_edges"
 KEY_DL_REGULATORS = "ip_conf_dl_regulators"
 KEY_DL_JSON = "ip_conf_dl_json"
@@ -72,9 +73,18 @@ def _key() -> RunKey:
 
 
 def _on_run() -> None:
+    """Ask for a run; the panel starts it (under a spinner: the first run starts the cluster)."""
     state.put(KEY_ERROR, None)
+    state.put(KEY_PENDING, _key())
+
+
+def _start_pending(ctl: ConfidenceController) -> None:
+    key = state.get(KEY_PENDING)
+    state.put(KEY_PENDING, None)
+    what = "Starting the local Dask cluster (first run only)..." if not ctl.started else "Submitting the replicates..."
     try:
-        controller().start(state.session().dataset, _key())
+        with st.spinner(what):
+            ctl.start(state.session().dataset, key)
     except IdealParentError as exc:
         state.put(KEY_ERROR, str(exc))
 
@@ -107,7 +117,7 @@ def _controls(running: bool) -> None:
 
 def _progress(ctl: ConfidenceController) -> None:
     done, failed, total = ctl.progress()
-    where = "starting the local Dask cluster" if not done else f"{done} of {total} replicates"
+    where = "waiting for the first replicate" if not done else f"{done} of {total} replicates"
     st.progress(
         done / total if total else 0.0, text=f"Bootstrap running: {where}" + (f", {failed} failed" if failed else "")
     )
@@ -116,6 +126,8 @@ def _progress(ctl: ConfidenceController) -> None:
 def run_panel() -> None:
     """Controls and progress; while a run goes on, polls it and reruns itself."""
     ctl = controller()
+    if state.get(KEY_PENDING) is not None and not ctl.running:
+        _start_pending(ctl)
     was_running = ctl.running
     if was_running:
         try:
