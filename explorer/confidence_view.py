@@ -69,7 +69,7 @@ def confidence_network_html(
         )
     legend = [
         (COLORS["edge"], False, "in the averaged network (width and opacity: strength)"),
-        (COLORS["edge"], True, "above the slider, not in the averaged network"),
+        (COLORS["edge"], True, "strength at least the slider's, not in the averaged network"),
     ]
     return _render(net, legend)
 
