@@ -268,3 +268,24 @@ def test_external_scheduler_and_worker(external_cluster, client, data, tmp_path,
     local = json.loads(capsys.readouterr().out)
     assert remote["stats"]["workers"] == 1 and remote["stats"]["scheduler"] == external_cluster
     assert remote["edges"] == local["edges"] and remote["averaged"] == local["averaged"]
+
+
+def test_hidden_regulator_support(client, tmp_path, capsys):
+    """--hidden auto: 8 children of one hidden factor; every replicate finds it, and the regulator's
+    children are the 8 variables."""
+    rng = np.random.default_rng(0)
+    h = rng.normal(size=300)
+    x = np.outer(h, rng.choice([-1, 1], size=8) * rng.uniform(0.6, 1.0, size=8)) + 0.7 * rng.normal(size=(300, 8))
+    names = [f"V{i}" for i in range(8)]
+    path = tmp_path / "factor.csv"
+    from_array(x, names).to_frame().to_csv(path, index=False)
+    args = ["bootstrap", str(path), "--replicates", "3", "--hidden", "auto", "--max-hidden", "1", "--quiet"]
+    assert main([*args, "--scheduler", client.scheduler.address]) == 0
+    d = json.loads(capsys.readouterr().out)
+    assert d["settings"]["hidden"] == "auto" and "Jaccard >= 0.5" in d["hidden_matching"]
+    top = d["hidden"][0]
+    assert top["name"] == "R1" and top["support"] == 1.0 and top["n_replicates"] == 3
+    assert {c["child"] for c in top["children"]} <= set(names) and len(top["core"]) >= 6
+    assert all(0 < c["frequency"] <= 1 for c in top["children"])
+    # edges between observed variables only: the hidden variables are reported as regulators
+    assert all(e["parent"] in names and e["child"] in names for e in d["edges"])
