@@ -285,6 +285,14 @@ def bootstrap(
     from ..io import as_dataset
 
     estimator._check_params()
+    # the replicates' template: required/forbidden edges as read once (they may be one-shot iterables)
+    template = type(estimator)(
+        **{
+            **estimator.get_params(),
+            "required_edges": list(estimator._required_pairs),
+            "forbidden_edges": list(estimator._forbidden_pairs),
+        }
+    )
     dataset = as_dataset(data)
     check_threshold(threshold)
     seed = estimator.random_state if random_state is None else random_state
@@ -292,7 +300,7 @@ def bootstrap(
         run = BootstrapRun(
             client,
             dataset,
-            estimator,
+            template,
             n_replicates,
             seed,
             threshold=threshold,

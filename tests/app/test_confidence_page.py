@@ -92,7 +92,7 @@ class TestView:
         finish(controller)
         r = controller.result
         html = confidence_network_html(list(ds.names), r.edges, r.averaged, {}, threshold=0.5)
-        assert html.count("strength ") == sum(e.strength >= 0.5 for e in r.edges)
+        assert html.count(": strength ") == sum(e.strength >= 0.5 for e in r.edges)  # one tooltip per edge
         table = edges_table(r, 1.0)
         assert table["averaged"].sum() == sum(e.strength == 1.0 for e in r.edges if e in r.averaged_at(1.0))
 

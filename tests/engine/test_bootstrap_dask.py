@@ -289,3 +289,13 @@ def test_hidden_regulator_support(client, tmp_path, capsys):
     assert all(0 < c["frequency"] <= 1 for c in top["children"])
     # edges between observed variables only: the hidden variables are reported as regulators
     assert all(e["parent"] in names and e["child"] in names for e in d["edges"])
+
+
+def test_forbidden_edges_reach_the_replicates(client):
+    """Settings reach every replicate, even edges given as a one-shot iterable (read once)."""
+    rng = np.random.default_rng(1)
+    z = rng.normal(size=(100, 1))
+    ds = from_array(np.hstack([z, z + 0.3 * rng.normal(size=(100, 1)), rng.normal(size=(100, 1))]), ["a", "b", "c"])
+    est = IdealParentSearch(forbidden_edges=zip(["a", "b"], ["b", "a"], strict=True))
+    res = est.bootstrap(ds, 3, scheduler=client, random_state=0)
+    assert res.replicates == 3 and not any({e.parent, e.child} == {"a", "b"} for e in res.edges)
