@@ -20,6 +20,7 @@ PAGES = [
     ("inspector.py", "Inspector", ":material/search:"),
     ("bounds.py", "Bounds", ":material/stacked_line_chart:"),
     ("hidden.py", "Hidden variables", ":material/visibility_off:"),
+    ("confidence.py", "Confidence", ":material/verified:"),
     ("truth.py", "Truth & export", ":material/fact_check:"),
     ("teaching.py", "Teaching", ":material/school:"),
 ]

@@ -10,6 +10,7 @@ and the app all go through the same ``Stepper.step``.
 from __future__ import annotations
 
 import dataclasses
+import inspect
 import time
 import warnings
 from collections.abc import Callable, Iterable
@@ -168,6 +169,42 @@ class IdealParentSearch:
                 "`required_edges` cannot be used with `two_layer`: the two-layer setting allows only "
                 "hidden -> observed edges."
             )
+
+    def get_params(self) -> dict:
+        """The constructor's parameters as set (scikit-learn's ``get_params``): ``type(est)(**params)``
+        is an unfitted copy. Used by :meth:`bootstrap` to give every replicate the same settings."""
+        return {
+            name: getattr(self, name) for name in inspect.signature(type(self).__init__).parameters if name != "self"
+        }
+
+    def bootstrap(
+        self,
+        data,
+        n_replicates: int = 200,
+        *,
+        threshold=None,
+        scheduler=None,
+        n_workers=None,
+        random_state=None,
+        progress=None,
+    ):
+        """Edge and hidden-regulator confidence: relearn on ``n_replicates`` resamples of ``data``
+        with these settings, in parallel on Dask (Friedman, Goldszmidt & Wyner 1999; bnlearn's
+        ``boot.strength`` and ``averaged.network``). Returns a
+        :class:`~engine.bootstrap.BootstrapResult`; see :func:`engine.bootstrap.bootstrap` for the
+        parameters (a local cluster by default, or ``scheduler="tcp://host:port"``)."""
+        from .bootstrap import bootstrap
+
+        return bootstrap(
+            self,
+            data,
+            n_replicates,
+            threshold=threshold,
+            scheduler=scheduler,
+            n_workers=n_workers,
+            random_state=random_state,
+            progress=progress,
+        )
 
     @property
     def _auto_hidden(self) -> bool:

@@ -1,8 +1,9 @@
-"""Command-line front end: ``python -m engine learn|score ...`` (also installed as ``ideal-parent``).
+"""Command-line front end: ``python -m engine learn|score|bootstrap ...`` (also installed as ``ideal-parent``).
 
 ``learn`` loads a table, runs the structure search (greedy or Ideal Parent; structural EM when
 cells are missing or hidden variables are requested) and writes the learned network as JSON.
 ``score`` evaluates a saved network on data (held out, or refitted with ``--refit``).
+``bootstrap`` relearns on resampled data in parallel on Dask and writes edge and regulator confidence.
 
 Every error a user can cause ends the program with exit status 2 (130 when interrupted) and one
 line ``error: ...`` on stderr; no traceback. Notes and progress go to stderr, results to stdout or
@@ -17,7 +18,7 @@ import warnings
 from pathlib import Path
 
 from ..exceptions import IdealParentError
-from .commands import learn, score
+from .commands import bootstrap, learn, score
 from .output import Progress, one_line, say, show_warning
 from .parser import VERSION, build_parser
 
@@ -27,7 +28,8 @@ __all__ = ["main", "build_parser", "VERSION"]
 def main(argv: list[str] | None = None) -> int:
     """Run the CLI with ``argv`` (default ``sys.argv[1:]``); return the exit status.
 
-    0: success (also ``--help`` and ``--version``); 2: bad usage, data or model; 130: interrupted.
+    0: success (also ``--help`` and ``--version``); 1: ``bootstrap`` wrote its result but some replicates
+    failed; 2: bad usage, data or model; 130: interrupted.
     """
     parser = build_parser()
     try:
@@ -36,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
         return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 2)
     if args.command is None:
         parser.print_usage(sys.stderr)
-        say(f"error: choose a command, 'learn' or 'score' (see '{parser.prog} --help').")
+        say(f"error: choose a command, 'learn', 'score' or 'bootstrap' (see '{parser.prog} --help').")
         return 2
     if args.data is None:
         drop = list(getattr(args, "drop", None) or [])
@@ -55,6 +57,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "learn":
             return learn(args, progress)
+        if args.command == "bootstrap":
+            return bootstrap(args)
         return score(args)
     except IdealParentError as exc:
         progress.abort()

@@ -1,5 +1,5 @@
-"""The command line's commands: ``learn`` (search, then write the network as JSON) and ``score``
-(a saved network's log-likelihood and BIC on data).
+"""The command line's commands: ``learn`` (search, then write the network as JSON), ``score``
+(a saved network's log-likelihood and BIC on data) and ``bootstrap`` (edge and regulator confidence).
 
 Each takes the parsed arguments and returns the exit status; every error a user can cause is raised
 as an :class:`~engine.exceptions.IdealParentError` for :func:`engine.cli.main` to report.
@@ -16,9 +16,9 @@ from pathlib import Path
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import check_model, read_model
-from .output import Progress, describe_score, dumps, say
+from .output import BootstrapProgress, Progress, describe_score, dumps, say
 
-__all__ = ["learn", "score", "check_out"]
+__all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator"]
 
 
 def check_out(path: str | None, data: str | None = None) -> None:
@@ -37,13 +37,10 @@ def check_out(path: str | None, data: str | None = None) -> None:
         raise DataValidationError(f"--out {path}: not writable.")
 
 
-def learn(args: argparse.Namespace, progress: Progress) -> int:
-    """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
+def load_data(args: argparse.Namespace):
+    """DATA as the learn options say (transpose, standardize, drop), with its notes on stderr."""
     from ..io import load_table
-    from ..io.regulators import read_regulators
-    from ..learn import IdealParentSearch
 
-    check_out(args.out, args.data)
     dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
     say(f"{dataset.source}: {dataset.summary()}")
     for note in dataset.notes:
@@ -55,7 +52,15 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
             + ("" if args.transpose else " or --transpose")
             + "."
         )
-    est = IdealParentSearch(
+    return dataset
+
+
+def make_estimator(args: argparse.Namespace):
+    """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of it)."""
+    from ..io.regulators import read_regulators
+    from ..learn import IdealParentSearch
+
+    return IdealParentSearch(
         **{name: getattr(args, name) for name in SearchSettings.field_names()},  # same names as the flags
         max_iter=args.max_steps,
         n_restarts=args.restarts,
@@ -65,6 +70,13 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         random_state=args.seed,
         regulators=read_regulators(args.regulators) if args.regulators else None,
     )
+
+
+def learn(args: argparse.Namespace, progress: Progress) -> int:
+    """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
+    check_out(args.out, args.data)
+    dataset = load_data(args)
+    est = make_estimator(args)
     say(f"score: {describe_score(est.score_choice(dataset))}")
     est.fit(dataset, callback=progress)
     net = est.network_
@@ -96,6 +108,55 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         f"{s['exact_evaluations']:,} exact evaluations, {s['seconds']:.2f} s"
         + (f"; written to {args.out}" if args.out else "")
     )
+    return 0
+
+
+def bootstrap(args: argparse.Namespace) -> int:
+    """``bootstrap``: relearn on ``--replicates`` resamples on Dask, write edge (and regulator) confidence.
+
+    Exit status 0, or 1 when some replicates failed (the others' result is written all the same).
+    """
+    check_out(args.out, args.data)
+    dataset = load_data(args)
+    est = make_estimator(args)
+    say(f"score: {describe_score(est.score_choice(dataset))}")
+    where = args.scheduler or f"a local cluster of {args.workers or os.cpu_count() or 1} worker process(es)"
+    progress = BootstrapProgress(args.quiet, args.replicates)
+    say(f"bootstrap: {args.replicates} replicate(s) on {where}")
+    result = est.bootstrap(
+        dataset,
+        args.replicates,
+        threshold=args.threshold,
+        scheduler=args.scheduler,
+        n_workers=args.workers,
+        random_state=args.seed,
+        progress=progress,
+    )
+    out = result.to_dict()
+    out["settings"].update(
+        {
+            "data": Path(args.data).name,
+            "transpose": bool(args.transpose),
+            "standardize": not args.no_standardize,
+            "drop": list(args.drop),
+        }
+    )
+    text = dumps(out)
+    if args.out:
+        Path(args.out).write_text(text + "\n", encoding="utf-8")
+    else:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    for warning in result.warnings:
+        say(f"warning: (in some replicates) {warning}")
+    progress.done(
+        f"done: {result.replicates} replicate(s), {len(result.edges)} pairs seen, {len(result.averaged)} edges in "
+        f"the averaged network (threshold {result.threshold:.3f}), {result.stats['seconds']:.1f} s"
+        + (f"; written to {args.out}" if args.out else "")
+    )
+    if result.failures:
+        say(f"error: {result.failure_summary()}")
+        return 1
     return 0
 
 

@@ -21,6 +21,7 @@ __all__ = [
     "show_warning",
     "describe_score",
     "Progress",
+    "BootstrapProgress",
     "PROGRESS_EVERY",
     "REFRESH_S",
 ]
@@ -128,4 +129,50 @@ class Progress:
         """End the in-place line so that an error message starts on its own line."""
         if not self.quiet and self.tty and self._width:
             self.stream.write("\n")
+            self.stream.flush()
+
+
+class BootstrapProgress(Progress):
+    """Bootstrap progress on stderr, driven by ``progress(outcome, n_done, n_total)``.
+
+    On a terminal one line rewritten in place; otherwise a line every tenth of the replicates. A
+    failed replicate is named at once, on its own line.
+    """
+
+    def __init__(self, quiet: bool, total: int, stream=None) -> None:
+        super().__init__(quiet, stream)
+        self.total = total
+        self.failed = 0
+        self.t0 = time.monotonic()
+        self.first: float | None = None
+
+    def __call__(self, outcome, n_done: int, n_total: int) -> None:  # type: ignore[override]
+        self.count = n_done
+        self.total = n_total
+        if not outcome.ok:
+            self.failed += 1
+            self.abort()
+            self._width = 0
+            say(f"warning: replicate {outcome.index} failed: {one_line(outcome.error)}")
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if self.first is None:  # timed from the first replicate: the cluster's start-up is not a replicate
+            self.first = now
+        rate = (now - self.first) / (n_done - 1) if n_done > 1 else None
+        line = (
+            f"replicates {n_done:>4}/{n_total}"
+            + (f" ({self.failed} failed)" if self.failed else "")
+            + f"  {now - self.t0:.1f} s"
+            + (f", about {rate * (n_total - n_done):.0f} s left" if rate is not None and n_done < n_total else "")
+        )
+        if self.tty:
+            if now - self._shown < REFRESH_S and n_done < n_total:
+                return
+            self._shown = now
+            self.stream.write("\r" + line + " " * max(self._width - len(line), 0))
+            self.stream.flush()
+            self._width = len(line)
+        elif n_done == n_total or n_done % max(1, n_total // 10) == 0:
+            self.stream.write(line + "\n")
             self.stream.flush()

@@ -1,4 +1,4 @@
-"""The command line's argument parser: ``learn`` and ``score`` sub-commands, their options and help.
+"""The command line's argument parser: ``learn``, ``score`` and ``bootstrap`` sub-commands, their options and help.
 
 Usage errors are one line, ``error: <message> (see '<prog> --help')``, with exit status 2.
 """
@@ -79,7 +79,7 @@ Errors: exit status 2 and one line 'error: ...' on stderr (130 when interrupted)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser (``learn`` and ``score`` sub-commands)."""
+    """The argument parser (``learn``, ``score`` and ``bootstrap`` sub-commands)."""
     parser = _Parser(
         prog="python -m engine",
         description="Ideal Parent structure learning for continuous Bayesian networks "
@@ -89,7 +89,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {VERSION}")
-    sub = parser.add_subparsers(dest="command", metavar="{learn,score}", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="{learn,score,bootstrap}", parser_class=_Parser)
 
     data_opts = _Parser(add_help=False)
     data_opts.add_argument(
@@ -250,4 +250,66 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--model", required=True, metavar="RESULT.json", help="a result written by 'learn'")
     score.add_argument("--refit", action="store_true", help="refit the parameters on DATA first")
+    _add_bootstrap(sub, learn)
     return parser
+
+
+def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
+    """``bootstrap``: every option of ``learn`` (copied from its parser, so a new learn option
+    reaches the replicates without a change here), plus the replicates and where they run."""
+    boot = sub.add_parser(
+        "bootstrap",
+        usage="python -m engine bootstrap DATA --replicates B [--scheduler ADDRESS | --workers W] [learn options]",
+        parents=[learn],  # DATA, --transpose, --drop, every learn option, --out, --quiet (and -h)
+        add_help=False,
+        help="edge and hidden-regulator confidence by the bootstrap, in parallel on Dask",
+        description="Relearn the network on B resamples of DATA (instances drawn with replacement; Friedman, "
+        "Goldszmidt & Wyner 1999) with the learn options given, in parallel on Dask (a local cluster of one "
+        "process per core by default), and print (or --out) JSON as bnlearn's boot.strength and "
+        "averaged.network: 'edges' (one row per pair of variables seen in some replicate, in its dominant "
+        "direction: strength = share of replicates with the edge either way, direction = share of those with "
+        "parent -> child), 'threshold' and 'averaged' (the edges above it), and with --hidden auto the hidden "
+        "regulators' support (matched across replicates by their children, Jaccard >= 0.5) and each child's "
+        "membership frequency. Progress goes to stderr.",
+        epilog="Exit status 1 when some replicates failed: the result of the others is still written, with "
+        "'failed' naming each failed replicate and its error.",
+    )
+    boot.add_argument(
+        "--replicates",
+        type=_int_at_least(1),
+        default=200,
+        metavar="B",
+        help="bootstrap replicates (default 200); each has its own seed from --seed, so the result for a "
+        "seed is the same whatever the number of workers",
+    )
+    boot.add_argument(
+        "--threshold",
+        type=_fraction,
+        default=None,
+        metavar="T",
+        help="strength above which an edge is in the averaged network (default: estimated from the "
+        "strengths as bnlearn's averaged.network does, Scutari & Nagarajan 2013)",
+    )
+    where = boot.add_mutually_exclusive_group()
+    where.add_argument(
+        "--scheduler",
+        metavar="ADDRESS",
+        help="run on an existing Dask cluster, e.g. tcp://10.0.0.5:8786 (default: start a local one)",
+    )
+    where.add_argument(
+        "--workers",
+        type=_int_at_least(1),
+        default=None,
+        metavar="W",
+        help="worker processes of the local cluster, one thread each (default: one per core)",
+    )
+
+
+def _fraction(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
+    return value

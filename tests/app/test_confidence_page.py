@@ -1,0 +1,127 @@
+"""The Confidence page (explorer/pages/confidence.py) and its controller (explorer/confidence.py;
+issue #13). The controller is given an in-process Dask cluster (one worker thread), which starts in
+about a second; the page's default, a cluster of worker processes, is what the engine tests use."""
+
+from __future__ import annotations
+
+import gc
+import time
+
+import pytest
+
+pytest.importorskip("distributed")
+
+from conftest import page_test, texts  # noqa: E402
+from dask.distributed import LocalCluster  # noqa: E402
+
+from engine.exceptions import ParameterError  # noqa: E402
+from engine.search import SearchSettings  # noqa: E402
+from explorer.confidence import ConfidenceController, RunKey  # noqa: E402
+from explorer.confidence_view import confidence_network_html, edge_style, edges_table  # noqa: E402
+from explorer.pages import confidence as page  # noqa: E402
+
+
+def threads_cluster():
+    return LocalCluster(n_workers=1, threads_per_worker=1, processes=False, dashboard_address=None)
+
+
+@pytest.fixture
+def controller():
+    ctl = ConfidenceController(threads_cluster)
+    yield ctl
+    ctl.close()
+
+
+def finish(ctl, timeout=120):
+    deadline = time.monotonic() + timeout
+    while ctl.poll() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not ctl.running
+
+
+class TestController:
+    def test_cluster_starts_lazily_and_runs(self, controller, small_data):
+        ds, _ = small_data
+        assert not controller.started
+        key = RunKey(1, SearchSettings(), 4, 0, False)
+        controller.start(ds, key)
+        assert controller.started and controller.running
+        finish(controller)
+        result = controller.result_for(key)
+        assert result.replicates == 4 and result.edges
+        assert controller.progress() == (4, 0, 4)
+        assert controller.result_for(RunKey(2, SearchSettings(), 4, 0, False)) is None  # other data
+
+    def test_stop_keeps_what_finished(self, controller, small_data):
+        ds, _ = small_data
+        controller.start(ds, RunKey(1, SearchSettings(), 200, 0, False))
+        while controller.progress()[0] < 1:
+            controller.poll()
+            time.sleep(0.02)
+        controller.stop()
+        r = controller.result
+        assert not controller.running and r.stopped and 1 <= r.replicates < 200
+
+    def test_bad_requests(self, controller, small_data):
+        ds, _ = small_data
+        with pytest.raises(ParameterError, match="between 2"):
+            controller.start(ds, RunKey(1, SearchSettings(), 1, 0, False))
+        with pytest.raises(ParameterError, match="linear-Gaussian"):
+            controller.start(ds, RunKey(1, SearchSettings(cpd="sigmoid"), 4, 0, True))
+        assert not controller.started  # nothing was started for a refused run
+
+    def test_closed_with_the_session(self, small_data):
+        ds, _ = small_data
+        ctl = ConfidenceController(threads_cluster)
+        ctl.start(ds, RunKey(1, SearchSettings(), 2, 0, False))
+        finish(ctl)
+        client = ctl.client()
+        del ctl
+        gc.collect()
+        assert client.status == "closed"
+
+
+class TestView:
+    def test_edge_style_grows_with_strength(self):
+        (w1, c1), (w2, c2) = edge_style(0.2), edge_style(0.9)
+        assert w2 > w1 and float(c2.split(",")[-1][:-1]) > float(c1.split(",")[-1][:-1])
+
+    def test_drawing_and_table(self, controller, small_data):
+        ds, _ = small_data
+        controller.start(ds, RunKey(1, SearchSettings(), 4, 0, False))
+        finish(controller)
+        r = controller.result
+        html = confidence_network_html(list(ds.names), r.edges, r.averaged, {}, threshold=0.5)
+        assert html.count(": strength ") == sum(e.strength >= 0.5 for e in r.edges)  # one tooltip per edge
+        table = edges_table(r, 1.0)
+        assert table["averaged"].sum() == sum(e.strength == 1.0 for e in r.edges if e in r.averaged_at(1.0))
+
+
+def test_page_runs_and_shows_results(small_data):
+    ds, truth = small_data
+    ctl = ConfidenceController(threads_cluster)
+    at = page_test("confidence.py", ds, truth, **{page.CONTROLLER: ctl})
+    try:
+        at.run()
+        assert not at.exception
+        assert not ctl.started  # nothing runs before the button is pressed
+        at.number_input(key=page.KEY_B).set_value(4)
+        at.button(key=page.KEY_RUN).click()
+        at.run()
+        deadline = time.monotonic() + 120
+        while ctl.running and time.monotonic() < deadline:  # each run polls once more
+            at.run()
+        assert not at.exception
+        assert ctl.result is not None and ctl.result.replicates == 4
+        at.run()
+        assert not at.exception
+        assert any("Against the true network" in t for t in texts(at.caption))
+        edges = at.dataframe[0].value
+        assert list(edges.columns) == ["parent", "child", "strength", "direction", "averaged"]
+        assert len(edges) == len(ctl.result.edges)
+        at.slider(key=page.KEY_THRESHOLD).set_value(1.0).run()
+        assert not at.exception
+        n_full = sum(e.strength >= 1.0 for e in ctl.result.edges)
+        assert any(f"{n_full} edges with strength >= 1.00" in t for t in texts(at.caption))
+    finally:
+        ctl.close()
