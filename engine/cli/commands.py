@@ -39,20 +39,23 @@ def check_out(path: str | None, data: str | None = None) -> None:
 
 def learn(args: argparse.Namespace, progress: Progress) -> int:
     """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
-    from ..io import load_table
+    from ..io import load_table, orientation_warning
     from ..learn import IdealParentSearch
 
     check_out(args.out, args.data)
     dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
     say(f"{dataset.source}: {dataset.summary()}")
+    # evidence that the table is the wrong way round is printed once, as a warning with the fix
+    turned = orientation_warning(dataset)
     for note in dataset.notes:
-        say(f"  - {note}")
+        if turned is None or note != turned.note(args.transpose):
+            say(f"  - {note}")
+    if turned is not None:
+        say(turned.cli_message(args.transpose))
     if dataset.n_vars > dataset.n_samples and args.max_parents is None:
         say(
             f"warning: more variables ({dataset.n_vars}) than instances ({dataset.n_samples}): families can fit "
-            "the data almost exactly and the search may run very long; consider --max-parents"
-            + ("" if args.transpose else " or --transpose")
-            + "."
+            "the data almost exactly and the search may run very long; consider --max-parents."
         )
     est = IdealParentSearch(
         **{name: getattr(args, name) for name in SearchSettings.field_names()},  # same names as the flags
