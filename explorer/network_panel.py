@@ -111,7 +111,7 @@ def network_controls(
     large = st.toggle(
         "Large view",
         key=keys["large"],
-        help="The drawing at full page width and tall; the ⛶ button in the drawing shows it full screen.",
+        help="The drawing at full page width and tall; the 'Full screen' button in the drawing fills the screen.",
     )
     height = LARGE_HEIGHT if large else NORMAL_HEIGHT
     if not big:

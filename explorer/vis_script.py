@@ -24,7 +24,7 @@ FULLSCREEN_BUTTON = (
     '<button id="ipe-fullscreen" type="button" title="Show the network full screen (Esc to leave)" '
     'style="position:absolute;top:6px;right:8px;z-index:10;font:13px sans-serif;padding:3px 9px;'
     'border:1px solid #adb5bd;border-radius:4px;background:#ffffff;cursor:pointer">'
-    "&#x26F6; Full screen</button>"
+    "Full screen</button>"
 )
 
 SCRIPT = """
@@ -91,7 +91,7 @@ SCRIPT = """
       var h = document.fullscreenElement ? free + 'px' : normalHeight;
       container.style.height = h;
       network.setSize('100%', h);
-      button.innerHTML = document.fullscreenElement ? '&#x2715; Leave full screen' : '&#x26F6; Full screen';
+      button.textContent = document.fullscreenElement ? 'Leave full screen' : 'Full screen';
       openView();
     });
   }
