@@ -3,7 +3,9 @@
 A :class:`StepAction` is one Step (the main search's move and, in compare mode, the twin's); an
 :class:`AcceptHidden` is an accepted hidden variable (JMLR 2007 section 5): structural EM
 re-learned the network around it, and undoing it restores the search from before. Actions live on
-:attr:`explorer.session.SearchSession.undo_stack`.
+:attr:`explorer.session.SearchSession.undo_stack`. A :class:`TransposeData` is a data edit: the
+data set turned round (variables in rows become columns), with a new search on it; undoing it
+restores the data as loaded and the search on them.
 """
 
 from __future__ import annotations
@@ -11,13 +13,25 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
+from engine.data import Dataset
 from engine.hidden import ClusterProposal, HiddenSearch
+from engine.io import transpose_dataset
+from engine.learn import IdealParentSearch
 from explorer.track import SearchTrack
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
 
-__all__ = ["Action", "StepAction", "AcceptHidden", "accept_hidden", "without_twin"]
+__all__ = [
+    "Action",
+    "StepAction",
+    "AcceptHidden",
+    "accept_hidden",
+    "without_twin",
+    "DataState",
+    "TransposeData",
+    "transpose_data",
+]
 
 
 class Action(Protocol):
@@ -104,4 +118,47 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
         f"({len(hs.em.edges)} edges). Observed-data BIC {before:,.2f} before, {after:,.2f} now "
         f"({after - before:+,.2f}). The Search page shows the new network with a fresh move log (EM "
         "already ran its search to convergence); Undo (here or on the Search page) goes back."
+    )
+
+
+@dataclass(frozen=True)
+class DataState:
+    """A session's data set and the search on it, as a data edit replaces and Undo restores them."""
+
+    dataset: Dataset
+    truth: list[tuple[str, str]] | None
+    #: None for new data (the session gives them a new version)
+    data_version: int | None
+    main: SearchTrack
+    hidden: HiddenSearch | None
+    rejected: frozenset
+    transposed: bool
+
+
+@dataclass(frozen=True)
+class TransposeData:
+    """The data turned round (a data edit); keeps the data and search from before."""
+
+    previous: DataState
+
+    def undo(self, session: SearchSession) -> str:
+        session.set_data(self.previous)
+        d = self.previous.dataset
+        return f"The transpose was taken back: {d.n_samples} instances x {d.n_vars} variables again."
+
+
+def transpose_data(session: SearchSession) -> str:
+    """Turn the session's data round (:func:`engine.io.transpose_dataset`) and start a search on
+    them with the same settings; the edit goes on the undo stack. Nothing changes when the turned
+    data or the new search are refused (an :class:`~engine.exceptions.IdealParentError`)."""
+    dataset = transpose_dataset(session.dataset)
+    # the same stepper a new session builds (explorer.session.make_stepper)
+    track = SearchTrack(IdealParentSearch(**session.settings.to_dict()).make_stepper(dataset))
+    previous = session.data_state()
+    # the true network (if any) is over the old variables
+    session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed))
+    session.push(TransposeData(previous))
+    return (
+        f"Transposed: {dataset.n_samples} instances x {dataset.n_vars} variables (the rows were the "
+        "variables). Undo takes it back."
     )

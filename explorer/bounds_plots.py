@@ -20,7 +20,19 @@ __all__ = ["bounds_scatter", "FAMILY_COLOURS"]
 
 #: one colour per child family in the bounds scatter (48 before any repeats)
 FAMILY_COLOURS = qualitative.Dark24 + qualitative.Light24
-_OP_SYMBOL = {int(Operator.ADD): "circle", int(Operator.REPLACE): "diamond"}
+#: plotly marker symbol numbers: 0 circle, 2 diamond
+_OP_SYMBOL = {int(Operator.ADD): 0, int(Operator.REPLACE): 2}
+#: a stepped colour scale over the family colours, for one trace coloured by family index / len
+_FAMILY_SCALE = [
+    [edge, c] for k, c in enumerate(FAMILY_COLOURS) for edge in (k / len(FAMILY_COLOURS), (k + 1) / len(FAMILY_COLOURS))
+]
+
+
+def _family_shade(fam: np.ndarray) -> np.ndarray:
+    """Positions on :data:`_FAMILY_SCALE` of family numbers ``fam`` (the middle of each step)."""
+    return (fam % len(FAMILY_COLOURS) + 0.5) / len(FAMILY_COLOURS)
+
+
 _OP_NAME = {int(o): o.name.capitalize() for o in Operator}
 
 
@@ -50,24 +62,34 @@ def bounds_scatter(
     fig = go.Figure()
     children = np.unique(np.asarray(table.child)[rows])
     show_legend = children.size <= max_legend
-    for j, c in enumerate(children):
-        r = rows[np.asarray(table.child)[rows] == c]
-        cname = str(names[int(c)]) if names is not None else str(int(c))
+    child_of = np.asarray(table.child)
+    # one trace per family while a legend can list them; above that one trace for every point
+    # (a thousand traces would take seconds to build and to draw), coloured by family all the same
+    groups = [rows[child_of[rows] == c] for c in children] if show_legend else [rows]
+    for j, r in enumerate(groups):
+        fam = np.searchsorted(children, child_of[r])
+        cnames = [str(names[int(c)]) if names is not None else str(int(c)) for c in child_of[r]]
         text = [f"{_OP_NAME[int(table.op[i])]}: {table.move(int(i)).edge_label(names)}" for i in r]
         fig.add_trace(
             go.Scattergl(
                 x=ex[r],
                 y=est[r],
                 mode="markers",
-                name=cname,
+                name=cnames[0] if show_legend and cnames else "candidates",
                 text=text,
+                customdata=cnames,
                 marker=dict(
                     size=7,
                     opacity=0.75,
-                    color=FAMILY_COLOURS[j % len(FAMILY_COLOURS)],
-                    symbol=[_OP_SYMBOL.get(int(table.op[i]), "circle") for i in r],
+                    symbol=np.array([_OP_SYMBOL.get(int(table.op[i]), 0) for i in r], dtype=int),
+                    **(
+                        {"color": FAMILY_COLOURS[j % len(FAMILY_COLOURS)]}
+                        if show_legend
+                        else {"color": _family_shade(fam), "colorscale": _FAMILY_SCALE, "cmin": 0, "cmax": 1}
+                    ),
                 ),
-                hovertemplate="%{text}<br>exact gain %{x:.3f}<br>" + f"{label} %{{y:.3f}}<extra>child {cname}</extra>",
+                hovertemplate="%{text}<br>exact gain %{x:.3f}<br>"
+                + f"{label} %{{y:.3f}}<extra>child %{{customdata}}</extra>",
                 showlegend=show_legend,
             )
         )

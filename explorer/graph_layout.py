@@ -14,7 +14,19 @@ from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["spring_layout", "data_layout", "separate", "complete_positions"]
+__all__ = ["MAX_LAYOUT_NODES", "spring_layout", "data_layout", "separate", "complete_positions"]
+
+#: the most nodes :func:`spring_layout` and :func:`data_layout` lay out (a few 10 MB and about a
+#: second at this size; the n x n x 2 arrays grow quadratically beyond it)
+MAX_LAYOUT_NODES = 400
+
+
+def _check_size(n: int) -> None:
+    if n > MAX_LAYOUT_NODES:
+        raise ValueError(
+            f"{n} nodes are too many to lay out (at most {MAX_LAYOUT_NODES}): draw a sub-network "
+            "(explorer.subnetwork) and lay out only the nodes shown"
+        )
 
 
 def spring_layout(
@@ -48,6 +60,7 @@ def spring_layout(
     with ``k = sqrt(1 / n)``; displacement capped by a temperature that cools linearly
     (Fruchterman & Reingold, Software: Practice and Experience 21:1129-1164, 1991).
     """
+    _check_size(n)
     if n <= 0:
         return np.zeros((0, 2))
     scale = float(scale if scale is not None else 70.0 * math.sqrt(n) + 60.0)
@@ -93,9 +106,13 @@ def data_layout(values: np.ndarray, *, n_neighbors: int = 2, seed: int = 0) -> n
     Parameters
     ----------
     values : ndarray of shape (n_samples, n_vars)
+        At most :data:`MAX_LAYOUT_NODES` variables (ValueError otherwise): pass the columns of
+        the variables to draw.
     """
-    x = np.nan_to_num(np.asarray(values, dtype=float))
+    x = np.asarray(values, dtype=float)
     n = x.shape[1]
+    _check_size(n)
+    x = np.nan_to_num(x)
     if n < 3 or x.shape[0] < 3:
         return spring_layout(n, seed=seed)
     sd = x.std(axis=0)

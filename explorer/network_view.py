@@ -6,7 +6,11 @@
   extra / missing edges).
 
 Node positions are fixed (:mod:`explorer.graph_layout`); physics is off. The vis-network script
-is inlined, since the CDN may be unreachable. No Streamlit here.
+is inlined, since the CDN may be unreachable. At every size the drawing opens at a zoom where
+labels are readable (centred on the ``focus`` nodes when given), hovering or clicking a node
+keeps it and its neighbours in colour and greys out the rest, and a button shows it full screen.
+Both drawings take ``shown``, the variables to draw (a sub-network of a large network, see
+:mod:`explorer.subnetwork`); edges are drawn when both ends are shown. No Streamlit here.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import html
 import json
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from jinja2 import Environment
 from pyvis.network import Network
@@ -23,8 +27,15 @@ from pyvis.network import Network
 from engine.search import Move, Operator
 from explorer.graph_layout import complete_positions
 from explorer.plot_style import HIDDEN_COLOUR
+from explorer.vis_script import FULLSCREEN_BUTTON, SCRIPT
 
-__all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES"]
+__all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES", "MIN_SCALE", "FONT_SIZE"]
+
+#: label size (canvas pixels) and the smallest zoom the drawing opens at: labels are at least
+#: FONT_SIZE * MIN_SCALE (about 12) screen pixels high; a larger graph opens on its centre (or on
+#: the focus nodes), and zooming out shows the rest
+FONT_SIZE = 15
+MIN_SCALE = 0.8
 
 #: Colours used in the network drawings.
 COLORS = {
@@ -37,6 +48,7 @@ COLORS = {
     "node_last_border": "#e8590c",
     "hidden": "#e5dbff",
     "hidden_border": HIDDEN_COLOUR,
+    "focus": "#c2255c",
 }
 
 #: Style of each edge status in the truth overlay: (colour, dashed, legend text).
@@ -67,18 +79,16 @@ def _label(name: str) -> str:
     return str(name).replace("</", "<\u200b/")
 
 
-def _render(net: Network, legend: list[tuple[str, bool, str]] | None) -> str:
+def _render(net: Network, legend: list[tuple[str, bool, str]] | None, focus: Iterable[int] = ()) -> str:
     """HTML of ``net`` with the vis-network script inlined and the unreachable CDN tags removed."""
     net.templateEnv = _pyvis_env()
     text = net.generate_html(notebook=False)
     text = _CDN_TAG.sub("", text)
     text = _EMPTY_HEADING.sub("", text)
-    # fit the whole graph in view once drawn (positions are fixed, physics is off)
-    text = text.replace(
-        "</body>",
-        "<script>if (typeof network !== 'undefined') { network.fit({animation: false}); }</script></body>",
-        1,
-    )
+    # open at a readable zoom, highlight neighbours on hover/click, full-screen button
+    script = SCRIPT.replace("__MIN_SCALE__", str(MIN_SCALE)).replace("__FOCUS__", json.dumps(list(focus)))
+    text = text.replace("</body>", f"<script>{script}</script></body>", 1)
+    text = text.replace("<body>", "<body>" + FULLSCREEN_BUTTON, 1)
     if legend:
         items = "".join(
             f'<span style="margin-right:14px;white-space:nowrap">'
@@ -110,7 +120,9 @@ def _new_network(height: int) -> Network:
                     "smooth": {"enabled": True, "type": "curvedCW", "roundness": 0.12},
                     "arrows": {"to": {"enabled": True, "scaleFactor": 0.6}},
                 },
-                "nodes": {"font": {"size": 14, "face": "sans-serif"}},
+                "nodes": {
+                    "font": {"size": FONT_SIZE, "face": "sans-serif", "strokeWidth": 3, "strokeColor": "#ffffff"}
+                },
             }
         )
     )
@@ -126,10 +138,33 @@ def _node_colour(is_hidden: bool, hot: bool = False) -> dict[str, str]:
     return {"background": COLORS["node"], "border": COLORS["node_border"]}
 
 
+def _node_style(is_hidden: bool, hot: bool = False, focus: bool = False) -> dict:
+    """Shape, size and colours of a node: a box with its label; a hidden variable a large violet
+    diamond with a bold label; a thick border on the last move's ends and on searched genes."""
+    style: dict = {"color": _node_colour(is_hidden, hot), "borderWidth": 3 if hot or focus else 1}
+    if is_hidden:
+        style.update(
+            shape="diamond",
+            size=34,
+            borderWidth=4,
+            font={"size": FONT_SIZE + 3, "bold": True, "color": COLORS["hidden_border"]},
+            shadow=True,
+        )
+    else:
+        style["shape"] = "box"
+    if focus and not hot:
+        style["color"] = {**style["color"], "border": COLORS["focus"]}
+    return style
+
+
 def _edge_width(weight: float | None) -> float:
     if weight is None or not math.isfinite(weight):
         return 1.5
     return 1.0 + 5.0 * min(abs(weight), 1.0)
+
+
+def _shown(names: Sequence[str], shown: Collection[int] | None) -> list[int]:
+    return list(range(len(names))) if shown is None else sorted({int(i) for i in shown})
 
 
 def search_network_html(
@@ -140,6 +175,8 @@ def search_network_html(
     last_move: Move | None = None,
     hidden: Iterable[str] = (),
     height: int = 560,
+    shown: Collection[int] | None = None,
+    focus: Collection[int] = (),
 ) -> str:
     """The current network as self-contained HTML (pyvis, JavaScript inlined).
 
@@ -156,12 +193,18 @@ def search_network_html(
         Highlighted in orange: the added (or reversed, or replacing) edge and its endpoints; the
         edge the move removed is drawn as a dashed red ghost.
     hidden : iterable of str
-        Names of hidden variables, drawn as diamonds.
+        Names of hidden variables, drawn as large diamonds.
+    shown : collection of int, optional
+        Indices of the variables to draw (default: all); edges between them are drawn.
+    focus : collection of int
+        Variables the drawing opens on (e.g. a searched gene), drawn with a thick border.
     """
-    edges = list(edges)
+    keep = _shown(names, shown)
+    inside = set(keep)
+    edges = [(p, c, w) for p, c, w in edges if p in inside and c in inside]
     hidden = set(hidden)
     name_edges = [(names[p], names[c]) for p, c, _ in edges]
-    pos = complete_positions(names, positions, name_edges)
+    pos = complete_positions([names[i] for i in keep], positions, name_edges)
     touched: set[int] = set()
     new_edge: tuple[int, int] | None = None
     ghost: tuple[int, int] | None = None
@@ -178,22 +221,20 @@ def search_network_html(
             new_edge = (last_move.parent, last_move.child)
             ghost = (last_move.removed, last_move.child)
             touched.add(last_move.removed)
+    focus = [int(i) for i in focus if int(i) in inside]
     net = _new_network(height)
-    for i, name in enumerate(names):
+    for i in keep:
+        name = names[i]
         x, y = pos[name]
         is_hidden = name in hidden
-        hot = i in touched
         net.add_node(
             i,
             label=_label(name),
             x=float(x),
             y=float(y),
             physics=False,
-            color=_node_colour(is_hidden, hot),
-            shape="diamond" if is_hidden else "box",
-            size=18 if is_hidden else 25,
-            borderWidth=3 if hot else 1,
             title=f"{name} (hidden variable)" if is_hidden else str(name),
+            **_node_style(is_hidden, i in touched, i in focus),
         )
     for p, c, w in edges:
         is_new = new_edge == (p, c)
@@ -204,7 +245,7 @@ def search_network_html(
             color=COLORS["last"] if is_new else COLORS["edge"],
             title=f"{names[p]} → {names[c]}, weight {w:+.3f}" if w is not None else None,
         )
-    if ghost is not None:
+    if ghost is not None and ghost[0] in inside and ghost[1] in inside:
         gp, gc = ghost
         net.add_edge(
             gp,
@@ -225,7 +266,11 @@ def search_network_html(
         ]
         if ghost is not None:
             legend.append((COLORS["removed"], True, "edge removed by the last move"))
-    return _render(net, legend)
+    # open on the searched genes, else on the last move
+    opening = focus
+    if not opening and last_move is not None:
+        opening = [i for i in (last_move.parent, last_move.child) if i in inside]
+    return _render(net, legend, opening)
 
 
 def truth_network_html(
@@ -236,6 +281,8 @@ def truth_network_html(
     weights: Mapping[tuple[str, str], float] | None = None,
     hidden: Iterable[str] = (),
     height: int = 560,
+    shown: Collection[int] | None = None,
+    focus: Collection[int] = (),
 ) -> str:
     """The learned network with the true network overlaid, with a legend.
 
@@ -250,12 +297,18 @@ def truth_network_html(
         Fixed positions, as on the Search page.
     weights : mapping (parent, child) -> weight, optional
         Learned coefficients (edge width).
+    shown, focus : collection of int
+        As for :func:`search_network_html`.
     """
     hidden = set(hidden)
-    index = {n: i for i, n in enumerate(names)}
-    pos = complete_positions(names, positions, list(status))
+    keep = _shown(names, shown)
+    index = {names[i]: i for i in keep}
+    status = {(p, c): st for (p, c), st in status.items() if p in index and c in index}
+    pos = complete_positions([names[i] for i in keep], positions, list(status))
+    focus = [int(i) for i in focus if names[int(i)] in index]
     net = _new_network(height)
-    for i, name in enumerate(names):
+    for i in keep:
+        name = names[i]
         x, y = pos[name]
         is_hidden = name in hidden
         net.add_node(
@@ -264,14 +317,11 @@ def truth_network_html(
             x=float(x),
             y=float(y),
             physics=False,
-            color=_node_colour(is_hidden),
-            shape="diamond" if is_hidden else "box",
             title=str(name),
+            **_node_style(is_hidden, focus=i in focus),
         )
     weights = weights or {}
     for (p, c), st in status.items():
-        if p not in index or c not in index:
-            continue
         color, dashed, _ = TRUTH_STYLES[st]
         w = weights.get((p, c))
         net.add_edge(
@@ -282,6 +332,8 @@ def truth_network_html(
             width=1.5 if st == "missing" else _edge_width(w),
             title=f"{p} → {c}: {st}" + (f", weight {w:+.3f}" if w is not None else ""),
         )
-    shown = set(status.values())
-    legend = [(c, dashed, text) for key, (c, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown]
-    return _render(net, legend)
+    shown_status = set(status.values())
+    legend = [
+        (c, dashed, text) for key, (c, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown_status
+    ]
+    return _render(net, legend, focus)

@@ -4,8 +4,8 @@ A :class:`SearchSession` holds the loaded :class:`~engine.data.Dataset` (and its
 known), the validated :class:`~engine.search.SearchSettings`, the main search and, when the
 side-by-side comparison is on, a twin search with the other method (each a :class:`SearchTrack`:
 stepper, move log, score trace), the hidden-variable search behind the current network, and one
-undo stack of actions (:mod:`explorer.actions`: a step, an accepted hidden variable), each knowing
-how to take itself back. Long runs go through the engine's one run loop
+undo stack of actions (:mod:`explorer.actions`: a step, an accepted hidden variable, a data edit
+such as turning the data round), each knowing how to take itself back. Long runs go through the engine's one run loop
 (:class:`~engine.search.RunLoop`) in time slices, so the page gets control back between chunks.
 
 Pages read the session and call its methods; nothing here imports Streamlit, so the session is
@@ -90,8 +90,10 @@ class SearchSession:
         self.notice: str | None = None  # how the last run or undo ended, shown on the Search page
         self.run: RunProgress | None = None
         self._network_cache: tuple | None = None
-        #: the undo stack: actions (a step, an accepted hidden variable), last on top
+        #: the undo stack: actions (a step, an accepted hidden variable, a data edit), last on top
         self.undo_stack: list[actions.Action] = []
+        #: whether the data were turned round (Transpose) since they were loaded
+        self.transposed = False
         stepper, notes = self._new_stepper(self.settings, regulators)
         self.install(SearchTrack(stepper))
         self.notice = notes
@@ -112,6 +114,21 @@ class SearchSession:
             except IdealParentError as exc:
                 self.set_compare(False)
                 self.notice = f"The comparison was turned off: {exc}"
+
+    def set_data(self, data: actions.DataState) -> None:
+        """Put ``data`` (a data set with its search, e.g. the data turned round, or what Undo
+        restores) in place of the current data; the undo stack is kept."""
+        self.dataset, self.truth = data.dataset, data.truth
+        self.data_version = next(_SERIAL) if data.data_version is None else data.data_version
+        self.rejected, self.transposed = set(data.rejected), data.transposed
+        self.install(data.main, data.hidden)
+
+    def data_state(self) -> actions.DataState:
+        """The current data set and its search, as :meth:`set_data` takes them."""
+        rejected = frozenset(self.rejected)
+        return actions.DataState(
+            self.dataset, self.truth, self.data_version, self.main, self.hidden, rejected, self.transposed
+        )
 
     @property
     def stepper(self) -> Stepper:

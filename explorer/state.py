@@ -44,6 +44,7 @@ __all__ = [
     "install_dataset",
     "apply_settings",
     "memo",
+    "memo_ready",
     "keep_widgets",
     "remember_widgets",
     "layout_positions",
@@ -134,10 +135,12 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
     if key == get(DATA_KEY) or key == get(FAILED_KEY):
         return False
     try:
-        dataset, truth = loader()
-        new = SearchSession(dataset, truth, label, settings())
-        if session() is not None and session().compare:
-            new.set_compare(True)  # the comparison stays on for the new data
+        # a wide file takes seconds to read and to prepare a search on: say what is going on
+        with st.spinner(f"Loading {label} and preparing the search…"):
+            dataset, truth = loader()
+            new = SearchSession(dataset, truth, label, settings())
+            if session() is not None and session().compare:
+                new.set_compare(True)  # the comparison stays on for the new data
     except IdealParentError as exc:
         put(FAILED_KEY, key)
         keep = session()
@@ -185,6 +188,12 @@ def memo(name: str, key, build):
     value = build()
     store[name] = (key, value)
     return value
+
+
+def memo_ready(name: str, key) -> bool:
+    """Whether :func:`memo` holds a value of ``name`` built for ``key`` (so it returns at once)."""
+    hit = st.session_state.get(MEMO, {}).get(name)
+    return hit is not None and hit[0] == key
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -38,20 +38,19 @@ def check_out(path: str | None, data: str | None = None) -> None:
 
 
 def load_data(args: argparse.Namespace):
-    """DATA as the learn options say (transpose, standardize, drop), with its notes on stderr."""
-    from ..io import load_table
+    """DATA as the learn options say (transpose, standardize, drop), with its notes on stderr and
+    one warning, with the fix, when its labels show it is the wrong way round."""
+    from ..io import load_table, orientation_warning
 
     dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
     say(f"{dataset.source}: {dataset.summary()}")
+    # evidence that the table is the wrong way round is printed once, as a warning with the fix
+    turned = orientation_warning(dataset)
     for note in dataset.notes:
-        say(f"  - {note}")
-    if dataset.n_vars > dataset.n_samples and args.max_parents is None:
-        say(
-            f"warning: more variables ({dataset.n_vars}) than instances ({dataset.n_samples}): families can fit "
-            "the data almost exactly and the search may run very long; consider --max-parents"
-            + ("" if args.transpose else " or --transpose")
-            + "."
-        )
+        if turned is None or note != turned.note(args.transpose):
+            say(f"  - {note}")
+    if turned is not None:
+        say(turned.cli_message(args.transpose))
     return dataset
 
 

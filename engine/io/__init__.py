@@ -3,7 +3,8 @@
 Two steps, one module each: :mod:`engine.io.files` reads a file (CSV/TSV/whitespace text, Excel,
 Parquet) into a DataFrame of raw cells (:func:`read_table`); :mod:`engine.io.frame` turns such a
 frame into a Dataset (:func:`from_frame`: label column, ``drop``, decimal commas, text columns,
-variables in rows). Every note on how a file was read ends up in ``Dataset.notes``, and every bad
+variables in rows); :mod:`engine.io.orientation` finds evidence that a table is the wrong way
+round and turns a Dataset round. Every note on how a file was read ends up in ``Dataset.notes``, and every bad
 file raises :class:`~engine.exceptions.DataValidationError` naming it.
 """
 
@@ -19,8 +20,17 @@ from .._validation import MIN_SAMPLES
 from ..data import Dataset, from_array
 from .files import read_table, source_label
 from .frame import from_frame
+from .orientation import OrientationWarning, orientation_warning, transpose_dataset
 
-__all__ = ["load_table", "read_table", "from_frame", "as_dataset"]
+__all__ = [
+    "load_table",
+    "read_table",
+    "from_frame",
+    "as_dataset",
+    "OrientationWarning",
+    "orientation_warning",
+    "transpose_dataset",
+]
 
 
 def load_table(

@@ -17,6 +17,7 @@ from .._validation import MIN_SAMPLES, check_names
 from ..data import Dataset, drop_constant_variables, from_array
 from ..exceptions import DataValidationError
 from .files import NA_VALUES
+from .orientation import transposed_warning
 
 __all__ = ["from_frame"]
 
@@ -186,21 +187,6 @@ def _text_columns(df, numeric, bad_mask, drop_non_numeric: bool, source: str, no
     return df, numeric
 
 
-def _orientation_note(n_samples: int, n_vars: int, transpose: bool) -> list[str]:
-    """A note when there are more variables than instances: the table may be the wrong way round."""
-    if not n_vars > n_samples >= 3:
-        return []
-    if transpose:
-        return [
-            f"more variables ({n_vars}) than instances ({n_samples}) after transposing: "
-            "check the orientation; with few instances consider a small max parents"
-        ]
-    return [
-        f"more variables ({n_vars}) than instances ({n_samples}): if variables "
-        "are in rows (genes x conditions), load with transpose"
-    ]
-
-
 def from_frame(
     frame: pd.DataFrame,
     *,
@@ -272,7 +258,10 @@ def from_frame(
         notes.append("transposed: variables were in rows")
     if drop_constant and values.shape[0] >= min_samples:
         values, names = drop_constant_variables(values, tuple(names), notes)
-    notes.extend(_orientation_note(values.shape[0], values.shape[1], transpose))
+    # evidence that the table is the wrong way round (labels, not shape alone): one note with the fix
+    warning = transposed_warning(labels, names, values.shape[0], values.shape[1])
+    if warning is not None:
+        notes.append(warning.note(transpose))
     return from_array(
         values,
         names,

@@ -83,7 +83,8 @@ def render() -> None:
     step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
     cached = st.session_state.get(KEY_CACHE)
     if cached is None or cached["key"] != step_key or cached["stepper"] is not stepper:
-        table = select_rows(stepper.propose(), ["add", "replace"])
+        with st.spinner(f"Ranking the candidate moves of {stepper.n_vars:,} variables…"):
+            table = select_rows(stepper.propose(), ["add", "replace"])
         n_search = int(np.isfinite(table.delta_loglik).sum())  # fitted by the search itself
         cached = {
             "key": step_key,

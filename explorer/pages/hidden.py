@@ -27,6 +27,9 @@ KEY_MESSAGE = "ip_hidden_message"
 KEY_DL_MEMBERS = "ip_hidden_dl_members"
 KEY_DL_PROFILES = "ip_hidden_dl_profiles"
 KEY_UNDO = "ip_hidden_undo"
+KEY_PROPOSE = "ip_hidden_propose"
+#: above this many variables the proposals are computed on request, not on every visit
+LAZY_ABOVE = 150
 
 INTRO = """
 If several variables have **similar ideal profiles** (the part of each variable the current
@@ -88,12 +91,24 @@ def render() -> None:
 
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
     rejected = frozenset(session.rejected)
-    try:
-        proposals = state.memo(
-            "hidden_proposals",
-            (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected),
-            lambda: session.propose_hidden(n_show),
+    key = (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected)
+    if dataset.n_vars > LAZY_ABOVE and not state.memo_ready("hidden_proposals", key):
+        # on a large network the proposals take a while: computed on request, not on every visit
+        st.button(
+            "Propose hidden variables",
+            key=KEY_PROPOSE,
+            type="primary",
+            help=f"Scores candidate clusters of the {dataset.n_vars:,} variables' ideal profiles.",
         )
+        if not state.get(KEY_PROPOSE):
+            st.caption(
+                f"With {dataset.n_vars:,} variables the proposals take a while, so they are computed when "
+                "you ask (and kept until the network changes)."
+            )
+            return
+    try:
+        with st.spinner("Scoring candidate clusters of ideal profiles…"):
+            proposals = state.memo("hidden_proposals", key, lambda: session.propose_hidden(n_show))
     except IdealParentError as exc:
         st.error(str(exc))
         return

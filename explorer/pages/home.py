@@ -5,11 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer import state, text
+from explorer.orientation_box import orientation_box
 
 
 def render() -> None:
     state.init_state()
     st.title("Ideal Parent Explorer")
+    orientation_box("w_home")
     st.markdown(
         "This app learns the structure of a Bayesian network over continuous variables by greedy "
         "hill climbing — adding, deleting, reversing and replacing one edge at a time — and lets "

@@ -27,10 +27,12 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import network_view, plots, state, text
+from explorer import network_panel, network_view, plots, state, text
+from explorer.orientation_box import orientation_box
 from explorer.pages import show_html
 
-NETWORK_HEIGHT = 560
+#: the prefix of the network controls' widget keys
+NETWORK_KEYS = "w_search_net"
 
 
 def _rerun_panel() -> None:
@@ -281,8 +283,8 @@ def _status() -> None:
         st.caption("The comparison search has converged; the main one goes on.")
 
 
-def _network(session, names: list[str], last, *, paused: bool) -> None:
-    """The network drawing (rebuilt only when the structure or the last move changed)."""
+def _network(session, names: list[str], last, view: network_panel.NetworkView, *, paused: bool) -> None:
+    """The network drawing (rebuilt only when the structure, the last move or the view changed)."""
     if paused:
         # Redrawing the network (a new iframe) every chunk would make it flicker and slow the
         # run down; it is drawn again as soon as the run ends or is stopped.
@@ -292,23 +294,32 @@ def _network(session, names: list[str], last, *, paused: bool) -> None:
             "press Stop."
         )
         return
-    key = (session.data_version, session.version, tuple(session.stepper.edges()), last, tuple(names))
+    key = (session.data_version, session.version, tuple(session.stepper.edges()), last, tuple(names), view.key)
     html = state.memo(
         "search_network",
         key,
         lambda: network_view.search_network_html(
             names,
             session.weighted_edges(),
-            state.layout_positions(),
+            view.positions,
             last_move=last,
             hidden=session.hidden_names(),
-            height=NETWORK_HEIGHT,
+            height=view.height,
+            shown=view.shown,
+            focus=view.focus,
         ),
     )
-    show_html(html, NETWORK_HEIGHT + 40)
+    if view.sub is not None:
+        st.caption(view.sub.caption())
+    show_html(html, view.height + 40)
     st.caption(
         "Edge width grows with |weight|; the last move is orange (a removed edge is dashed red). "
-        "Nodes keep their places between steps; drag them or zoom freely."
+        "Hover or click a node to highlight its neighbours. "
+        + (
+            "Nodes keep their places while the variables shown stay the same; drag them or zoom freely."
+            if view.sub is not None
+            else "Nodes keep their places between steps; drag them or zoom freely."
+        )
     )
 
 
@@ -337,13 +348,15 @@ def step_panel() -> None:
     stepper = session.stepper
     names = session.variable_names()
     last = stepper.history[-1] if stepper.history else None
-    graph, trace = st.columns([3, 2])
+    view = network_panel.network_controls(NETWORK_KEYS, names, stepper.edges(), stepper.history)
+    traces = {text.method_label(session.settings.method): session.main.trace}
+    if session.twin is not None:
+        traces[text.method_label(session.other_method)] = session.twin.trace
+    # the large view takes the whole width, the score trace goes below it
+    graph, trace = (st.container(), st.container()) if view.large else st.columns([3, 2])
     with graph:
-        _network(session, names, last, paused=going)
+        _network(session, names, last, view, paused=going)
     with trace:
-        traces = {text.method_label(session.settings.method): session.main.trace}
-        if session.twin is not None:
-            traces[text.method_label(session.other_method)] = session.twin.trace
         st.plotly_chart(plots.score_trace_figure(traces), width="stretch", key="search_trace")
     _logs()
     if going:
@@ -358,6 +371,7 @@ def render() -> None:
         f"{session.label} — {session.dataset.summary()}. Search: {text.settings_summary(session.settings)} "
         "(change them in the sidebar and press Apply)."
     )
+    orientation_box("w_search")
     step_panel()
 
 

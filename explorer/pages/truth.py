@@ -13,10 +13,11 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import network_view, state
+from explorer import network_panel, network_view, state
 from explorer.pages import show_html
 
-NETWORK_HEIGHT = 560
+#: the prefix of the network controls' widget keys
+NETWORK_KEYS = "w_truth_net"
 
 
 def _scores(truth: list[tuple[str, str]], learned_edges: list[tuple[str, str]]) -> dict:
@@ -159,20 +160,27 @@ def render() -> None:
         except IdealParentError as exc:
             st.error(str(exc))
         else:
-            key = (session.version, session.data_version, tuple(sorted(status)), tuple(truth))
+            index = {n: i for i, n in enumerate(names)}
+            pairs = [(index[p], index[c]) for p, c in status if p in index and c in index]
+            view = network_panel.network_controls(NETWORK_KEYS, names, pairs, stepper.history)
+            key = (session.version, session.data_version, tuple(sorted(status)), tuple(truth), view.key)
             html = state.memo(
                 "truth_network",
                 key,
                 lambda: network_view.truth_network_html(
                     names,
                     status,
-                    state.layout_positions(),
+                    view.positions,
                     weights=weights,
                     hidden=hidden,
-                    height=NETWORK_HEIGHT,
+                    height=view.height,
+                    shown=view.shown,
+                    focus=view.focus,
                 ),
             )
-            show_html(html, NETWORK_HEIGHT + 70)
+            if view.sub is not None:
+                st.caption(view.sub.caption())
+            show_html(html, view.height + 70)
     _downloads(net)
 
 

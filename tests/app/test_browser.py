@@ -196,3 +196,52 @@ def test_compare_then_stop_a_long_run(server, browser, tmp_path):
     _shot(page, tmp_path, "search_stopped.png")
     assert not page.get_by_text("Converged").count()
     assert not errors, errors
+
+
+def test_wide_upload_step_and_gene_search(server, browser, tmp_path):
+    """Issue #11: a 1000-variable data set uploaded, stepped, a gene searched and its
+    neighbourhood drawn as a sub-network (not all 1000 nodes)."""
+    from engine.synth import random_network, sample_dataset
+
+    net = random_network(1000, seed=0)
+    data = sample_dataset(net, 120, seed=1, standardize=False)
+    path = tmp_path / "wide_1000.csv"
+    data.to_frame().to_csv(path, index=False)
+
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(server, wait_until="domcontentloaded")
+    page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
+    page.get_by_text("Upload a file").click()
+    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(str(path))
+    page.get_by_text("120 instances x 1000 variables").first.wait_for(timeout=60_000)
+    # a correctly oriented wide file: no orientation warning
+    assert not page.get_by_text("look the wrong way round").count()
+
+    page.get_by_role("link", name="Search").first.click()
+    page.get_by_text("Moves: 0").first.wait_for(timeout=30_000)
+    page.get_by_text("of 1,000 variables").first.wait_for(timeout=30_000)
+    page.locator("iframe").first.wait_for(timeout=30_000)
+    _main_button(page, "Step").first.click(timeout=60_000)
+    page.get_by_text("Moves: 1").first.wait_for(timeout=60_000)
+
+    # search a gene: the child of the move just made (named in the drawing's legend), so that its
+    # neighbourhood has an edge
+    drawing = next(f for f in page.frames if f != page.main_frame and f.evaluate("typeof nodes !== 'undefined'"))
+    legend = drawing.locator("#ipe-legend").inner_text()
+    parent, child = legend.split("last move: add ")[1].strip().split(" -> ")
+    page.get_by_role("combobox", name="Search genes").click()
+    page.keyboard.type(child)
+    page.get_by_role("option", name=child, exact=True).click()
+    page.keyboard.press("Escape")
+    page.get_by_text(f"neighbourhood of {child}").first.wait_for(timeout=30_000)
+    page.wait_for_timeout(2000)  # let vis-network draw inside the iframe
+    _shot(page, tmp_path, "wide_gene_search.png")
+
+    frame = next(f for f in page.frames if f != page.main_frame and f.evaluate("typeof nodes !== 'undefined'"))
+    labels = frame.evaluate("() => nodes.get().map(n => n.label)")
+    assert {parent, child} <= set(labels)
+    assert 2 <= len(labels) <= 150
+    assert frame.evaluate("() => edges.length") >= 1
+    assert not errors, errors

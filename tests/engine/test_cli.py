@@ -229,6 +229,23 @@ class TestLearn:
         assert "warning: more variables (10) than instances (6)" in out.err and "--max-parents" in out.err
         assert json.loads(out.out)["stats"]["steps"] <= 2
 
+    def test_transposed_file_gets_one_orientation_warning(self, tmp_path, capsys):
+        # issue #11: evidence (gene ids in the rows, sample names in the header), not shape
+        rng = np.random.default_rng(5)
+        genes = [f"YAL{i:03d}W" for i in range(40)]
+        expr = pd.DataFrame(rng.normal(size=(40, 8)), index=genes, columns=[f"GSM{j}" for j in range(8)])
+        p = tmp_path / "expr.csv"
+        expr.to_csv(p)
+        rc = main(["learn", str(p), "--max-steps", "1", "--quiet"])
+        err = capsys.readouterr().err
+        assert rc == 0, err
+        lines = [line for line in err.splitlines() if "wrong way round" in line]
+        assert len(lines) == 1 and lines[0].startswith("warning:") and "with --transpose" in lines[0]
+        rc = main(["learn", str(p), "--transpose", "--max-steps", "1", "--quiet"])
+        err = capsys.readouterr().err
+        assert rc == 0, err
+        assert "wrong way round" not in err and "--transpose" not in err
+
     def test_missing_cells_learn_by_structural_em(self, csv, tmp_path, capsys):
         _, _, frame = csv
         holes = frame.copy()

@@ -15,7 +15,8 @@ import pytest
 
 from engine.data import Dataset
 from engine.exceptions import DataValidationError
-from engine.io import from_frame, load_table, read_table
+from engine.io import from_frame, load_table, orientation_warning, read_table, transpose_dataset
+from engine.io.orientation import looks_gene_like, looks_sample_like
 
 ABC = "a,b,c\n1,2,3\n4,5,7\n7,9,8\n2,0,1\n"
 EXPECTED_ABC = np.array([[1, 2, 3], [4, 5, 7], [7, 9, 8], [2, 0, 1]], dtype=float)
@@ -478,3 +479,101 @@ def test_a_failing_reader_is_not_hidden(tmp_path, monkeypatch):
     monkeypatch.setattr(pd, "read_csv", broken)
     with pytest.raises(AssertionError, match="a bug"):
         load_table(write(tmp_path, "data.csv", ABC))
+
+
+# ------------------------------------------------------------------ orientation evidence (#11)
+def _expr(n_genes: int, n_conds: int, seed: int = 0) -> pd.DataFrame:
+    """A genes x conditions table: yeast ORF names in rows, GEO sample names in the header."""
+    rng = np.random.default_rng(seed)
+    genes = [f"Y{'ABCDEFGHIJKLMNOP'[i % 16]}{'LR'[i % 2]}{i % 1000:03d}{'WC'[i % 2]}" for i in range(n_genes)]
+    conds = [f"GSM{1000 + j}" for j in range(n_conds)]
+    return pd.DataFrame(rng.normal(size=(n_genes, n_conds)), index=genes, columns=conds)
+
+
+class TestOrientationWarning:
+    """engine.io.orientation: warn on evidence from the labels, not on shape alone (issue #11)."""
+
+    def test_wide_correctly_oriented_file_gets_no_warning(self, tmp_path):
+        # the paper's shape: 173 conditions (rows, named like samples) x 2000 genes (columns)
+        wide = _expr(2000, 173).T
+        wide.to_csv(tmp_path / "wide.csv")
+        ds = load_table(tmp_path / "wide.csv")
+        assert ds.values.shape == (173, 2000)
+        assert orientation_warning(ds) is None
+        assert not any("wrong way round" in n or "orientation" in n for n in ds.notes)
+        # nor without row labels, or with gene-like names and numbered conditions
+        assert orientation_warning(from_frame(wide.reset_index(drop=True), label_column=None)) is None
+
+    def test_genes_in_rows_warns_with_the_fix(self, tmp_path):
+        _expr(300, 12).to_csv(tmp_path / "expr.csv")
+        ds = load_table(tmp_path / "expr.csv")
+        warning = orientation_warning(ds)
+        assert warning is not None and (warning.n_rows, warning.n_cols) == (300, 12)
+        assert "GSM1000" in warning.reason and "YAL000W" in warning.reason
+        assert sum("wrong way round" in n for n in ds.notes) == 1
+        assert warning.note(False) in ds.notes and "with transpose" in warning.note(False)
+        assert "--transpose" in warning.cli_message(False)
+        # loaded the right way round: no warning
+        assert orientation_warning(load_table(tmp_path / "expr.csv", transpose=True)) is None
+
+    def test_wrongly_transposed_wide_file_warns_to_drop_transpose(self, tmp_path):
+        _expr(400, 20).T.to_csv(tmp_path / "wide.csv")
+        ds = load_table(tmp_path / "wide.csv", transpose=True)
+        assert ds.values.shape == (400, 20)
+        assert orientation_warning(ds) is not None
+        assert any("without transpose" in n for n in ds.notes)
+
+    def test_rows_that_look_like_genes(self):
+        # gene symbols in rows, time points in the header: many rows, few columns, id-like labels
+        rng = np.random.default_rng(1)
+        frame = pd.DataFrame(rng.normal(size=(80, 6)), columns=["0", "10", "20", "40", "60", "120"])
+        frame.insert(0, "gene", [f"GAL{i}" for i in range(80)])
+        warning = orientation_warning(from_frame(frame))
+        assert warning is not None and "rows look like genes" in warning.reason
+
+    def test_tall_data_with_sample_ids_gets_no_warning(self):
+        rng = np.random.default_rng(2)
+        frame = pd.DataFrame(rng.normal(size=(300, 5)), columns=["Raf", "Mek", "Erk", "Akt", "PKA"])
+        frame.insert(0, "cell", [f"cell_{i}" for i in range(300)])
+        assert orientation_warning(from_frame(frame)) is None
+        # nor a written row index (0..M-1) over numeric gene-id columns (arth150)
+        numbered = pd.DataFrame(rng.normal(size=(300, 5)), columns=["4", "8", "13", "20", "26"])
+        assert orientation_warning(from_frame(numbered.reset_index().rename(columns={"index": ""}))) is None
+
+    def test_labels(self):
+        for s in ("GSM1234", "sample_3", "cond2", "t15", "30min", "heat_rep2", "Day 4"):
+            assert looks_sample_like(s), s
+        for s in ("YAL001C", "BRCA1", "AT1G01010", "Raf", "X12"):
+            assert not looks_sample_like(s), s
+        for s in ("YAL001C", "AT1G01010", "ENSG00000139618", "NM_000546", "1007_s_at", "ILMN_1343291"):
+            assert looks_gene_like(s), s
+        assert not looks_gene_like("GSM1234") and not looks_gene_like("BRCA1")
+
+
+class TestTransposeDataset:
+    def test_matches_loading_with_transpose_and_keeps_the_input(self, tmp_path):
+        _expr(30, 8).to_csv(tmp_path / "expr.csv")
+        as_loaded = load_table(tmp_path / "expr.csv")
+        before = as_loaded.values.copy()
+        turned = transpose_dataset(as_loaded)
+        direct = load_table(tmp_path / "expr.csv", transpose=True)
+        assert turned.names == direct.names and turned.instance_labels == direct.instance_labels
+        np.testing.assert_allclose(turned.values, direct.values)
+        np.testing.assert_array_equal(as_loaded.values, before)
+        assert orientation_warning(turned) is None
+        assert not any("wrong way round" in n for n in turned.notes)
+        assert any(n.startswith("transposed") for n in turned.notes)
+
+    def test_missing_cells_stay_missing_and_without_labels_variables_are_numbered(self):
+        values = np.arange(20, dtype=float).reshape(5, 4) ** 1.5
+        values[1, 2] = np.nan
+        ds = from_frame(pd.DataFrame(values, columns=list("abcd")), standardize=False, label_column=None)
+        turned = transpose_dataset(ds)
+        assert turned.names == ("V1", "V2", "V3", "V4", "V5") and turned.instance_labels == tuple("abcd")
+        assert turned.missing[2, 1] and turned.missing.sum() == 1
+        np.testing.assert_array_equal(turned.values[0], values[:, 0])
+
+    def test_refused_with_a_message(self):
+        ds = from_frame(pd.DataFrame({"a": [1.0, 2, 3, 4], "b": [2.0, 1, 4, 3]}), label_column=None)
+        with pytest.raises(DataValidationError):
+            transpose_dataset(ds)  # two columns cannot become enough instances
