@@ -218,7 +218,7 @@ class TestLearn:
         assert res["settings"]["drop"] == ["comment"]
         assert "dropped column(s) comment" in out.err
 
-    def test_more_variables_than_instances_warns(self, tmp_path, capsys):
+    def test_more_variables_than_instances_get_the_wide_data_score(self, tmp_path, capsys):
         rng = np.random.default_rng(4)
         wide = pd.DataFrame(rng.normal(size=(10, 6)), index=[f"g{i}" for i in range(10)]).rename_axis("gene")
         p = tmp_path / "wide.csv"
@@ -226,8 +226,11 @@ class TestLearn:
         rc = main(["learn", str(p), "--transpose", "--max-steps", "2", "--quiet"])
         out = capsys.readouterr()
         assert rc == 0, out.err
-        assert "warning: more variables (10) than instances (6)" in out.err and "--max-parents" in out.err
-        assert json.loads(out.out)["stats"]["steps"] <= 2
+        # no shape-only warning (issue #11): the score line says how wide data are scored
+        assert "more variables" not in out.err
+        assert "score: EBIC" in out.err and "6 rows for 10 variables" in out.err
+        result = json.loads(out.out)
+        assert result["stats"]["steps"] <= 2 and result["score"]["name"] == "ebic"
 
     def test_transposed_file_gets_one_orientation_warning(self, tmp_path, capsys):
         # issue #11: evidence (gene ids in the rows, sample names in the header), not shape
