@@ -64,6 +64,20 @@ def one_line(text: object) -> str:
     return " ".join(str(text).split()) or "unknown error"
 
 
+#: seconds after which the progress line adds an estimate of the time left
+ETA_AFTER_S = 5.0
+
+
+def _duration(seconds: float) -> str:
+    """``42 s``, ``3 min 5 s`` or ``1 h 12 min``."""
+    s = int(round(seconds))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min {s % 60} s"
+    return f"{s // 3600} h {(s % 3600) // 60} min"
+
+
 def describe_score(choice) -> str:
     """One line naming a :class:`~engine.score.ScoreChoice`: the score, its parameters, the reason."""
     info = choice.score.describe()
@@ -92,14 +106,25 @@ class Progress:
         except (AttributeError, ValueError):
             self.tty = False
         self.count = 0
+        self._start = time.monotonic()
         self._width = 0
         self._shown = -math.inf
 
-    @staticmethod
-    def line(r) -> str:
-        return f"step {r.n_iter:>5}  score {r.score:,.2f} nats  exact evaluations {r.n_exact:,}"
+    def line(self, r) -> str:
+        """The progress line of step result ``r``; after :data:`ETA_AFTER_S` seconds it adds the
+        time per move and an estimate of the time left: at least one move per family whose best
+        move still improves the score (``r.n_open``), at the mean time per move so far."""
+        text = f"step {r.n_iter:>5}  score {r.score:,.2f} nats  exact evaluations {r.n_exact:,}"
+        elapsed = time.monotonic() - self._start
+        if elapsed >= ETA_AFTER_S and self.count:
+            per_move = elapsed / self.count
+            left = getattr(r, "n_open", 0) * per_move
+            text += f"  {per_move * 1000:,.0f} ms/move  ETA >= {_duration(left)}"
+        return text
 
     def __call__(self, intermediate_result) -> None:
+        if self.count == 0:
+            self._start = time.monotonic()
         self.count += 1
         if self.quiet:
             return

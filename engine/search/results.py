@@ -53,10 +53,13 @@ class _Outcome(_Status):
 @dataclass
 class StepResult(_Outcome):
     """Outcome of one :meth:`~engine.search.Stepper.step` (SciPy-style status and message):
-    the move applied (None at convergence) and the number of candidates last listed."""
+    the move applied (None at convergence), the number of candidates last listed, and
+    ``n_open``, the families whose best move still improved the score when last ranked (a lower
+    bound on the moves left, used for progress estimates)."""
 
     move: Move | None = None
     n_candidates: int = 0
+    n_open: int = 0
 
 
 @dataclass

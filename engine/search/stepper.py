@@ -404,7 +404,8 @@ class Stepper:
         }
 
     def _result(self, move: Move | None, status: int) -> StepResult:
-        return StepResult(move=move, n_candidates=self.n_candidates_last, **self._counters(status))
+        n_open = int(np.count_nonzero(self._fb_delta > self.tol * max(1.0, abs(self.score))))
+        return StepResult(move=move, n_candidates=self.n_candidates_last, n_open=n_open, **self._counters(status))
 
     # ------------------------------------------------------------------- runs
     def run(self, max_steps: int | None = None, callback: Callable[..., None] | None = None) -> SearchResult:

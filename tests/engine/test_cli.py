@@ -629,3 +629,23 @@ def test_no_correction_reaches_the_sigmoid_model(csv, capsys):
     assert res["settings"]["correction"] is False and res["settings"]["cpd"] == "sigmoid"
     est = IdealParentSearch(cpd="sigmoid", correction=False, max_iter=1).fit(pd.read_csv(path))
     assert est.stepper_.model.correction is False
+
+
+def test_progress_line_estimates_the_time_left():
+    """After a few seconds the line adds ms per move and a lower bound on the time left."""
+    import io
+    import time
+
+    from engine.cli import output
+    from engine.search.results import StepResult
+
+    def result(n_iter, n_open):
+        return StepResult(
+            score=-9.0, loglik=-5.0, n_iter=n_iter, n_exact=9, n_ranked=0, elapsed_s=0.0, status=0, n_open=n_open
+        )
+
+    progress = output.Progress(False, io.StringIO())
+    assert "ETA" not in progress.line(result(1, 30))
+    progress.count, progress._start = 4, time.monotonic() - 10.0  # 4 moves in 10 s
+    line = progress.line(result(4, 30))
+    assert "2,500 ms/move" in line and "ETA >= 1 min 15 s" in line
