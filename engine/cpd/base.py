@@ -23,6 +23,8 @@ __all__ = [
     "FamilyBase",
     "Parents",
     "BATCH_BYTES",
+    "CACHE_BYTES",
+    "cache_entries",
     "LOG_2PI",
     "fit_in_chunks",
     "gaussian_loglik",
@@ -34,6 +36,17 @@ Parents = tuple[int, ...]
 
 #: memory budget of one batched non-linear fit (bytes); larger batches are fitted in chunks
 BATCH_BYTES = 256 * 2**20
+
+#: memory budget of a model's cache of family statistics that hold one N-vector each (bytes)
+CACHE_BYTES = 256 * 2**20
+
+
+def cache_entries(n_vars: int, floor: int = 4096) -> int:
+    """How many cached family statistics of one N-vector each a model keeps: ``8 N`` (at least
+    ``floor``), but no more than :data:`CACHE_BYTES` allow, so that the cache grows linearly
+    with N, not as N^2 (a dropped entry is recomputed exactly when needed)."""
+    return max(1024, min(max(8 * n_vars, floor), CACHE_BYTES // (8 * max(n_vars, 1))))
+
 
 LOG_2PI = math.log(2.0 * math.pi)
 

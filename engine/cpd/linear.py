@@ -25,7 +25,16 @@ import numpy as np
 
 from ..exceptions import MissingValuesError, NumericalWarning
 from ..ideal import R2_CAP, c1_from_stats, c2_from_stats
-from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, gaussian_loglik, loglik_from_rss, parent_sum
+from .base import (
+    LOG_2PI,
+    FamilyBase,
+    FamilyFit,
+    Parents,
+    cache_entries,
+    gaussian_loglik,
+    loglik_from_rss,
+    parent_sum,
+)
 
 __all__ = ["LinearGaussianFamilies", "linear_family_loglik", "linear_prediction", "LOG_2PI"]
 
@@ -103,7 +112,7 @@ class LinearGaussianFamilies(FamilyBase):
         self._var_floor = 1e-10 * np.maximum(self._diag, 1e-300)
         self._cache: dict[tuple[int, Parents], _FamilyStats] = {}
         #: fits kept in the cache (oldest dropped first; a dropped fit is recomputed exactly)
-        self.cache_size = max(8 * self.n_vars, 4096)
+        self.cache_size = cache_entries(self.n_vars)
 
     # ------------------------------------------------------------------ basics
     @staticmethod

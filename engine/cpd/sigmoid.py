@@ -37,7 +37,16 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import MissingValuesError
-from .base import FamilyBase, FamilyFit, Parents, fit_in_chunks, gaussian_loglik, loglik_from_rss, parent_sum
+from .base import (
+    FamilyBase,
+    FamilyFit,
+    Parents,
+    cache_entries,
+    fit_in_chunks,
+    gaussian_loglik,
+    loglik_from_rss,
+    parent_sum,
+)
 from .sigmoid_fit import fit_sigmoid_batch, profile_rss_grad, sigmoid
 
 __all__ = [
@@ -116,7 +125,7 @@ class SigmoidGaussianFamilies(FamilyBase):
         self.max_iter = max_iter
         self.correction = bool(correction)
         self._cache: dict[tuple[int, Parents], _SigStats] = {}
-        self.cache_size = max(8 * self.n_vars, 4096)
+        self.cache_size = cache_entries(self.n_vars)
         self._var_floor = 1e-10 * np.maximum(values.var(axis=0) * self.n_samples, 1e-300)
         self._padded = np.column_stack([values, np.zeros(self.n_samples)])
         mu = values.mean(axis=0)

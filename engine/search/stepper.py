@@ -42,7 +42,10 @@ from .run import RunLoop
 from .selection import FamilyEntry, better, select_candidates
 from .settings import SearchSettings
 
-__all__ = ["Stepper"]
+__all__ = ["Stepper", "ENTRY_BYTES"]
+
+#: memory budget of the cached rankings of families that are no longer current (bytes)
+ENTRY_BYTES = 256 * 2**20
 
 
 class Stepper:
@@ -66,7 +69,8 @@ class Stepper:
         A move must improve the BIC by more than ``tol * max(1, |score|)``.
     cache_size : int or None
         How many family entries (rankings and exact scores per parent set) to keep; the current
-        families are never dropped. Default ``max(2 N, 2048)``.
+        families are never dropped. Default ``max(2 N, 2048)``, fewer when the older entries
+        would exceed :data:`ENTRY_BYTES`.
     regulators : iterable of int, optional
         The only variables that may be parents (candidate regulators); default: all.
 
@@ -120,7 +124,12 @@ class Stepper:
         self.dag = self.constraints.starting_dag(initial)
         self._entries: dict[tuple[int, Parents], FamilyEntry] = {}
         #: cached family entries kept beyond the current ones (insertion order = age)
-        self.cache_size = max(2 * n, 2048) if cache_size is None else int(cache_size)
+        if cache_size is None:
+            # the current families plus older ones, up to ENTRY_BYTES of rankings (each entry holds
+            # about six N-vectors); never fewer than 256 older ones
+            extra = min(max(2 * n, 2048) - n, ENTRY_BYTES // (48 * max(n, 1)))
+            cache_size = n + max(256, extra)
+        self.cache_size = int(cache_size)
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
         #: number of parents of each variable now
         self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
