@@ -29,6 +29,8 @@ __all__ = [
     "fit_in_chunks",
     "gaussian_loglik",
     "loglik_from_rss",
+    "floored_loglik",
+    "VARIANCE_FLOOR",
     "parent_sum",
 ]
 
@@ -49,6 +51,22 @@ def cache_entries(n_vars: int, floor: int = 4096) -> int:
 
 
 LOG_2PI = math.log(2.0 * math.pi)
+
+
+#: the one variance floor: a family's variance is at least this times its child's own variance, so
+#: that a child its parents explain exactly gets a large finite likelihood (and scoring the saved
+#: model, whose variance is the floored one, gives the same log-likelihood)
+VARIANCE_FLOOR = 1e-10
+
+
+def floored_loglik(rss: float | np.ndarray, m: int, floor_var: float | np.ndarray) -> float | np.ndarray:
+    """Gaussian log-likelihood (nats) of M residuals with sum of squares ``rss`` at the variance
+    ``max(rss / M, floor_var)``: the ML value :func:`loglik_from_rss` above the floor, and the exact
+    log-likelihood at the floored variance below it, ``-(M/2) log(2 pi v) - rss / (2 v)`` (what a
+    held-out evaluation of the saved parameters computes)."""
+    rss = np.maximum(rss, 0.0)
+    v = np.maximum(rss / m, floor_var)
+    return -0.5 * m * (LOG_2PI + np.log(v)) - rss / (2.0 * v)
 
 
 def loglik_from_rss(rss: float | np.ndarray, m: int) -> float | np.ndarray:

@@ -27,12 +27,13 @@ from ..exceptions import MissingValuesError, NumericalWarning
 from ..ideal import R2_CAP, c1_from_stats, c2_from_stats
 from .base import (
     LOG_2PI,
+    VARIANCE_FLOOR,
     FamilyBase,
     FamilyFit,
     Parents,
     cache_entries,
+    floored_loglik,
     gaussian_loglik,
-    loglik_from_rss,
     parent_sum,
 )
 
@@ -68,8 +69,10 @@ class LinearGaussianFamilies(FamilyBase):
 
     Notes
     -----
-    The variance of a family is floored at ``1e-10`` times the child's own variance so that a child
-    that is an exact linear function of its parents gets a large finite likelihood instead of +inf.
+    The variance of a family is floored at :data:`~engine.cpd.base.VARIANCE_FLOOR` times the
+    child's own variance so that a child that is an exact linear function of its parents gets a
+    large finite likelihood instead of +inf; the log-likelihood is then the exact one at the floored
+    variance (:func:`~engine.cpd.base.floored_loglik`), so scoring the saved model agrees.
     """
 
     cpd = "linear"
@@ -109,7 +112,8 @@ class LinearGaussianFamilies(FamilyBase):
         self._diag = np.diag(self.scatter).copy()
         # z.z used by C1/C2: centred or raw second moments
         self._zz_rank = self._diag if centred else self._diag + self.n_samples * self.means**2
-        self._var_floor = 1e-10 * np.maximum(self._diag, 1e-300)
+        #: the variance floor of each child (VARIANCE_FLOOR times its ML variance)
+        self._floor_var = VARIANCE_FLOOR * np.maximum(self._diag, 1e-300) / max(self.n_samples, 1)
         self._cache: dict[tuple[int, Parents], _FamilyStats] = {}
         #: fits kept in the cache (oldest dropped first; a dropped fit is recomputed exactly)
         self.cache_size = cache_entries(self.n_vars)
@@ -151,11 +155,15 @@ class LinearGaussianFamilies(FamilyBase):
             chol = None
             alpha = np.zeros(0)
             rss = float(s[child, child])
-        rss = max(rss, self._var_floor[child])
+        # an RSS within rounding of 0 (S_xx - S_xU alpha cancels to ~eps S_xx) is an exact fit
+        if rss < 64.0 * np.finfo(float).eps * s[child, child]:
+            rss = 0.0
+        floor_var = float(self._floor_var[child])
         if len(self._cache) >= self.cache_size:
             for old in list(self._cache)[: len(self._cache) // 4]:
                 del self._cache[old]
-        st.rss = rss
+        # the ideal profile's y.y, kept positive for the rankings' ratios
+        st.rss = max(rss, floor_var * self.n_samples)
         st.alpha = alpha
         st.chol = chol
         m = self.n_samples
@@ -163,12 +171,12 @@ class LinearGaussianFamilies(FamilyBase):
         st.fit = FamilyFit(
             child=child,
             parents=parents,
-            loglik=float(loglik_from_rss(rss, m)),
+            loglik=float(floored_loglik(rss, m, floor_var)),
             n_params=self.n_params(len(p)),
             params={
                 "intercept": intercept,
                 "coefficients": [float(a) for a in alpha],
-                "variance": rss / m,
+                "variance": max(rss / m, floor_var),
             },
         )
         self._cache[key] = st
@@ -266,10 +274,16 @@ class LinearGaussianFamilies(FamilyBase):
         with np.errstate(divide="ignore", invalid="ignore"):
             r2 = np.where(zz > tiny, yz**2 / (st.rss * zz), 0.0)
         r2 = np.clip(r2, 0.0, R2_CAP)
-        # the variance floor caps the gain too
-        gain = -0.5 * self.n_samples * np.log1p(-r2)
-        cap = float(loglik_from_rss(self._var_floor[child], self.n_samples)) - st.fit.loglik  # type: ignore[union-attr]
-        return np.minimum(gain, cap)
+        m = self.n_samples
+        gain = -0.5 * m * np.log1p(-r2)
+        # below the variance floor the new family's log-likelihood is the one at the floored
+        # variance (as in fit), which caps the gain
+        new_rss = np.where(r2 >= R2_CAP, 0.0, st.rss * (1.0 - r2))  # r2 at its cap: an exact fit
+        floor_var = float(self._floor_var[child])
+        low = new_rss < floor_var * m
+        if low.any():
+            gain[low] = floored_loglik(new_rss[low], m, floor_var) - st.fit.loglik  # type: ignore[union-attr]
+        return gain
 
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """:meth:`exact_add` for several (child, parents, candidates) requests."""

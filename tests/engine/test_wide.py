@@ -245,3 +245,42 @@ class TestTooFewRows:
     def test_user_bic_on_wide_data_is_a_warning(self, wide):
         with pytest.warns(UserWarning, match="pass as a parent by chance"):
             IdealParentSearch(score="bic", max_iter=1).fit(wide[0])
+
+
+class TestOneBICAtTheVarianceFloor:
+    """Collinear, identical and scaled-copy columns: learn, score and the family fit agree."""
+
+    @pytest.fixture()
+    def collinear(self, tmp_path):
+        rng = np.random.default_rng(11)
+        a, b = rng.normal(size=200), rng.normal(size=200)
+        frame = pd.DataFrame({"a": a, "b": b, "c": a + b, "a2": 3.0 * a, "d": 0.5 * a + rng.normal(size=200)})
+        path = tmp_path / "collinear.csv"
+        frame.to_csv(path, index=False)
+        return frame, path
+
+    def test_learn_and_score_report_the_same_bic(self, collinear, tmp_path, capsys):
+        _, path = collinear
+        out = tmp_path / "m.json"
+        assert main(["learn", str(path), "--out", str(out), "--quiet"]) == 0
+        learned = json.loads(out.read_text())["score"]
+        capsys.readouterr()
+        assert main(["score", str(path), "--model", str(out)]) == 0
+        scored = json.loads(capsys.readouterr().out)
+        assert scored["bic"] == pytest.approx(learned["bic"], rel=1e-9)
+        assert scored["loglik"] == pytest.approx(learned["loglik"], rel=1e-9)
+
+    def test_floored_fit_equals_the_gaussian_at_its_variance(self, collinear):
+        from engine.cpd.base import gaussian_loglik
+
+        frame, _ = collinear
+        x = frame.to_numpy()
+        model = LinearGaussianFamilies(x)
+        fit = model.fit(2, (0, 1))  # c = a + b exactly
+        p = fit.params
+        mean = p["intercept"] + x[:, [0, 1]] @ np.asarray(p["coefficients"])
+        assert p["variance"] == pytest.approx(1e-10 * x[:, 2].var(), rel=1e-9)
+        assert fit.loglik == pytest.approx(gaussian_loglik(x[:, 2], mean, p["variance"]), rel=1e-9)
+        # and the exact add gain that reaches the floor is the difference of the two fits
+        gain = model.exact_add(2, (0,), np.array([1]))[0]
+        assert gain == pytest.approx(fit.loglik - model.fit(2, (0,)).loglik, rel=1e-6)
