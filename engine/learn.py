@@ -9,9 +9,7 @@ and the app all go through the same ``Stepper.step``.
 
 from __future__ import annotations
 
-import dataclasses
 import inspect
-import time
 import warnings
 from collections.abc import Callable, Iterable
 
@@ -22,9 +20,12 @@ from .cpd import DEFAULT_CPD, make_families
 from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
 from .io import as_dataset
+from .io.regulators import match_regulators
+from .learn_em import fit_em
 from .network import LearnedNetwork
-from .score import EBIC_GAMMA, MAX_FALSE_PARENTS, ScoreChoice, choose_score, false_parent_rate
-from .search import Move, RunStats, SearchResult, SearchSettings, Stepper
+from .score import EBIC_GAMMA, ScoreChoice, check_enough_rows, choose_score
+from .search import Move, SearchResult, SearchSettings, Stepper
+from .search.restarts import climb_with_restarts
 
 __all__ = ["IdealParentSearch"]
 
@@ -277,56 +278,18 @@ class IdealParentSearch:
         return choose_score(self.score, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, gamma=self.ebic_gamma)
 
     def check_rows(self, dataset: Dataset) -> ScoreChoice:
-        """Refuse, before any costly work, data with too few rows for the chosen score to tell a
-        parent from chance: under EBIC, when more than :data:`~engine.score.MAX_FALSE_PARENTS`
-        candidate per variable would pass as a first parent with no relation to it
-        (:func:`~engine.score.false_parent_rate`). Under BIC chosen by the user the same figure
-        is a warning. Returns the score choice."""
+        """Refuse, before any costly work, data too short for the chosen score to tell a parent
+        from chance (:func:`engine.score.check_enough_rows`); returns the score choice."""
         choice = self.score_choice(dataset)
-        n_cand = choice.score.n_candidates if choice.name == "ebic" else dataset.n_vars - 1
-        expected = false_parent_rate(choice.score, self.search_settings().cpd_type.n_params) * n_cand
-        if expected <= MAX_FALSE_PARENTS:
-            return choice
-        what = (
-            f"{dataset.n_samples} instances are too few to choose parents among {n_cand:,} candidates: "
-            f"under {choice.name.upper()} about {expected:,.1f} candidates per variable would pass as a "
-            "parent by chance alone"
-        )
-        if choice.name == "bic":
-            warnings.warn(f"{what}; the extended BIC (score='ebic') guards against that.", UserWarning, stacklevel=3)
-            return choice
-        raise DataValidationError(
-            f"{dataset.source or 'data'}: {what}. Use more instances, restrict the parents to candidate "
-            "regulators (--regulators), or check the orientation: if rows are variables, transpose."
-        )
+        check_enough_rows(choice, dataset, self.search_settings().cpd_type.n_params)
+        return choice
 
     def regulator_names(self, dataset: Dataset) -> list[str] | None:
-        """The candidate regulators present in ``dataset`` (None: every variable may be a parent).
-
-        Names absent from the data are reported in one warning (real lists name unmeasured genes);
-        a list none of whose names is in the data is an error."""
+        """The candidate regulators present in ``dataset`` (None: every variable may be a parent;
+        :func:`engine.io.regulators.match_regulators`: absent names are one warning, none present
+        an error)."""
         self._check_params()
-        wanted = self._regulator_list
-        if wanted is None:
-            return None
-        present = set(dataset.names)
-        found = [r for r in wanted if r in present]
-        absent = [r for r in wanted if r not in present]
-        if not found:
-            shown = ", ".join(repr(r) for r in absent[:5])
-            raise ParameterError(
-                f"none of the {len(wanted)} candidate regulator(s) is a variable of the data "
-                f"(first: {shown}); check the names against the data's column names."
-            )
-        if absent:
-            shown = ", ".join(repr(r) for r in absent[:5])
-            warnings.warn(
-                f"{len(absent)} of {len(wanted)} candidate regulator(s) are not in the data and are "
-                f"ignored (first: {shown}).",
-                UserWarning,
-                stacklevel=3,
-            )
-        return found
+        return match_regulators(self._regulator_list, dataset.names)
 
     def fit(self, data, callback: Callable[..., None] | None = None) -> IdealParentSearch:
         """Learn the structure and parameters from ``data`` (Dataset, DataFrame or array).
@@ -355,137 +318,14 @@ class IdealParentSearch:
                         UserWarning,
                         stacklevel=2,
                     )
-            return self._fit_em(dataset, callback)
+            return fit_em(self, dataset, callback)
         stepper = self.make_stepper(dataset)
         result: SearchResult = stepper.run(self.max_iter, callback=callback)
         if self.n_restarts and result.status == 1:
-            result = self._restarts(stepper, result, callback)
+            rng = np.random.default_rng(self.random_state)
+            result = climb_with_restarts(stepper, self.n_restarts, self.restart_moves, rng, callback)
         self._set_fitted(dataset, stepper, result)
         return self
-
-    def _fit_em(self, dataset: Dataset, callback=None) -> IdealParentSearch:
-        """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
-        from .hidden import MISSING_HANDLING, HiddenSearch
-
-        self.check_rows(dataset)
-        if not self.search_settings().cpd_type.structural_em:
-            if self._auto_hidden or self.two_layer:
-                raise ParameterError(
-                    "hidden variables are learned by structural EM, implemented for the linear-Gaussian "
-                    "CPD only; use the linear CPD (cpd='linear', CLI --cpd linear)."
-                )
-            return self._fit_imputed(dataset, callback)
-        t0 = time.perf_counter()
-        hs = HiddenSearch(
-            dataset,
-            self.search_settings(),
-            two_layer=self.two_layer,
-            seed=self.random_state,
-            em_options={
-                "required": self._required_pairs,
-                "forbidden": self._forbidden_pairs,
-                "regulators": self.regulator_names(dataset),
-            },
-        )
-        if self._auto_hidden or self.two_layer:
-            hs.auto(self.max_hidden)
-        else:
-            hs.fit_structure()
-        em = hs.em
-        stepper = em.stepper
-        names = tuple(em.names)
-        full = dataset.with_columns(names, em.mean, ~em.observed)
-        self.dataset_ = dataset
-        self.stepper_ = stepper
-        self.hidden_search_ = hs
-        self.stats_ = RunStats(
-            steps=em.n_moves,
-            exact_evaluations=em.n_exact,
-            ranked_candidates=stepper.n_ranked if stepper is not None else 0,
-            seconds=time.perf_counter() - t0,
-            converged=bool(em.converged_),
-            message=em.message,
-            em_iterations=em.n_iter_,
-        )
-        parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
-        net = LearnedNetwork.from_parents(
-            full, parents, em.expected_model(), stats=self.stats_.to_dict(), settings=self.settings()
-        )
-        summary = hs.summary()
-        net.hidden = summary["hidden"]
-        net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
-        net.loglik = summary["observed_loglik"]
-        net.bic = summary["observed_bic"]
-        self.score_choice_ = em.score_choice
-        net.score_info = {**em.score_choice.describe(), "value": summary["observed_bic"]}
-        self.network_ = net
-        self.score_ = net.bic
-        self.loglik_ = net.loglik
-        self.n_iter_ = em.n_moves
-        self.converged_ = bool(em.converged_)
-        self.history_ = list(stepper.history) if stepper is not None else []
-        self.result_ = None
-        return self
-
-    def _fit_imputed(self, dataset: Dataset, callback=None) -> IdealParentSearch:
-        """Non-linear CPDs with missing cells: the approximation used.
-
-        Structural EM with a linear-Gaussian network gives the mean-field posterior of every
-        missing cell; the missing cells are then filled with their posterior means and the
-        non-linear structure search runs on the completed data. In other words the E-step
-        linearizes every CPD (the posterior under the sigmoid / multiplicative model has no closed
-        form) and keeps first moments only, so second moments of missing cells are ignored in the
-        non-linear search. The result says so in ``missing_values``.
-        """
-        from .hidden import StructuralEM
-
-        t0 = time.perf_counter()
-        em = StructuralEM(
-            dataset,
-            self.search_settings(),
-            required=self._required_pairs,
-            forbidden=self._forbidden_pairs,
-        )
-        em.run()
-        filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
-        if self.search_settings().cpd_type.positive_data and not dataset.standardized:
-            filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
-        completed = dataclasses.replace(dataset, values=filled, missing=np.zeros(filled.shape, dtype=bool))
-        stepper = self.make_stepper(completed)
-        result = stepper.run(self.max_iter, callback=callback)
-        if self.n_restarts and result.status == 1:
-            result = self._restarts(stepper, result, callback)
-        self._set_fitted(completed, stepper, result)
-        self.stats_.seconds = time.perf_counter() - t0
-        self.stats_.em_iterations = em.n_iter_
-        self.network_.stats = self.stats_.to_dict()
-        self.network_.missing_values = (
-            f"{int(dataset.missing.sum())} missing cell(s) filled with their posterior means under a "
-            "linear-Gaussian network learned by structural EM (mean-field E-step); the "
-            f"{self.cpd} structure search then ran on the completed data (approximation: the E-step "
-            "linearizes the CPDs and second moments of missing cells are ignored)"
-        )
-        self.dataset_ = dataset
-        return self
-
-    def _restarts(self, stepper: Stepper, result: SearchResult, callback) -> SearchResult:
-        """Random restarts from the best network; the stepper ends on the best one found."""
-        rng = np.random.default_rng(self.random_state)
-        best_score, best_len = stepper.score, stepper.n_iter
-        failures = 0
-        while failures < self.n_restarts:
-            stepper.perturb(self.restart_moves, rng)
-            res = stepper.run(None, callback=callback)
-            if res.status == -2:
-                break
-            if stepper.score > best_score + 1e-9 * max(1.0, abs(best_score)):
-                best_score, best_len = stepper.score, stepper.n_iter
-                failures = 0
-            else:
-                while stepper.n_iter > best_len:
-                    stepper.undo()
-                failures += 1
-        return stepper.summary(1)
 
     def _set_fitted(self, dataset: Dataset, stepper: Stepper, result: SearchResult) -> None:
         self.dataset_ = dataset

@@ -25,6 +25,7 @@ References
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -32,6 +33,7 @@ import numpy as np
 from scipy.special import betainc, gammaln
 
 from .cpd.base import FamilyFit
+from .exceptions import DataValidationError
 
 __all__ = [
     "BIC",
@@ -43,6 +45,7 @@ __all__ = [
     "ScoreChoice",
     "choose_score",
     "false_parent_rate",
+    "check_enough_rows",
     "MAX_FALSE_PARENTS",
     "family_bic",
     "make_score",
@@ -159,6 +162,32 @@ def false_parent_rate(score: BIC, n_params) -> float:
     d = float(score.add_penalties(n_params, 0)[0])
     r2_min = -math.expm1(-2.0 * d / m)
     return float(1.0 - betainc(0.5, 0.5 * (m - 2), r2_min))
+
+
+def check_enough_rows(choice: ScoreChoice, dataset, n_params) -> None:
+    """Refuse data too short for the chosen score to tell a parent from chance.
+
+    Under EBIC, when more than :data:`MAX_FALSE_PARENTS` candidate per variable would pass as a
+    first parent with no relation to it (:func:`false_parent_rate` times the candidates), raise
+    :class:`~engine.exceptions.DataValidationError` naming the ways out; under BIC (the user's
+    choice, or tall data) the same figure is a ``UserWarning``. ``n_params(k)`` is the CPD's
+    parameter count."""
+    n_cand = choice.score.n_candidates if choice.name == "ebic" else dataset.n_vars - 1
+    expected = false_parent_rate(choice.score, n_params) * n_cand
+    if expected <= MAX_FALSE_PARENTS:
+        return
+    what = (
+        f"{dataset.n_samples} instances are too few to choose parents among {n_cand:,} candidates: "
+        f"under {choice.name.upper()} about {expected:,.1f} candidates per variable would pass as a "
+        "parent by chance alone"
+    )
+    if choice.name == "bic":
+        warnings.warn(f"{what}; the extended BIC (score='ebic') guards against that.", UserWarning, stacklevel=4)
+        return
+    raise DataValidationError(
+        f"{dataset.source or 'data'}: {what}. Use more instances, restrict the parents to candidate "
+        "regulators (--regulators), or check the orientation: if rows are variables, transpose."
+    )
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,7 @@ from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..score import choose_score, make_score
 from ..search import SearchSettings, Stepper
 from .marginal import marginal_loglik
+from .meanfield import mean_field_sweeps
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
 
@@ -269,35 +270,9 @@ class StructuralEM:
 
     # ----------------------------------------------------------------- E-step
     def e_step(self, params: _Params) -> int:
-        """Mean-field coordinate ascent over the unobserved cells; returns sweeps used."""
-        unobs_cols = np.flatnonzero((~self.observed).any(axis=0))
-        if unobs_cols.size == 0:
-            return 0
-        coef, b0, s2 = params.coef, params.intercept, params.variance
-        children = [np.flatnonzero(coef[j]) for j in range(self.n_vars)]
-        parents = [np.flatnonzero(coef[:, j]) for j in range(self.n_vars)]
-        scale = np.maximum(np.abs(self.mean).max(axis=0), 1.0)
-        sweeps = 0
-        for sweeps in range(1, self.mf_iter + 1):  # noqa: B007 - reported
-            delta = 0.0
-            for j in unobs_cols:
-                rows = ~self.observed[:, j]
-                pa = parents[j]
-                pred = b0[j] + (self.mean[:, pa] @ coef[pa, j] if pa.size else np.zeros(self.n_samples))
-                prec = 1.0 / s2[j]
-                acc = pred / s2[j]
-                for c in children[j]:
-                    pc = parents[c]
-                    resid = self.mean[:, c] - b0[c] - self.mean[:, pc] @ coef[pc, c] + coef[j, c] * self.mean[:, j]
-                    prec += coef[j, c] ** 2 / s2[c]
-                    acc = acc + coef[j, c] * resid / s2[c]
-                new = acc / prec
-                delta = max(delta, float(np.max(np.abs(new[rows] - self.mean[rows, j])) / scale[j]))
-                self.mean[rows, j] = new[rows]
-                self.var[rows, j] = 1.0 / prec
-            if delta < self.mf_tol:
-                break
-        return sweeps
+        """Mean-field coordinate ascent over the unobserved cells (:func:`mean_field_sweeps`);
+        returns the sweeps used."""
+        return mean_field_sweeps(self.mean, self.var, self.observed, params, self.mf_iter, self.mf_tol)
 
     def entropy(self) -> float:
         """Entropy of the mean-field Q: sum over unobserved cells of 0.5 log(2 pi e v)."""

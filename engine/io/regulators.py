@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import os
 import re
+import warnings
+from collections.abc import Sequence
 from pathlib import Path
 
-from ..exceptions import DataValidationError
+from ..exceptions import DataValidationError, ParameterError
 
-__all__ = ["read_regulators", "parse_regulators"]
+__all__ = ["read_regulators", "parse_regulators", "match_regulators"]
 
 _SPLIT = re.compile(r"[,\t;]")
 
@@ -52,3 +54,31 @@ def read_regulators(path: str | os.PathLike) -> list[str]:
         except UnicodeDecodeError:
             continue
     return parse_regulators(text, source=f"--regulators {p.name}")
+
+
+def match_regulators(wanted: Sequence[str] | None, names: Sequence[str]) -> list[str] | None:
+    """The names of ``wanted`` that are variables ``names`` (None when no list was given).
+
+    Names absent from the data are reported in one ``UserWarning`` with their count and the first
+    few (real lists include unmeasured genes); a list none of whose names is in the data raises
+    :class:`ParameterError`."""
+    if wanted is None:
+        return None
+    present = set(names)
+    found = [r for r in wanted if r in present]
+    absent = [r for r in wanted if r not in present]
+    if not found:
+        shown = ", ".join(repr(r) for r in absent[:5])
+        raise ParameterError(
+            f"none of the {len(wanted)} candidate regulator(s) is a variable of the data "
+            f"(first: {shown}); check the names against the data's column names."
+        )
+    if absent:
+        shown = ", ".join(repr(r) for r in absent[:5])
+        warnings.warn(
+            f"{len(absent)} of {len(wanted)} candidate regulator(s) are not in the data and are "
+            f"ignored (first: {shown}).",
+            UserWarning,
+            stacklevel=4,
+        )
+    return found

@@ -14,7 +14,28 @@ import numpy as np
 from ..cpd.base import FamilyModel, Parents
 from .settings import SearchSettings
 
-__all__ = ["FamilyEntry", "select_candidates", "measure_arrays", "top_k", "ranks", "argbest", "better"]
+__all__ = [
+    "FamilyEntry",
+    "select_candidates",
+    "measure_arrays",
+    "top_k",
+    "ranks",
+    "argbest",
+    "better",
+    "default_entry_cache",
+    "ENTRY_BYTES",
+]
+
+#: memory budget of the cached rankings of families that are no longer current (bytes)
+ENTRY_BYTES = 256 * 2**20
+
+
+def default_entry_cache(n_vars: int) -> int:
+    """How many :class:`FamilyEntry` objects a stepper keeps: the ``n_vars`` current families plus
+    older ones up to :data:`ENTRY_BYTES` (an entry holds about six N-vectors), never fewer than 256
+    older ones; ``max(2 N, 2048)`` in all when that fits."""
+    extra = min(max(2 * n_vars, 2048) - n_vars, ENTRY_BYTES // (48 * max(n_vars, 1)))
+    return n_vars + max(256, extra)
 
 
 class FamilyEntry:

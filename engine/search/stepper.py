@@ -39,13 +39,10 @@ from .moves import CandidateTable, Move, Operator
 from .results import SearchResult, StepResult
 from .reversal import ReversalCache
 from .run import RunLoop
-from .selection import FamilyEntry, better, select_candidates
+from .selection import FamilyEntry, better, default_entry_cache, select_candidates
 from .settings import SearchSettings
 
-__all__ = ["Stepper", "ENTRY_BYTES"]
-
-#: memory budget of the cached rankings of families that are no longer current (bytes)
-ENTRY_BYTES = 256 * 2**20
+__all__ = ["Stepper"]
 
 
 class Stepper:
@@ -70,7 +67,7 @@ class Stepper:
     cache_size : int or None
         How many family entries (rankings and exact scores per parent set) to keep; the current
         families are never dropped. Default ``max(2 N, 2048)``, fewer when the older entries
-        would exceed :data:`ENTRY_BYTES`.
+        would exceed :data:`~engine.search.selection.ENTRY_BYTES`.
     regulators : iterable of int, optional
         The only variables that may be parents (candidate regulators); default: all.
 
@@ -124,12 +121,7 @@ class Stepper:
         self.dag = self.constraints.starting_dag(initial)
         self._entries: dict[tuple[int, Parents], FamilyEntry] = {}
         #: cached family entries kept beyond the current ones (insertion order = age)
-        if cache_size is None:
-            # the current families plus older ones, up to ENTRY_BYTES of rankings (each entry holds
-            # about six N-vectors); never fewer than 256 older ones
-            extra = min(max(2 * n, 2048) - n, ENTRY_BYTES // (48 * max(n, 1)))
-            cache_size = n + max(256, extra)
-        self.cache_size = int(cache_size)
+        self.cache_size = default_entry_cache(n) if cache_size is None else int(cache_size)
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
         #: number of parents of each variable now
         self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
@@ -372,19 +364,15 @@ class Stepper:
         return self._result(move, 0)
 
     def perturb(self, n_moves: int, rng: np.random.Generator) -> int:
-        """Apply up to ``n_moves`` random legal moves (random restart, thesis Algorithm 2).
-
-        Each move is a random Add, Delete or Reverse chosen uniformly among the legal ones of its
-        kind; moves are recorded in the history like any other (so :meth:`undo` takes them back).
-        Returns the number of moves applied."""
+        """Apply up to ``n_moves`` random legal Add/Delete/Reverse moves, recorded in the history
+        like any other (random restart, thesis Algorithm 2); returns how many were applied."""
         done = 0
         for _ in range(n_moves):
             move = self.constraints.random_move(self.dag, self.n_par, rng)
-            if move is None:
-                continue
-            self._apply(move)
-            self.history.append(move)
-            done += 1
+            if move is not None:
+                self._apply(move)
+                self.history.append(move)
+                done += 1
         return done
 
     def undo(self) -> Move | None:

@@ -1,0 +1,136 @@
+"""How :class:`~engine.learn.IdealParentSearch` learns when a single search is not enough.
+
+* :func:`fit_em`: structural EM (JMLR 2007 section 6) for missing values, and the hidden-variable
+  protocol (sections 5 and 9.2) for ``hidden="auto"`` and the two-layer setting;
+* :func:`fit_imputed`: non-linear CPDs with missing cells, searched on data completed by a
+  linear-Gaussian structural EM (an approximation the result states).
+
+Each takes the estimator, fits it, and sets its trailing-underscore attributes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+from .data import Dataset
+from .exceptions import ParameterError
+from .network import LearnedNetwork
+from .search import RunStats
+from .search.restarts import climb_with_restarts
+
+if TYPE_CHECKING:
+    from .learn import IdealParentSearch
+
+__all__ = ["fit_em", "fit_imputed"]
+
+
+def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
+    """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
+    from .hidden import MISSING_HANDLING, HiddenSearch
+
+    self.check_rows(dataset)
+    if not self.search_settings().cpd_type.structural_em:
+        if self._auto_hidden or self.two_layer:
+            raise ParameterError(
+                "hidden variables are learned by structural EM, implemented for the linear-Gaussian "
+                "CPD only; use the linear CPD (cpd='linear', CLI --cpd linear)."
+            )
+        return fit_imputed(self, dataset, callback)
+    t0 = time.perf_counter()
+    hs = HiddenSearch(
+        dataset,
+        self.search_settings(),
+        two_layer=self.two_layer,
+        seed=self.random_state,
+        em_options={
+            "required": self._required_pairs,
+            "forbidden": self._forbidden_pairs,
+            "regulators": self.regulator_names(dataset),
+        },
+    )
+    if self._auto_hidden or self.two_layer:
+        hs.auto(self.max_hidden)
+    else:
+        hs.fit_structure()
+    em = hs.em
+    stepper = em.stepper
+    names = tuple(em.names)
+    full = dataset.with_columns(names, em.mean, ~em.observed)
+    self.dataset_ = dataset
+    self.stepper_ = stepper
+    self.hidden_search_ = hs
+    self.stats_ = RunStats(
+        steps=em.n_moves,
+        exact_evaluations=em.n_exact,
+        ranked_candidates=stepper.n_ranked if stepper is not None else 0,
+        seconds=time.perf_counter() - t0,
+        converged=bool(em.converged_),
+        message=em.message,
+        em_iterations=em.n_iter_,
+    )
+    parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
+    net = LearnedNetwork.from_parents(
+        full, parents, em.expected_model(), stats=self.stats_.to_dict(), settings=self.settings()
+    )
+    summary = hs.summary()
+    net.hidden = summary["hidden"]
+    net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
+    net.loglik = summary["observed_loglik"]
+    net.bic = summary["observed_bic"]
+    self.score_choice_ = em.score_choice
+    net.score_info = {**em.score_choice.describe(), "value": summary["observed_bic"]}
+    self.network_ = net
+    self.score_ = net.bic
+    self.loglik_ = net.loglik
+    self.n_iter_ = em.n_moves
+    self.converged_ = bool(em.converged_)
+    self.history_ = list(stepper.history) if stepper is not None else []
+    self.result_ = None
+    return self
+
+
+def fit_imputed(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
+    """Non-linear CPDs with missing cells: the approximation used.
+
+    Structural EM with a linear-Gaussian network gives the mean-field posterior of every
+    missing cell; the missing cells are then filled with their posterior means and the
+    non-linear structure search runs on the completed data. In other words the E-step
+    linearizes every CPD (the posterior under the sigmoid / multiplicative model has no closed
+    form) and keeps first moments only, so second moments of missing cells are ignored in the
+    non-linear search. The result says so in ``missing_values``.
+    """
+    from .hidden import StructuralEM
+
+    t0 = time.perf_counter()
+    em = StructuralEM(
+        dataset,
+        self.search_settings(),
+        required=self._required_pairs,
+        forbidden=self._forbidden_pairs,
+    )
+    em.run()
+    filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
+    if self.search_settings().cpd_type.positive_data and not dataset.standardized:
+        filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
+    completed = dataclasses.replace(dataset, values=filled, missing=np.zeros(filled.shape, dtype=bool))
+    stepper = self.make_stepper(completed)
+    result = stepper.run(self.max_iter, callback=callback)
+    if self.n_restarts and result.status == 1:
+        rng = np.random.default_rng(self.random_state)
+        result = climb_with_restarts(stepper, self.n_restarts, self.restart_moves, rng, callback)
+    self._set_fitted(completed, stepper, result)
+    self.stats_.seconds = time.perf_counter() - t0
+    self.stats_.em_iterations = em.n_iter_
+    self.network_.stats = self.stats_.to_dict()
+    self.network_.missing_values = (
+        f"{int(dataset.missing.sum())} missing cell(s) filled with their posterior means under a "
+        "linear-Gaussian network learned by structural EM (mean-field E-step); the "
+        f"{self.cpd} structure search then ran on the completed data (approximation: the E-step "
+        "linearizes the CPDs and second moments of missing cells are ignored)"
+    )
+    self.dataset_ = dataset
+    return self
