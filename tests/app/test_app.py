@@ -168,6 +168,32 @@ class TestSettings:
         assert model.cpd == "sigmoid" and model.correction is False
         assert app.session_state[state.SESSION].settings.correction is False
 
+    def test_score_and_regulators(self, app):
+        """Issue #11: the score and a pasted regulator list reach the search; absent names are a notice."""
+        names = list(app.session_state[state.SESSION].dataset.names)
+        app.selectbox(key=state.W_SCORE).set_value("ebic")
+        app.text_area(key=state.W_REGULATORS).set_value("# TFs\n" + "\n".join(names[:5]) + "\nNOT_A_GENE\n")
+        app.button(key=state.W_APPLY).click().run()
+        assert not app.exception
+        session = app.session_state[state.SESSION]
+        assert session.settings.score == "ebic" and session.regulators == names[:5] + ["NOT_A_GENE"]
+        assert session.stepper.score_choice.name == "ebic"
+        assert session.stepper.constraints.may_parent.sum() == 5
+        assert "1 of 6 candidate regulator(s) are not in the data" in (session.notice or "")
+        for _ in range(3):
+            session.step()
+        assert {p for p, _ in session.stepper.edges()} <= set(range(len(names))) and all(
+            names[p] in names[:5] for p, _ in session.stepper.edges()
+        )
+
+    def test_regulators_that_name_no_variable_are_refused(self, app):
+        old = app.session_state[state.SESSION].stepper
+        app.text_area(key=state.W_REGULATORS).set_value("nothing\nhere")
+        app.button(key=state.W_APPLY).click().run()
+        assert not app.exception
+        assert any("none of the 2 candidate regulator" in e for e in at_errors(app))
+        assert app.session_state[state.SESSION].stepper is old
+
     def test_rejected_setting_keeps_the_search(self, app):
         old = app.session_state[state.SESSION].stepper
         # multiplicative noise needs positive data; the default sample is standardized
