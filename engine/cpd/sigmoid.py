@@ -52,6 +52,12 @@ __all__ = [
 
 #: clipping of p = (x - theta_0)/theta_1 into the open image of the sigmoid
 P_EPS = 1e-3
+#: a fit whose U alpha has a standard deviation below this is nearly linear over the data ("weak")
+WEAK_SD = 0.1
+#: the steep second start of a weak fit: the same alpha scaled so that sd(U alpha) = STEEP_SD
+STEEP_SD = 4.0
+#: LM iterations of the steep start before it must be ahead of the first fit to go on
+RACE_ITER = 10
 
 
 class _SigStats:
@@ -107,7 +113,7 @@ class SigmoidGaussianFamilies(FamilyBase):
     cpd = "sigmoid"
     centred = False
 
-    def __init__(self, values: np.ndarray, *, max_iter: int = 60, correction: bool = True) -> None:
+    def __init__(self, values: np.ndarray, *, max_iter: int = 200, correction: bool = True) -> None:
         values = np.asarray(values, dtype=np.float64)
         if np.isnan(values).any():
             raise MissingValuesError("the data has missing cells; the sigmoid scorer needs complete data.")
@@ -141,8 +147,12 @@ class SigmoidGaussianFamilies(FamilyBase):
         ``idx`` (B, p_max) holds each family's parents, padded with N: the padding selects a
         column of zeros whose alpha stays 0 (its gradient is 0). All starts of all problems run
         together and the best start per problem is kept. ``starts`` are arrays (B, p <= p_max)
-        aligned with ``idx``. Returns (alpha (B, p_max), theta0, theta1, rss); nothing is cached
-        here (see :meth:`_commit`).
+        aligned with ``idx``. A fit that ends nearly linear over the data (the standard deviation
+        of U alpha below :data:`WEAK_SD`) gets a second start, a steep sigmoid along the same
+        alpha (:data:`STEEP_SD`), and keeps the better of the two: the linear limit
+        alpha -> 0 is stationary, so a weak family's fit can stop there when a steeper sigmoid
+        fits better (issue #14). Returns (alpha (B, p_max), theta0, theta1, rss); nothing is
+        cached here (see :meth:`_commit`).
         """
         b, p_max = idx.shape
         u = self._padded[:, idx].transpose(1, 0, 2)  # (B, M, p_max)
@@ -152,13 +162,31 @@ class SigmoidGaussianFamilies(FamilyBase):
             a0[s * b : (s + 1) * b, : a.shape[1]] = a[:, :p_max]
         n_starts = len(starts)
         xs, us = (x, u) if n_starts == 1 else (np.concatenate([x] * n_starts), np.concatenate([u] * n_starts))
+        # a saturated start (a step function: h' ~ 0 at every instance) has no gradient to follow
+        spread0 = np.einsum("bmp,bp->bm", us, a0).std(axis=1)
+        a0 *= np.minimum(1.0, STEEP_SD / np.maximum(spread0, 1e-300))[:, None]
         alpha, t0, t1, rss = fit_in_chunks(fit_sigmoid_batch, xs, us, a0, n_params=p_max, max_iter=self.max_iter)
         rss = rss.reshape(n_starts, b)
         pick = np.argmin(rss, axis=0)
         sel = pick * b + np.arange(b)
+        alpha, t0, t1, rss = alpha[sel], t0[sel], t1[sel], rss[pick, np.arange(b)]
+        spread = np.einsum("bmp,bp->bm", u, alpha).std(axis=1)
+        weak = np.flatnonzero((spread < WEAK_SD) & (spread > 1e-300))
+        if weak.size:
+            # a race: every steep start runs RACE_ITER iterations; those already below their
+            # first fit's RSS (nearly all that end below it) are run to convergence
+            steep = alpha[weak] * (STEEP_SD / spread[weak])[:, None]
+            lead = fit_in_chunks(fit_sigmoid_batch, x[weak], u[weak], steep, n_params=p_max, max_iter=RACE_ITER)
+            ahead = np.flatnonzero(lead[3] < rss[weak])
+            if ahead.size:
+                w = weak[ahead]
+                fits = fit_in_chunks(
+                    fit_sigmoid_batch, x[w], u[w], lead[0][ahead], n_params=p_max, max_iter=self.max_iter
+                )
+                won = fits[3] < rss[w]
+                alpha[w[won]], t0[w[won]], t1[w[won]], rss[w[won]] = (f[won] for f in fits)
         self.n_fits += b
-        rss = np.maximum(rss[pick, np.arange(b)], self._var_floor[children])
-        return alpha[sel], t0[sel], t1[sel], rss
+        return alpha, t0, t1, np.maximum(rss, self._var_floor[children])
 
     def _commit(self, children, idx, alpha, t0, t1, rss) -> np.ndarray:
         """Cache the fits of families not cached yet; return every family's *cached* RSS.
@@ -338,7 +366,7 @@ class SigmoidGaussianFamilies(FamilyBase):
             children[rows], width[rows], base_rss[rows], base_ll[rows] = child, k + 1, st.rss, st.loglik
             pos += cand.size
         alpha, t0, t1, rss = self._fit_problems(children, idx, [warm])
-        bad = np.flatnonzero(rss > base_rss * (1.0 + 1e-9))
+        bad = np.flatnonzero(rss >= base_rss * (1.0 - 1e-12))  # no better than without the candidate
         if bad.size:
             nested = warm[bad].copy()
             nested[np.arange(bad.size), width[bad] - 1] = 1e-3
