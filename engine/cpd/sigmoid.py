@@ -5,10 +5,11 @@ bias inside the sigmoid (as in the paper); the only offsets are theta_0 and the 
 outside it. BIC dimension k + 3 (alphas, theta_0, theta_1, sigma^2).
 
 Fitting (ML): the batched variable-projection Levenberg-Marquardt kernel of
-:mod:`engine.cpd.sigmoid_fit`, over all the families of a request at once. Two starts per fit: the
-warm start (current alphas plus the ideal-parent estimate alpha_z = (z*.y*)/(z*.z*) for the new
-parent) and a linear start (least squares of the current ideal target logit(p) on the parents); the
-better one is kept.
+:mod:`engine.cpd.sigmoid_fit`, over all the families of a request at once, run to first-order
+optimality. Starts: the warm start (current alphas plus the ideal-parent estimate
+alpha_z = (z*.y*)/(z*.z*) for the new parent), and where that gains nothing, or for a fit from
+scratch, a linear start (least squares of the current ideal target logit(p) on the parents); the
+better one is kept. A fit that ends nearly linear gets a steep second start (issue #14).
 
 No-parent convention (reference 1.2, UNSPECIFIED in the paper). With no parents g is the constant
 theta_1/2 + theta_0, so theta_0 and theta_1 are not identifiable; the ML fit is the mean and the
@@ -37,8 +38,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..exceptions import MissingValuesError
-from .base import FamilyBase, FamilyFit, Parents, fit_in_chunks, gaussian_loglik, loglik_from_rss, parent_sum
-from .sigmoid_fit import fit_sigmoid_batch, profile_rss_grad, sigmoid
+from .base import FamilyBase, FamilyFit, Parents, gaussian_loglik, loglik_from_rss, parent_sum
+from .sigmoid_fit import fit_sigmoid_batch, fit_sigmoid_starts, profile_rss_grad, sigmoid
 
 __all__ = [
     "SigmoidGaussianFamilies",
@@ -52,12 +53,6 @@ __all__ = [
 
 #: clipping of p = (x - theta_0)/theta_1 into the open image of the sigmoid
 P_EPS = 1e-3
-#: a fit whose U alpha has a standard deviation below this is nearly linear over the data ("weak")
-WEAK_SD = 0.1
-#: the steep second start of a weak fit: the same alpha scaled so that sd(U alpha) = STEEP_SD
-STEEP_SD = 4.0
-#: LM iterations of the steep start before it must be ahead of the first fit to go on
-RACE_ITER = 10
 
 
 class _SigStats:
@@ -146,45 +141,18 @@ class SigmoidGaussianFamilies(FamilyBase):
 
         ``idx`` (B, p_max) holds each family's parents, padded with N: the padding selects a
         column of zeros whose alpha stays 0 (its gradient is 0). All starts of all problems run
-        together and the best start per problem is kept. ``starts`` are arrays (B, p <= p_max)
-        aligned with ``idx``. A fit that ends nearly linear over the data (the standard deviation
-        of U alpha below :data:`WEAK_SD`) gets a second start, a steep sigmoid along the same
-        alpha (:data:`STEEP_SD`), and keeps the better of the two: the linear limit
-        alpha -> 0 is stationary, so a weak family's fit can stop there when a steeper sigmoid
-        fits better (issue #14). Returns (alpha (B, p_max), theta0, theta1, rss); nothing is
-        cached here (see :meth:`_commit`).
+        together and the best start per problem is kept, weak fits with a steep second start
+        (:func:`~engine.cpd.sigmoid_fit.fit_sigmoid_starts`). ``starts`` are arrays
+        (B, p <= p_max) aligned with ``idx``. Returns (alpha (B, p_max), theta0, theta1, rss);
+        nothing is cached here (see :meth:`_commit`).
         """
         b, p_max = idx.shape
         u = self._padded[:, idx].transpose(1, 0, 2)  # (B, M, p_max)
         x = self.values[:, children].T  # (B, M)
-        a0 = np.zeros((len(starts) * b, p_max))
+        a0 = np.zeros((len(starts), b, p_max))
         for s, a in enumerate(starts):
-            a0[s * b : (s + 1) * b, : a.shape[1]] = a[:, :p_max]
-        n_starts = len(starts)
-        xs, us = (x, u) if n_starts == 1 else (np.concatenate([x] * n_starts), np.concatenate([u] * n_starts))
-        # a saturated start (a step function: h' ~ 0 at every instance) has no gradient to follow
-        spread0 = np.einsum("bmp,bp->bm", us, a0).std(axis=1)
-        a0 *= np.minimum(1.0, STEEP_SD / np.maximum(spread0, 1e-300))[:, None]
-        alpha, t0, t1, rss = fit_in_chunks(fit_sigmoid_batch, xs, us, a0, n_params=p_max, max_iter=self.max_iter)
-        rss = rss.reshape(n_starts, b)
-        pick = np.argmin(rss, axis=0)
-        sel = pick * b + np.arange(b)
-        alpha, t0, t1, rss = alpha[sel], t0[sel], t1[sel], rss[pick, np.arange(b)]
-        spread = np.einsum("bmp,bp->bm", u, alpha).std(axis=1)
-        weak = np.flatnonzero((spread < WEAK_SD) & (spread > 1e-300))
-        if weak.size:
-            # a race: every steep start runs RACE_ITER iterations; those already below their
-            # first fit's RSS (nearly all that end below it) are run to convergence
-            steep = alpha[weak] * (STEEP_SD / spread[weak])[:, None]
-            lead = fit_in_chunks(fit_sigmoid_batch, x[weak], u[weak], steep, n_params=p_max, max_iter=RACE_ITER)
-            ahead = np.flatnonzero(lead[3] < rss[weak])
-            if ahead.size:
-                w = weak[ahead]
-                fits = fit_in_chunks(
-                    fit_sigmoid_batch, x[w], u[w], lead[0][ahead], n_params=p_max, max_iter=self.max_iter
-                )
-                won = fits[3] < rss[w]
-                alpha[w[won]], t0[w[won]], t1[w[won]], rss[w[won]] = (f[won] for f in fits)
+            a0[s, :, : a.shape[1]] = a[:, :p_max]
+        alpha, t0, t1, rss = fit_sigmoid_starts(x, u, a0, max_iter=self.max_iter)
         self.n_fits += b
         return alpha, t0, t1, np.maximum(rss, self._var_floor[children])
 
@@ -337,8 +305,9 @@ class SigmoidGaussianFamilies(FamilyBase):
         """Exact gains for several (child, parents, candidates) requests, all fitted in one batch.
 
         Each candidate z is warm-started from the current alphas plus the ideal-parent estimate
-        alpha_z = (z*.y*)/(z*.z*); problems whose warm-started fit ends above their smaller
-        family's RSS are refitted from the nested and linear starts.
+        alpha_z = (z*.y*)/(z*.z*); problems whose warm-started fit ends no better than their
+        smaller family (e.g. a warm start stuck on a step function) are refitted from the nested
+        and linear starts.
         """
         sizes = [np.asarray(cand).size for _, _, cand in requests]
         live = [(c, ps, np.asarray(cand, dtype=np.intp)) for c, ps, cand in requests if np.asarray(cand).size]

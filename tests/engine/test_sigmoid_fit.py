@@ -85,7 +85,7 @@ class TestKernel:
         second start is what finds the better sigmoid."""
         fam = families[19]
         with_second = SigmoidGaussianFamilies(fam.values).fit(0, (1, 2, 3)).loglik
-        monkeypatch.setattr("engine.cpd.sigmoid.WEAK_SD", 0.0)
+        monkeypatch.setattr("engine.cpd.sigmoid_fit.WEAK_SD", 0.0)
         without = SigmoidGaussianFamilies(fam.values).fit(0, (1, 2, 3)).loglik
         assert with_second > without + 0.1
 
