@@ -230,7 +230,7 @@ def fit_sigmoid_starts(
       fit can stop there when a steeper sigmoid fits better (issue #14). It gets a second start,
       the same alpha scaled to sd(U alpha) = STEEP_SD. To keep the cost down the second starts
       race: each runs :data:`RACE_ITER` iterations, and only those already below their first fit
-      (nearly all that end below it, measured on the Table 1 benchmark) run to convergence.
+      (in a trial on one AA fold of the Table 1 benchmark, 243 of the 252 that gained > 0.1 nats) run to convergence.
     - All of it is batched: S + 2 kernel calls at most, whatever B.
     """
     n_starts, b, p = starts.shape
