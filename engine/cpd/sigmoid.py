@@ -5,10 +5,11 @@ bias inside the sigmoid (as in the paper); the only offsets are theta_0 and the 
 outside it. BIC dimension k + 3 (alphas, theta_0, theta_1, sigma^2).
 
 Fitting (ML): the batched variable-projection Levenberg-Marquardt kernel of
-:mod:`engine.cpd.sigmoid_fit`, over all the families of a request at once. Two starts per fit: the
-warm start (current alphas plus the ideal-parent estimate alpha_z = (z*.y*)/(z*.z*) for the new
-parent) and a linear start (least squares of the current ideal target logit(p) on the parents); the
-better one is kept.
+:mod:`engine.cpd.sigmoid_fit`, over all the families of a request at once, run to first-order
+optimality. Starts: the warm start (current alphas plus the ideal-parent estimate
+alpha_z = (z*.y*)/(z*.z*) for the new parent), and where that gains nothing, or for a fit from
+scratch, a linear start (least squares of the current ideal target logit(p) on the parents); the
+better one is kept. A fit that ends nearly linear gets a steep second start (issue #14).
 
 No-parent convention (reference 1.2, UNSPECIFIED in the paper). With no parents g is the constant
 theta_1/2 + theta_0, so theta_0 and theta_1 are not identifiable; the ML fit is the mean and the
@@ -38,16 +39,16 @@ import numpy as np
 
 from ..exceptions import MissingValuesError
 from .base import (
+    VARIANCE_FLOOR,
     FamilyBase,
     FamilyFit,
     Parents,
     cache_entries,
-    fit_in_chunks,
+    floored_loglik,
     gaussian_loglik,
-    loglik_from_rss,
     parent_sum,
 )
-from .sigmoid_fit import fit_sigmoid_batch, profile_rss_grad, sigmoid
+from .sigmoid_fit import fit_sigmoid_batch, fit_sigmoid_starts, profile_rss_grad, sigmoid
 
 __all__ = [
     "SigmoidGaussianFamilies",
@@ -69,11 +70,13 @@ class _SigStats:
     __slots__ = ("child", "parents", "n_params", "alpha", "theta0", "theta1", "rss", "variance", "loglik", "_fit")
     __slots__ += ("ystar", "gprime", "y")
 
-    def __init__(self, child, parents, n_params, alpha, theta0, theta1, rss, n_samples):
+    def __init__(self, child, parents, n_params, alpha, theta0, theta1, rss, n_samples, floor_var):
         self.child, self.parents, self.n_params = child, parents, n_params
-        self.alpha, self.theta0, self.theta1, self.rss = alpha, theta0, theta1, rss
-        self.variance = rss / n_samples
-        self.loglik = float(loglik_from_rss(rss, n_samples))
+        rss = max(rss, 0.0)
+        # the rankings' y.y stays positive; the likelihood is the exact one at the floored variance
+        self.alpha, self.theta0, self.theta1, self.rss = alpha, theta0, theta1, max(rss, floor_var * n_samples)
+        self.variance = max(rss / n_samples, floor_var)
+        self.loglik = float(floored_loglik(rss, n_samples, floor_var))
         self._fit: FamilyFit | None = None
         self.ystar = self.gprime = self.y = None
 
@@ -116,7 +119,7 @@ class SigmoidGaussianFamilies(FamilyBase):
     cpd = "sigmoid"
     centred = False
 
-    def __init__(self, values: np.ndarray, *, max_iter: int = 60, correction: bool = True) -> None:
+    def __init__(self, values: np.ndarray, *, max_iter: int = 200, correction: bool = True) -> None:
         values = np.asarray(values, dtype=np.float64)
         if np.isnan(values).any():
             raise MissingValuesError("the data has missing cells; the sigmoid scorer needs complete data.")
@@ -126,7 +129,8 @@ class SigmoidGaussianFamilies(FamilyBase):
         self.correction = bool(correction)
         self._cache: dict[tuple[int, Parents], _SigStats] = {}
         self.cache_size = cache_entries(self.n_vars)
-        self._var_floor = 1e-10 * np.maximum(values.var(axis=0) * self.n_samples, 1e-300)
+        #: each child's variance floor (VARIANCE_FLOOR times its variance, as for linear families)
+        self._floor_var = VARIANCE_FLOOR * np.maximum(values.var(axis=0), 1e-300)
         self._padded = np.column_stack([values, np.zeros(self.n_samples)])
         mu = values.mean(axis=0)
         t1 = 6.0 * np.maximum(np.max(np.abs(values - mu), axis=0), 1e-12)
@@ -149,28 +153,23 @@ class SigmoidGaussianFamilies(FamilyBase):
 
         ``idx`` (B, p_max) holds each family's parents, padded with N: the padding selects a
         column of zeros whose alpha stays 0 (its gradient is 0). All starts of all problems run
-        together and the best start per problem is kept. ``starts`` are arrays (B, p <= p_max)
-        aligned with ``idx``. Returns (alpha (B, p_max), theta0, theta1, rss); nothing is cached
-        here (see :meth:`_commit`).
+        together and the best start per problem is kept, weak fits with a steep second start
+        (:func:`~engine.cpd.sigmoid_fit.fit_sigmoid_starts`). ``starts`` are arrays
+        (B, p <= p_max) aligned with ``idx``. Returns (alpha (B, p_max), theta0, theta1, rss);
+        nothing is cached here (see :meth:`_commit`).
         """
         b, p_max = idx.shape
         u = self._padded[:, idx].transpose(1, 0, 2)  # (B, M, p_max)
         x = self.values[:, children].T  # (B, M)
-        a0 = np.zeros((len(starts) * b, p_max))
+        a0 = np.zeros((len(starts), b, p_max))
         for s, a in enumerate(starts):
-            a0[s * b : (s + 1) * b, : a.shape[1]] = a[:, :p_max]
-        n_starts = len(starts)
-        xs, us = (x, u) if n_starts == 1 else (np.concatenate([x] * n_starts), np.concatenate([u] * n_starts))
-        alpha, t0, t1, rss = fit_in_chunks(fit_sigmoid_batch, xs, us, a0, n_params=p_max, max_iter=self.max_iter)
-        rss = rss.reshape(n_starts, b)
-        pick = np.argmin(rss, axis=0)
-        sel = pick * b + np.arange(b)
+            a0[s, :, : a.shape[1]] = a[:, :p_max]
+        alpha, t0, t1, rss = fit_sigmoid_starts(x, u, a0, max_iter=self.max_iter)
         self.n_fits += b
-        rss = np.maximum(rss[pick, np.arange(b)], self._var_floor[children])
-        return alpha[sel], t0[sel], t1[sel], rss
+        return alpha, t0, t1, np.maximum(rss, 0.0)
 
     def _commit(self, children, idx, alpha, t0, t1, rss) -> np.ndarray:
-        """Cache the fits of families not cached yet; return every family's *cached* RSS.
+        """Cache the fits of families not cached yet; return every family's *cached* log-likelihood.
 
         The first fit stored for a family is final. Exact gains are always differences of cached
         fits, so the gain of a move equals the change of the network score when it is applied,
@@ -185,12 +184,15 @@ class SigmoidGaussianFamilies(FamilyBase):
             st = self._cache.get((child, key))
             if st is None:
                 st = self._store(child, key, alpha[j, :k], float(t0[j]), float(t1[j]), float(rss[j]))
-            out[j] = st.rss
+            out[j] = st.loglik
         return out
 
     def _store(self, child, parents, alpha, theta0, theta1, rss) -> _SigStats:
         alpha = np.array(alpha, dtype=float)
-        st = _SigStats(child, parents, self.n_params(len(parents)), alpha, theta0, theta1, rss, self.n_samples)
+        floor_var = float(self._floor_var[child])
+        st = _SigStats(
+            child, parents, self.n_params(len(parents)), alpha, theta0, theta1, rss, self.n_samples, floor_var
+        )
         self._cache[(child, parents)] = st
         self._n_profiles += 1
         if self._n_profiles > self.cache_size:
@@ -226,7 +228,7 @@ class SigmoidGaussianFamilies(FamilyBase):
         x = self.values[:, child]
         if not parents:
             t0, t1 = self._root_theta(child)
-            rss = max(float(((x - x.mean()) ** 2).sum()), self._var_floor[child])
+            rss = float(((x - x.mean()) ** 2).sum())
             return self._store(child, parents, np.zeros(0), t0, t1, rss)
         ps = np.array([parents], dtype=np.intp)
         starts = [self._linear_start(child, ps)]
@@ -318,8 +320,9 @@ class SigmoidGaussianFamilies(FamilyBase):
         """Exact gains for several (child, parents, candidates) requests, all fitted in one batch.
 
         Each candidate z is warm-started from the current alphas plus the ideal-parent estimate
-        alpha_z = (z*.y*)/(z*.z*); problems whose warm-started fit ends above their smaller
-        family's RSS are refitted from the nested and linear starts.
+        alpha_z = (z*.y*)/(z*.z*); problems whose warm-started fit ends no better than their
+        smaller family (e.g. a warm start stuck on a step function) are refitted from the nested
+        and linear starts.
         """
         sizes = [np.asarray(cand).size for _, _, cand in requests]
         live = [(c, ps, np.asarray(cand, dtype=np.intp)) for c, ps, cand in requests if np.asarray(cand).size]
@@ -347,7 +350,7 @@ class SigmoidGaussianFamilies(FamilyBase):
             children[rows], width[rows], base_rss[rows], base_ll[rows] = child, k + 1, st.rss, st.loglik
             pos += cand.size
         alpha, t0, t1, rss = self._fit_problems(children, idx, [warm])
-        bad = np.flatnonzero(rss > base_rss * (1.0 + 1e-9))
+        bad = np.flatnonzero(rss >= base_rss * (1.0 - 1e-12))  # no better than without the candidate
         if bad.size:
             nested = warm[bad].copy()
             nested[np.arange(bad.size), width[bad] - 1] = 1e-3
@@ -356,8 +359,7 @@ class SigmoidGaussianFamilies(FamilyBase):
             won = rss_b < rss[bad]
             tgt = bad[won]
             alpha[tgt], t0[tgt], t1[tgt], rss[tgt] = a_b[won], t0_b[won], t1_b[won], rss_b[won]
-        rss = self._commit(children, idx, alpha, t0, t1, rss)
-        gains = loglik_from_rss(rss, self.n_samples) - base_ll
+        gains = self._commit(children, idx, alpha, t0, t1, rss) - base_ll
         out, pos = [], 0
         for n in sizes:
             out.append(gains[pos : pos + n])
