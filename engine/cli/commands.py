@@ -18,7 +18,7 @@ from ..search import SearchSettings
 from .model_file import check_model, read_model
 from .output import Progress, dumps, say
 
-__all__ = ["learn", "score", "check_out"]
+__all__ = ["learn", "score", "check_out", "write_result"]
 
 
 def check_out(path: str | None, data: str | None = None) -> None:
@@ -35,6 +35,22 @@ def check_out(path: str | None, data: str | None = None) -> None:
         raise DataValidationError(f"--out {path}: folder {str(parent)!r} does not exist.")
     if not os.access(p if p.exists() else parent, os.W_OK):
         raise DataValidationError(f"--out {path}: not writable.")
+
+
+def write_result(text: str, out: str | None) -> None:
+    """Write the JSON result to ``out`` (or stdout); a failed write (a full disk) raises an
+    ``OSError`` naming where, for :func:`engine.cli.main` to report in one line."""
+    try:
+        if out:
+            Path(out).write_text(text + "\n", encoding="utf-8")
+        else:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        why = f"the result could not be written ({exc.strerror or exc})"
+        raise OSError(exc.errno, why, out or "standard output") from None
 
 
 def learn(args: argparse.Namespace, progress: Progress) -> int:
@@ -63,8 +79,11 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         two_layer=args.two_layer,
         random_state=args.seed,
     )
-    est.fit(dataset, callback=progress)
+    # structural EM runs its M-step searches to convergence without a progress callback
+    est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
     net = est.network_
+    if args.hidden == "auto" or args.two_layer:
+        _report_hidden(est, net, progress.quiet)
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
     result["settings"].update(
@@ -79,12 +98,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     if getattr(est, "result_", None) is not None:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
-    text = dumps(result)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+    write_result(dumps(result), args.out)
     s = est.stats_
     bic = result["score"]["bic"]
     bic_text = f"{bic:,.2f} nats" if isinstance(bic, (int, float)) and math.isfinite(bic) else "n/a"
@@ -94,6 +108,22 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         + (f"; written to {args.out}" if args.out else "")
     )
     return 0
+
+
+def _report_hidden(est, net, quiet: bool) -> None:
+    """What the hidden-variable search did (unless ``quiet``), then always one line: the hidden
+    variables added, or that none was and why."""
+    if not quiet:
+        for line in est.hidden_log_:
+            say(f"  - hidden variables: {line}")
+    if net.hidden:
+        added = "; ".join(f"{h['name']} -> {', '.join(h.get('children') or []) or 'no children'}" for h in net.hidden)
+        say(f"hidden variables added: {added}")
+    elif est.max_hidden == 0:
+        say("no hidden variable was added: --max-hidden is 0.")
+    else:
+        reasons = [line for line in est.hidden_log_[1:] if line != "stopped"]
+        say(f"no hidden variable was added: {reasons[-1] if reasons else 'none was proposed'}.")
 
 
 def score(args: argparse.Namespace) -> int:
@@ -131,6 +161,5 @@ def score(args: argparse.Namespace) -> int:
         raise
     out["data"] = Path(args.data).name
     out["model"] = path.name
-    sys.stdout.write(dumps(out) + "\n")
-    sys.stdout.flush()
+    write_result(dumps(out), None)
     return 0
