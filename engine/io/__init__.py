@@ -20,7 +20,16 @@ from ..data import Dataset, from_array
 from .files import read_table, source_label
 from .frame import from_frame
 
-__all__ = ["load_table", "read_table", "from_frame", "as_dataset"]
+__all__ = ["load_table", "read_table", "from_frame", "as_dataset", "omissions", "LEFT_OUT"]
+
+#: how a note that reports data left out (a column or variable that cannot be used) begins
+LEFT_OUT = "left out "
+
+
+def omissions(notes) -> list[str]:
+    """The notes of a Dataset that report columns or variables left out because they cannot be
+    used (text, constant, no header and no values): shown as warnings, never only in passing."""
+    return [n for n in notes if n.startswith(LEFT_OUT)]
 
 
 def load_table(
