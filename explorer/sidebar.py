@@ -10,6 +10,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
+from engine.io import LEFT_OUT, omissions
 from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import loading, state
 
@@ -188,6 +189,8 @@ def _summary() -> None:
     truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
+    for note in omissions(dataset.notes):  # a column that cannot be used is said so visibly
+        st.warning(f"Not used: {note[len(LEFT_OUT) :]}.", icon="⚠️")
     if dataset.notes:
         with st.expander("What loading did"):
             for note in dataset.notes:
