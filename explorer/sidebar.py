@@ -42,8 +42,8 @@ def _data_source() -> None:
         state.install_dataset(("sample", label, standardize), label, lambda: loading.load_sample(label, standardize))
     elif source == SOURCES[1]:
         uploaded = st.file_uploader(
-            "CSV, TSV or Excel file (header row of names)",
-            type=["csv", "tsv", "txt", "tab", "xlsx", "xls"],
+            "CSV, TSV, Excel or Parquet file (header row of names)",
+            type=["csv", "tsv", "txt", "tab", "xlsx", "xls", "parquet"],
             key=state.W_UPLOAD,
         )
         orientation = st.radio(
@@ -58,11 +58,12 @@ def _data_source() -> None:
         else:
             data = uploaded.getvalue()
             key = ("upload", uploaded.name, len(data), hash(data), transpose, standardize)
-            state.install_dataset(
-                key,
-                uploaded.name,
-                lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize), None),
-            )
+            with st.spinner(f"Reading {uploaded.name} ({len(data) / 1e6:,.1f} MB)...", show_time=True):
+                state.install_dataset(
+                    key,
+                    uploaded.name,
+                    lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize), None),
+                )
     else:
         with st.form("synthetic_form", border=False):
             c1, c2, c3 = st.columns(3)
