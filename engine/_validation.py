@@ -92,16 +92,17 @@ def check_data(
             f"{input_name}: {n_samples} instance(s) (rows), at least {min_samples} are needed. "
             "If variables are in rows (genes x conditions), load with transpose."
         )
-    inf_cells = np.argwhere(np.isinf(values))  # row-major: the first one in reading order first
-    if inf_cells.size:
-        row, col = (int(v) for v in inf_cells[0])
-        inf_cols = np.flatnonzero(np.isinf(values).any(axis=0))
+    inf_cols = np.flatnonzero(_column_reduce(values, lambda block: np.isinf(block).any(axis=0)))
+    if inf_cols.size:
+        row, col = (int(v) for v in np.argwhere(np.isinf(values))[0])  # the first in reading order
         raise DataValidationError(
             f"{input_name}: variable(s) {_fmt_list([names[i] for i in inf_cols])} contain infinite "
             f"values (the first: instance {row + 1} of {names[col]!r}); replace or remove them."
         )
     with np.errstate(invalid="ignore"):
-        huge = np.flatnonzero(np.nan_to_num(np.abs(values), nan=0.0).max(axis=0) > MAX_ABS_VALUE)
+        huge = np.flatnonzero(
+            _column_reduce(values, lambda block: np.fmax.reduce(np.abs(block), axis=0)) > MAX_ABS_VALUE
+        )
     if huge.size:
         raise DataValidationError(
             f"{input_name}: variable(s) {_fmt_list([names[i] for i in huge])} have values beyond "
@@ -132,6 +133,15 @@ def check_data(
         )
 
 
+def _column_reduce(values: np.ndarray, reduce, cells: int = 1 << 22) -> np.ndarray:
+    """``reduce`` (block -> one value per column) over blocks of about ``cells`` cells each, so
+    that its temporaries stay small on a tall table (millions of rows, #14)."""
+    step = max(1, cells // max(1, values.shape[0]))
+    return np.concatenate(
+        [np.asarray(reduce(values[:, j : j + step])) for j in range(0, values.shape[1], step)] or [np.zeros(0)]
+    )
+
+
 def constant_variables(values: np.ndarray) -> np.ndarray:
     """Indices of the columns with fewer than two observed cells or no spread among them."""
     missing = np.isnan(values)
@@ -150,10 +160,21 @@ def identical_columns(values: np.ndarray, limit: int = 5) -> list[list[int]]:
     """
     if values.ndim != 2 or values.shape[1] < 2:
         return []
-    filled = np.where(np.isnan(values), np.inf, values)  # NaN != NaN; equal missing patterns compare equal
-    _, inverse = np.unique(filled, axis=1, return_inverse=True)
-    inverse = np.ravel(inverse)
-    return [np.flatnonzero(inverse == g).tolist() for g in np.flatnonzero(np.bincount(inverse) > 1)[:limit]]
+    # columns grouped by a hash of their bytes, then compared exactly: np.unique(axis=1) sorts
+    # whole columns as one structured value and takes minutes on millions of rows (#14)
+    groups: dict[int, list[int]] = {}
+    for j in range(values.shape[1]):
+        col = np.where(np.isnan(values[:, j]), np.inf, values[:, j]) + 0.0  # NaN == NaN here; -0.0 == 0.0
+        groups.setdefault(hash(col.tobytes()), []).append(j)
+    out: list[list[int]] = []
+    for members in groups.values():
+        while len(members) > 1 and len(out) < limit:
+            first = values[:, members[0]]
+            same = [j for j in members if np.array_equal(values[:, j], first, equal_nan=True)]
+            if len(same) > 1:
+                out.append(same)
+            members = [j for j in members if j not in same]
+    return sorted(out)[:limit]
 
 
 def check_standardizable(

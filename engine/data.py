@@ -31,6 +31,9 @@ from .exceptions import DataValidationError
 
 __all__ = ["Dataset", "from_array", "drop_constant_variables"]
 
+#: tables with more cells than this are standardized column by column, in place
+_LARGE_CELLS = 1 << 22
+
 
 @dataclass(frozen=True, eq=False)
 class Dataset:
@@ -158,15 +161,17 @@ def from_array(
     drop_constant: bool = False,
     min_samples: int = MIN_SAMPLES,
     allow_constant: bool = False,
+    copy: bool = True,
 ) -> Dataset:
-    """Build a Dataset from an (instances x variables) array-like; the input is copied.
+    """Build a Dataset from an (instances x variables) array-like; the input is copied (unless
+    ``copy=False``: a float64 array the caller hands over and no longer uses, e.g. a fresh one).
 
     ``drop_constant`` leaves out constant variables (saying so in ``notes``) instead of refusing
     the data; ``min_samples`` and ``allow_constant`` relax the checks for data that is only
     scored under a saved model (a single held-out instance, a column the model does not use).
     """
     try:
-        arr = np.array(values, dtype=np.float64, copy=True)
+        arr = np.array(values, dtype=np.float64, copy=True) if copy else np.asarray(values, dtype=np.float64)
     except (TypeError, ValueError) as exc:
         raise DataValidationError(f"{source}: values are not all numbers ({exc}).") from None
     if arr.ndim == 1:
@@ -186,9 +191,19 @@ def from_array(
     scales = np.ones(arr.shape[1])
     if standardize:
         with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
-            means = np.nanmean(arr, axis=0)
-            scales = np.nanstd(arr, axis=0)
-            arr = (arr - means) / scales
+            if arr.size <= _LARGE_CELLS:
+                means = np.nanmean(arr, axis=0)
+                scales = np.nanstd(arr, axis=0)
+                arr = (arr - means) / scales
+            else:  # column by column, in place (``arr`` is a copy): nanstd would need copies of it (#14)
+                means = np.empty(arr.shape[1])
+                scales = np.empty(arr.shape[1])
+                for j in range(arr.shape[1]):
+                    col = arr[:, j]
+                    means[j] = np.nanmean(col)
+                    col -= means[j]
+                    scales[j] = np.sqrt(np.nanmean(col * col))
+                    col /= scales[j]
         check_standardizable(means, scales, names_t, input_name=source)
         notes_l.append("standardized each variable to mean 0 and variance 1")
     labels = None if instance_labels is None else tuple(str(x) for x in instance_labels)

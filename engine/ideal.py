@@ -104,7 +104,8 @@ def c1_from_stats(yz, yy, zz, n_samples: int, sigma2: float | None = None) -> np
     if sigma2 <= 0:  # a zero ideal profile: nothing left to explain
         return np.zeros_like(np.broadcast_to(yz, np.broadcast(yz, zz).shape), dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.where(zz > 0, yz**2 / (2.0 * sigma2 * zz), 0.0)
+        # (y.z / sqrt(z.z))^2, not (y.z)^2 / z.z: on raw data around 1e+-100 (y.z)^2 over- or underflows
+        out = np.where(zz > 0, (yz / np.sqrt(zz)) ** 2 / (2.0 * sigma2), 0.0)
     return out
 
 
@@ -117,7 +118,8 @@ def c2_from_stats(yz, yy, zz, n_samples: int) -> np.ndarray:
     zz = np.asarray(zz, dtype=float)
     yy = np.asarray(yy, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        r2 = np.where((zz > 0) & (yy > 0), yz**2 / (yy * zz), 0.0)
+        # the cosine first: (y.z)^2 and (y.y)(z.z) over- or underflow on raw data around 1e+-100
+        r2 = np.where((zz > 0) & (yy > 0), (yz / (np.sqrt(yy) * np.sqrt(zz))) ** 2, 0.0)
     r2 = np.clip(r2, 0.0, R2_CAP)
     return -0.5 * n_samples * np.log1p(-r2)
 

@@ -90,6 +90,9 @@ class IdealParentSearch:
         Moves taken.
     converged_ : bool
     history_ : list of Move
+    hidden_log_ : list of str
+        With structural EM: what the automatic hidden-variable search did, in words (each
+        proposal tried, kept or set aside, and why it stopped); empty otherwise.
     stats_ : RunStats
         ``steps``, ``exact_evaluations``, ``ranked_candidates``, ``seconds``, ``converged``,
         ``message`` (and ``em_iterations`` when structural EM ran), as in the CLI JSON.
@@ -232,6 +235,14 @@ class IdealParentSearch:
             "regulators": self._regulator_list,
         }
 
+    def learns_by_em(self, dataset: Dataset) -> bool:
+        """Whether :meth:`fit` learns ``dataset`` by structural EM (hidden variables, or missing
+        cells with a CPD that supports it), whose M-step searches run to convergence without
+        calling the callback."""
+        if self._auto_hidden or self.two_layer:
+            return True
+        return dataset.has_missing and self.search_settings().cpd_type.structural_em
+
     def make_model(self, values: np.ndarray, names=None):
         """The CPD family model (fits, C1/C2, exact gains) for complete ``values`` with these settings;
         ``names`` only label error messages."""
@@ -300,7 +311,7 @@ class IdealParentSearch:
         self._check_params()
         dataset = as_dataset(data)
         if dataset.has_missing or self._auto_hidden or self.two_layer:
-            if self.search_settings().cpd_type.structural_em or self._auto_hidden or self.two_layer:
+            if self.learns_by_em(dataset):
                 unused = [
                     name
                     for name, used in (
@@ -347,3 +358,4 @@ class IdealParentSearch:
         self.n_iter_ = result.n_iter
         self.converged_ = result.converged
         self.history_: list[Move] = result.history
+        self.hidden_log_: list[str] = []

@@ -52,8 +52,9 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
             "regulators": self.regulator_names(dataset),
         },
     )
+    self.hidden_log_ = []
     if self._auto_hidden or self.two_layer:
-        hs.auto(self.max_hidden)
+        hs.auto(self.max_hidden, progress=self.hidden_log_.append)
     else:
         hs.fit_structure()
     em = hs.em

@@ -109,7 +109,8 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
     before = hs.observed_bic() if hs.hidden else stepper.score
     previous = (session.main, session.hidden)
     hv = hs.accept(proposal)
-    session.install(SearchTrack(hs.em.stepper), hs)
+    # EM ran its search to convergence (unless it stopped at its iteration limit): the export says so (#14)
+    session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
     session.push(AcceptHidden(*previous, name=hv.name))
     after = hs.observed_bic()
     return (

@@ -11,6 +11,7 @@ import streamlit as st
 
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from engine.exceptions import IdealParentError
+from engine.io import LEFT_OUT, omissions
 from engine.io.regulators import parse_regulators
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
@@ -47,8 +48,8 @@ def _data_source() -> None:
         state.install_dataset(("sample", label, standardize), label, lambda: loading.load_sample(label, standardize))
     elif source == SOURCES[1]:
         uploaded = st.file_uploader(
-            "CSV, TSV or Excel file (header row of names)",
-            type=["csv", "tsv", "txt", "tab", "xlsx", "xls"],
+            "CSV, TSV, Excel or Parquet file (header row of names)",
+            type=["csv", "tsv", "txt", "tab", "xlsx", "xls", "parquet"],
             key=state.W_UPLOAD,
         )
         orientation = st.radio(
@@ -63,11 +64,12 @@ def _data_source() -> None:
         else:
             data = uploaded.getvalue()
             key = ("upload", uploaded.name, len(data), hash(data), transpose, standardize)
-            state.install_dataset(
-                key,
-                uploaded.name,
-                lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize), None),
-            )
+            with st.spinner(f"Reading {uploaded.name} ({len(data) / 1e6:,.1f} MB)...", show_time=True):
+                state.install_dataset(
+                    key,
+                    uploaded.name,
+                    lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize), None),
+                )
     else:
         with st.form("synthetic_form", border=False):
             c1, c2, c3 = st.columns(3)
@@ -239,6 +241,8 @@ def _summary() -> None:
     truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
+    for note in omissions(dataset.notes):  # a column that cannot be used is said so visibly
+        st.warning(f"Not used: {note[len(LEFT_OUT) :]}.", icon="⚠️")
     if dataset.notes:
         with st.expander("What loading did"):
             for note in dataset.notes:

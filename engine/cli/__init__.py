@@ -78,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         return 1
     except OSError as exc:  # e.g. --out on a full disk
         progress.abort()
-        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
-        say(f"error: {one_line(exc.strerror or exc)}{where}")
+        where = f"{exc.filename}: " if getattr(exc, "filename", None) else ""
+        say(f"error: {where}{one_line(exc.strerror or exc)}.")
         return 2
     finally:
         warnings.showwarning = old_showwarning

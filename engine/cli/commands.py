@@ -18,7 +18,7 @@ from ..search import SearchSettings
 from .model_file import check_model, read_model
 from .output import BootstrapProgress, Progress, describe_score, dumps, say
 
-__all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator"]
+__all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator", "write_result"]
 
 
 def check_out(path: str | None, data: str | None = None) -> None:
@@ -35,6 +35,22 @@ def check_out(path: str | None, data: str | None = None) -> None:
         raise DataValidationError(f"--out {path}: folder {str(parent)!r} does not exist.")
     if not os.access(p if p.exists() else parent, os.W_OK):
         raise DataValidationError(f"--out {path}: not writable.")
+
+
+def write_result(text: str, out: str | None) -> None:
+    """Write the JSON result to ``out`` (or stdout); a failed write (a full disk) raises an
+    ``OSError`` naming where, for :func:`engine.cli.main` to report in one line."""
+    try:
+        if out:
+            Path(out).write_text(text + "\n", encoding="utf-8")
+        else:
+            sys.stdout.write(text + "\n")
+            sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        why = f"the result could not be written ({exc.strerror or exc})"
+        raise OSError(exc.errno, why, out or "standard output") from None
 
 
 def load_data(args: argparse.Namespace):
@@ -77,8 +93,11 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     dataset = load_data(args)
     est = make_estimator(args)
     say(f"score: {describe_score(est.score_choice(dataset))}")
-    est.fit(dataset, callback=progress)
+    # structural EM runs its M-step searches to convergence without a progress callback
+    est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
     net = est.network_
+    if args.hidden == "auto" or args.two_layer:
+        _report_hidden(est, net, progress.quiet)
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
     result["settings"].update(
@@ -93,12 +112,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     if getattr(est, "result_", None) is not None:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
-    text = dumps(result)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+    write_result(dumps(result), args.out)
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
     value_text = f"{value:,.2f} nats" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
@@ -140,12 +154,7 @@ def bootstrap(args: argparse.Namespace) -> int:
             "drop": list(args.drop),
         }
     )
-    text = dumps(out)
-    if args.out:
-        Path(args.out).write_text(text + "\n", encoding="utf-8")
-    else:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+    write_result(dumps(out), args.out)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
     progress.done(
@@ -157,6 +166,22 @@ def bootstrap(args: argparse.Namespace) -> int:
         say(f"error: {result.failure_summary()}")
         return 1
     return 0
+
+
+def _report_hidden(est, net, quiet: bool) -> None:
+    """What the hidden-variable search did (unless ``quiet``), then always one line: the hidden
+    variables added, or that none was and why."""
+    if not quiet:
+        for line in est.hidden_log_:
+            say(f"  - hidden variables: {line}")
+    if net.hidden:
+        added = "; ".join(f"{h['name']} -> {', '.join(h.get('children') or []) or 'no children'}" for h in net.hidden)
+        say(f"hidden variables added: {added}")
+    elif est.max_hidden == 0:
+        say("no hidden variable was added: --max-hidden is 0.")
+    else:
+        reasons = [line for line in est.hidden_log_[1:] if line != "stopped"]
+        say(f"no hidden variable was added: {reasons[-1] if reasons else 'none was proposed'}.")
 
 
 def score(args: argparse.Namespace) -> int:
@@ -194,6 +219,5 @@ def score(args: argparse.Namespace) -> int:
         raise
     out["data"] = Path(args.data).name
     out["model"] = path.name
-    sys.stdout.write(dumps(out) + "\n")
-    sys.stdout.flush()
+    write_result(dumps(out), None)
     return 0

@@ -44,7 +44,28 @@ def read_model(path: Path) -> dict:
     absent = [str(v) for v in variables if str(v) not in families]
     if absent:
         raise ModelError(f"{name}: no family for variable(s) {', '.join(map(repr, absent[:6]))}.")
+    _check_hidden(spec.get("hidden", []), [str(v) for v in variables], name)
     return spec
+
+
+def _check_hidden(hidden: Any, variables: list[str], name: str) -> None:
+    """The model's ``hidden`` list: objects whose ``name`` is one of its variables, at least one
+    variable left observed (a hand-edited file could otherwise fail inside scoring, #14)."""
+    if not isinstance(hidden, list):
+        raise ModelError(f"{name}: 'hidden' must be a list of objects with a 'name', got {type(hidden).__name__}.")
+    names = []
+    for i, entry in enumerate(hidden):
+        if not isinstance(entry, dict) or not isinstance(entry.get("name"), str):
+            raise ModelError(f"{name}: hidden variable {i + 1} must be an object with a 'name', got {entry!r:.60}.")
+        if entry["name"] not in variables:
+            raise ModelError(f"{name}: hidden variable {entry['name']!r} is not a variable of the model.")
+        names.append(entry["name"])
+    if len(set(names)) != len(names):
+        raise ModelError(f"{name}: a hidden variable is listed twice.")
+    if not variables:
+        raise ModelError(f"{name}: the model is empty (no variables).")
+    if not set(variables) - set(names):
+        raise ModelError(f"{name}: every variable of the model is hidden; there is nothing observed to score.")
 
 
 def _number(value: Any, what: str) -> float:

@@ -228,7 +228,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--two-layer", action="store_true", help="the paper's two-layer setting: hidden roots -> observed leaves only"
     )
     learn.add_argument(
-        "--seed", type=int, default=0, metavar="S", help="random seed (restarts, hidden-variable starts; default 0)"
+        "--seed",
+        type=_int_at_least(0),
+        default=0,
+        metavar="S",
+        help="random seed (restarts, hidden-variable starts; default 0)",
     )
     learn.add_argument("--out", metavar="FILE", help="write the JSON result to FILE instead of stdout")
     learn.add_argument(

@@ -245,7 +245,7 @@ class LinearGaussianFamilies(FamilyBase):
         zz = self._zz_rank[None, :]
         m = self.n_samples
         with np.errstate(divide="ignore", invalid="ignore"):
-            fit_term = np.where(zz > 0, yiz**2 / zz, 0.0)
+            fit_term = np.where(zz > 0, (yiz / np.sqrt(zz)) ** 2, 0.0)  # no overflow of (y_i.z)^2 at 1e+-100
         fit_term = np.minimum(fit_term, R2_CAP * yiyi[:, None])
         c1 = (m / (2.0 * yy)) * (fit_term - (alpha**2 * self._diag[p])[:, None])
         c2 = 0.5 * m * (np.log(yy) - np.log(yiyi[:, None] - fit_term))
@@ -272,7 +272,8 @@ class LinearGaussianFamilies(FamilyBase):
                 zz -= np.einsum("ij,ij->j", s_uz, np.linalg.lstsq(s_uu, s_uz, rcond=None)[0])
         tiny = 1e-12 * self._diag[cand]
         with np.errstate(divide="ignore", invalid="ignore"):
-            r2 = np.where(zz > tiny, yz**2 / (st.rss * zz), 0.0)
+            # the cosine first: (y.z)^2 and (y.y)(z.z) over- or underflow on raw data around 1e+-100
+            r2 = np.where(zz > tiny, (yz / (np.sqrt(st.rss) * np.sqrt(zz))) ** 2, 0.0)
         r2 = np.clip(r2, 0.0, R2_CAP)
         m = self.n_samples
         gain = -0.5 * m * np.log1p(-r2)

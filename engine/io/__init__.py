@@ -30,7 +30,18 @@ __all__ = [
     "OrientationWarning",
     "orientation_warning",
     "transpose_dataset",
+    "omissions",
+    "LEFT_OUT",
 ]
+
+#: how a note that reports data left out (a column or variable that cannot be used) begins
+LEFT_OUT = "left out "
+
+
+def omissions(notes) -> list[str]:
+    """The notes of a Dataset that report columns or variables left out because they cannot be
+    used (text, constant, no header and no values): shown as warnings, never only in passing."""
+    return [n for n in notes if n.startswith(LEFT_OUT)]
 
 
 def load_table(

@@ -10,25 +10,26 @@ up in ``Dataset.notes``. The caller's frame is not modified.
 
 from __future__ import annotations
 
+import datetime
+
 import numpy as np
 import pandas as pd
 
 from .._validation import MIN_SAMPLES, check_names
 from ..data import Dataset, drop_constant_variables, from_array
 from ..exceptions import DataValidationError
-from .files import NA_VALUES
+from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
 from .orientation import transposed_warning
 
 __all__ = ["from_frame"]
 
 #: a number written with a decimal comma ("1,5", European exports with ';' separators)
 _DECIMAL_COMMA = r"\s*[-+]?\d+,\d+([eE][-+]?\d+)?\s*"
-#: first-column headers of identifiers (with variables in rows, digit gene ids are labels)
-_ID_HEADERS = set(
-    "id gene genes gene_id geneid probe probe_id orf name names variable variables node symbol locus".split()
-)
-#: first-column headers of row numbers
-_INDEX_HEADERS = {"id", "index", "idx", "row", "sample", "sample_id", "instance", "obs", "#"}
+#: a number written with thousands separators ("1,234,567"; "1,601" is also a decimal comma)
+_THOUSANDS = r"\s*[-+]?\d{1,3}(,\d{3})+(\.\d+)?\s*"
+#: cells that are dates, times or durations, not measurements
+_TIME_TYPES = (datetime.date, datetime.time, datetime.timedelta, pd.Timestamp, pd.Timedelta, pd.Period)
+_ID_HEADERS, _INDEX_HEADERS = ID_HEADERS, INDEX_HEADERS
 
 
 def _numeric_header(columns) -> bool:
@@ -48,9 +49,6 @@ def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> 
     if header == "" or header.startswith("Unnamed: 0"):
         return True
     numeric = pd.to_numeric(col, errors="coerce")
-    text = col.dropna().astype(str)
-    if text.str.fullmatch(_DECIMAL_COMMA).all() and len(text):
-        return False  # decimal commas: numbers, not labels
     if numeric.notna().any():
         if transpose and header.strip().lower() in _ID_HEADERS and numeric.notna().all():
             whole = np.all(np.mod(numeric.to_numpy(dtype=float), 1.0) == 0.0)
@@ -60,7 +58,18 @@ def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> 
             v = numeric.to_numpy(dtype=float)
             return bool(len(v) > 1 and np.all(np.diff(v) == 1.0) and v[0] in (0.0, 1.0))
         return False
+    if _all_comma_numbers(col.dropna().astype(str)):
+        return False  # decimal commas or thousands separators: numbers, not labels
     return bool(col.notna().all() and col.is_unique)
+
+
+def _all_comma_numbers(text: pd.Series) -> bool:
+    """Whether every cell is a number written with a comma ("1,5", "1,234,567"); the first cells
+    are looked at first, so a column of names costs little."""
+    for part in (text.iloc[:100], text):
+        if not len(part) or not (part.str.fullmatch(_DECIMAL_COMMA) | part.str.fullmatch(_THOUSANDS)).all():
+            return False
+    return True
 
 
 def _drop_columns(
@@ -125,13 +134,47 @@ def _drop_variable_rows(
     return df[keep], [lab for lab, k in zip(labels, keep, strict=True) if k]
 
 
-def _to_numbers(df: pd.DataFrame, notes: list[str]) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The cells as numbers (decimal commas read when every unparsed cell has one) and the mask of
-    the non-empty cells that are not numbers."""
+def _comma_in_csv(df: pd.DataFrame, as_text: pd.DataFrame, bad_mask: pd.DataFrame, source: str) -> None:
+    """Refuse a (quoted) number with a comma in a comma-separated file: "1,601" is 1601 with a
+    thousands separator or 1.601 with a decimal comma, and nothing in the file says which."""
+    decimal = as_text.apply(lambda col: col.str.fullmatch(_DECIMAL_COMMA)) & bad_mask
+    grouped = as_text.apply(lambda col: col.str.fullmatch(_THOUSANDS)) & bad_mask
+    hits = (decimal | grouped).to_numpy()
+    if not hits.any():
+        return
+    c = int(np.flatnonzero(hits.any(axis=0))[0])
+    r = int(np.flatnonzero(hits[:, c])[0])
+    cell = str(df.iat[r, c]).strip()
+    readings = []
+    if grouped.iat[r, c]:
+        readings.append(f"{float(cell.replace(',', '')):.15g} with a thousands separator")
+    if decimal.iat[r, c]:
+        readings.append(f"{float(cell.replace(',', '.')):.15g} with a decimal comma")
+    raise DataValidationError(
+        f"{source}: column {df.columns[c]!r} holds {cell!r} (row {r + 1}), a number with a comma in a "
+        f"comma-separated file: it reads as {' or as '.join(readings)}. Write the numbers without "
+        "thousands separators and with a decimal point (or save the file with ';' as the separator)."
+    )
+
+
+def _to_numbers(
+    df: pd.DataFrame, notes: list[str], source: str = "table", separator: str | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The cells as numbers (decimal commas read when every unparsed cell has one, except in a
+    comma-separated file, where they are refused as ambiguous) and the mask of the non-empty cells
+    that are not numbers."""
+    if all(pd.api.types.is_float_dtype(t) for t in df.dtypes):  # read as numbers already (large files)
+        return df, pd.DataFrame(False, index=df.index, columns=df.columns)
     numeric = df.apply(pd.to_numeric, errors="coerce")
-    bad_mask = numeric.isna() & df.notna() & ~df.isin(NA_VALUES)
+    bad_mask = numeric.isna() & df.notna()
+    for j in np.flatnonzero(bad_mask.to_numpy().any(axis=0)):  # missing-value words are not text
+        col = bad_mask.iloc[:, j]
+        col[col] = ~df.iloc[:, j][col].isin(NA_VALUES)
+        bad_mask.isetitem(j, col)
     if bad_mask.to_numpy().any():
         as_text = df.astype(str)
+        if separator == ",":
+            _comma_in_csv(df, as_text, bad_mask, source)
         commas = as_text.apply(lambda col: col.str.fullmatch(_DECIMAL_COMMA))
         if bool((commas | ~bad_mask).to_numpy().all()):
             numeric = as_text.apply(lambda col: pd.to_numeric(col.str.replace(",", ".", regex=False), errors="coerce"))
@@ -172,7 +215,14 @@ def _text_columns(df, numeric, bad_mask, drop_non_numeric: bool, source: str, no
     """Variables in columns: leave out (when asked) or name the columns with text cells."""
     bad_cols = [c for c in df.columns if bad_mask[c].any()]
     if bad_cols and drop_non_numeric and len(bad_cols) < df.shape[1]:
-        notes.append(f"left out non-numeric column(s) {', '.join(map(str, bad_cols))}")
+        where = []
+        for c in bad_cols[:6]:
+            rows = np.flatnonzero(bad_mask[c].to_numpy())
+            where.append(
+                f"{c!r} has text ({df[c].iloc[rows[0]]!r} in row {rows[0] + 1}; {rows.size} of {len(df)} cells)"
+            )
+        more = f"; and {len(bad_cols) - 6} more" if len(bad_cols) > 6 else ""
+        notes.append(f"left out non-numeric column(s) {', '.join(map(str, bad_cols))}: {'; '.join(where)}{more}")
         return df.drop(columns=bad_cols), numeric.drop(columns=bad_cols)
     if bad_cols:
         first = bad_cols[0]
@@ -185,6 +235,28 @@ def _text_columns(df, numeric, bad_mask, drop_non_numeric: bool, source: str, no
             "If variables are in rows, load with transpose."
         )
     return df, numeric
+
+
+def _dates_as_text(df: pd.DataFrame) -> pd.DataFrame:
+    """``df`` with its date, time and duration columns (Parquet, Excel) as text: they are not
+    measurements, and as numbers they would be nanoseconds; as text they are named like a date
+    column of a CSV file."""
+
+    def is_time(col: pd.Series) -> bool:
+        if col.dtype == object:  # Excel read as objects: datetime, date, time or timedelta cells
+            first = col.dropna()
+            return bool(len(first)) and isinstance(first.iloc[0], _TIME_TYPES)
+        return (
+            pd.api.types.is_datetime64_any_dtype(col)
+            or pd.api.types.is_timedelta64_dtype(col)
+            or isinstance(col.dtype, pd.PeriodDtype)
+        )
+
+    when = [i for i in range(df.shape[1]) if is_time(df.iloc[:, i])]
+    for i in when:
+        col = df.iloc[:, i]
+        df.isetitem(i, col.map(lambda v: v if isinstance(v, str) else str(v)).where(col.notna(), None))
+    return df
 
 
 def from_frame(
@@ -227,10 +299,24 @@ def from_frame(
     if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (no columns found).")
     notes: list[str] = list(frame.attrs.get("notes", []))  # e.g. short rows, noted by read_table
-    df = frame.copy()
+    df = frame.copy(deep=False)  # copy-on-write: changes never reach the caller
     df.columns = [str(c).strip() for c in df.columns]
-    # duplicate names are checked first: pandas selects a DataFrame, not a column, for them
-    # (an empty first header is a label column and is checked later)
+    if "separator" not in frame.attrs:  # not text: typed cells from Parquet, Excel or a DataFrame
+        df = _dates_as_text(df)
+    # empty (or NA-like: read as missing) header cells are named first, then duplicates: pandas selects
+    # a DataFrame, not a column, for a repeated name (an empty first header is a label column)
+    unnamed = [i for i, c in enumerate(df.columns) if i > 0 and c in ("", "nan")]
+    blank = [i for i in unnamed if df.iloc[:, i].isna().all()]  # e.g. a trailing separator on every line
+    if blank and len(blank) < df.shape[1] - 1:
+        df = df.iloc[:, [i for i in range(df.shape[1]) if i not in set(blank)]]
+        notes.append(f"left out {len(blank)} column(s) with neither a header nor values (trailing separators?)")
+        unnamed = [i for i, c in enumerate(df.columns) if i > 0 and c in ("", "nan")]
+    if unnamed:
+        raise DataValidationError(
+            f"{source}: column(s) at position {', '.join(str(i + 1) for i in unnamed[:10])}"
+            f"{' and more' if len(unnamed) > 10 else ''} have no name in the header row (empty or a "
+            f"missing-value word such as NA or null); give every variable a header."
+        )
     named = [c for c in df.columns if c != ""]
     if len(set(named)) != len(named):
         check_names(named, input_name=source)
@@ -243,12 +329,12 @@ def from_frame(
     df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
     df, labels = _take_labels(df, label_column, transpose, source, notes)
     df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)
-    numeric, bad_mask = _to_numbers(df, notes)
+    numeric, bad_mask = _to_numbers(df, notes, source, frame.attrs.get("separator"))
     if transpose:
         df, numeric = _text_in_rows(df, numeric, bad_mask, labels, drop_non_numeric, source, notes)
     else:
         df, numeric = _text_columns(df, numeric, bad_mask, drop_non_numeric, source, notes)
-    values = numeric.to_numpy(dtype=np.float64)
+    values = numeric.to_numpy(dtype=np.float64, copy=True)  # the one copy: from_array keeps it
     names: list[str] = list(df.columns)
     if transpose:
         values = values.T
@@ -271,4 +357,5 @@ def from_frame(
         notes=tuple(notes),
         min_samples=min_samples,
         allow_constant=allow_constant,
+        copy=False,
     )

@@ -12,6 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..cpd.base import FamilyModel, Parents
+from ..exceptions import DataValidationError
 from .settings import SearchSettings
 
 __all__ = [
@@ -117,7 +118,15 @@ def ranks(pool: np.ndarray, values: np.ndarray) -> np.ndarray:
 
 
 def argbest(deltas: np.ndarray, idx: np.ndarray) -> int:
-    """Position of the best delta; within tolerance, the lowest candidate index wins."""
+    """Position of the best delta; within tolerance, the lowest candidate index wins.
+
+    Raises :class:`DataValidationError` when every delta is NaN or one is +inf (a numerical
+    overflow upstream): skipping them would silently end the search with a wrong answer (#14)."""
+    if np.isnan(deltas).all() or np.isposinf(deltas).any():
+        raise DataValidationError(
+            "the exact score changes of a family's candidates are not finite numbers (numerical over- or "
+            "underflow); rescale the data, e.g. keep standardization on."
+        )
     top = np.nanmax(deltas)
     near = np.flatnonzero(deltas >= top - 1e-9 * max(1.0, abs(top)))
     return int(near[np.argmin(idx[near])])
