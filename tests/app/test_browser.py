@@ -214,7 +214,9 @@ def test_wide_upload_step_and_gene_search(server, browser, tmp_path):
     page.goto(server, wait_until="domcontentloaded")
     page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
     page.get_by_text("Upload a file").click()
-    page.locator("[data-testid=stSidebar] input[type=file]").set_input_files(str(path))
+    # the data uploader (the settings form has a second one, for a regulator list)
+    uploader = page.locator("[data-testid=stSidebar] [data-testid=stFileUploader]").filter(has_text="Parquet file")
+    uploader.locator("input[type=file]").set_input_files(str(path))
     page.get_by_text("120 instances x 1000 variables").first.wait_for(timeout=60_000)
     # a correctly oriented wide file: no orientation warning
     assert not page.get_by_text("look the wrong way round").count()
