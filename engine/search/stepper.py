@@ -349,8 +349,15 @@ class Stepper:
         t0 = time.perf_counter()
         move = self.best_move()
         if move is not None:
+            before = self.score
             self._apply(move)
             self.history.append(move)
+            if not self.score > before:
+                # predicted to improve, but the refitted families say otherwise (rounding at the
+                # variance floor, e.g. collinear parents): taken back and treated as convergence,
+                # so that no run can cycle between two such moves forever (#14)
+                self.undo()
+                move = None
         self.elapsed_s += time.perf_counter() - t0
         return self._result(move, 0 if move is not None else 1)
 
