@@ -63,7 +63,7 @@ class Stepper:
     operators : iterable of Operator
         Which operators the search may use (default: all four).
     tol : float
-        A move must improve the BIC by more than ``tol * max(1, |score|)``.
+        A move must improve the score by more than ``tol * max(1, |score|)``.
     cache_size : int or None
         How many family entries (rankings and exact scores per parent set) to keep; the current
         families are never dropped. Default ``max(2 N, 2048)``, fewer when the older entries
@@ -74,8 +74,7 @@ class Stepper:
     Attributes
     ----------
     score_choice : ScoreChoice
-        The network score the search maximizes (``settings.score`` resolved for the data's shape,
-        :func:`engine.score.choose_score`) and why it was chosen.
+        The score maximized (``settings.score`` resolved by :func:`engine.score.choose_score`).
     """
 
     def __init__(
@@ -352,11 +351,8 @@ class Stepper:
             before = self.score
             self._apply(move)
             self.history.append(move)
-            if not self.score > before:
-                # predicted to improve, but the refitted families say otherwise (rounding at the
-                # variance floor, e.g. collinear parents): taken back and treated as convergence,
-                # so that no run can cycle between two such moves forever (#14)
-                self.undo()
+            if not self.score > before:  # refits disagree (rounding at the variance floor): converged,
+                self.undo()  # so no run can cycle between two such moves forever (#14)
                 move = None
         self.elapsed_s += time.perf_counter() - t0
         return self._result(move, 0 if move is not None else 1)
@@ -372,7 +368,7 @@ class Stepper:
 
     def perturb(self, n_moves: int, rng: np.random.Generator) -> int:
         """Apply up to ``n_moves`` random legal Add/Delete/Reverse moves, recorded in the history
-        like any other (random restart, thesis Algorithm 2); returns how many were applied."""
+        (random restart, thesis Algorithm 2); returns how many were applied."""
         done = 0
         for _ in range(n_moves):
             move = self.constraints.random_move(self.dag, self.n_par, rng)
