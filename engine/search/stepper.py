@@ -12,9 +12,8 @@ Delete, Reverse, Replace), then child index, parent index and replaced-parent in
 
 Decomposability: family statistics are cached per (child, parent set); after a move only the
 touched families and the families whose set of legal candidates changed are re-ranked, and exact
-scores already computed for a parent set are reused. ``undo()`` applies the inverse move and finds
-everything it needs in that cache. Runs (to convergence, N steps, time-sliced) go through
-:class:`engine.search.run.RunLoop`.
+scores already computed for a parent set are reused; ``undo()`` applies the inverse move from that
+cache. Runs go through :class:`engine.search.run.RunLoop`.
 
 References
 ----------
