@@ -253,6 +253,9 @@ class HiddenSearch:
             if greedy_hidden:
                 obs = list(self.names[: self.n_observed])
                 hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
+            elif self.n_observed < 2:  # a hidden variable needs a cluster of at least two children
+                say("fewer than 2 observed variables, so no cluster to propose")
+                break
             else:
                 props = [
                     p

@@ -219,6 +219,7 @@ def _read_numbers(raw: bytes | Path, sep: str | None) -> pd.DataFrame | None:
         "keep_default_na": True,
         "encoding": "utf-8-sig",
         "engine": "c",
+        "compression": None,  # a ".csv" is text, whatever pandas would guess from a path
     }
 
     def src():
