@@ -306,8 +306,14 @@ def from_frame(
     # empty (or NA-like: read as missing) header cells are named first, then duplicates: pandas selects
     # a DataFrame, not a column, for a repeated name (an empty first header is a label column)
     unnamed = [i for i, c in enumerate(df.columns) if i > 0 and c in ("", "nan")]
-    blank = [i for i in unnamed if df.iloc[:, i].isna().all()]  # e.g. a trailing separator on every line
-    if blank and len(blank) < df.shape[1] - 1:
+    # the last columns, unnamed and empty: a separator at the end of every line (not in whitespace
+    # text, where a header longer than the rows means the names and values do not line up)
+    blank: list[int] = []
+    for i in reversed(unnamed):
+        if i != df.shape[1] - 1 - len(blank) or not df.iloc[:, i].isna().all():
+            break
+        blank.append(i)
+    if blank and len(blank) < df.shape[1] - 1 and frame.attrs.get("separator") != " ":
         df = df.iloc[:, [i for i in range(df.shape[1]) if i not in set(blank)]]
         notes.append(f"left out {len(blank)} column(s) with neither a header nor values (trailing separators?)")
         unnamed = [i for i, c in enumerate(df.columns) if i > 0 and c in ("", "nan")]
