@@ -331,12 +331,17 @@ class IdealParentSearch:
                     )
             return fit_em(self, dataset, callback)
         stepper = self.make_stepper(dataset)
+        self._set_fitted(dataset, stepper, self.climb(stepper, callback))
+        return self
+
+    def climb(self, stepper: Stepper, callback=None) -> SearchResult:
+        """Run ``stepper`` to convergence (or ``max_iter`` moves), then the random restarts asked
+        for (:func:`engine.search.restarts.climb_with_restarts`)."""
         result: SearchResult = stepper.run(self.max_iter, callback=callback)
         if self.n_restarts and result.status == 1:
             rng = np.random.default_rng(self.random_state)
             result = climb_with_restarts(stepper, self.n_restarts, self.restart_moves, rng, callback)
-        self._set_fitted(dataset, stepper, result)
-        return self
+        return result
 
     def _set_fitted(self, dataset: Dataset, stepper: Stepper, result: SearchResult) -> None:
         self.dataset_ = dataset

@@ -20,7 +20,6 @@ from .data import Dataset
 from .exceptions import ParameterError
 from .network import LearnedNetwork
 from .search import RunStats
-from .search.restarts import climb_with_restarts
 
 if TYPE_CHECKING:
     from .learn import IdealParentSearch
@@ -119,11 +118,7 @@ def fit_imputed(self: IdealParentSearch, dataset: Dataset, callback=None) -> Ide
         filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
     completed = dataclasses.replace(dataset, values=filled, missing=np.zeros(filled.shape, dtype=bool))
     stepper = self.make_stepper(completed)
-    result = stepper.run(self.max_iter, callback=callback)
-    if self.n_restarts and result.status == 1:
-        rng = np.random.default_rng(self.random_state)
-        result = climb_with_restarts(stepper, self.n_restarts, self.restart_moves, rng, callback)
-    self._set_fitted(completed, stepper, result)
+    self._set_fitted(completed, stepper, self.climb(stepper, callback))
     self.stats_.seconds = time.perf_counter() - t0
     self.stats_.em_iterations = em.n_iter_
     self.network_.stats = self.stats_.to_dict()
