@@ -16,7 +16,15 @@ import numpy as np
 
 from .base import fit_in_chunks
 
-__all__ = ["GTOL", "fit_sigmoid_batch", "fit_sigmoid_starts", "optimality", "profile_rss_grad", "sigmoid"]
+__all__ = [
+    "GTOL",
+    "fit_sigmoid_batch",
+    "fit_sigmoid_starts",
+    "linear_limit",
+    "optimality",
+    "profile_rss_grad",
+    "sigmoid",
+]
 
 
 def sigmoid(s: np.ndarray) -> np.ndarray:
@@ -199,6 +207,14 @@ WEAK_SD = 0.1
 STEEP_SD = 4.0
 #: LM iterations of a steep second start before it must be ahead of the first fit to go on
 RACE_ITER = 10
+#: a fit whose U alpha has a standard deviation above this has gone to a step function ("saturated")
+SATURATED_SD = 30.0
+#: the steepness (sd of U alpha) of the least-squares-direction starts a saturated fit races against
+SATURATED_STARTS = (1.0, 2.0, 4.0, 8.0)
+#: LM iterations of those starts before only the leader goes on
+SATURATED_RACE_ITER = 30
+#: the steepness of the start that reaches the linear limit (alpha -> 0) of a family
+LINEAR_LIMIT_SD = 0.05
 
 
 def _chunked(x, u, a0, max_iter):
@@ -231,7 +247,16 @@ def fit_sigmoid_starts(
       the same alpha scaled to sd(U alpha) = STEEP_SD. To keep the cost down the second starts
       race: each runs :data:`RACE_ITER` iterations, and only those already below their first fit
       (in a trial on one AA fold of the Table 1 benchmark, 243 of the 252 that gained > 0.1 nats) run to convergence.
-    - All of it is batched: S + 2 kernel calls at most, whatever B.
+    - A fit that ends on a step function (sd(U alpha) > :data:`SATURATED_SD`) has crept to a
+      non-minimum at |alpha| -> infinity, often in a poor basin: the fits of noise are highly
+      multi-modal (issue #14: from the same start, scipy's trust region ended up to 2.3 nats
+      better). It races starts along the least-squares direction of the linear limit at
+      :data:`SATURATED_STARTS` steepness and its own alpha scaled back to STEEP_SD, for
+      :data:`SATURATED_RACE_ITER` iterations; the leader runs to convergence and is kept if better.
+    - The family contains its linear limit (alpha -> 0: theta_1 sigmoid(U alpha) is then affine
+      in U alpha), so no fit may end above the linear regression's RSS; one that does is
+      refitted from that limit (:func:`linear_limit`).
+    - All of it is batched: S + 6 kernel calls at most, whatever B.
     """
     n_starts, b, p = starts.shape
     xs, us = (x, u) if n_starts == 1 else (np.concatenate([x] * n_starts), np.concatenate([u] * n_starts))
@@ -253,7 +278,55 @@ def fit_sigmoid_starts(
             fits = _chunked(x[w], u[w], lead[0][ahead], max_iter)
             won = fits[3] < rss[w]
             alpha[w[won]], t0[w[won]], t1[w[won]], rss[w[won]] = (f[won] for f in fits)
+    beta, rss_lin = linear_limit(x, u)
+    spread_lin = np.einsum("bmp,bp->bm", u, beta).std(axis=1)
+    spread = np.einsum("bmp,bp->bm", u, alpha).std(axis=1)
+    sat = np.flatnonzero(spread > SATURATED_SD)
+    if sat.size:
+        scale = 1.0 / np.maximum(spread_lin[sat], 1e-300)
+        cand = [beta[sat] * (sd * scale)[:, None] for sd in SATURATED_STARTS]
+        cand.append(alpha[sat] * (STEEP_SD / spread[sat])[:, None])
+        _race(x, u, sat, np.stack(cand), (alpha, t0, t1, rss), max_iter)
+    behind = np.flatnonzero(rss > rss_lin * (1.0 + 1e-9))
+    if behind.size:
+        start = beta[behind] * (LINEAR_LIMIT_SD / np.maximum(spread_lin[behind], 1e-300))[:, None]
+        _race(x, u, behind, start[None], (alpha, t0, t1, rss), max_iter)
     return alpha, t0, t1, rss
+
+
+def _race(x, u, rows, starts, fits, max_iter) -> None:
+    """Race ``starts`` (S, R, p) for the problems ``rows`` against their current ``fits`` (alpha,
+    theta0, theta1, rss, updated in place): each start runs :data:`SATURATED_RACE_ITER` iterations
+    (all of them at once if S = 1), the leader of each problem runs to convergence and replaces
+    the current fit where it ends lower."""
+    n_starts, n, p = starts.shape
+    if n_starts == 1:
+        won_fit = _chunked(x[rows], u[rows], starts[0], max_iter)
+    else:
+        lead = _chunked(
+            np.concatenate([x[rows]] * n_starts),
+            np.concatenate([u[rows]] * n_starts),
+            starts.reshape(n_starts * n, p),
+            SATURATED_RACE_ITER,
+        )
+        best = np.argmin(lead[3].reshape(n_starts, n), axis=0)
+        won_fit = _chunked(x[rows], u[rows], lead[0][best * n + np.arange(n)], max_iter)
+    won = won_fit[3] < fits[3][rows]
+    for target, new in zip(fits, won_fit, strict=True):
+        target[rows[won]] = new[won]
+
+
+def linear_limit(x: np.ndarray, u: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The linear limit of B sigmoid families: the least-squares direction beta (B, p) of the
+    centred child on the centred parents and its RSS (B,). As alpha = c beta with c -> 0,
+    theta_1 sigmoid(U alpha) + theta_0 tends to the linear regression, so the infimum of a
+    family's RSS is at most this (the sigmoid family nests the linear one in the limit)."""
+    xc = x - x.mean(axis=1, keepdims=True)
+    uc = u - u.mean(axis=1, keepdims=True)
+    gram = np.einsum("bmp,bmq->bpq", uc, uc) + 1e-9 * np.eye(u.shape[2])
+    beta = np.linalg.solve(gram, np.einsum("bmp,bm->bp", uc, xc)[:, :, None])[:, :, 0]
+    res = xc - np.einsum("bmp,bp->bm", uc, beta)
+    return beta, np.einsum("bm,bm->b", res, res)
 
 
 def optimality(x: np.ndarray, u: np.ndarray, alpha: np.ndarray) -> float:
