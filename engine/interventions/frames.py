@@ -9,10 +9,10 @@ import pandas as pd
 
 from ..data import Dataset
 from ..exceptions import DataValidationError, ParameterError
-from ..io import as_dataset
+from ..io import as_dataset, from_frame, read_table, source_label
 from .design import Interventions, _preview, read_targets
 
-__all__ = ["split_condition", "attach_conditions", "with_design"]
+__all__ = ["split_condition", "attach_conditions", "with_design", "load_with_conditions"]
 
 
 def split_condition(frame: pd.DataFrame, column: str, source: str = "table") -> tuple[pd.DataFrame, list]:
@@ -69,3 +69,27 @@ def with_design(data, condition=None, targets=None) -> Dataset:
         rest, labels = split_condition(data, condition, "DataFrame")
         return attach_conditions(as_dataset(rest), labels, targets, column=condition)
     return attach_conditions(as_dataset(data), condition, targets)
+
+
+def load_with_conditions(
+    source,
+    column: str | None,
+    targets_path=None,
+    *,
+    transpose: bool = False,
+    standardize: bool = True,
+    drop=(),
+    name: str | None = None,
+) -> Dataset:
+    """Load a data file whose column ``column`` names each row's condition (not a variable), with
+    the targets file ``targets_path`` (CSV ``condition,target``; :func:`read_targets`; None: every
+    condition observational). Standardization is on the pooled rows of all conditions."""
+    if column is None:
+        raise ParameterError("--targets needs --condition COLUMN: the column naming each row's condition.")
+    if transpose:
+        raise ParameterError("--condition names a column of conditions: it cannot be used with --transpose.")
+    label = source_label(source, name)
+    rest, labels = split_condition(read_table(source, name=name), column, label)
+    dataset = from_frame(rest, standardize=standardize, source=label, drop=tuple(drop))
+    targets = read_targets(targets_path) if targets_path is not None else []
+    return attach_conditions(dataset, labels, targets, column=str(column).strip())
