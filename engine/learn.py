@@ -258,8 +258,9 @@ class IdealParentSearch:
         intercepts asked for) each family is scored on its own rows (Cooper & Yoo 1999)."""
         self._check_params()
         s = self.search_settings()
-        if interventions is not None and (interventions.any or self.condition_intercept):
-            if self.condition_intercept and s.cpd_type.positive_data:
+        intercepts = bool(self.condition_intercept or getattr(interventions, "intercepts", False))
+        if interventions is not None and (interventions.any or intercepts):
+            if intercepts and s.cpd_type.positive_data:
                 raise ParameterError(
                     f"`condition_intercept` needs an additive CPD; the {s.cpd} CPD models positive data."
                 )
@@ -267,7 +268,7 @@ class IdealParentSearch:
                 lambda v: make_families(v, s.cpd, names=names, **s.model_options),
                 values,
                 interventions,
-                condition_intercept=bool(self.condition_intercept),
+                condition_intercept=intercepts,
             )
         return make_families(values, s.cpd, names=names, **s.model_options)
 
@@ -338,7 +339,8 @@ class IdealParentSearch:
         self._check_params()
         dataset = with_design(data, condition, targets)
         if dataset.has_missing or self._auto_hidden or self.two_layer:
-            if dataset.interventions is not None and (dataset.interventions.any or self.condition_intercept):
+            design = dataset.interventions
+            if design is not None and (design.any or self.condition_intercept or design.intercepts):
                 raise ParameterError(
                     "structural EM (missing values, hidden variables) with interventions is not implemented: "
                     "complete the missing cells or learn without hidden variables."
@@ -391,7 +393,8 @@ class IdealParentSearch:
         )
         if dataset.interventions is not None:
             info = dataset.interventions.describe(dataset.names)
-            self.network_.interventions = {**info, "condition_intercept": bool(self.condition_intercept)}
+            intercepts = bool(self.condition_intercept or dataset.interventions.intercepts)
+            self.network_.interventions = {**info, "condition_intercept": intercepts}
         self.score_choice_ = stepper.score_choice
         self.score_ = result.score
         self.loglik_ = result.loglik

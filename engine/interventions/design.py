@@ -17,6 +17,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -53,6 +54,9 @@ class Interventions:
         True where the row's condition set the variable (the intervention mask). Read-only.
     column : str
         Name of the condition column the conditions came from (for reports).
+    intercepts : bool
+        Give every family one intercept per condition (the explorer sets it here; the estimator's
+        ``condition_intercept`` turns it on as well).
     """
 
     codes: np.ndarray
@@ -60,6 +64,7 @@ class Interventions:
     targets: tuple[tuple[str, str], ...]
     mask: np.ndarray
     column: str = "condition"
+    intercepts: bool = False
 
     def __post_init__(self) -> None:
         self.codes.setflags(write=False)
@@ -74,6 +79,7 @@ class Interventions:
         targets: Iterable[tuple[str, str]] | dict | None,
         *,
         column: str = "condition",
+        intercepts: bool = False,
     ) -> Interventions:
         """The design from one condition label per row and a targets table.
 
@@ -117,7 +123,7 @@ class Interventions:
                 f"{len(codes)} rows: its family keeps {int(kept[short[0]])} rows, fewer than {MIN_FAMILY_ROWS}; "
                 "add observational rows or drop it from the targets."
             )
-        return cls(np.asarray(codes, dtype=np.intp), cond_names, tuple(pairs), mask, str(column))
+        return cls(np.asarray(codes, dtype=np.intp), cond_names, tuple(pairs), mask, str(column), bool(intercepts))
 
     # ----------------------------------------------------------------- views
     @property
@@ -159,16 +165,14 @@ class Interventions:
     # ------------------------------------------------------------- derived
     def subset(self, rows) -> Interventions:
         """The design of the rows ``rows`` (bootstrap resamples keep each row's mask)."""
-        return Interventions(
-            np.array(self.codes[rows]), self.condition_names, self.targets, np.array(self.mask[rows]), self.column
-        )
+        return dataclasses.replace(self, codes=np.array(self.codes[rows]), mask=np.array(self.mask[rows]))
 
     def with_extra(self, n_extra: int) -> Interventions:
         """The design with ``n_extra`` more variables (hidden ones), never set by an experiment."""
         if n_extra <= 0:
             return self
         mask = np.hstack([self.mask, np.zeros((self.n_samples, n_extra), dtype=bool)])
-        return Interventions(np.array(self.codes), self.condition_names, self.targets, mask, self.column)
+        return dataclasses.replace(self, codes=np.array(self.codes), mask=mask)
 
 
 def _target_pairs(targets) -> list[tuple[str, str]]:

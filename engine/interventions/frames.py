@@ -29,15 +29,18 @@ def split_condition(frame: pd.DataFrame, column: str, source: str = "table") -> 
     return rest, labels
 
 
-def attach_conditions(dataset: Dataset, conditions, targets, *, column: str = "condition") -> Dataset:
+def attach_conditions(
+    dataset: Dataset, conditions, targets, *, column: str = "condition", intercepts: bool = False
+) -> Dataset:
     """``dataset`` with its experimental design (:class:`Interventions`) from one condition label
-    per row and the targets table (pairs, a dict or a DataFrame with ``condition,target``)."""
+    per row and the targets table (pairs, a dict or a DataFrame with ``condition,target``);
+    ``intercepts``: one intercept per condition in every family."""
     conditions = list(conditions)
     if len(conditions) != dataset.n_samples:
         raise DataValidationError(
             f"{len(conditions)} condition labels for {dataset.n_samples} rows of {dataset.source or 'the data'}."
         )
-    design = Interventions.from_labels(conditions, dataset.names, targets, column=column)
+    design = Interventions.from_labels(conditions, dataset.names, targets, column=column, intercepts=intercepts)
     note = (
         f"conditions from column {column!r}: {len(design.condition_names)} conditions, "
         f"{len(design.targets)} intervention target(s)"
