@@ -74,8 +74,10 @@ def main(argv=None) -> None:
     print(f"Sachs 2005: {len(raw)} rows, {raw['condition'].nunique()} conditions, {len(true)} consensus edges")
     print("targets: " + ", ".join(f"{c} -> {t}" for c, t in targets))
     print()
-    print(f"{'transform':9s} {'cpd':8s} {'data':27s} {'edges':>5s} {'skel':>4s} {'dir':>3s} {'rev':>3s} "
-          f"{'false':>5s} {'SHD':>3s} {'seconds':>7s}")
+    print(
+        f"{'transform':9s} {'cpd':8s} {'data':27s} {'edges':>5s} {'skel':>4s} {'dir':>3s} {'rev':>3s} "
+        f"{'false':>5s} {'SHD':>3s} {'seconds':>7s}"
+    )
     cpds = ["linear"] + ([] if args.no_sigmoid else ["sigmoid"])
     for transform in args.transform:
         frame = raw.copy()
