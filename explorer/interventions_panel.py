@@ -26,13 +26,16 @@ MAX_CONDITIONS = 200
 
 def _condition_columns(frame: pd.DataFrame) -> list[str]:
     """Columns that can name conditions: text columns, or any column with few distinct values."""
-    out = []
-    for col in frame.columns:
-        values = frame[col]
+    out: list[str] = []
+    names = [str(c).strip() for c in frame.columns]
+    for i, col in enumerate(names):
+        if not col or names.count(col) > 1:  # unnamed or repeated: the loader names the problem
+            continue
+        values = frame.iloc[:, i]
         n = values.nunique(dropna=True)
         numeric = pd.to_numeric(values, errors="coerce").notna().mean() > 0.9
         if 1 < n <= MAX_CONDITIONS and (not numeric or n <= 20):
-            out.append(str(col))
+            out.append(col)
     return out
 
 
@@ -66,8 +69,9 @@ def controls(
         if column == NONE:
             st.caption("Pick the column that names each row's condition to learn from experiments.")
             return None
-        conditions = sorted(str(c) for c in frame[column].dropna().unique())
-        variables = [str(c) for c in frame.columns if str(c) != column]
+        position = [str(c).strip() for c in frame.columns].index(column)
+        conditions = sorted({str(c).strip() for c in frame.iloc[:, position].dropna()})
+        variables = [str(c).strip() for c in frame.columns if str(c).strip() != column]
         start = pd.DataFrame(st.session_state["_targets_default"], columns=["condition", "target"])
         edited = st.data_editor(
             start,

@@ -72,3 +72,27 @@ def test_family_rows_table_without_a_design(small_data):
     at = page_test("truth.py", designed, truth).run()
     assert not at.exception
     assert "Rows each family was scored on" in texts(at.subheader)
+
+
+def test_upload_with_a_condition_column(app):
+    import numpy as np
+    import pandas as pd
+
+    from explorer import sidebar
+
+    rng = np.random.default_rng(1)
+    frame = pd.DataFrame(rng.normal(size=(80, 3)), columns=["a", "b", "c"])
+    frame.insert(0, "batch", np.where(np.arange(80) % 2, "drug", "control"))
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    payload = frame.to_csv(index=False).encode()
+    app.file_uploader(key=state.W_UPLOAD).set_value(("exp.csv", payload, "text/csv")).run()
+    assert not app.exception
+    # without a condition column the text column is left out (as before) and the rows are observational
+    assert app.session_state[state.SESSION].dataset.interventions is None
+    assert "batch" in app.selectbox(key=interventions_panel.W_CONDITION).options
+    app.selectbox(key=interventions_panel.W_CONDITION).set_value("batch").run()
+    app.checkbox(key=interventions_panel.W_INTERCEPTS).check().run()
+    assert not app.exception
+    dataset = app.session_state[state.SESSION].dataset
+    assert dataset.names == ("a", "b", "c")
+    assert dataset.interventions.condition_names == ("control", "drug") and dataset.interventions.intercepts
