@@ -58,6 +58,9 @@ class Dataset:
         Where the data came from (file name or description).
     notes : tuple of str
         Human-readable remarks about what loading did (transposed, standardized, label column...).
+    interventions : engine.interventions.Interventions or None
+        The experimental condition of each row and which variables it set (the intervention mask),
+        when the data come from experiments (:mod:`engine.interventions`); None: observational.
     """
 
     names: tuple[str, ...]
@@ -69,6 +72,7 @@ class Dataset:
     instance_labels: tuple[str, ...] | None = None
     source: str = ""
     notes: tuple[str, ...] = ()
+    interventions: Any = None
 
     def __post_init__(self) -> None:
         n = len(self.names)
@@ -124,6 +128,7 @@ class Dataset:
             scales=np.concatenate([self.scales, np.ones(extra)]),
             instance_labels=self.instance_labels,
             source=self.source,
+            interventions=None if self.interventions is None else self.interventions.with_extra(extra),
         )
 
     def subset(self, rows: np.ndarray) -> Dataset:
@@ -141,6 +146,7 @@ class Dataset:
             instance_labels=labels,
             source=self.source,
             notes=self.notes,
+            interventions=None if self.interventions is None else self.interventions.subset(rows),
         )
 
     def summary(self) -> str:

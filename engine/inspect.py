@@ -243,6 +243,8 @@ def family_profiles(
     top = max(0, int(top))
     model = stepper.model
     vals = _model_values(stepper, values)
+    if hasattr(model, "family_values"):  # interventions: the family's own rows (engine.interventions)
+        vals = model.family_values(child)
     parents = stepper.parents(child)
     fit = model.fit(child, parents)
     x = vals[:, child].copy()

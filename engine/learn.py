@@ -19,7 +19,7 @@ from ._validation import check_choice, check_edge_pairs, check_scalar
 from .cpd import DEFAULT_CPD, make_families
 from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
-from .io import as_dataset
+from .interventions import MaskedFamilies, with_design
 from .io.regulators import match_regulators
 from .learn_em import fit_em
 from .network import LearnedNetwork
@@ -76,6 +76,10 @@ class IdealParentSearch:
         Candidate regulators: only these variables may be parents (as module-network tools let
         biologists restrict parents to known transcription factors). Names absent from the data
         are reported in one warning; none present is an error.
+    condition_intercept : bool, default False
+        Interventional data only: one intercept per condition in every family instead of one
+        overall (for reagents that shift levels without setting a measured variable). The design
+        itself (conditions, targets) is data, so it goes to :meth:`fit`.
 
     Attributes
     ----------
@@ -119,6 +123,7 @@ class IdealParentSearch:
         score: str = "auto",
         ebic_gamma: float = EBIC_GAMMA,
         regulators: Iterable[str] | None = None,
+        condition_intercept: bool = False,
     ) -> None:
         self.method = method
         self.k = k
@@ -139,6 +144,7 @@ class IdealParentSearch:
         self.score = score
         self.ebic_gamma = ebic_gamma
         self.regulators = regulators
+        self.condition_intercept = condition_intercept
 
     def _check_params(self) -> None:
         self.search_settings()  # validates method, k, measure, queue, max_parents, cpd, correction
@@ -148,8 +154,9 @@ class IdealParentSearch:
         if self.hidden is not None:
             check_choice(self.hidden, "hidden", ("auto",))
         check_scalar(self.max_hidden, "max_hidden", int, min_val=0)
-        if not isinstance(self.two_layer, bool | np.bool_):
-            raise ParameterError(f"`two_layer` must be True or False, got {self.two_layer!r}.")
+        for flag in ("two_layer", "condition_intercept"):
+            if not isinstance(getattr(self, flag), bool | np.bool_):
+                raise ParameterError(f"`{flag}` must be True or False, got {getattr(self, flag)!r}.")
         rs = self.random_state
         if not (rs is None or isinstance(rs, np.random.Generator | np.random.SeedSequence)):
             if isinstance(rs, bool) or not isinstance(rs, int | np.integer) or rs < 0:
@@ -233,6 +240,7 @@ class IdealParentSearch:
             "max_hidden": self.max_hidden,
             "two_layer": bool(self.two_layer),
             "regulators": self._regulator_list,
+            "condition_intercept": bool(self.condition_intercept),
         }
 
     def learns_by_em(self, dataset: Dataset) -> bool:
@@ -243,11 +251,25 @@ class IdealParentSearch:
             return True
         return dataset.has_missing and self.search_settings().cpd_type.structural_em
 
-    def make_model(self, values: np.ndarray, names=None):
+    def make_model(self, values: np.ndarray, names=None, interventions=None):
         """The CPD family model (fits, C1/C2, exact gains) for complete ``values`` with these settings;
-        ``names`` only label error messages."""
+        ``names`` only label error messages. With ``interventions`` (an
+        :class:`~engine.interventions.Interventions` that sets some variable, or per-condition
+        intercepts asked for) each family is scored on its own rows (Cooper & Yoo 1999)."""
         self._check_params()
         s = self.search_settings()
+        intercepts = bool(self.condition_intercept or getattr(interventions, "intercepts", False))
+        if interventions is not None and (interventions.any or intercepts):
+            if intercepts and s.cpd_type.positive_data:
+                raise ParameterError(
+                    f"`condition_intercept` needs an additive CPD; the {s.cpd} CPD models positive data."
+                )
+            return MaskedFamilies(
+                lambda v: make_families(v, s.cpd, names=names, **s.model_options),
+                values,
+                interventions,
+                condition_intercept=intercepts,
+            )
         return make_families(values, s.cpd, names=names, **s.model_options)
 
     def make_stepper(self, dataset: Dataset) -> Stepper:
@@ -260,7 +282,7 @@ class IdealParentSearch:
                 "structural EM)."
             )
         self.check_rows(dataset)
-        model = self.make_model(dataset.values, names=dataset.names)
+        model = self.make_model(dataset.values, names=dataset.names, interventions=dataset.interventions)
 
         def index_pairs(pairs, what):
             out = []
@@ -302,15 +324,27 @@ class IdealParentSearch:
         self._check_params()
         return match_regulators(self._regulator_list, dataset.names)
 
-    def fit(self, data, callback: Callable[..., None] | None = None) -> IdealParentSearch:
+    def fit(
+        self, data, callback: Callable[..., None] | None = None, *, condition=None, targets=None
+    ) -> IdealParentSearch:
         """Learn the structure and parameters from ``data`` (Dataset, DataFrame or array).
 
         ``callback(intermediate_result=StepResult)`` is called after every move; raising
-        ``StopIteration`` stops the search.
+        ``StopIteration`` stops the search. Interventional data: ``condition`` names the
+        DataFrame column of each row's condition (or gives one label per row) and ``targets`` the
+        variables each condition set (pairs, dict, DataFrame ``condition,target`` or a CSV path;
+        :func:`engine.interventions.with_design`); they are data, like scikit-learn's
+        ``sample_weight``, hence ``fit`` arguments. A Dataset carrying its design needs neither.
         """
         self._check_params()
-        dataset = as_dataset(data)
+        dataset = with_design(data, condition, targets)
         if dataset.has_missing or self._auto_hidden or self.two_layer:
+            design = dataset.interventions
+            if design is not None and (design.any or self.condition_intercept or design.intercepts):
+                raise ParameterError(
+                    "structural EM (missing values, hidden variables) with interventions is not implemented: "
+                    "complete the missing cells or learn without hidden variables."
+                )
             if self.learns_by_em(dataset):
                 unused = [
                     name
@@ -357,6 +391,10 @@ class IdealParentSearch:
             settings=self.settings(),
             score=stepper.score_choice,
         )
+        if dataset.interventions is not None:
+            info = dataset.interventions.describe(dataset.names)
+            intercepts = bool(self.condition_intercept or dataset.interventions.intercepts)
+            self.network_.interventions = {**info, "condition_intercept": intercepts}
         self.score_choice_ = stepper.score_choice
         self.score_ = result.score
         self.loglik_ = result.loglik

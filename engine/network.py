@@ -71,6 +71,8 @@ class LearnedNetwork:
     missing_values: str = "none"
     #: the score the search maximized: {"name", "value", "reason", and its parameters}
     score_info: dict = field(default_factory=dict)
+    #: interventional data: condition column, targets, rows per family (empty when observational)
+    interventions: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- build
     @classmethod
@@ -149,6 +151,7 @@ class LearnedNetwork:
             "transform": self.transform,
             "hidden": self.hidden,
             "missing_values": self.missing_values,
+            **({"interventions": self.interventions} if self.interventions else {}),
         }
 
     @classmethod
@@ -187,6 +190,7 @@ class LearnedNetwork:
                 list(spec.get("hidden", [])),
                 str(spec.get("missing_values", "none")),
                 {k: v for k, v in score.items() if k not in ("bic", "loglik", "units", "n_samples")},
+                dict(spec.get("interventions", {})),
             )
         except ModelError:
             raise

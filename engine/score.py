@@ -24,6 +24,7 @@ References
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import warnings
 from dataclasses import dataclass
@@ -48,6 +49,7 @@ __all__ = [
     "check_enough_rows",
     "MAX_FALSE_PARENTS",
     "family_bic",
+    "AddPenalties",
     "make_score",
 ]
 
@@ -79,8 +81,16 @@ class BIC:
         return self.per_param * n_params
 
     def family(self, fit: FamilyFit) -> float:
-        """Score term of one fitted family: ``loglik - penalty``."""
-        return fit.loglik - self.penalty(fit.n_params, len(fit.parents))
+        """Score term of one fitted family: ``loglik - penalty``; the penalty uses the family's own
+        row count when it is scored on fewer rows (``fit.n_rows``, interventional data)."""
+        scorer = self if fit.n_rows is None else self.for_rows(fit.n_rows)
+        return fit.loglik - scorer.penalty(fit.n_params, len(fit.parents))
+
+    def for_rows(self, n_rows: int) -> BIC:
+        """The same score for a family scored on ``n_rows`` rows (its ``log(M) / 2`` per parameter:
+        under interventions each family's likelihood covers only the rows where the experiment did
+        not set its child, so its penalty uses that count)."""
+        return self if int(n_rows) == self.n_samples else dataclasses.replace(self, n_samples=int(n_rows))
 
     def delta(self, delta_loglik, delta_params: int):
         """BIC change of a move from its log-likelihood change and parameter-count change."""
@@ -238,6 +248,37 @@ def make_score(name: str, n_samples: int, *, n_candidates: int = 1, gamma: float
     if name == "ebic":
         return EBIC(n_samples, n_candidates=n_candidates, gamma=gamma)
     raise ValueError(f"unknown score {name!r}; expected 'bic' or 'ebic'.")
+
+
+class AddPenalties:
+    """The penalty increase of a family gaining a parent, shared or per family.
+
+    ``add(k, child)``: penalty increase of ``child``'s family with ``k`` parents gaining one
+    (:meth:`BIC.add_penalties`). When families are scored on different numbers of rows
+    (``family_rows``: interventional data), each uses its own count; otherwise one table serves all.
+    """
+
+    def __init__(self, score: BIC, n_params, n_max: int, family_rows=None) -> None:
+        #: shared[k]: the penalty increase at the data's row count, k = 0..n_max
+        self.shared = score.add_penalties(n_params, n_max)
+        self._table: np.ndarray | None = None
+        if family_rows is not None:
+            uniq, row_of = np.unique(np.asarray(family_rows, dtype=np.int64), return_inverse=True)
+            self._table = np.stack([score.for_rows(int(m)).add_penalties(n_params, n_max) for m in uniq])
+            self._row_of = row_of.ravel()
+
+    def add(self, k: int, child: int | None = None) -> float:
+        """Penalty increase of ``child``'s family with ``k`` parents gaining one."""
+        if self._table is None or child is None:
+            return float(self.shared[k])
+        return float(self._table[self._row_of[child], k])
+
+    def reverse(self, n_par: np.ndarray, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
+        """Penalty change of reversing each edge u -> c: c loses a parent, u gains one."""
+        if self._table is None:
+            return self.shared[n_par[us]] - self.shared[n_par[cs] - 1]
+        tab, row_of = self._table, self._row_of
+        return tab[row_of[us], n_par[us]] - tab[row_of[cs], n_par[cs] - 1]
 
 
 def family_bic(fit: FamilyFit, n_samples: int) -> float:

@@ -16,10 +16,23 @@ import streamlit as st
 
 from engine.cpd import DEFAULT_CPD
 from engine.data import Dataset
-from engine.io import load_table
+from engine.exceptions import ParameterError
+from engine.interventions import attach_conditions, read_targets, split_condition
+from engine.io import from_frame, load_table, read_table
 from engine.synth import random_network, sample_dataset
 
-__all__ = ["SAMPLE_DIR", "SAMPLES", "DEFAULT_SAMPLE", "load_truth", "load_sample", "parse_upload", "make_synthetic"]
+__all__ = [
+    "SAMPLE_DIR",
+    "SAMPLES",
+    "DEFAULT_SAMPLE",
+    "load_truth",
+    "load_sample",
+    "parse_upload",
+    "make_synthetic",
+    "sample_design",
+    "sample_frame",
+    "read_upload",
+]
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 
@@ -29,6 +42,11 @@ SAMPLES: dict[str, tuple[str, str | None, dict]] = {
         "sachs2005_observational_log.csv",
         "sachs2005_consensus_edges.csv",
         {},
+    ),
+    "Sachs 2005 with its nine conditions (7466 cells x 11 proteins, log scale, interventions)": (
+        "sachs2005_all_conditions_log.csv",
+        "sachs2005_consensus_edges.csv",
+        {"design": ("condition", "sachs2005_targets.csv")},
     ),
     "Arabidopsis arth150 network sample (1000 x 107 genes)": (
         "arth150_sample.csv",
@@ -51,17 +69,54 @@ def load_truth(path: Path) -> list[tuple[str, str]]:
 
 
 @st.cache_data(show_spinner=False)
-def load_sample(label: str, standardize: bool = True) -> tuple[Dataset, list[tuple[str, str]] | None]:
-    """Load a bundled sample and its reference network (cached across reruns and sessions)."""
+def load_sample(
+    label: str, standardize: bool = True, design: tuple | None = None
+) -> tuple[Dataset, list[tuple[str, str]] | None]:
+    """Load a bundled sample and its reference network (cached across reruns and sessions);
+    ``design``: its experimental design (:func:`explorer.interventions_panel.controls`)."""
     data_file, truth_file, opts = SAMPLES[label]
-    dataset = load_table(SAMPLE_DIR / data_file, standardize=standardize, **opts)
+    own = opts.get("design")
+    opts = {k: v for k, v in opts.items() if k != "design"}
+    if own is not None and design is None:  # its conditions unused: all rows as observational
+        opts["drop"] = (own[0],)
+    if design is not None:
+        frame = sample_frame(label)
+        dataset = with_design(frame, data_file, design, standardize=standardize, **opts)
+    else:
+        dataset = load_table(SAMPLE_DIR / data_file, standardize=standardize, **opts)
     truth = load_truth(SAMPLE_DIR / truth_file) if truth_file else None
     return dataset, truth
 
 
+@st.cache_data(show_spinner=False, max_entries=4)
+def sample_frame(label: str) -> pd.DataFrame:
+    """A bundled sample's table as read (its columns: for picking a condition column)."""
+    return read_table(SAMPLE_DIR / SAMPLES[label][0])
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def read_upload(data: bytes, name: str) -> pd.DataFrame:
+    """An uploaded file's table as read (its columns: for picking a condition column)."""
+    return read_table(io.BytesIO(data), name=name)
+
+
+def sample_design(label: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
+    """A bundled sample's own condition column and targets table, or None (observational)."""
+    design = SAMPLES[label][2].get("design")
+    if design is None:
+        return None
+    return design[0], tuple(read_targets(SAMPLE_DIR / design[1]))
+
+
 @st.cache_data(show_spinner=False, max_entries=16)
-def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> Dataset:
-    """Parse uploaded file bytes with :func:`load_table` (cached by content)."""
+def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool, design: tuple | None = None) -> Dataset:
+    """Parse uploaded file bytes with :func:`load_table` (cached by content); with ``design`` the
+    chosen condition column is taken out and the targets attached."""
+    if design is not None:
+        if transpose:
+            raise ParameterError("a condition column cannot be used with variables in rows: untick the transpose.")
+        frame = read_table(io.BytesIO(data), name=name)
+        return with_design(frame, name, design, standardize=standardize, drop_non_numeric=True, drop_constant=True)
     return load_table(
         io.BytesIO(data),
         name=name,
@@ -70,6 +125,15 @@ def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> 
         drop_non_numeric=True,
         drop_constant=True,
     )
+
+
+def with_design(frame: pd.DataFrame, source: str, design: tuple, *, standardize: bool, **opts) -> Dataset:
+    """``frame`` without its condition column, as a Dataset carrying the design ``(column, targets,
+    intercepts)`` (:func:`engine.interventions.attach_conditions`; pooled standardization)."""
+    column, targets, intercepts = design
+    rest, labels = split_condition(frame, column, source)
+    dataset = from_frame(rest, standardize=standardize, source=source, **opts)
+    return attach_conditions(dataset, labels, list(targets), column=column, intercepts=bool(intercepts))
 
 
 @st.cache_data(show_spinner=False, max_entries=16)

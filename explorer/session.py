@@ -349,6 +349,8 @@ class SearchSession:
         net = LearnedNetwork.from_parents(
             full, parents, stepper.model, stats=stats.to_dict(), settings=self.settings.to_dict()
         )
+        if self.dataset.interventions is not None:  # the design, rows per family (engine.interventions)
+            net.interventions = self.dataset.interventions.describe(self.dataset.names)
         hidden = sorted(self.hidden_names(), key=full.names.index)
         if hidden:
             values = self.values()
@@ -379,7 +381,9 @@ class SearchSession:
         index = {n: i for i, n in enumerate(self.dataset.names)}
         if any(p not in index or c not in index for p, c in truth):
             return None
-        model = IdealParentSearch(**self.settings.to_dict()).make_model(self.dataset.values)
+        model = IdealParentSearch(**self.settings.to_dict()).make_model(
+            self.dataset.values, interventions=self.dataset.interventions
+        )
         parents: dict[int, list[int]] = {c: [] for c in range(len(index))}
         for p, c in truth:
             parents[index[c]].append(index[p])

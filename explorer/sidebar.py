@@ -15,7 +15,7 @@ from engine.io import LEFT_OUT, omissions
 from engine.io.regulators import parse_regulators
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
-from explorer import loading, state
+from explorer import interventions_panel, loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -45,7 +45,12 @@ def _data_source() -> None:
     )
     if source == SOURCES[0]:
         label = st.selectbox("Sample", list(loading.SAMPLES), key=state.W_SAMPLE)
-        state.install_dataset(("sample", label, standardize), label, lambda: loading.load_sample(label, standardize))
+        design = interventions_panel.controls(label, lambda: loading.sample_frame(label), loading.sample_design(label))
+        state.install_dataset(
+            ("sample", label, standardize) + ((design,) if design else ()),
+            label,
+            lambda: loading.load_sample(label, standardize, design),
+        )
     elif source == SOURCES[1]:
         uploaded = st.file_uploader(
             "CSV, TSV, Excel or Parquet file (header row of names)",
@@ -64,11 +69,15 @@ def _data_source() -> None:
         else:
             data = uploaded.getvalue()
             key = ("upload", uploaded.name, len(data), hash(data), transpose, standardize)
+            design = interventions_panel.controls(
+                f"upload {uploaded.name} {len(data)}", lambda: loading.read_upload(data, uploaded.name), None
+            )
+            key += (design,) if design else ()
             with st.spinner(f"Reading {uploaded.name} ({len(data) / 1e6:,.1f} MB)...", show_time=True):
                 state.install_dataset(
                     key,
                     uploaded.name,
-                    lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize), None),
+                    lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize, design), None),
                 )
     else:
         with st.form("synthetic_form", border=False):

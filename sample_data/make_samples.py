@@ -13,6 +13,9 @@ What it writes (see sample_data/README.md for the provenance of each):
 * ``sachs2005_observational.csv``      the 853 ``cd3cd28`` rows, raw cells as published
 * ``sachs2005_observational_log.csv``  the same, natural log of every value (all values are > 0)
 * ``sachs2005_consensus_edges.csv``    the 17-edge consensus network (parent,child)
+* ``sachs2005_all_conditions.csv``     all 7466 rows of the nine conditions, ``condition`` column first
+* ``sachs2005_all_conditions_log.csv`` the same, natural log of every measurement
+* ``sachs2005_targets.csv``            the intervention target of each condition (condition,target)
 * ``arth150_network.json``             the arth150 linear-Gaussian network (copied byte for byte)
 * ``arth150_sample.csv``               1000 instances sampled from it (seed 2005)
 * ``arth150_edges.csv``                its 150 arcs (parent,child)
@@ -75,10 +78,28 @@ def make_sachs(shared: Path, out: Path) -> None:
         raise SystemExit(f"cannot take logs: non-positive or non-finite values at {bad[:5]}")
     write_rows(out / "sachs2005_observational.csv", names, raw)
     write_rows(out / "sachs2005_observational_log.csv", names, [[fmt(math.log(v)) for v in r] for r in values])
+    make_sachs_conditions(header, rows, ci, shared, out)
     header, edges = read_rows(shared / "sachs2005_consensus_edges.csv")
     if header != ["parent", "child"]:
         raise SystemExit(f"unexpected header in sachs2005_consensus_edges.csv: {header}")
     write_rows(out / "sachs2005_consensus_edges.csv", header, edges)
+
+
+def make_sachs_conditions(header: list[str], rows: list[list[str]], ci: int, shared: Path, out: Path) -> None:
+    """All 7466 rows with their ``condition`` column (raw and natural log), and the targets table."""
+    if ci != 0:
+        raise SystemExit(f"expected 'condition' as the first column, found it at position {ci + 1}")
+    bad = [(j + 2, header[i]) for j, r in enumerate(rows) for i in range(1, len(r)) if not float(r[i]) > 0]
+    if bad:
+        raise SystemExit(f"cannot take logs: non-positive values at {bad[:5]}")
+    write_rows(out / "sachs2005_all_conditions.csv", header, rows)
+    logs = [[r[0]] + [fmt(math.log(float(c))) for c in r[1:]] for r in rows]
+    write_rows(out / "sachs2005_all_conditions_log.csv", header, logs)
+    t_header, targets = read_rows(shared / "sachs2005_targets.csv")
+    conditions = {r[0] for r in rows}
+    if t_header != ["condition", "target"] or any(c not in conditions or t not in header for c, t in targets):
+        raise SystemExit("sachs2005_targets.csv: expected condition,target rows naming conditions and proteins")
+    write_rows(out / "sachs2005_targets.csv", t_header, targets)
 
 
 def make_arth150(shared: Path, out: Path) -> None:

@@ -19,6 +19,7 @@ failure but returns it in :class:`ReplicateOutcome.error`, so the other replicat
 
 from __future__ import annotations
 
+import dataclasses
 import time
 import traceback
 import warnings
@@ -79,6 +80,8 @@ def resample(dataset: Dataset, seed: np.random.SeedSequence, index: int = 0) -> 
         standardize=dataset.standardized,
         source=f"bootstrap replicate {index}",
     )
+    if dataset.interventions is not None:  # each drawn row keeps its condition and intervention mask
+        data = dataclasses.replace(data, interventions=dataset.interventions.subset(rows))
     return data, est_seed
 
 

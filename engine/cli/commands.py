@@ -58,7 +58,19 @@ def load_data(args: argparse.Namespace):
     one warning, with the fix, when its labels show it is the wrong way round."""
     from ..io import load_table, orientation_warning
 
-    dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
+    if getattr(args, "condition", None) or getattr(args, "targets", None):  # interventional data
+        from ..interventions import load_with_conditions
+
+        dataset = load_with_conditions(
+            args.data,
+            args.condition,
+            args.targets,
+            transpose=args.transpose,
+            standardize=not args.no_standardize,
+            drop=args.drop,
+        )
+    else:
+        dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
     say(f"{dataset.source}: {dataset.summary()}")
     # evidence that the table is the wrong way round is printed once, as a warning with the fix
     turned = orientation_warning(dataset)
@@ -84,6 +96,7 @@ def make_estimator(args: argparse.Namespace):
         two_layer=args.two_layer,
         random_state=args.seed,
         regulators=read_regulators(args.regulators) if args.regulators else None,
+        condition_intercept=args.condition_intercept,
     )
 
 
@@ -107,6 +120,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
             "standardize": not args.no_standardize,
             "drop": list(args.drop),
             "seed": args.seed,
+            **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
         }
     )
     if getattr(est, "result_", None) is not None:
@@ -152,6 +166,7 @@ def bootstrap(args: argparse.Namespace) -> int:
             "transpose": bool(args.transpose),
             "standardize": not args.no_standardize,
             "drop": list(args.drop),
+            **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
         }
     )
     write_result(dumps(out), args.out)

@@ -206,6 +206,24 @@ def build_parser() -> argparse.ArgumentParser:
         "names in the first column; blank lines and # comments ignored; names not in the data are reported",
     )
     learn.add_argument(
+        "--condition",
+        metavar="COLUMN",
+        default=None,
+        help="interventional data: the column naming each row's experimental condition (not a variable)",
+    )
+    learn.add_argument(
+        "--targets",
+        metavar="FILE",
+        default=None,
+        help="with --condition: CSV with columns condition,target, one row per variable an experiment set; "
+        "conditions not listed are observational. A family is scored only on rows where its child was not set",
+    )
+    learn.add_argument(
+        "--condition-intercept",
+        action="store_true",
+        help="with --condition: one intercept per condition in every family (reagents that shift levels)",
+    )
+    learn.add_argument(
         "--max-steps", type=_int_at_least(0), default=None, metavar="N", help="stop after N moves (default: converge)"
     )
     learn.add_argument(

@@ -122,6 +122,10 @@ class FamilyFit:
         Free parameters (the BIC dimension): k + 2 for linear Gaussian.
     params : dict
         CPD parameters, e.g. ``{"intercept": b0, "coefficients": [..], "variance": s2}``.
+    n_rows : int or None
+        The rows the family is scored on when that is not every row of the data (interventional
+        data: the rows where the experiment did not set the child, Cooper & Yoo 1999); the BIC
+        penalty then uses ``log(n_rows)``. None: every row.
     """
 
     child: int
@@ -129,6 +133,7 @@ class FamilyFit:
     loglik: float
     n_params: int
     params: dict = field(default_factory=dict)
+    n_rows: int | None = None
 
 
 class FamilyModel(Protocol):

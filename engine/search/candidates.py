@@ -58,7 +58,7 @@ def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int) -> Move:
         float(e.add_c1[z]),
         float(e.add_c2[z]),
         dll,
-        dll - stepper.pen_add(len(e.parents)),
+        dll - stepper.pen_add(len(e.parents), child),
         _rank(pool, float(add_m[z])),
     )
 
@@ -86,8 +86,8 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
     """Best exactly-scored Add/Replace/Delete move of one family, as (BIC change, tie-break key,
     move), or None; also records which candidates the answer depends on (``stepper.watch``)."""
     k = len(e.parents)
-    pen = stepper.pen_add(k)  # adding a parent
-    pen_del = stepper.pen_add(k - 1) if k else 0.0  # what deleting one saves
+    pen = stepper.pen_add(k, child)  # adding a parent
+    pen_del = stepper.pen_add(k - 1, child) if k else 0.0  # what deleting one saves
     best: tuple[float, tuple, Move] | None = None
 
     def consider(delta_bic: float, key: tuple, make: Callable[[], Move]) -> None:
@@ -165,7 +165,7 @@ def candidate_table(stepper: Stepper) -> CandidateTable:
                 c1=e.add_c1[cand],
                 c2=e.add_c2[cand],
                 dll=e.add_exact[cand],
-                dbic=e.add_exact[cand] - stepper.pen_add(k_par),
+                dbic=e.add_exact[cand] - stepper.pen_add(k_par, c),
                 rank=ranks(shared_pool if queue_shared else add_p, add_m[cand]),
                 sel=np.isin(cand, add_idx),
             )
@@ -199,7 +199,7 @@ def candidate_table(stepper: Stepper) -> CandidateTable:
                     c1=np.nan,
                     c2=np.nan,
                     dll=e.del_dll[i],
-                    dbic=e.del_dll[i] + stepper.pen_add(k_par - 1),
+                    dbic=e.del_dll[i] + stepper.pen_add(k_par - 1, c),
                     rank=0,
                     sel=True,
                 )
@@ -257,7 +257,7 @@ def evaluate_all(
         if todo.size:
             gain = model.exact_add_many([(c, e.parents, table.parent[todo])])[0]
             table.delta_loglik[todo] = gain
-            table.delta_bic[todo] = gain - stepper.pen_add(len(e.parents))
+            table.delta_bic[todo] = gain - stepper.pen_add(len(e.parents), c)
         for i, u in enumerate(e.parents):
             rows = np.flatnonzero((table.child == c) & (table.op == Operator.REPLACE) & (table.removed == u))
             todo = rows[np.isnan(table.delta_loglik[rows])]

@@ -31,7 +31,7 @@ import numpy as np
 from .._validation import check_scalar
 from ..cpd.base import FamilyModel, Parents
 from ..exceptions import CycleError
-from ..score import ScoreChoice, choose_score
+from ..score import AddPenalties, ScoreChoice, choose_score
 from . import candidates
 from .constraints import Constraints
 from .moves import CandidateTable, Move, Operator
@@ -52,9 +52,8 @@ class Stepper:
     model : FamilyModel
         Fits, rankings and exact gains of the CPD family (e.g. LinearGaussianFamilies).
     settings : SearchSettings or dict, optional
-        The selector and parent cap (``method``, ``k``, ``measure``, ``queue``,
-        ``max_parents``); keyword arguments of the same names override it, so
-        ``Stepper(model, method="greedy")`` works too.
+        The selector and parent cap (``method``, ``k``, ``measure``, ``queue``, ``max_parents``);
+        keyword arguments of the same names override it (``Stepper(model, method="greedy")``).
     required, forbidden : iterable of (parent, child)
         Edges that must stay / may never appear. Required edges start in the graph.
     initial : iterable of (parent, child)
@@ -124,8 +123,9 @@ class Stepper:
         #: number of parents of each variable now
         self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
         self.reversals = ReversalCache(n)
-        #: _pen[k] = score penalty of a family with k parents gaining one (k = 0..N)
-        self._pen = self.scorer.add_penalties(model.n_params, n)
+        #: _pen[k]: penalty of a family with k parents gaining one; per family under interventions
+        self.penalties = AddPenalties(self.scorer, model.n_params, n, getattr(model, "family_rows", None))
+        self._pen = self.penalties.shared
         self._fam_bic = np.array([self.scorer.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
         self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
@@ -196,15 +196,15 @@ class Stepper:
                 del self._entries[key]
                 excess -= 1
 
-    def pen_add(self, k: int) -> float:
-        """Score penalty of giving a family with ``k`` parents one more (log M / 2 per parameter
-        for BIC, plus EBIC's ``gamma log((p - k) / (k + 1))``)."""
-        return float(self._pen[k])
+    def pen_add(self, k: int, child: int | None = None) -> float:
+        """Score penalty of giving (``child``'s) family with ``k`` parents one more (log M / 2 per
+        parameter for BIC, plus EBIC's ``gamma log((p - k) / (k + 1))``)."""
+        return self.penalties.add(k, child)
 
     def rev_penalty(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Penalty change of reversing u -> c: c loses a parent, u gains one (0 under BIC for
-        CPDs whose dimension is linear in k)."""
-        return self._pen[self.n_par[us]] - self._pen[self.n_par[cs] - 1]
+        CPDs whose dimension is linear in k, unless u and c are scored on different rows)."""
+        return self.penalties.reverse(self.n_par, us, cs)
 
     def legal_rows(self, child: int) -> tuple[np.ndarray, np.ndarray]:
         """Legal Add and Replace candidates (new parents) of one family now."""

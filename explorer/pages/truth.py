@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import network_panel, network_view, state
+from explorer import interventions_view, network_panel, network_view, state
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
@@ -146,6 +146,7 @@ def render() -> None:
             "the reference network has no hidden variables."
         )
     if truth is None:
+        interventions_view.render(session.dataset, None, learned_edges)
         st.info(
             "No true network is known for these data, so there is nothing to score against. "
             "The bundled samples and the synthetic networks come with one."
@@ -153,6 +154,7 @@ def render() -> None:
     else:
         try:
             status = _scores(truth, learned_edges)
+            interventions_view.render(session.dataset, truth, learned_edges)
             if not hidden:
                 _compare_scores(session)
             # drawn in their own colour: the reference network has no hidden variables
