@@ -16,7 +16,7 @@ import streamlit as st
 
 from engine.cpd import DEFAULT_CPD
 from engine.data import Dataset
-from engine.io import load_table
+from engine.io import MAX_MISSING, load_table
 from engine.synth import random_network, sample_dataset
 
 __all__ = ["SAMPLE_DIR", "SAMPLES", "DEFAULT_SAMPLE", "load_truth", "load_sample", "parse_upload", "make_synthetic"]
@@ -61,7 +61,9 @@ def load_sample(label: str, standardize: bool = True) -> tuple[Dataset, list[tup
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> Dataset:
-    """Parse uploaded file bytes with :func:`load_table` (cached by content)."""
+    """Parse uploaded file bytes with :func:`load_table` (cached by content), as a lab's file
+    needs: text, constant and mostly-missing columns are left out and a repeated name is
+    numbered, each said in the notes; missing cells are kept (the session completes them)."""
     return load_table(
         io.BytesIO(data),
         name=name,
@@ -69,6 +71,8 @@ def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool) -> 
         standardize=standardize,
         drop_non_numeric=True,
         drop_constant=True,
+        rename_repeats=True,
+        max_missing=MAX_MISSING,
     )
 
 
