@@ -23,9 +23,11 @@ from engine.search import SearchSettings
 
 __all__ = ["EM_ITERATIONS", "PreparedData", "prepare", "banner"]
 
-#: structural EM iterations run to complete a loaded data set (the first two carry almost all of the
-#: change; see benchmarks/RESULTS.md, "Lab-like file in the explorer")
-EM_ITERATIONS = 2
+#: structural EM iterations run to complete a loaded data set: one M-step search and one E-step.
+#: On a 600-gene x 40-condition lab file the filled cells' RMS error (standardized units) is 1.07
+#: for column means, 0.833 after 1 iteration, 0.821 after 2 and 0.824 at convergence (5), for 1/4
+#: of the time (benchmarks/RESULTS.md, "Lab-like file in the explorer")
+EM_ITERATIONS = 1
 
 
 @dataclass(frozen=True)
@@ -59,7 +61,12 @@ def prepare(
             progress(rec.iteration, EM_ITERATIONS, f"structural EM iteration {rec.iteration}: {rec.n_edges} edges")
 
     if progress is not None:
-        progress(0, EM_ITERATIONS, f"filling {summary.split(' (')[0]} by structural EM")
+        progress(
+            0,
+            EM_ITERATIONS,
+            f"filling {summary.split(' (')[0]} by structural EM: a whole structure search over "
+            f"{dataset.n_vars:,} variables, then the posterior of every missing cell",
+        )
     completion = complete_missing(
         dataset,
         settings.replace(cpd="linear"),
@@ -75,7 +82,7 @@ def banner(prepared: PreparedData, cpd: str = "linear") -> str | None:
     c = prepared.completion
     if c is None:
         return None
-    ran = "converged" if c.converged else f"{c.n_iter} iterations"
+    ran = "converged" if c.converged else f"{c.n_iter} iteration{'s' if c.n_iter > 1 else ''}"
     return (
         f"**This file has {prepared.missing}.** The search runs on your data with each missing cell "
         f"filled by its posterior mean under a linear-Gaussian network ({c.n_edges} edges) learned by "
