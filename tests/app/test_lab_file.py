@@ -124,3 +124,25 @@ def test_radio_loads_the_file_turned_round(app, lab_rows):
     app.run()
     assert app.session_state[state.SESSION] is session
     assert app.radio(key=state.W_ORIENT).value == sidebar.ORIENTATIONS[1]
+
+
+def test_hidden_proposals_cap_cluster_size_on_large_networks(monkeypatch):
+    """Above 200 variables proposals are clusters of at most 50 members (each dendrogram node is an
+    eigenproblem of its size: uncapped, 1000 genes took 92 s); small networks are not capped."""
+    from engine.synth import random_network, sample_dataset
+    from explorer import session as session_mod
+
+    seen = []
+    real = session_mod.propose_from_search
+
+    def spy(*args, **kwargs):
+        seen.append(kwargs.get("max_size"))
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(session_mod, "propose_from_search", spy)
+    for n, cap in ((12, None), (session_mod.CAP_CLUSTERS_ABOVE + 10, session_mod.MAX_CLUSTER)):
+        s = session_mod.SearchSession(sample_dataset(random_network(n, seed=1), 80, seed=2))
+        s.step()
+        proposals = s.propose_hidden(3)
+        assert seen[-1] == cap
+        assert all(len(p.names) <= (cap or n) for p in proposals)
