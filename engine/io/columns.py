@@ -31,7 +31,7 @@ def _listed(items: Sequence[str], limit: int = 6) -> str:
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
-def rename_repeats(names: Sequence[str], what: str = "variable") -> tuple[list[str], str | None]:
+def rename_repeats(names: Sequence[str], what: str = "variable name") -> tuple[list[str], str | None]:
     """``names`` with every repeat of a name numbered (``Gm3``, ``Gm3 (2)``, ``Gm3 (3)``), and the
     note that says so (None when every name is unique). A numbered name never clashes with
     another name of the list."""
@@ -52,9 +52,14 @@ def rename_repeats(names: Sequence[str], what: str = "variable") -> tuple[list[s
         taken.add(out[i])
     if not repeated:
         return out, None
+    why = (
+        "two probes of one gene? each is learned as its own variable"
+        if what == "variable name"
+        else "labels only name the rows; if the rows are genes, transpose"
+    )
     return out, (
-        f"{RENAMED}repeated {what} name(s) {_listed(repeated)}: each repeat got a number, e.g. "
-        f"{repeated[0]!r} and '{repeated[0]} (2)' (two probes of one gene? each is learned as its own variable)"
+        f"{RENAMED}repeated {what}(s) {_listed(repeated)}: each repeat got a number, e.g. "
+        f"{repeated[0]!r} and '{repeated[0]} (2)' ({why})"
     )
 
 

@@ -121,7 +121,7 @@ def _take_labels(
                 "e.g. genes x conditions, load with transpose)"
             )
         if repeats:
-            labels, renamed = _number_repeats(labels, "variable" if transpose else "instance label")
+            labels, renamed = _number_repeats(labels, "variable name" if transpose else "instance label")
             notes.extend([renamed] if renamed else [])
     if df.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (only a label column).")
