@@ -69,7 +69,7 @@ def prepare(
         )
     completion = complete_missing(
         dataset,
-        settings.replace(cpd="linear"),
+        settings,  # the EM's families are linear-Gaussian whatever the CPD; it keeps positive data positive
         max_iter=EM_ITERATIONS,
         regulators=regulators,
         callback=each,

@@ -144,9 +144,11 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
         with st.spinner(f"Loading {label} and preparing the search…", show_time=True):
             dataset, truth = loader()
             bar = st.empty()
-            progress = progress_bar(bar) if dataset.has_missing else None
-            new = SearchSession(dataset, truth, label, settings(), progress=progress)
-            bar.empty()
+            try:
+                progress = progress_bar(bar) if dataset.has_missing else None
+                new = SearchSession(dataset, truth, label, settings(), progress=progress)
+            finally:
+                bar.empty()
             if session() is not None and session().compare:
                 new.set_compare(True)  # the comparison stays on for the new data
     except IdealParentError as exc:
