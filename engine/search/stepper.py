@@ -296,9 +296,8 @@ class Stepper:
         return best[2]
 
     def propose(self, children=None) -> CandidateTable:
-        """All legal candidate moves of the current state (with ``children``, only those of these
-        variables' families), ranked, with C1/C2 and exact changes (see
-        :func:`engine.search.candidates.candidate_table`)."""
+        """All legal candidate moves (only ``children``'s families, if given), ranked, with C1/C2
+        and exact changes (:func:`engine.search.candidates.candidate_table`)."""
         return candidates.candidate_table(self, children)
 
     def evaluate_all(self, table: CandidateTable, progress: Callable[[float], None] | None = None) -> CandidateTable:
