@@ -3,7 +3,9 @@
 * :func:`fit_em`: structural EM (JMLR 2007 section 6) for missing values, and the hidden-variable
   protocol (sections 5 and 9.2) for ``hidden="auto"`` and the two-layer setting;
 * :func:`fit_imputed`: non-linear CPDs with missing cells, searched on data completed by a
-  linear-Gaussian structural EM (an approximation the result states).
+  linear-Gaussian structural EM (an approximation the result states);
+* :func:`complete_missing`: that completion on its own (a :class:`Completion`), which the explorer
+  steps its search on when a file has missing cells.
 
 Each takes the estimator, fits it, and sets its trailing-underscore attributes.
 """
@@ -12,19 +14,22 @@ from __future__ import annotations
 
 import dataclasses
 import time
+import warnings
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import numpy as np
 
 from .data import Dataset
-from .exceptions import ParameterError
+from .exceptions import ConvergenceWarning, ParameterError
 from .network import LearnedNetwork
-from .search import RunStats
+from .search import RunStats, SearchSettings
 
 if TYPE_CHECKING:
     from .learn import IdealParentSearch
 
-__all__ = ["fit_em", "fit_imputed"]
+__all__ = ["fit_em", "fit_imputed", "complete_missing", "Completion"]
 
 
 def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
@@ -93,37 +98,117 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     return self
 
 
+@dataclass
+class Completion:
+    """A data set whose missing cells were filled by :func:`complete_missing`.
+
+    Attributes
+    ----------
+    dataset : Dataset
+        The completed data (no missing cell; same names, scale, labels and notes, plus one note
+        saying what was filled). The data set it was made from is not modified.
+    n_missing : int
+        Cells filled.
+    n_iter : int
+        Structural EM iterations run; ``converged`` is False when ``max_iter`` stopped them.
+    n_edges : int
+        Edges of the linear-Gaussian network under which the cells were filled.
+    seconds : float
+    """
+
+    dataset: Dataset
+    n_missing: int
+    n_iter: int
+    converged: bool
+    n_edges: int
+    seconds: float
+
+    def describe(self, cpd: str = "linear") -> str:
+        """What was filled and how, in words (the ``missing_values`` field of an exported model)."""
+        ran = "converged" if self.converged else "stopped at its iteration limit, before converging"
+        searched = (
+            "the structure search then ran on the completed data"
+            if cpd == "linear"
+            else f"the {cpd} structure search then ran on the completed data (the E-step linearizes the CPDs)"
+        )
+        return (
+            f"{self.n_missing} missing cell(s) filled with their posterior means under a linear-Gaussian "
+            f"network ({self.n_edges} edges) learned by structural EM (mean-field E-step; {self.n_iter} "
+            f"iteration(s), {ran}); {searched} (approximation: second moments of missing cells are ignored)"
+        )
+
+
+def complete_missing(
+    dataset: Dataset,
+    settings: SearchSettings | dict | None = None,
+    *,
+    max_iter: int = 100,
+    required: Iterable[tuple[str, str]] = (),
+    forbidden: Iterable[tuple[str, str]] = (),
+    regulators: Iterable[str] | None = None,
+    callback: Callable | None = None,
+) -> Completion:
+    """Fill the missing cells of ``dataset`` with their posterior means under a linear-Gaussian
+    network learned by structural EM (JMLR 2007 section 6; Friedman 1997).
+
+    :class:`~engine.hidden.StructuralEM` alternates a structure search on the expected
+    sufficient statistics (M-step, with ``settings``) and a mean-field E-step, at most
+    ``max_iter`` times; ``callback(EMIteration)`` is called after each iteration. Each missing
+    cell is then replaced by its mean-field posterior mean (the exact posterior mean for a
+    linear-Gaussian network); for a CPD of positive data on the raw scale, filled cells are kept
+    above half the variable's smallest observed value.
+
+    Notes
+    -----
+    Searching the completed data approximates structural EM: it keeps first moments only (the
+    uncertainty of the filled cells is ignored) and the E-step is linear whatever the CPD.
+    """
+    from .hidden import StructuralEM
+
+    t0 = time.perf_counter()
+    settings = SearchSettings.coerce(settings)
+    em = StructuralEM(
+        dataset, settings, required=required, forbidden=forbidden, regulators=regulators, max_iter=max_iter
+    )
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)  # said in the Completion (``converged``)
+        em.run(callback)
+    filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
+    if settings.cpd_type.positive_data and not dataset.standardized:
+        filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
+    n_missing = int(dataset.missing.sum())
+    note = (
+        f"filled {n_missing} missing cell(s) with their posterior means under a network learned by "
+        f"structural EM ({em.n_iter_} iteration(s))"
+    )
+    completed = dataclasses.replace(
+        dataset, values=filled, missing=np.zeros(filled.shape, dtype=bool), notes=(*dataset.notes, note)
+    )
+    return Completion(completed, n_missing, em.n_iter_, bool(em.converged_), len(em.edges), time.perf_counter() - t0)
+
+
 def fit_imputed(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
     """Non-linear CPDs with missing cells: the approximation used.
 
     Structural EM with a linear-Gaussian network gives the mean-field posterior of every
     missing cell; the missing cells are then filled with their posterior means and the
-    non-linear structure search runs on the completed data. In other words the E-step
-    linearizes every CPD (the posterior under the sigmoid / multiplicative model has no closed
-    form) and keeps first moments only, so second moments of missing cells are ignored in the
-    non-linear search. The result says so in ``missing_values``.
+    non-linear structure search runs on the completed data (:func:`complete_missing`). In other
+    words the E-step linearizes every CPD (the posterior under the sigmoid / multiplicative
+    model has no closed form) and keeps first moments only, so second moments of missing cells
+    are ignored in the non-linear search. The result says so in ``missing_values``.
     """
-    from .hidden import StructuralEM
-
     t0 = time.perf_counter()
-    em = StructuralEM(
-        dataset,
-        self.search_settings(),
-        required=self._required_pairs,
-        forbidden=self._forbidden_pairs,
+    completion = complete_missing(
+        dataset, self.search_settings(), required=self._required_pairs, forbidden=self._forbidden_pairs
     )
-    em.run()
-    filled = np.where(dataset.missing, em.mean[:, : dataset.n_vars], dataset.values)
-    if self.search_settings().cpd_type.positive_data and not dataset.standardized:
-        filled = np.maximum(filled, np.nanmin(np.where(dataset.missing, np.nan, dataset.values), axis=0) * 0.5)
-    completed = dataclasses.replace(dataset, values=filled, missing=np.zeros(filled.shape, dtype=bool))
+    completed = completion.dataset
     stepper = self.make_stepper(completed)
     self._set_fitted(completed, stepper, self.climb(stepper, callback))
     self.stats_.seconds = time.perf_counter() - t0
-    self.stats_.em_iterations = em.n_iter_
+    self.stats_.em_iterations = completion.n_iter
     self.network_.stats = self.stats_.to_dict()
     self.network_.missing_values = (
-        f"{int(dataset.missing.sum())} missing cell(s) filled with their posterior means under a "
+        f"{completion.n_missing} missing cell(s) filled with their posterior means under a "
         "linear-Gaussian network learned by structural EM (mean-field E-step); the "
         f"{self.cpd} structure search then ran on the completed data (approximation: the E-step "
         "linearizes the CPDs and second moments of missing cells are ignored)"

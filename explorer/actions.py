@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.data import Dataset
 from engine.hidden import ClusterProposal, HiddenSearch
-from engine.io import transpose_dataset
+from engine.io import MAX_MISSING, transpose_dataset
 from engine.learn import IdealParentSearch
+from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
 if TYPE_CHECKING:
@@ -134,6 +135,8 @@ class DataState:
     hidden: HiddenSearch | None
     rejected: frozenset
     transposed: bool
+    #: the data as loaded (turned round by a transpose) and as searched (completed when cells are missing)
+    prepared: PreparedData
 
 
 @dataclass(frozen=True)
@@ -148,16 +151,24 @@ class TransposeData:
         return f"The transpose was taken back: {d.n_samples} instances x {d.n_vars} variables again."
 
 
-def transpose_data(session: SearchSession) -> str:
-    """Turn the session's data round (:func:`engine.io.transpose_dataset`) and start a search on
-    them with the same settings; the edit goes on the undo stack. Nothing changes when the turned
-    data or the new search are refused (an :class:`~engine.exceptions.IdealParentError`)."""
-    dataset = transpose_dataset(session.dataset)
-    # the same stepper a new session builds (explorer.session.make_stepper)
-    track = SearchTrack(IdealParentSearch(**session.settings.to_dict()).make_stepper(dataset))
+def transpose_data(session: SearchSession, progress=None) -> str:
+    """Turn the session's data as loaded round (:func:`engine.io.transpose_dataset`), complete
+    them again when cells are missing (:func:`explorer.prepared.prepare`, told ``progress``) and
+    start a search on them with the same settings; the edit goes on the undo stack. Nothing
+    changes when the turned data or the new search are refused (an
+    :class:`~engine.exceptions.IdealParentError`)."""
+    # the uploads' rule (explorer.loading): a turned-round variable mostly missing is left out, named
+    turned = transpose_dataset(session.prepared.loaded, max_missing=MAX_MISSING)
+    prepared = prepare(turned, session.settings, progress=progress)
+    dataset = prepared.searched
+    # the same stepper a new session builds (explorer.session.make_stepper), ranked now so that the
+    # first Step is as quick as the others
+    stepper = IdealParentSearch(**session.settings.to_dict()).make_stepper(dataset)
+    stepper.refresh()
+    track = SearchTrack(stepper)
     previous = session.data_state()
     # the true network (if any) is over the old variables
-    session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed))
+    session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed, prepared))
     session.push(TransposeData(previous))
     return (
         f"Transposed: {dataset.n_samples} instances x {dataset.n_vars} variables (the rows were the "

@@ -18,7 +18,7 @@ from engine.cpd import DEFAULT_CPD
 from engine.data import Dataset
 from engine.exceptions import ParameterError
 from engine.interventions import attach_conditions, read_targets, split_condition
-from engine.io import from_frame, load_table, read_table
+from engine.io import MAX_MISSING, from_frame, load_table, read_table
 from engine.synth import random_network, sample_dataset
 
 __all__ = [
@@ -110,21 +110,17 @@ def sample_design(label: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
 
 @st.cache_data(show_spinner=False, max_entries=16)
 def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool, design: tuple | None = None) -> Dataset:
-    """Parse uploaded file bytes with :func:`load_table` (cached by content); with ``design`` the
-    chosen condition column is taken out and the targets attached."""
+    """Parse uploaded file bytes with :func:`load_table` (cached by content), as a lab's file
+    needs: text, constant and mostly-missing columns are left out and a repeated name is
+    numbered, each said in the notes; missing cells are kept (the session completes them). With
+    ``design`` the chosen condition column is taken out and the targets attached."""
+    opts = {"drop_non_numeric": True, "drop_constant": True, "rename_repeats": True, "max_missing": MAX_MISSING}
     if design is not None:
         if transpose:
             raise ParameterError("a condition column cannot be used with variables in rows: untick the transpose.")
         frame = read_table(io.BytesIO(data), name=name)
-        return with_design(frame, name, design, standardize=standardize, drop_non_numeric=True, drop_constant=True)
-    return load_table(
-        io.BytesIO(data),
-        name=name,
-        transpose=transpose,
-        standardize=standardize,
-        drop_non_numeric=True,
-        drop_constant=True,
-    )
+        return with_design(frame, name, design, standardize=standardize, **opts)
+    return load_table(io.BytesIO(data), name=name, transpose=transpose, standardize=standardize, **opts)
 
 
 def with_design(frame: pd.DataFrame, source: str, design: tuple, *, standardize: bool, **opts) -> Dataset:

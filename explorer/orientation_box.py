@@ -13,6 +13,7 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from engine.io import orientation_warning
 from explorer import actions, state
+from explorer.missing_box import em_progress
 
 __all__ = ["orientation_box"]
 
@@ -47,7 +48,7 @@ def orientation_box(prefix: str) -> None:
         if st.button("Transpose", key=f"{prefix}_transpose", type="primary"):
             try:
                 with st.spinner(f"Turning the data round and preparing a search over {warning.n_rows:,} variables…"):
-                    actions.transpose_data(session)
+                    actions.transpose_data(session, progress=em_progress())
             except IdealParentError as exc:
                 st.error(f"Not transposed: {exc}")
                 return

@@ -30,11 +30,17 @@ from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
 from explorer import actions, text
+from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
 __all__ = ["SearchSession", "SearchTrack", "RunProgress", "make_stepper"]
 
 _SERIAL = itertools.count(1)
+#: above this many observed variables, proposed hidden-variable clusters have at most
+#: MAX_CLUSTER members: each dendrogram node is scored by an eigenproblem of its size, so
+#: uncapped the proposals cost O(N^4) (600 genes: 43 s, 1000: 92 s, machine shared)
+CAP_CLUSTERS_ABOVE = 200
+MAX_CLUSTER = 50
 
 
 def make_stepper(dataset: Dataset, settings: SearchSettings, regulators: list[str] | None = None) -> Stepper:
@@ -59,12 +65,16 @@ class SearchSession:
     Parameters
     ----------
     dataset : Dataset
+        As loaded; with missing cells, the search runs on it completed by structural EM
+        (:mod:`explorer.prepared`), and :attr:`dataset` is the completed data.
     truth : list of (parent, child) names, or None when the true network is unknown
     label : str
         How the data are named on the pages.
     settings : SearchSettings or dict, optional
     regulators : list of str, optional
         Candidate regulators: the only variables that may be parents (default: all).
+    progress : callable(iteration, of, text), optional
+        Told how the completion of missing cells goes (for a progress bar while loading).
     """
 
     def __init__(
@@ -74,12 +84,16 @@ class SearchSession:
         label: str = "data",
         settings: SearchSettings | dict | None = None,
         regulators: list[str] | None = None,
+        progress=None,
     ) -> None:
-        self.dataset = dataset
         self.truth = truth
         self.label = label
         self.settings = SearchSettings.coerce(settings)
         self.regulators = regulators
+        #: the data as loaded and the data searched (completed when cells are missing)
+        self.prepared: PreparedData = prepare(dataset, self.settings, regulators, progress)
+        #: the data the search runs on (and every page shows)
+        self.dataset = self.prepared.searched
         #: unique per session (so per data set): keys the caches of data-derived views
         self.data_version = next(_SERIAL)
         #: bumped whenever the main search is replaced (new settings, reset, hidden variable)
@@ -119,6 +133,7 @@ class SearchSession:
         """Put ``data`` (a data set with its search, e.g. the data turned round, or what Undo
         restores) in place of the current data; the undo stack is kept."""
         self.dataset, self.truth = data.dataset, data.truth
+        self.prepared = data.prepared
         self.data_version = next(_SERIAL) if data.data_version is None else data.data_version
         self.rejected, self.transposed = set(data.rejected), data.transposed
         self.install(data.main, data.hidden)
@@ -127,7 +142,14 @@ class SearchSession:
         """The current data set and its search, as :meth:`set_data` takes them."""
         rejected = frozenset(self.rejected)
         return actions.DataState(
-            self.dataset, self.truth, self.data_version, self.main, self.hidden, rejected, self.transposed
+            self.dataset,
+            self.truth,
+            self.data_version,
+            self.main,
+            self.hidden,
+            rejected,
+            self.transposed,
+            self.prepared,
         )
 
     @property
@@ -305,7 +327,8 @@ class SearchSession:
     # ----------------------------------------------------------- hidden variables
     def propose_hidden(self, n_proposals: int) -> list[ClusterProposal]:
         """Hidden-variable proposals for the current network (JMLR 2007 section 5) over the
-        observed variables, leaving out the clusters the user rejected."""
+        observed variables, leaving out the clusters the user rejected (clusters of at most
+        :data:`MAX_CLUSTER` members above :data:`CAP_CLUSTERS_ABOVE` variables)."""
         return propose_from_search(
             self.stepper,
             self.values(),
@@ -313,6 +336,7 @@ class SearchSession:
             candidates=np.arange(self.dataset.n_vars),
             n_proposals=n_proposals,
             exclude=set(self.rejected),
+            max_size=MAX_CLUSTER if self.dataset.n_vars > CAP_CLUSTERS_ABOVE else None,
         )
 
     def reject_hidden(self, proposal: ClusterProposal) -> str:
@@ -366,6 +390,8 @@ class SearchSession:
             # hidden variables integrated out (as the CLI's JSON and the Hidden variables page say)
             observed = net.evaluate(self.dataset)
             net.loglik, net.bic = observed["loglik"], observed["bic"]
+        if self.prepared.completion is not None:  # the export says the data were completed, and how
+            net.missing_values = self.prepared.completion.describe(self.settings.cpd)
         self._network_cache = (key, net)
         return net
 

@@ -11,7 +11,7 @@ import streamlit as st
 
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from engine.exceptions import IdealParentError
-from engine.io import LEFT_OUT, omissions
+from engine.io import LEFT_OUT, RENAMED, omissions
 from engine.io.regulators import parse_regulators
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
@@ -57,11 +57,16 @@ def _data_source() -> None:
             type=["csv", "tsv", "txt", "tab", "xlsx", "xls", "parquet"],
             key=state.W_UPLOAD,
         )
+        turned = _uploaded_orientation()
+        if turned is not None and state.get(state.ORIENT_SHOWN) not in (None, turned):
+            # the data were turned round (Transpose, or its Undo) since the radio was drawn: follow them
+            st.session_state[state.W_ORIENT] = ORIENTATIONS[int(turned)]
         orientation = st.radio(
             "Orientation",
             ORIENTATIONS,
             key=state.W_ORIENT,
-            help="Expression matrices often come genes x conditions: variables in rows.",
+            help="Expression matrices often come genes x conditions: variables in rows. The Transpose "
+            "button of the Home and Search pages turns the loaded data round the same way (undoably).",
         )
         transpose = orientation == ORIENTATIONS[1]
         if uploaded is None:
@@ -73,12 +78,16 @@ def _data_source() -> None:
                 f"upload {uploaded.name} {len(data)}", lambda: loading.read_upload(data, uploaded.name), None
             )
             key += (design,) if design else ()
-            with st.spinner(f"Reading {uploaded.name} ({len(data) / 1e6:,.1f} MB)...", show_time=True):
-                state.install_dataset(
-                    key,
-                    uploaded.name,
-                    lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize, design), None),
-                )
+            current = state.get(state.DATA_KEY)
+            same_file = turned is not None and current[:4] + current[5:] == key[:4] + key[5:]
+            if not (same_file and transpose == turned):  # already loaded this way round: nothing to do
+                with st.spinner(f"Reading {uploaded.name} ({len(data) / 1e6:,.1f} MB)...", show_time=True):
+                    state.install_dataset(
+                        key,
+                        uploaded.name,
+                        lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize, design), None),
+                    )
+        state.put(state.ORIENT_SHOWN, _uploaded_orientation())
     else:
         with st.form("synthetic_form", border=False):
             c1, c2, c3 = st.columns(3)
@@ -102,6 +111,16 @@ def _data_source() -> None:
             f"synthetic {cpd} network (N={n}, M={m}, seed={seed})",
             lambda: loading.make_synthetic(n, m, seed, standardize, cpd),
         )
+
+
+def _uploaded_orientation() -> bool | None:
+    """Whether the loaded data are an uploaded file with its rows as the variables: loaded with
+    transpose, or turned round since by the Transpose button (an undoable data edit), but not
+    both. None when the data are not an upload."""
+    key, session = state.get(state.DATA_KEY), state.session()
+    if session is None or not isinstance(key, tuple) or not key or key[0] != "upload":
+        return None
+    return bool(key[4]) != session.transposed
 
 
 def _setting_key(setting) -> str:
@@ -246,12 +265,17 @@ def _summary() -> None:
         return
     dataset = session.dataset
     st.markdown(f"**Loaded:** {session.label}")
-    st.caption(dataset.summary())
+    st.caption(session.prepared.loaded.summary())
+    if session.prepared.completion is not None:
+        st.caption("Missing cells filled by structural EM for the search (see the Home page).")
     truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
-    for note in omissions(dataset.notes):  # a column that cannot be used is said so visibly
-        st.warning(f"Not used: {note[len(LEFT_OUT) :]}.", icon="⚠️")
+    for note in omissions(dataset.notes):  # a column that cannot be used (or was renamed) is said so visibly
+        if note.startswith(RENAMED):
+            st.warning(f"Renamed: {note[len(RENAMED) :]}.", icon="⚠️")
+        else:
+            st.warning(f"Not used: {note[len(LEFT_OUT) :]}.", icon="⚠️")
     if dataset.notes:
         with st.expander("What loading did"):
             for note in dataset.notes:

@@ -8,6 +8,8 @@ it with :func:`session` and call its methods. Besides it, session state holds on
   last rejected load (so a bad upload is not parsed again on every rerun)
 * ``ERROR`` a message to show (e.g. a rejected upload), or None; ``ACTION_ERROR`` an engine error
   raised by a Search-page button, shown once by the page
+* ``ORIENT_SHOWN`` which way round the uploaded data were when the sidebar's Orientation radio
+  was last drawn (so that the radio follows the Transpose button and its Undo)
 * ``LAYOUT`` node positions of the current data set; ``MEMO`` the last value of each derived
   view (e.g. the network HTML) with the key it was built for (see :func:`memo`)
 * the keys of the sidebar's and the Search and Truth pages' widgets (``W_*``; the sidebar's
@@ -36,6 +38,7 @@ __all__ = [
     "MEMO",
     "ERROR",
     "ACTION_ERROR",
+    "ORIENT_SHOWN",
     "CHUNK_SECONDS",
     "get",
     "put",
@@ -48,6 +51,7 @@ __all__ = [
     "keep_widgets",
     "remember_widgets",
     "layout_positions",
+    "progress_bar",
 ]
 
 SESSION = "ip_session"
@@ -57,6 +61,7 @@ LAYOUT = "ip_layout"
 MEMO = "ip_memo"
 ERROR = "ip_error"
 ACTION_ERROR = "ip_action_error"
+ORIENT_SHOWN = "ip_orient_shown"
 
 # ---- widget keys (sidebar)
 W_SOURCE = "w_source"
@@ -136,9 +141,14 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
         return False
     try:
         # a wide file takes seconds to read and to prepare a search on: say what is going on
-        with st.spinner(f"Loading {label} and preparing the search…"):
+        with st.spinner(f"Loading {label} and preparing the search…", show_time=True):
             dataset, truth = loader()
-            new = SearchSession(dataset, truth, label, settings())
+            bar = st.empty()
+            try:
+                progress = progress_bar(bar) if dataset.has_missing else None
+                new = SearchSession(dataset, truth, label, settings(), progress=progress)
+            finally:
+                bar.empty()
             if session() is not None and session().compare:
                 new.set_compare(True)  # the comparison stays on for the new data
     except IdealParentError as exc:
@@ -153,6 +163,15 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
     put(DATA_KEY, key)
     put(FAILED_KEY, None)
     return True
+
+
+def progress_bar(slot):
+    """Draw the filling of missing cells (:func:`explorer.prepared.prepare`) as a progress bar in ``slot``."""
+
+    def progress(done: int, of: int, what: str) -> None:
+        slot.progress(min(done / max(of, 1), 1.0), text=f"Missing cells: {what}…")
+
+    return progress
 
 
 def apply_settings(new: dict | SearchSettings, regulators: list[str] | None | bool = False) -> bool:

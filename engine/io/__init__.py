@@ -18,6 +18,7 @@ import pandas as pd
 
 from .._validation import MIN_SAMPLES
 from ..data import Dataset, from_array
+from .columns import MAX_MISSING, RENAMED, missing_summary
 from .files import read_table, source_label
 from .frame import from_frame
 from .orientation import OrientationWarning, orientation_warning, transpose_dataset
@@ -32,6 +33,9 @@ __all__ = [
     "transpose_dataset",
     "omissions",
     "LEFT_OUT",
+    "RENAMED",
+    "MAX_MISSING",
+    "missing_summary",
 ]
 
 #: how a note that reports data left out (a column or variable that cannot be used) begins
@@ -40,8 +44,9 @@ LEFT_OUT = "left out "
 
 def omissions(notes) -> list[str]:
     """The notes of a Dataset that report columns or variables left out because they cannot be
-    used (text, constant, no header and no values): shown as warnings, never only in passing."""
-    return [n for n in notes if n.startswith(LEFT_OUT)]
+    used (text, constant, mostly missing, no header and no values) or renamed (a repeated name):
+    shown as warnings, never only in passing."""
+    return [n for n in notes if n.startswith((LEFT_OUT, RENAMED))]
 
 
 def load_table(
@@ -56,6 +61,8 @@ def load_table(
     drop_constant: bool = False,
     min_samples: int = MIN_SAMPLES,
     allow_constant: bool = False,
+    rename_repeats: bool = False,
+    max_missing: float | None = None,
 ) -> Dataset:
     """Load a data file (CSV, TSV, whitespace text, Excel, Parquet) into a :class:`Dataset`.
 
@@ -75,6 +82,8 @@ def load_table(
         drop_constant=drop_constant,
         min_samples=min_samples,
         allow_constant=allow_constant,
+        rename_repeats=rename_repeats,
+        max_missing=max_missing,
     )
 
 

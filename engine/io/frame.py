@@ -18,6 +18,8 @@ import pandas as pd
 from .._validation import MIN_SAMPLES, check_names
 from ..data import Dataset, drop_constant_variables, from_array
 from ..exceptions import DataValidationError
+from .columns import drop_sparse_variables
+from .columns import rename_repeats as _number_repeats
 from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
 from .orientation import transposed_warning
 
@@ -40,10 +42,11 @@ def _numeric_header(columns) -> bool:
     return bool(pd.to_numeric(pd.Series(cells), errors="coerce").notna().all())
 
 
-def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> bool:
+def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False, repeats: bool = False) -> bool:
     """Whether the first column holds labels rather than data.
 
-    Labels: no header (a written index), or unique text. With ``transpose`` (variables in rows)
+    Labels: no header (a written index), or unique text (with ``repeats``, text with at least
+    90% distinct values: ids with a few repeats, which the caller numbers). With ``transpose`` (variables in rows)
     also unique whole numbers under an identifier-like header such as ``gene`` or ``id``: gene
     ids are often digit strings (arth150)."""
     if header == "" or header.startswith("Unnamed: 0"):
@@ -60,6 +63,8 @@ def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False) -> 
         return False
     if _all_comma_numbers(col.dropna().astype(str)):
         return False  # decimal commas or thousands separators: numbers, not labels
+    if repeats and col.notna().all() and not col.is_unique:
+        return bool(col.nunique() >= 0.9 * len(col))
     return bool(col.notna().all() and col.is_unique)
 
 
@@ -94,12 +99,14 @@ def _drop_columns(
 
 
 def _take_labels(
-    df: pd.DataFrame, label_column: str | None, transpose: bool, source: str, notes: list[str]
+    df: pd.DataFrame, label_column: str | None, transpose: bool, source: str, notes: list[str], repeats: bool = False
 ) -> tuple[pd.DataFrame, list[str] | None]:
-    """``df`` without its label column (``"auto"``: see :func:`_looks_like_labels`), and the labels."""
+    """``df`` without its label column (``"auto"``: see :func:`_looks_like_labels`), and the labels
+    (with ``repeats``, a repeated label is numbered: :func:`engine.io.columns.rename_repeats`)."""
     if label_column == "auto":
         first = df.columns[0]
-        label_column = first if df.shape[1] > 1 and _looks_like_labels(df[first], first, transpose) else None
+        looks = df.shape[1] > 1 and _looks_like_labels(df[first], first, transpose, repeats)
+        label_column = first if looks else None
     labels: list[str] | None = None
     if label_column is not None:
         if label_column not in df.columns:
@@ -113,6 +120,9 @@ def _take_labels(
                 f"used the first column {label_column!r} as instance labels (if the variables are in rows, "
                 "e.g. genes x conditions, load with transpose)"
             )
+        if repeats:
+            labels, renamed = _number_repeats(labels, "variable name" if transpose else "instance label")
+            notes.extend([renamed] if renamed else [])
     if df.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (only a label column).")
     return df, labels
@@ -165,18 +175,30 @@ def _to_numbers(
     that are not numbers."""
     if all(pd.api.types.is_float_dtype(t) for t in df.dtypes):  # read as numbers already (large files)
         return df, pd.DataFrame(False, index=df.index, columns=df.columns)
-    numeric = df.apply(pd.to_numeric, errors="coerce")
-    bad_mask = numeric.isna() & df.notna()
-    for j in np.flatnonzero(bad_mask.to_numpy().any(axis=0)):  # missing-value words are not text
-        col = bad_mask.iloc[:, j]
-        col[col] = ~df.iloc[:, j][col].isin(NA_VALUES)
-        bad_mask.isetitem(j, col)
-    if bad_mask.to_numpy().any():
-        as_text = df.astype(str)
+    if all(
+        pd.api.types.is_object_dtype(t) for t in df.dtypes
+    ):  # a text file's cells: one conversion, not one per column
+        cells = pd.Series(df.to_numpy(dtype=object).ravel(), dtype=object)
+        flat = pd.to_numeric(cells, errors="coerce").to_numpy(dtype=float)
+        # missing-value words are not text
+        bad = np.isnan(flat) & cells.notna().to_numpy() & ~cells.isin(NA_VALUES).to_numpy()
+        numeric = pd.DataFrame(flat.reshape(df.shape), index=df.index, columns=df.columns)
+        bad_mask = pd.DataFrame(bad.reshape(df.shape), index=df.index, columns=df.columns)
+    else:
+        numeric = df.apply(pd.to_numeric, errors="coerce")
+        bad_mask = numeric.isna() & df.notna()
+        if bad_mask.to_numpy().any():  # missing-value words are not text
+            bad_mask &= ~df.isin(NA_VALUES)
+    bad_cols = np.flatnonzero(bad_mask.to_numpy().any(axis=0))
+    if bad_cols.size:
+        # only the columns with unparsed cells can hold commas (a wide file: a few of thousands)
+        sub, sub_bad = df.iloc[:, bad_cols], bad_mask.iloc[:, bad_cols]
+        as_text = sub.astype(str)
         if separator == ",":
-            _comma_in_csv(df, as_text, bad_mask, source)
+            _comma_in_csv(sub, as_text, sub_bad, source)
         commas = as_text.apply(lambda col: col.str.fullmatch(_DECIMAL_COMMA))
-        if bool((commas | ~bad_mask).to_numpy().all()):
+        if bool((commas | ~sub_bad).to_numpy().all()):
+            as_text = df.astype(str)
             numeric = as_text.apply(lambda col: pd.to_numeric(col.str.replace(",", ".", regex=False), errors="coerce"))
             numeric = numeric.where(df.notna())
             bad_mask = numeric.isna() & df.notna() & ~df.isin(NA_VALUES)
@@ -271,6 +293,8 @@ def from_frame(
     drop_constant: bool = False,
     min_samples: int = MIN_SAMPLES,
     allow_constant: bool = False,
+    rename_repeats: bool = False,
+    max_missing: float | None = None,
 ) -> Dataset:
     """Build a Dataset from a DataFrame whose first row (header) names the columns.
 
@@ -295,6 +319,13 @@ def from_frame(
         Leave out constant variables (and say so in ``notes``) instead of refusing the table.
     min_samples, allow_constant
         Relaxed checks for data that is only scored under a saved model (see :func:`engine.data.from_array`).
+    rename_repeats : bool
+        Number a repeated variable name (``Gm3``, ``Gm3 (2)``) instead of refusing the table, and
+        take a first text column with a few repeats as labels (the explorer's uploads: two probes
+        of one gene); the notes say so.
+    max_missing : float, optional
+        Leave out the variables with more than this share of their cells missing (named in the
+        notes; :func:`engine.io.columns.drop_sparse_variables`). None keeps them.
     """
     if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (no columns found).")
@@ -324,7 +355,10 @@ def from_frame(
             f"missing-value word such as NA or null); give every variable a header."
         )
     named = [c for c in df.columns if c != ""]
-    if len(set(named)) != len(named):
+    if len(set(named)) != len(named) and rename_repeats:
+        df.columns, renamed = _number_repeats(df.columns)
+        notes.append(renamed)
+    elif len(set(named)) != len(named):
         check_names(named, input_name=source)
     # (with variables in rows the headers are conditions or time points, often numbers)
     if not transpose and _numeric_header(df.columns):
@@ -333,7 +367,7 @@ def from_frame(
             "variable names: if it is data, add a header row"
         )
     df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
-    df, labels = _take_labels(df, label_column, transpose, source, notes)
+    df, labels = _take_labels(df, label_column, transpose, source, notes, rename_repeats)
     df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)
     numeric, bad_mask = _to_numbers(df, notes, source, frame.attrs.get("separator"))
     if transpose:
@@ -348,6 +382,8 @@ def from_frame(
         names = labels if labels is not None else [f"V{i + 1}" for i in range(values.shape[1])]
         labels = inst
         notes.append("transposed: variables were in rows")
+    if max_missing is not None:
+        values, names = drop_sparse_variables(values, names, notes, max_missing)
     if drop_constant and values.shape[0] >= min_samples:
         values, names = drop_constant_variables(values, tuple(names), notes)
     # evidence that the table is the wrong way round (labels, not shape alone): one note with the fix

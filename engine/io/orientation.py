@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..data import Dataset, from_array
+from .columns import drop_sparse_variables
 
 __all__ = [
     "OrientationWarning",
@@ -166,13 +167,15 @@ def transposed_warning(
     return None if reason is None else OrientationWarning(reason, n_rows, n_cols)
 
 
-def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True) -> Dataset:
+def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True, max_missing: float | None = None) -> Dataset:
     """``dataset`` turned round: its instances become the variables and its variables the
     instances, on the scale it was loaded at (re-standardized when it was standardized).
 
     The row labels name the new variables (``V1, V2, ...`` without labels) and the old variable
     names label the new rows. With ``drop_constant`` a new variable that is constant is left out
-    (and the notes say so). Missing cells stay missing. The input is not modified.
+    (and the notes say so), and with ``max_missing`` so is one with more than that share of its
+    cells missing (:func:`engine.io.columns.drop_sparse_variables`). Missing cells stay missing.
+    The input is not modified.
 
     Raises
     ------
@@ -189,13 +192,16 @@ def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True) -> Datase
     stale = ("the table looks the wrong way round", "standardized", "used the first column", "transposed")
     kept = [n for n in dataset.notes if not n.startswith(stale)]
     turned = f"transposed: the {dataset.n_samples} rows are the variables, the {dataset.n_vars} columns the instances"
-    notes = (*kept, turned)
+    notes = [*kept, turned]
+    values = dataset.original_values().T
+    if max_missing is not None:
+        values, names = drop_sparse_variables(values, names, notes, max_missing)
     return from_array(
-        dataset.original_values().T,
+        values,
         names,
         standardize=dataset.standardized,
         source=dataset.source,
         instance_labels=list(dataset.names),
-        notes=notes,
+        notes=tuple(notes),
         drop_constant=drop_constant,
     )

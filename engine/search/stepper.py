@@ -295,10 +295,10 @@ class Stepper:
             return None
         return best[2]
 
-    def propose(self) -> CandidateTable:
-        """All legal candidate moves of the current state, ranked, with C1/C2 and exact changes
-        (see :func:`engine.search.candidates.candidate_table`)."""
-        return candidates.candidate_table(self)
+    def propose(self, children=None) -> CandidateTable:
+        """All legal candidate moves (only ``children``'s families, if given), ranked, with C1/C2
+        and exact changes (:func:`engine.search.candidates.candidate_table`)."""
+        return candidates.candidate_table(self, children)
 
     def evaluate_all(self, table: CandidateTable, progress: Callable[[float], None] | None = None) -> CandidateTable:
         """Fill in the exact changes of every row (see :func:`engine.search.candidates.evaluate_all`)."""

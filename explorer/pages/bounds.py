@@ -3,7 +3,9 @@
 Streamlit page (run by st.navigation). The candidate table is the stepper's own
 (``Stepper.propose`` and ``Stepper.evaluate_all``); the summary is
 :func:`engine.bounds.bound_summary`. The table is kept in session state under ``ip_bounds_*``
-keys, tied to the stepper and its current graph, so reruns do not recompute it.
+keys, tied to the stepper and its current graph, so reruns do not recompute it. Above
+:data:`FAMILIES_ABOVE` variables the page compares the candidates of the families picked in a
+multiselect (by default the children of the last moves): all of them would be N^2 rows.
 """
 
 from __future__ import annotations
@@ -22,6 +24,13 @@ KEY_CACHE = "ip_bounds_cache"
 KEY_COMPUTE = "ip_bounds_compute"
 KEY_OPS = "ip_bounds_ops"
 KEY_LOG = "ip_bounds_log"
+KEY_FAMILIES = "ip_bounds_families"
+
+#: above this many variables the page compares the candidates of chosen families only: all of
+#: them are N^2 moves (9 million at 3000 variables), too many to rank on every visit
+FAMILIES_ABOVE = 300
+#: families shown by default on a large network: the children of the last moves (or the first variables)
+DEFAULT_FAMILIES = 10
 
 INTRO = """
 At every step the search could add (or swap in) many possible parents. Fitting each one exactly is
@@ -70,6 +79,39 @@ HOW_TO_READ = """
 """
 
 
+def _families(stepper, names: list[str]) -> tuple[int, ...] | None:
+    """The children whose candidates the page compares: all (None) on a network of up to
+    :data:`FAMILIES_ABOVE` variables; otherwise the families picked in a multiselect (by default
+    those the last moves changed, or the first variables before any move)."""
+    if stepper.n_vars <= FAMILIES_ABOVE:
+        return None
+    recent: list[str] = []
+    for move in reversed(stepper.history):
+        if names[move.child] not in recent:
+            recent.append(names[move.child])
+        if len(recent) >= DEFAULT_FAMILIES:
+            break
+    known = set(names)
+    for key in (KEY_FAMILIES, "_keep_" + KEY_FAMILIES):  # picks from other data are dropped
+        if key in st.session_state:
+            st.session_state[key] = [n for n in st.session_state[key] if n in known]
+    state.keep_widgets({KEY_FAMILIES: recent or list(names[:DEFAULT_FAMILIES])})
+    picked = st.multiselect(
+        "Families compared (child variables)",
+        names,
+        key=KEY_FAMILIES,
+        help="Each family's Add and Replace candidates are compared with their exact gains.",
+    )
+    state.remember_widgets(KEY_FAMILIES)
+    st.caption(
+        f"With {stepper.n_vars:,} variables every family has about {stepper.n_vars:,} candidates "
+        f"({stepper.n_vars**2:,} moves in all), so the page compares the families you pick: by default "
+        "the children of the last moves."
+    )
+    index = {n: i for i, n in enumerate(names)}
+    return tuple(sorted(index[n] for n in picked if n in index))
+
+
 def render() -> None:
     st.title("Bounds: C1/C2 vs exact gain")
     st.markdown(INTRO)
@@ -80,11 +122,13 @@ def render() -> None:
     names = session.variable_names()
     cpd_type = session.settings.cpd_type
     cpd = cpd_type.name
-    step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()))
+    children = _families(stepper, names)
+    step_key = (id(stepper), stepper.n_iter, tuple(stepper.edges()), children)
     cached = st.session_state.get(KEY_CACHE)
     if cached is None or cached["key"] != step_key or cached["stepper"] is not stepper:
-        with st.spinner(f"Ranking the candidate moves of {stepper.n_vars:,} variables…"):
-            table = select_rows(stepper.propose(), ["add", "replace"])
+        which = f"{stepper.n_vars:,} variables" if children is None else f"{len(children)} families"
+        with st.spinner(f"Ranking the candidate moves of {which}…"):
+            table = select_rows(stepper.propose(children), ["add", "replace"])
         n_search = int(np.isfinite(table.delta_loglik).sum())  # fitted by the search itself
         cached = {
             "key": step_key,

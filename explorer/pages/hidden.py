@@ -18,6 +18,7 @@ from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view
 from explorer import actions, state
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
+from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
 KEY_PICK = "ip_hidden_pick"
 KEY_N = "ip_hidden_n"
@@ -116,6 +117,11 @@ def render() -> None:
     st.caption(
         f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
         "Ideal profiles depend on the network: proposals change as the search moves."
+        + (
+            f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members."
+            if dataset.n_vars > CAP_CLUSTERS_ABOVE
+            else ""
+        )
     )
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")

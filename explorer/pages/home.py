@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer import state, text
+from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 
 
@@ -12,6 +13,7 @@ def render() -> None:
     state.init_state()
     st.title("Ideal Parent Explorer")
     orientation_box("w_home")
+    missing_box()
     st.markdown(
         "This app learns the structure of a Bayesian network over continuous variables by greedy "
         "hill climbing — adding, deleting, reversing and replacing one edge at a time — and lets "
@@ -34,7 +36,7 @@ def render() -> None:
     st.subheader("Current data")
     session = state.session()
     dataset = session.dataset
-    st.markdown(f"**{session.label}** — {dataset.summary()}")
+    st.markdown(f"**{session.label}** — {session.prepared.loaded.summary()}")
     truth = session.truth
     if truth is not None:
         st.caption(

@@ -28,6 +28,7 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
 from explorer import network_panel, network_view, plots, state, text
+from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 from explorer.pages import show_html
 
@@ -372,6 +373,7 @@ def render() -> None:
         "(change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
+    missing_box()
     step_panel()
 
 

@@ -205,15 +205,19 @@ class TestSettings:
         assert app.session_state[state.SESSION].stepper is old
 
 
-def test_upload_with_missing_cells_is_refused_and_old_data_kept(app):
-    before = _names(app)
+def test_upload_with_missing_cells_loads_completed_with_a_banner(app):
+    """Missing cells are no longer refused: the search runs on the data completed by the engine's
+    structural EM, and the Home page says so (how many cells, in which column)."""
     _choose_upload(app)
-    csv = b"a,b,c\n1,2,3\n2,,5\n3,5,4\n4,4,8\n5,7,9\n"
+    csv = b"a,b,c\n1,2,3\n2,,5\n3,5,4\n4,4,8\n5,7,9\n6,5,11\n"
     app.file_uploader(key=state.W_UPLOAD).set_value(("holes.csv", csv, "text/csv")).run()
     assert not app.exception
-    errors = at_errors(app)
-    assert any("holes.csv" in e and "missing" in e for e in errors), errors
-    assert _names(app) == before
+    assert not at_errors(app)
+    assert _names(app) == ("a", "b", "c")
+    session = app.session_state[state.SESSION]
+    assert session.prepared.loaded.missing[1, 1] and not session.dataset.has_missing
+    banner = " ".join(str(e.value) for e in app.info)
+    assert "1 missing cell(s)" in banner and "most in b (1)" in banner and "structural EM" in banner
 
 
 class TestReviewFindings:

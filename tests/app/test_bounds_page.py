@@ -108,3 +108,29 @@ def test_bounds_scatter_gives_twenty_families_distinct_colours_and_room_for_the_
     colours = [t.marker.color for t in fig.data if t.name.startswith("X")]
     assert len(colours) == n and len(set(colours)) == n
     assert fig.layout.height >= 20 * n
+
+
+def test_large_network_compares_chosen_families_only(repo_root):
+    """Above 300 variables the page ranks the candidates of the picked families (by default the
+    children of the last moves), not all N^2 moves (#11: a page switch at 3000 genes took 19 s)."""
+    ds = sample_dataset(random_network(320, seed=1), 60, seed=2)
+    session = SearchSession(ds, settings=dict(k=2))
+    for _ in range(3):
+        session.step()
+    children = {ds.names[m.child] for m in session.stepper.history}
+    at = AppTest.from_file(str(repo_root / PAGE), default_timeout=60)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    picked = at.multiselect(key="ip_bounds_families")
+    assert set(picked.value) == children
+    table = at.session_state["ip_bounds_cache"]["table"]
+    assert {ds.names[c] for c in set(table.child.tolist())} <= children and len(table) < 10 * 320  # not 320^2
+    at.button(key="ip_bounds_compute").click().run()
+    assert not at.exception and _metrics(at)["Fraction C2 ≤ exact"] == "1.000"
+    # another family: its candidates are ranked instead
+    other = next(n for n in ds.names if n not in children)
+    picked.set_value([other]).run()
+    assert not at.exception
+    table = at.session_state["ip_bounds_cache"]["table"]
+    assert {ds.names[c] for c in set(table.child.tolist())} == {other}

@@ -1,0 +1,103 @@
+"""What a lab's spreadsheet needs before it is a data set: repeated names, sparse variables, a
+summary of the missing cells.
+
+Expression files come with the same gene id on two rows or columns (two probes of one gene),
+with a few genes measured in only some conditions, and with missing cells written ``NA``,
+``null``, ``-`` or left empty. :func:`engine.io.from_frame` (with ``rename_repeats`` and
+``max_missing``, as the explorer loads uploads) uses these helpers to keep such a file usable
+and to say, in ``Dataset.notes``, exactly what it did: a repeated name gets a numbered copy
+(``Gm3`` and ``Gm3 (2)``), and a variable with more than ``max_missing`` of its cells missing is
+left out (named). Nothing here changes values; the caller's arrays are not modified.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from ..data import Dataset
+
+__all__ = ["RENAMED", "rename_repeats", "drop_sparse_variables", "missing_summary", "MAX_MISSING"]
+
+#: how a note that reports renamed (repeated) names begins
+RENAMED = "renamed "
+#: default share of missing cells above which a variable is left out (the explorer's uploads)
+MAX_MISSING = 0.5
+
+
+def _listed(items: Sequence[str], limit: int = 6) -> str:
+    shown = ", ".join(repr(x) for x in items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def rename_repeats(names: Sequence[str], what: str = "variable name") -> tuple[list[str], str | None]:
+    """``names`` with every repeat of a name numbered (``Gm3``, ``Gm3 (2)``, ``Gm3 (3)``), and the
+    note that says so (None when every name is unique). A numbered name never clashes with
+    another name of the list."""
+    out = [str(n).strip() for n in names]
+    taken = set(out)
+    seen: dict[str, int] = {}
+    repeated: list[str] = []
+    for i, n in enumerate(out):
+        seen[n] = seen.get(n, 0) + 1
+        if seen[n] == 1:
+            continue
+        if seen[n] == 2:
+            repeated.append(n)
+        k = seen[n]
+        while f"{n} ({k})" in taken:
+            k += 1
+        out[i] = f"{n} ({k})"
+        taken.add(out[i])
+    if not repeated:
+        return out, None
+    why = (
+        "two probes of one gene? each is learned as its own variable"
+        if what == "variable name"
+        else "labels only name the rows; if the rows are genes, transpose"
+    )
+    return out, (
+        f"{RENAMED}repeated {what}(s) {_listed(repeated)}: each repeat got a number, e.g. "
+        f"{repeated[0]!r} and '{repeated[0]} (2)' ({why})"
+    )
+
+
+def drop_sparse_variables(
+    values: np.ndarray, names: Sequence[str], notes: list[str], max_missing: float = MAX_MISSING
+) -> tuple[np.ndarray, tuple[str, ...]]:
+    """``values`` (instances x variables, NaN where missing) and ``names`` without the variables
+    with more than ``max_missing`` of their cells missing, named in a note appended to ``notes``
+    (left as they are when every variable is that sparse, for the data checks to name)."""
+    if values.ndim != 2 or values.shape[0] == 0:
+        return values, tuple(names)
+    share = np.isnan(values).mean(axis=0)
+    sparse = np.flatnonzero(share > max_missing)
+    if not sparse.size or sparse.size == values.shape[1]:
+        return values, tuple(names)
+    m = values.shape[0]
+    described = [f"{names[i]!r} ({int(round(share[i] * m))} of {m} missing)" for i in sparse[:6]]
+    more = f" and {sparse.size - 6} more" if sparse.size > 6 else ""
+    notes.append(
+        f"left out mostly-missing variable(s) {', '.join(described)}{more} (more than "
+        f"{max_missing:.0%} of the cells missing: too little to learn its parents from)"
+    )
+    keep = np.setdiff1d(np.arange(values.shape[1]), sparse)
+    return values[:, keep], tuple(names[i] for i in keep)
+
+
+def missing_summary(dataset: Dataset, top: int = 5) -> str | None:
+    """One line on the missing cells of ``dataset``: how many, in how many variables, and the
+    variables with the most (None when no cell is missing)."""
+    missing = np.asarray(dataset.missing)
+    total = int(missing.sum())
+    if not total:
+        return None
+    per_var = missing.sum(axis=0)
+    hit = np.flatnonzero(per_var)
+    order = hit[np.argsort(-per_var[hit], kind="stable")][:top]
+    most = ", ".join(f"{dataset.names[i]} ({int(per_var[i])})" for i in order)
+    return (
+        f"{total:,} missing cell(s) ({total / missing.size:.1%} of the table) in {hit.size:,} of "
+        f"{dataset.n_vars:,} variables; most in {most}"
+    )

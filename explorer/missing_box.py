@@ -1,0 +1,33 @@
+"""The missing-cells banner of the Home and Search pages, and the progress bar shown while the
+missing cells of a loaded (or turned-round) data set are filled by structural EM.
+
+The banner's text is :func:`explorer.prepared.banner`: how many cells are missing and where, and
+that the search runs on the data completed by the engine's structural EM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import streamlit as st
+
+from explorer import state
+from explorer.prepared import banner
+
+__all__ = ["missing_box", "em_progress"]
+
+
+def missing_box() -> None:
+    """Draw the banner (nothing when no cell of the loaded data is missing)."""
+    session = state.session()
+    if session is None:
+        return
+    text = banner(session.prepared, session.settings.cpd)
+    if text is not None:
+        st.info(text, icon=":material/grid_off:")
+
+
+def em_progress() -> Callable[[int, int, str], None]:
+    """A ``progress(iteration, of, text)`` for :func:`explorer.prepared.prepare` that draws a
+    progress bar where it is called (nothing is drawn when no cell is missing)."""
+    return state.progress_bar(st.empty())
