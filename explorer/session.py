@@ -313,6 +313,7 @@ class SearchSession:
             candidates=np.arange(self.dataset.n_vars),
             n_proposals=n_proposals,
             exclude=set(self.rejected),
+            min_size=min(3, self.dataset.n_vars),  # a hidden parent of two does no more than an edge
         )
 
     def reject_hidden(self, proposal: ClusterProposal) -> str:

@@ -48,8 +48,9 @@ __all__ = [
     "cluster_view",
     "family_coefficients",
     "ideal_cosines",
+    "make_proposal",
+    "profile_correlations",
     "propose_clusters",
-    "propose_from_search",
     "score_cluster",
 ]
 
@@ -87,6 +88,16 @@ class ClusterProposal:
         plays this role.
     key : frozenset of str
         Member names; identifies the proposal (used to reject it).
+    source : str
+        Where the set came from: ``"profiles"`` (a cluster of similar ideal profiles, JMLR 2007
+        section 5), ``"semi-clique"`` (a semi-clique of the network, thesis ch. 4), or both.
+    removed_edges : list of (parent, child) names
+        Edges of the current network inside the set, which the hidden parent replaces; the
+        estimate scores the members without them (their other parents kept).
+    removed_loss : float
+        Score the members lose when those edges are removed (>= 0 at a converged search).
+    member_corr : ndarray of shape (L,)
+        corr(member's values, z*), in the order of ``names``.
     """
 
     members: list[int]
@@ -102,14 +113,22 @@ class ClusterProposal:
     closest_corr: float = 0.0
     explained_by: str | None = None
     key: frozenset = field(default_factory=frozenset)
+    source: str = "profiles"
+    removed_edges: list[tuple[str, str]] = field(default_factory=list)
+    removed_loss: float = 0.0
+    member_corr: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     def to_dict(self) -> dict:
         """JSON-friendly summary (without the profile)."""
         return {
             "members": list(self.names),
+            "source": self.source,
             "c1": float(self.c1),
             "c2": float(self.c2),
             "estimated_gain": float(self.estimated_gain),
+            "removed_edges": [list(e) for e in self.removed_edges],
+            "removed_loss": float(self.removed_loss),
+            "member_corr": [float(v) for v in self.member_corr],
             "closest": self.closest,
             "closest_corr": float(self.closest_corr),
             "explained_by": self.explained_by,
@@ -162,6 +181,7 @@ def propose_clusters(
     min_size: int = 2,
     explained_threshold: float = 0.9,
     exclude: set[frozenset] | None = None,
+    per_param: float | None = None,
 ) -> list[ClusterProposal]:
     """Propose hidden parents for clusters of variables with similar ideal profiles.
 
@@ -188,6 +208,9 @@ def propose_clusters(
         |corr(z*, existing variable)| at which the cluster is marked as already explained.
     exclude : set of frozenset of names
         Clusters that were rejected; they are not proposed again.
+    per_param : float, optional
+        Score penalty per free parameter (default BIC's ``log(M) / 2``; the search's scorer's
+        ``per_param`` when called from :func:`~engine.hidden.candidates.propose_from_search`).
 
     Returns
     -------
@@ -220,7 +243,7 @@ def propose_clusters(
     np.fill_diagonal(dist, 0.0)
     tree = linkage(squareform(np.maximum(dist, 0.0), checks=False), method="average")
     clusters: list[np.ndarray] = [np.array([i]) for i in range(cand.size)]
-    pen = 0.5 * math.log(m)
+    pen = 0.5 * math.log(m) if per_param is None else float(per_param)
     root = -0.5 * m * (LOG_2PI + 1.0)
     # Tree-constrained BIC partition (the paper's rule "merge while the estimated BIC improves",
     # evaluated exactly on the dendrogram): a node is kept whole when its own gain beats the best
@@ -261,49 +284,71 @@ def propose_clusters(
         if key in exclude:
             continue
         y = (xc @ iw[:, members]) / sig[members]
-        z = y @ vec
-        z = (z - z.mean()) / max(z.std(), 1e-300)
-        # |correlation| of z* with every variable (a constant column correlates 0)
-        sd = xc.std(axis=0)
-        corr = np.where(
-            sd > 1e-12 * np.maximum(np.abs(values).max(axis=0), 1.0), np.abs(z @ xc) / (m * np.maximum(sd, 1e-300)), 0.0
-        )
-        corr = np.clip(corr, 0.0, 1.0)
-        others = np.setdiff1d(np.arange(n), members)
-        closest, closest_corr = None, 0.0
-        if others.size:
-            j = int(np.argmax(corr[others]))
-            closest, closest_corr = str(names[others[j]]), float(corr[others][j])
-        # an existing variable already plays the role: one outside the cluster, or a member that
-        # is itself (nearly) the proposed profile (then edges from it would do)
-        explained_by = closest if closest_corr >= explained_threshold else None
-        if explained_by is None:
-            jm = int(np.argmax(corr[members]))
-            if corr[members][jm] >= explained_threshold and members.size > 2:
-                explained_by = str(names[members[jm]])
-        order = np.argsort(members)
-        out.append(
-            ClusterProposal(
-                members=[int(i) for i in members[order]],
-                names=[str(names[i]) for i in members[order]],
-                profile=z,
-                loadings=vec[order],
-                eigenvalue=lam,
-                c1=lam / 2.0,
-                c2=float(c2m.sum()),
-                c2_members=c2m[order],
-                estimated_gain=gain,
-                closest=closest,
-                closest_corr=closest_corr,
-                explained_by=explained_by,
-                key=key,
-            )
-        )
+        out.append(make_proposal(y @ vec, members, lam, vec, c2m, gain, xc, values, names, explained_threshold))
         used[merged] = True
         if len(out) >= n_proposals:
             break
     out.sort(key=lambda p: -p.estimated_gain)
     return out
+
+
+def profile_correlations(z: np.ndarray, xc: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Signed corr(z, x_j) of a standardized profile with every column (a constant column: 0)."""
+    m = xc.shape[0]
+    sd = xc.std(axis=0)
+    live = sd > 1e-12 * np.maximum(np.abs(values).max(axis=0), 1.0)
+    corr = np.where(live, (z @ xc) / (m * np.maximum(sd, 1e-300)), 0.0)
+    return np.clip(corr, -1.0, 1.0)
+
+
+def make_proposal(
+    z: np.ndarray,
+    members: np.ndarray,
+    lam: float,
+    vec: np.ndarray,
+    c2m: np.ndarray,
+    gain: float,
+    xc: np.ndarray,
+    values: np.ndarray,
+    names,
+    explained_threshold: float,
+    **extra,
+) -> ClusterProposal:
+    """A :class:`ClusterProposal` for ``members`` with profile ``z`` (standardized here), its
+    closest variable outside the set, and ``explained_by`` (an existing variable already plays
+    the role: one outside the cluster, or a member that is itself nearly z*, when L > 2)."""
+    n = xc.shape[1]
+    z = (z - z.mean()) / max(z.std(), 1e-300)
+    signed = profile_correlations(z, xc, values)
+    corr = np.abs(signed)
+    others = np.setdiff1d(np.arange(n), members)
+    closest, closest_corr = None, 0.0
+    if others.size:
+        j = int(np.argmax(corr[others]))
+        closest, closest_corr = str(names[others[j]]), float(corr[others][j])
+    explained_by = closest if closest_corr >= explained_threshold else None
+    if explained_by is None:
+        jm = int(np.argmax(corr[members]))
+        if corr[members][jm] >= explained_threshold and members.size > 2:
+            explained_by = str(names[members[jm]])
+    order = np.argsort(members)
+    return ClusterProposal(
+        members=[int(i) for i in members[order]],
+        names=[str(names[i]) for i in members[order]],
+        profile=z,
+        loadings=vec[order],
+        eigenvalue=lam,
+        c1=lam / 2.0,
+        c2=float(c2m.sum()),
+        c2_members=c2m[order],
+        estimated_gain=gain,
+        closest=closest,
+        closest_corr=closest_corr,
+        explained_by=explained_by,
+        key=frozenset(str(names[i]) for i in members),
+        member_corr=signed[members[order]],
+        **extra,
+    )
 
 
 def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
@@ -317,14 +362,6 @@ def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarr
             coef[list(ps), c] = fit.params["coefficients"]
         rss[c] = fit.params["variance"] * model.n_samples
     return coef, rss
-
-
-def propose_from_search(stepper, values: np.ndarray, names, **kwargs) -> list[ClusterProposal]:
-    """:func:`propose_clusters` for the current state of a :class:`~engine.search.Stepper`."""
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    coef, rss = family_coefficients(stepper.model, parents)
-    kwargs.setdefault("scatter", stepper.model.scatter)
-    return propose_clusters(values, coef, rss, names, **kwargs)
 
 
 @dataclass
@@ -347,8 +384,11 @@ class ClusterView:
 
 
 def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
-    """Profiles and correlations of a proposal's members under the stepper's current families."""
+    """Profiles and correlations of a proposal's members under the stepper's current families,
+    without the edges inside the set that the proposal removes (its other parents kept)."""
     parents = [stepper.parents(c) for c in range(stepper.n_vars)]
+    inside = set(proposal.members)
+    parents = [tuple(p for p in ps if p not in inside) if c in inside else ps for c, ps in enumerate(parents)]
     coef, rss = family_coefficients(stepper.model, parents)
     m = values.shape[0]
     xc = values - values.mean(axis=0)

@@ -20,17 +20,25 @@ from __future__ import annotations
 import copy
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from ..data import Dataset
 from ..exceptions import ParameterError
 from ..search import SearchSettings, Stepper
+from .candidates import propose_from_search
 from .em import MISSING_HANDLING, StructuralEM
-from .proposals import ClusterProposal, propose_from_search
+from .marginal import markov_blanket
+from .proposals import ClusterProposal
+from .report import RegulatorReport, regulator_report
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
+
+
+def _num(x: float) -> float | None:
+    """A float for JSON, None for NaN (not measured)."""
+    return None if math.isnan(x) else float(x)
 
 
 @dataclass
@@ -41,6 +49,17 @@ class HiddenVariable:
     children: list[str]
     estimated_gain: float
     members: list[str]
+    #: observed-data score before the acceptance (the network then, searched to convergence) and
+    #: after it (structural EM over H's Markov blanket, then the full search); NaN when not measured
+    baseline_score: float = math.nan
+    score_after: float = math.nan
+    source: str = ""
+    removed_edges: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def realized_gain(self) -> float:
+        """Observed-data score after minus before (the same score, the same data)."""
+        return self.score_after - self.baseline_score
 
     def to_dict(self, profile: np.ndarray | None = None) -> dict:
         out = {
@@ -48,6 +67,11 @@ class HiddenVariable:
             "children": list(self.children),
             "estimated_gain": float(self.estimated_gain),
             "proposed_members": list(self.members),
+            "source": self.source,
+            "removed_edges": [list(e) for e in self.removed_edges],
+            "baseline_score": _num(self.baseline_score),
+            "score_after": _num(self.score_after),
+            "realized_gain": _num(self.realized_gain),
         }
         if profile is not None:
             out["profile"] = [float(v) for v in profile]
@@ -145,6 +169,9 @@ class HiddenSearch:
     def propose(self, n_proposals: int = 5, **kwargs) -> list[ClusterProposal]:
         """Ranked cluster proposals over the observed variables of the current model."""
         stepper = self._current_stepper()
+        # a hidden parent of two variables is never better than an edge between them, where
+        # edges between observed variables are allowed
+        kwargs.setdefault("min_size", 2 if self.two_layer else 3)
         return propose_from_search(
             stepper,
             self.em.mean,
@@ -166,16 +193,52 @@ class HiddenSearch:
                 f"the proposal names variable(s) {unknown} that are not observed variables of the current model."
             )
 
-    def accept(
-        self, proposal: ClusterProposal, *, children: list[str] | None = None, callback: Callable | None = None
-    ) -> HiddenVariable:
-        """Add a hidden variable as parent of the proposal's members and run structural EM."""
-        self._check_current(proposal)
-        return self._add_hidden(
-            proposal.profile, children or proposal.names, proposal.estimated_gain, proposal.names, callback
+    def baseline_score(self) -> float:
+        """Observed-data score of the current network without a new variable, searched to
+        convergence (on a copy; the current model is left as it is)."""
+        base = self.copy()
+        base.em = self._structural_em(
+            hidden={h.name: (self.hidden_profile(h.name), []) for h in self.hidden}, initial_edges=self.edges()
         )
+        for h in self.hidden:
+            j = base.em.names.index(h.name)
+            base.em.mean[:, j] = self.hidden_profile(h.name)
+            base.em.var[:, j] = self.em.var[:, self.names.index(h.name)]
+        base.em.run()
+        return base.observed_bic()
 
-    def _add_hidden(self, profile, children, gain, members, callback=None, informed: bool = True) -> HiddenVariable:
+    def accept(
+        self,
+        proposal: ClusterProposal,
+        *,
+        children: list[str] | None = None,
+        callback: Callable | None = None,
+        baseline: float | None = None,
+    ) -> HiddenVariable:
+        """Add a hidden variable as parent of the proposal's members, replacing the edges among
+        them (thesis ch. 4 conversion), and run structural EM: first over the new variable's
+        Markov blanket, then over the whole network (variant 2, then 3). The result records the
+        observed-data score before (``baseline``, default :meth:`baseline_score`) and after."""
+        self._check_current(proposal)
+        if baseline is None:
+            baseline = self.baseline_score()
+        hv = self._add_hidden(
+            proposal.profile,
+            children or proposal.names,
+            proposal.estimated_gain,
+            proposal.names,
+            callback,
+            removed=proposal.removed_edges,
+        )
+        hv.source = proposal.source
+        hv.removed_edges = list(proposal.removed_edges)
+        hv.baseline_score = float(baseline)
+        hv.score_after = self.observed_bic()
+        return hv
+
+    def _add_hidden(
+        self, profile, children, gain, members, callback=None, informed: bool = True, removed=()
+    ) -> HiddenVariable:
         name = self._next_name()
         cap = self.settings.max_parents
         if self.two_layer and cap is not None:
@@ -189,7 +252,8 @@ class HiddenSearch:
                 raise ParameterError(f"every member already has max_parents = {cap} hidden parents; no edge to add.")
         hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
         hidden[name] = (np.asarray(profile, dtype=float), list(children))
-        obs_edges = self.edges()
+        gone = {tuple(e) for e in removed}
+        obs_edges = [e for e in self.edges() if e not in gone]
         warmup = {} if informed or "warmup" in self.em_options else {"warmup": 50}
         em = self._structural_em(hidden=hidden, initial_edges=obs_edges, **warmup)
         # carry over the current posterior of the earlier hidden variables
@@ -197,6 +261,12 @@ class HiddenSearch:
             j = em.names.index(h.name)
             em.mean[:, j] = self.hidden_profile(h.name)
             em.var[:, j] = self.em.var[:, self.names.index(h.name)]
+        if informed and not self.two_layer:
+            # structural EM over the new variable's Markov blanket first (thesis ch. 4, variant 2)
+            free = markov_blanket(em.edges, em.names.index(name)) | {em.names.index(name)}
+            em.frozen = ~np.isin(np.arange(em.n_vars), sorted(free))
+            em.run(callback=callback)
+            em.frozen = None
         em.run(callback=callback)
         self.em = em
         hv = HiddenVariable(name, [self.names[c] for p, c in em.edges if self.names[p] == name], gain, list(members))
@@ -224,13 +294,19 @@ class HiddenSearch:
     def auto(
         self, max_hidden: int = 5, *, greedy_hidden: bool = False, progress: Callable[[str], None] | None = None
     ) -> list[HiddenVariable]:
-        """The paper's protocol: add hidden variables while the observed-data BIC improves.
+        """The paper's protocol (section 9.2): add hidden variables while the observed-data score
+        improves.
 
-        The first proposal is made on the starting structure (its ideal profiles are the
-        variables' residuals there); the result of adding it is compared with the network learned
-        without it, and every later one with the network before it. A proposal that does not
-        improve the score is set aside and the next one is tried (three in a row end the search);
-        set-aside clusters are not added to the user's rejections.
+        The network without hidden variables is searched to convergence first, and proposals are
+        made on it (ideal-profile clusters and semi-cliques, each scored with the edges inside the
+        set removed). A proposal is tried when its estimate is positive or it is a semi-clique (the
+        estimate keeps the rest of the network fixed, which the thesis found too pessimistic when
+        the edges around the set must be re-learned). A tried variable is kept only if the
+        observed-data score after structural EM beats both the network before it and the
+        observed-only network re-searched from the structure reached with it (so that a better
+        local optimum of the search is not credited to the hidden variable). A proposal that does
+        not pay is set aside and the next is tried (three in a row end the search); set-aside
+        clusters are not added to the user's rejections.
         """
         say = progress or (lambda msg: None)
         baseline = self._structural_em(initial_edges=self.initial_edges)
@@ -243,8 +319,7 @@ class HiddenSearch:
             baseline.run()
             best = baseline.observed_bic()
             say(f"network without hidden variables: observed BIC {best:.2f}")
-            if greedy_hidden:
-                self.em = baseline
+            self.em = baseline
         failures = 0
         skipped: set[frozenset] = set()  # tried by auto and not kept; not the user's rejections
         while len(self.hidden) < max_hidden:
@@ -253,32 +328,43 @@ class HiddenSearch:
             if greedy_hidden:
                 obs = list(self.names[: self.n_observed])
                 hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
+                hv.baseline_score, hv.score_after = best, self.observed_bic()
             elif self.n_observed < 2:  # a hidden variable needs a cluster of at least two children
                 say("fewer than 2 observed variables, so no cluster to propose")
                 break
             else:
                 props = [
                     p
-                    for p in self.propose(n_proposals=5 + len(skipped))
-                    if p.explained_by is None and p.estimated_gain > 0 and p.key not in skipped
+                    for p in self.propose(n_proposals=20 + len(skipped))
+                    if p.explained_by is None
+                    and p.key not in skipped
+                    and (p.estimated_gain > 0 or ("semi-clique" in p.source and not self.two_layer))
                 ]
                 hv = None
                 for prop in props:
                     try:
-                        hv = self.accept(prop)
+                        hv = self.accept(prop, baseline=best)
                         last_prop = prop
                         break
                     except ParameterError as exc:  # e.g. every member already has max_parents
                         say(f"skipped the cluster {', '.join(prop.names)}: {exc}")
                         skipped.add(prop.key)
                 if hv is None:
-                    say("no cluster with a positive estimated gain is left")
+                    say("no cluster with a positive estimated gain, and no semi-clique, is left")
                     break
             after = self.observed_bic()
-            if after <= best:
+            beat = best
+            if not self.two_layer and not greedy_hidden:
+                alt = self._observed_only(snapshot[0])
+                if alt.observed_bic() > best:
+                    beat = alt.observed_bic()
+                    say(f"the observed-only network re-searched from there scores {beat:.2f}")
+            if after <= beat:
                 self.em, self.hidden = snapshot
+                if beat > best:  # keep the better network without the hidden variable
+                    self.em, best = alt, beat
                 failures += 1
-                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {best:.2f})")
+                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {beat:.2f})")
                 if greedy_hidden or last_prop is None or failures >= 3:
                     say("stopped")
                     break
@@ -286,16 +372,45 @@ class HiddenSearch:
                 continue
             failures = 0
             best = after
-            say(f"added {hv.name} -> {', '.join(hv.children)}; observed BIC {after:.2f}")
-        if not self.hidden and not self.two_layer:
+            say(f"added {hv.name} -> {', '.join(hv.children)}; observed BIC {after:.2f} ({hv.realized_gain:+.2f})")
+        if not self.hidden and not self.two_layer and self.em is not baseline and best <= baseline.observed_bic():
             self.em = baseline
         self._refresh_children()
         return self.hidden
 
+    def _observed_only(self, before: StructuralEM) -> StructuralEM:
+        """The network without the newest hidden variable, re-searched from the structure reached
+        with it (edges among the variables of ``before``), earlier hidden variables kept."""
+        keep = set(before.names)
+        edges = [(p, c) for p, c in self.edges() if p in keep and c in keep]
+        hidden = {n: (self.hidden_profile(n), []) for n in before.names[before.n_obs :]}
+        alt = self._structural_em(hidden=hidden, initial_edges=edges)
+        for n in hidden:
+            j = alt.names.index(n)
+            alt.mean[:, j] = before.mean[:, before.names.index(n)]
+            alt.var[:, j] = before.var[:, before.names.index(n)]
+        alt.run()
+        return alt
+
+    def report(self) -> list[RegulatorReport]:
+        """The regulator report of every accepted hidden variable (:mod:`.report`)."""
+        par = self.em.params()
+        gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
+        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains)
+
     def summary(self) -> dict:
         """JSON-friendly description of the hidden variables and missing-value handling."""
+        reports = {r.name: r.to_dict() for r in self.report()}
+        hidden = []
+        for h in self.hidden:
+            d = h.to_dict(self.hidden_profile(h.name))
+            rep = reports.get(h.name, {})
+            d["closest_observed"] = rep.get("closest_observed")
+            d["closest_corr"] = rep.get("closest_corr")
+            d["report"] = rep.get("children", [])
+            hidden.append(d)
         return {
-            "hidden": [h.to_dict(self.hidden_profile(h.name)) for h in self.hidden],
+            "hidden": hidden,
             "missing_values": MISSING_HANDLING if self.dataset.has_missing else "none",
             "observed_bic": self.observed_bic(),
             "observed_loglik": self.em.observed_loglik(),
