@@ -97,7 +97,7 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray) -> Candidat
     return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept))
 
 
-def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 200) -> float:
+def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 60) -> float:
     """Observed-data log-likelihood gain (nats) of one common factor for variables with residual
     correlation matrix ``corr``, at the maximum-likelihood loadings (EM for factor analysis,
     Rubin & Thayer 1982, started from ``loadings``)::
@@ -112,14 +112,16 @@ def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: 
     r = np.asarray(corr, dtype=float)
     a = np.clip(np.asarray(loadings, dtype=float), -0.99, 0.99)
     psi = np.maximum(1.0 - a**2, 1e-3)
+    d = np.diag(r).copy()
     for _ in range(n_iter):
-        s_inv = np.linalg.inv(np.diag(psi) + np.outer(a, a))
-        beta = a @ s_inv
+        # beta = a^T (diag(psi) + a a^T)^-1 by Sherman-Morrison: O(L), no inverse
+        u = a / psi
+        beta = u / (1.0 + a @ u)
         rb = r @ beta
         czz = 1.0 - beta @ a + beta @ rb
         a_new = rb / czz
-        psi_new = np.maximum(np.diag(r) - a_new * rb, 1e-6)
-        done = np.max(np.abs(a_new - a)) < 1e-9
+        psi_new = np.maximum(d - a_new * rb, 1e-6)
+        done = np.max(np.abs(a_new - a)) < 1e-6
         a, psi = a_new, psi_new
         if done:
             break
