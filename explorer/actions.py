@@ -120,7 +120,7 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
     return (
         f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
         f"structural EM ran over its Markov blanket, then over the whole network ({len(hs.em.edges)} edges). "
-        f"Observed-data {session.score_label()}: {hv.baseline_score:,.2f} for the network before Accept "
+        f"Observed-data {session.score_label}: {hv.baseline_score:,.2f} for the network before Accept "
         f"searched to convergence, {hv.score_after:,.2f} with {hv.name}: realized change "
         f"{hv.realized_gain:+,.2f} (estimated {hv.estimated_gain:+,.2f}); {verdict}. The Search page "
         "shows the new network with a fresh move log; Undo (here or on the Search page) goes back."

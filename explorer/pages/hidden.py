@@ -137,7 +137,7 @@ def render() -> None:
                     "members": ", ".join(p.names),
                     "size": len(p.names),
                     "source": p.source,
-                    f"estimated Δ{session.score_label()}": round(p.estimated_gain, 2),
+                    f"estimated Δ{session.score_label}": round(p.estimated_gain, 2),
                     "edges replaced": len(p.removed_edges),
                     "C1 bound": round(p.c1, 2),
                     "C2 bound": round(p.c2, 2),
@@ -173,7 +173,7 @@ def render() -> None:
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(
-            f"Estimated {session.score_label()} change **{prop.estimated_gain:+.2f}** nats, on the observed "
+            f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
             f"data with the rest of the network fixed: the members lose {prop.removed_loss:.2f} when the "
             f"{len(prop.removed_edges)} edge(s) among them are removed, gain what one common factor explains of "
             f"their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
@@ -259,7 +259,7 @@ def render() -> None:
             "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
         )
         st.caption(
-            f"Observed-data {session.score_label()} of the current network: {session.learned_network().bic:.2f} "
+            f"Observed-data {session.score_label} of the current network: {session.learned_network().bic:.2f} "
             "nats (hidden variables integrated out exactly)."
         )
         _report_section(session, hs, names, values)

@@ -24,6 +24,7 @@ from engine.hidden import (
     propose_from_search,
     score_cluster,
 )
+from engine.hidden.candidates import factor_gain
 from engine.search import Stepper
 from engine.synth import random_network, sample
 
@@ -197,12 +198,14 @@ class TestProposalFields:
         props = propose_from_search(stp, x, net.names, n_proposals=5)
         assert props
         m = x.shape[0]
-        seen: set[int] = set()
+        seen: dict[str, set[int]] = {"profiles": set(), "semi-clique": set()}
         for p in props:
             assert isinstance(p, ClusterProposal)
             assert p.members == sorted(p.members) and len(p.members) >= 2
-            assert not seen & set(p.members)  # proposals do not overlap
-            seen |= set(p.members)
+            for src in seen:  # proposals from one source do not overlap
+                if src in p.source:
+                    assert not seen[src] & set(p.members)
+                    seen[src] |= set(p.members)
             assert p.names == [net.names[i] for i in p.members]
             assert p.key == frozenset(p.names)
             z = p.profile
@@ -229,7 +232,9 @@ class TestProposalFields:
 
             current = sum(ll(y_cur[:, i]) - pen * (len(all_parents[i]) + 2) for i in p.members)
             kept = sum(ll(y[:, i]) - pen * (len(parents[i]) + 3) for i in p.members)
-            gain = kept + p.c2 - current - 0.5 * m * (math.log(2 * math.pi) + 1) - 2 * pen
+            cos = np.corrcoef(ym, rowvar=False)
+            start = p.loadings * math.sqrt(p.eigenvalue / m)
+            gain = kept + factor_gain(cos, m, start) - current - 2 * pen
             assert p.estimated_gain == pytest.approx(gain, rel=1e-9)
             assert p.removed_loss == pytest.approx(
                 sum(ll(y_cur[:, i]) - ll(y[:, i]) - pen * (len(all_parents[i]) - len(parents[i])) for i in p.members),

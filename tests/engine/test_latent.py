@@ -166,7 +166,7 @@ class TestProposeAcceptReject:
 # ---------------------------------------------------------------------------------- summary
 class TestSummary:
     def test_fields_after_auto(self):
-        ds, _, _ = planted_factor(3)
+        ds, _, _ = planted_factor(6)
         hs = HiddenSearch(ds)
         found = hs.auto(max_hidden=1)
         s = hs.summary()
