@@ -57,9 +57,10 @@ class CandidateScore:
     profile: np.ndarray  # z* = Y v*, not yet standardized
     removed: list[tuple[int, int]]  # (parent, child) edges inside the set
     removed_loss: float  # score of the current families minus that of the families without them
+    factor_loadings: np.ndarray  # ML one-factor loadings of the members' residual correlations
 
 
-def score_candidate(model, parents, members, scorer, xc: np.ndarray) -> CandidateScore:
+def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozenset()) -> CandidateScore:
     """Estimated score change of a new hidden parent of ``members`` replacing the edges among them.
 
     Parameters
@@ -69,12 +70,13 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray) -> Candidat
     members : array of int, the candidate set (L >= 2)
     scorer : engine.score.BIC or EBIC, the search's score
     xc : ndarray (M, N), the centred values (for z* only)
+    keep : set of (parent, child) edges inside the set that stay (see :func:`restore_edges`)
     """
     members = np.asarray(members, dtype=np.intp)
     m = xc.shape[0]
     inside = set(int(v) for v in members)
-    outs = [tuple(p for p in parents[i] if p not in inside) for i in members]
-    removed = [(int(p), int(i)) for i in members for p in parents[i] if p in inside]
+    outs = [tuple(p for p in parents[i] if p not in inside or (p, int(i)) in keep) for i in members]
+    removed = [(int(p), int(i)) for i in members for p in parents[i] if p in inside and (p, int(i)) not in keep]
     fits = [model.fit(int(i), o) for i, o in zip(members, outs, strict=True)]
     current = sum(scorer.family(model.fit(int(i), tuple(parents[i]))) for i in members)
     kept = sum(scorer.family(f) for f in fits)
@@ -91,13 +93,14 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray) -> Candidat
     np.fill_diagonal(cos, 1.0)
     lam, vec, c2m = score_cluster(cos, m)
     add_pen = sum(scorer.penalty(len(o) + 3, len(o) + 1) - scorer.penalty(len(o) + 2, len(o)) for o in outs)
-    gain = kept + factor_gain(cos, m, vec * math.sqrt(lam / m)) - add_pen - scorer.penalty(2, 0) - current
+    fgain, load = factor_fit(cos, m, vec * math.sqrt(lam / m))
+    gain = kept + fgain - add_pen - scorer.penalty(2, 0) - current
     sig = np.sqrt(rss / m)
     z = (xc[:, idx] @ w / sig) @ vec
-    return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept))
+    return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept), load)
 
 
-def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 60) -> float:
+def factor_fit(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 60) -> tuple[float, np.ndarray]:
     """Observed-data log-likelihood gain (nats) of one common factor for variables with residual
     correlation matrix ``corr``, at the maximum-likelihood loadings (EM for factor analysis,
     Rubin & Thayer 1982, started from ``loadings``)::
@@ -108,6 +111,7 @@ def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: 
     observed-data score of the network with H gains in these families). For L = 2 it is the pair's
     mutual information, -(M/2) log(1 - r^2). Unlike the paper's complete-data estimate (C2 plus
     the root log-likelihood of z*), it does not reward z* for fitting each member's own noise.
+    Returns the gain and the loadings ``a`` (standardized scale).
     """
     r = np.asarray(corr, dtype=float)
     a = np.clip(np.asarray(loadings, dtype=float), -0.99, 0.99)
@@ -127,21 +131,34 @@ def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: 
             break
     sig = np.diag(psi) + np.outer(a, a)
     _, logdet = np.linalg.slogdet(sig)
-    return float(-0.5 * n_samples * (logdet + np.trace(np.linalg.solve(sig, r)) - r.shape[0]))
+    return float(-0.5 * n_samples * (logdet + np.trace(np.linalg.solve(sig, r)) - r.shape[0])), a
+
+
+def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 60) -> float:
+    """The gain of :func:`factor_fit` alone."""
+    return factor_fit(corr, n_samples, loadings, n_iter)[0]
+
+
+#: a member whose one-factor loading (residual correlation with the factor) is below this is
+#: dropped from a semi-clique
+MIN_LOADING = 0.4
 
 
 def prune(cs: CandidateScore, model, parents, scorer, xc: np.ndarray, min_size: int = 3) -> CandidateScore:
-    """Drop members of a semi-clique while that raises the estimate (best drop first).
+    """Drop the members of a semi-clique that the common factor does not explain.
 
     A greedily grown semi-clique often takes in network neighbours of the hidden variable's
-    children (their edges to the children make them look like members); the single factor does
-    not explain them, and removing their edges costs more than it gains."""
+    children: their edges to the children make them adjacent, but with the edges inside the set
+    removed their residuals share little with the children's common signal, so their one-factor
+    loading is small. The member with the smallest loading is dropped while it is below
+    :data:`MIN_LOADING` (the factor refitted each time). Dropping members by the estimate itself
+    would empty a real regulator's set down to three: the estimate keeps the rest of the network
+    fixed, so every removed edge looks like a loss (#12, seeds where the planted set was lost)."""
     while cs.members.size > min_size:
-        trials = [score_candidate(model, parents, np.delete(cs.members, j), scorer, xc) for j in range(cs.members.size)]
-        best = max(trials, key=lambda t: t.gain)
-        if best.gain <= cs.gain:
+        j = int(np.argmin(np.abs(cs.factor_loadings)))
+        if abs(cs.factor_loadings[j]) >= MIN_LOADING:
             break
-        cs = best
+        cs = score_candidate(model, parents, np.delete(cs.members, j), scorer, xc)
     return cs
 
 
@@ -212,22 +229,33 @@ def propose_from_search(
     scored = []
     for key, source in sets.items():
         cs = score_candidate(model, parents, np.array(key, dtype=np.intp), scorer, xc)
-        if source == "semi-clique":
+        if "semi-clique" in source:
             cs = prune(cs, model, parents, scorer, xc, max(min_size, 3))
         if frozenset(str(names[i]) for i in cs.members) in exclude:
             continue
         scored.append((cs, source))
-    scored.sort(key=lambda t: -t[0].gain)
-    # non-overlapping within each source (a profile cluster does not hide a semi-clique that
-    # shares members with it: their estimates are not comparable enough for that)
-    used = {"profiles": np.zeros(n, dtype=bool), "semi-clique": np.zeros(n, dtype=bool)}
+    # Non-overlapping within each source. Profile clusters are picked by the estimate; semi-cliques
+    # by their common variance (sum of squared factor loadings): the estimate keeps the rest of the
+    # network fixed, which makes a regulator's full child set look worse than any three-member
+    # subset of it (every removed edge counts as a loss, none of the re-search around H as a gain).
+    picked: dict[tuple[int, ...], tuple[CandidateScore, str]] = {}
+    n_semi = max(1, n_proposals // 2)
+    for kind, key, limit in (("semi-clique", _common, n_semi), ("profiles", lambda c: c.gain, n_proposals)):
+        used = np.zeros(n, dtype=bool)
+        count = 0
+        for cs, source in sorted(scored, key=lambda t: -key(t[0])):
+            if kind not in source or used[cs.members].any():
+                continue
+            used[cs.members] = True
+            picked.setdefault(tuple(int(v) for v in cs.members), (cs, source))
+            count += 1
+            if count >= limit:
+                break
+    chosen = sorted(picked.values(), key=lambda t: -t[0].gain)
+    semis = [t for t in chosen if "semi-clique" in t[1]][:n_semi]
+    rest = [t for t in chosen if all(t is not u for u in semis)][: max(0, n_proposals - len(semis))]
     out: list[ClusterProposal] = []
-    for cs, source in scored:
-        masks = [used[k] for k in used if k in source]
-        if any(mask[cs.members].any() for mask in masks):
-            continue
-        for mask in masks:
-            mask[cs.members] = True
+    for cs, source in sorted(semis + rest, key=lambda t: -t[0].gain):
         out.append(
             make_proposal(
                 cs.profile,
@@ -243,11 +271,15 @@ def propose_from_search(
                 source=source,
                 removed_edges=[(str(names[p]), str(names[c])) for p, c in cs.removed],
                 removed_loss=cs.removed_loss,
+                common_variance=_common(cs),
             )
         )
-        if len(out) >= n_proposals:
-            break
     return out
+
+
+def _common(cs: CandidateScore) -> float:
+    """Sum of squared one-factor loadings of the set (ranks semi-cliques)."""
+    return float(np.sum(cs.factor_loadings**2))
 
 
 #: the estimate's root term per instance (nats): -(log 2 pi + 1) / 2

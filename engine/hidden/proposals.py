@@ -98,6 +98,9 @@ class ClusterProposal:
         Score the members lose when those edges are removed (>= 0 at a converged search).
     member_corr : ndarray of shape (L,)
         corr(member's values, z*), in the order of ``names``.
+    common_variance : float
+        Sum of the members' squared one-factor loadings (residuals with the inside edges removed):
+        how much of their variance one common parent explains; ranks semi-cliques (NaN if unset).
     """
 
     members: list[int]
@@ -117,6 +120,7 @@ class ClusterProposal:
     removed_edges: list[tuple[str, str]] = field(default_factory=list)
     removed_loss: float = 0.0
     member_corr: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    common_variance: float = math.nan
 
     def to_dict(self) -> dict:
         """JSON-friendly summary (without the profile)."""

@@ -35,6 +35,9 @@ from .report import RegulatorReport, regulator_report
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
 
+#: proposals in a row that :meth:`HiddenSearch.auto` tries without a gain before it stops
+MAX_FAILURES = 2
+
 
 def _num(x: float) -> float | None:
     """A float for JSON, None for NaN (not measured)."""
@@ -301,12 +304,11 @@ class HiddenSearch:
         made on it (ideal-profile clusters and semi-cliques, each scored with the edges inside the
         set removed). A proposal is tried when its estimate is positive or it is a semi-clique (the
         estimate keeps the rest of the network fixed, which the thesis found too pessimistic when
-        the edges around the set must be re-learned). A tried variable is kept only if the
-        observed-data score after structural EM beats both the network before it and the
-        observed-only network re-searched from the structure reached with it (so that a better
-        local optimum of the search is not credited to the hidden variable). A proposal that does
-        not pay is set aside and the next is tried (three in a row end the search); set-aside
-        clusters are not added to the user's rejections.
+        the edges around the set must be re-learned); see :meth:`_auto_candidates` for the order.
+        A tried variable is kept only if the observed-data score after structural EM (over its
+        Markov blanket, then everywhere) beats the network before it, searched to convergence
+        (#12). A proposal that does not pay is set aside and the next is tried (two in a row end
+        the search); set-aside clusters are not added to the user's rejections.
         """
         say = progress or (lambda msg: None)
         baseline = self._structural_em(initial_edges=self.initial_edges)
@@ -333,13 +335,7 @@ class HiddenSearch:
                 say("fewer than 2 observed variables, so no cluster to propose")
                 break
             else:
-                props = [
-                    p
-                    for p in self.propose(n_proposals=20 + len(skipped))
-                    if p.explained_by is None
-                    and p.key not in skipped
-                    and (p.estimated_gain > 0 or ("semi-clique" in p.source and not self.two_layer))
-                ]
+                props = self._auto_candidates(skipped)
                 hv = None
                 for prop in props:
                     try:
@@ -353,19 +349,11 @@ class HiddenSearch:
                     say("no cluster with a positive estimated gain, and no semi-clique, is left")
                     break
             after = self.observed_bic()
-            beat = best
-            if not self.two_layer and not greedy_hidden:
-                alt = self._observed_only(snapshot[0])
-                if alt.observed_bic() > best:
-                    beat = alt.observed_bic()
-                    say(f"the observed-only network re-searched from there scores {beat:.2f}")
-            if after <= beat:
+            if after <= best:
                 self.em, self.hidden = snapshot
-                if beat > best:  # keep the better network without the hidden variable
-                    self.em, best = alt, beat
                 failures += 1
-                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {beat:.2f})")
-                if greedy_hidden or last_prop is None or failures >= 3:
+                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {best:.2f})")
+                if greedy_hidden or last_prop is None or failures >= MAX_FAILURES:
                     say("stopped")
                     break
                 skipped.add(last_prop.key)  # try the next proposal
@@ -378,19 +366,16 @@ class HiddenSearch:
         self._refresh_children()
         return self.hidden
 
-    def _observed_only(self, before: StructuralEM) -> StructuralEM:
-        """The network without the newest hidden variable, re-searched from the structure reached
-        with it (edges among the variables of ``before``), earlier hidden variables kept."""
-        keep = set(before.names)
-        edges = [(p, c) for p, c in self.edges() if p in keep and c in keep]
-        hidden = {n: (self.hidden_profile(n), []) for n in before.names[before.n_obs :]}
-        alt = self._structural_em(hidden=hidden, initial_edges=edges)
-        for n in hidden:
-            j = alt.names.index(n)
-            alt.mean[:, j] = before.mean[:, before.names.index(n)]
-            alt.var[:, j] = before.var[:, before.names.index(n)]
-        alt.run()
-        return alt
+    def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
+        """The proposals :meth:`auto` tries, in order: those with a positive estimate (best first),
+        then the semi-cliques by common variance (largest first; their estimate is pessimistic,
+        see :mod:`.candidates`), none already tried."""
+        props = self.propose(n_proposals=10 + len(skipped))
+        props = [p for p in props if p.explained_by is None and p.key not in skipped]
+        good = [p for p in props if p.estimated_gain > 0]
+        semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
+        semis.sort(key=lambda p: -p.common_variance)
+        return good + semis
 
     def report(self) -> list[RegulatorReport]:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""

@@ -19,7 +19,7 @@ from engine.hidden import (
     report_rows,
     score_candidate,
 )
-from engine.hidden.candidates import factor_gain
+from engine.hidden.candidates import MIN_LOADING, factor_gain, prune
 from engine.hidden.marginal import freeze_families, markov_blanket
 from engine.hidden.semiclique import is_semiclique
 from engine.search import Stepper
@@ -104,6 +104,26 @@ class TestEstimate:
         assert cs.gain == pytest.approx(gain, abs=1e-4)
         assert sorted(cs.removed) == [(0, 1), (0, 2), (1, 2), (2, 3)]
         assert cs.gain > 0  # the factor pays for replacing the four edges
+
+    def test_prune_drops_a_neighbour_the_factor_does_not_explain(self):
+        """Five children of h tied by edges, plus V5, a child of V0's own part (not of h) with an
+        edge from V0 and V1: V5's loading on the factor is below MIN_LOADING and prune drops it;
+        the five children, whose loadings are high, all stay (pruning by the estimate, before,
+        dropped V0, a child of h, and kept V5)."""
+        rng = np.random.default_rng(4)
+        m = 500
+        h, own = rng.normal(size=m), rng.normal(size=m)
+        kids = [h + 0.6 * (own if i == 0 else rng.normal(size=m)) for i in range(5)]
+        x = np.column_stack(kids + [own + 0.5 * rng.normal(size=m)])
+        inside = [(i, j) for i in range(5) for j in range(i + 1, 5)] + [(0, 5), (1, 5)]
+        stp = Stepper(LinearGaussianFamilies(x), initial=inside)
+        parents = [stp.parents(c) for c in range(6)]
+        xc = x - x.mean(axis=0)
+        cs = score_candidate(stp.model, parents, np.arange(6), stp.scorer, xc)
+        assert abs(cs.factor_loadings[5]) < MIN_LOADING < np.abs(cs.factor_loadings[:5]).min()
+        kept = prune(cs, stp.model, parents, stp.scorer, xc)
+        assert kept.members.tolist() == [0, 1, 2, 3, 4]
+        assert len(kept.removed) == 10 and kept.gain > cs.gain
 
     def test_semiclique_is_proposed_on_a_searched_network(self):
         """Six children of h tied by edges after a search: the top proposal is exactly them, from the
