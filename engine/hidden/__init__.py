@@ -15,14 +15,12 @@ from .em import MISSING_HANDLING, EMIteration, StructuralEM
 from .marginal import marginal_loglik
 from .proposals import (
     ClusterProposal,
-    ClusterView,
-    cluster_view,
     family_coefficients,
     ideal_cosines,
     propose_clusters,
     score_cluster,
 )
-from .report import REPORT_COLUMNS, RegulatorReport, regulator_report, report_rows
+from .report import REPORT_COLUMNS, ClusterView, RegulatorReport, cluster_view, regulator_report, report_rows
 from .search import HiddenSearch, HiddenVariable
 from .semiclique import find_semicliques
 

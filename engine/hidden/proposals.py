@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.cluster.hierarchy import linkage
+from scipy.sparse.linalg import eigsh
 from scipy.spatial.distance import squareform
 
 from .._validation import check_scalar
@@ -44,8 +45,6 @@ from ..exceptions import ParameterError
 
 __all__ = [
     "ClusterProposal",
-    "ClusterView",
-    "cluster_view",
     "family_coefficients",
     "ideal_cosines",
     "make_proposal",
@@ -155,15 +154,28 @@ def ideal_cosines(scatter: np.ndarray, coef: np.ndarray, rss: np.ndarray) -> np.
     return np.clip(cos, -1.0, 1.0)
 
 
-def score_cluster(cos_sub: np.ndarray, n_samples: int) -> tuple[float, np.ndarray, np.ndarray]:
+#: clusters larger than this get only their top eigenpair (Lanczos) in :func:`score_cluster`
+DENSE_EIGH = 24
+
+
+def score_cluster(
+    cos_sub: np.ndarray, n_samples: int, v0: np.ndarray | None = None
+) -> tuple[float, np.ndarray, np.ndarray]:
     """Top eigenpair of a cluster's cosine sub-matrix and its members' C2 (eq. 11-13).
 
-    Returns ``(lambda*, v*, c2_members)`` with lambda* on the scale of A = M * cosines.
+    Returns ``(lambda*, v*, c2_members)`` with lambda* on the scale of A = M * cosines. Above
+    :data:`DENSE_EIGH` members only the top pair is computed (Lanczos, started from ``v0`` when
+    given, e.g. the two merged clusters' vectors side by side): the dendrogram's large clusters
+    made the full eigendecompositions most of the proposal time at 500 variables (#12).
     """
     m = n_samples
-    if cos_sub.shape[0] == 1:
+    size = cos_sub.shape[0]
+    if size == 1:
         return float(m), np.ones(1), np.array([np.inf])
-    w, v = np.linalg.eigh(cos_sub)
+    if size > DENSE_EIGH:
+        w, v = eigsh(cos_sub, k=1, which="LA", v0=v0, tol=1e-10)
+    else:
+        w, v = np.linalg.eigh(cos_sub)
     lam = float(w[-1]) * m
     vec = v[:, -1]
     if vec.sum() < 0:
@@ -255,6 +267,7 @@ def propose_clusters(
     best = [0.0] * cand.size
     chosen: list[list[int]] = [[] for _ in range(cand.size)]
     info: dict[int, tuple[float, np.ndarray, float, np.ndarray, np.ndarray]] = {}
+    tops: dict[int, np.ndarray] = {}  # each scored node's top vector, a warm start for its parent
     for a, b, _, _ in tree:
         a, b = int(a), int(b)
         merged = np.concatenate([clusters[a], clusters[b]])
@@ -265,7 +278,9 @@ def propose_clusters(
         chosen.append(chosen[a] + chosen[b])
         if not (min_size <= merged.size <= max_size):
             continue
-        lam, vec, c2m = score_cluster(cos[np.ix_(merged, merged)], m)
+        start = np.concatenate([tops.get(a, np.ones(clusters[a].size)), tops.get(b, np.ones(clusters[b].size))])
+        lam, vec, c2m = score_cluster(cos[np.ix_(merged, merged)], m, start)
+        tops[node] = vec * math.sqrt(lam)
         gain = float(c2m.sum()) + root - pen * (merged.size + 2)
         info[node] = (gain, merged, lam, vec, c2m)
         if gain > split:
@@ -366,49 +381,3 @@ def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarr
             coef[list(ps), c] = fit.params["coefficients"]
         rss[c] = fit.params["variance"] * model.n_samples
     return coef, rss
-
-
-@dataclass
-class ClusterView:
-    """What a person needs to vet a proposed hidden regulator.
-
-    ``ideal`` holds the members' ideal profiles scaled by 1/sigma_i (columns, the matrix Y of
-    eq. 11), ``profile`` the proposed hidden profile z* (standardized), ``member_corr`` the
-    correlation matrix of the members' values, and ``ideal_corr`` that of their ideal profiles.
-    ``order`` sorts the instances by z* so that a plot of the profiles is readable.
-    """
-
-    names: list[str]
-    ideal: np.ndarray
-    profile: np.ndarray
-    member_corr: np.ndarray
-    ideal_corr: np.ndarray
-    loadings: np.ndarray
-    order: np.ndarray
-
-
-def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
-    """Profiles and correlations of a proposal's members under the stepper's current families,
-    without the edges inside the set that the proposal removes (its other parents kept)."""
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    inside = set(proposal.members)
-    parents = [tuple(p for p in ps if p not in inside) if c in inside else ps for c, ps in enumerate(parents)]
-    coef, rss = family_coefficients(stepper.model, parents)
-    m = values.shape[0]
-    xc = values - values.mean(axis=0)
-    members = np.asarray(proposal.members, dtype=np.intp)
-    y = xc @ (np.eye(values.shape[1]) - coef)[:, members]
-    y = y / np.sqrt(np.maximum(rss[members], 1e-300) / m)
-    z = proposal.profile
-    # orient each member's profile like z* so that the picture shows agreement, not sign
-    sign = np.sign(y.T @ z)
-    sign[sign == 0] = 1.0
-    return ClusterView(
-        names=list(proposal.names),
-        ideal=y * sign,
-        profile=z,
-        member_corr=np.corrcoef(values[:, members], rowvar=False),
-        ideal_corr=np.corrcoef(y, rowvar=False),
-        loadings=np.asarray(proposal.loadings),
-        order=np.argsort(z, kind="stable"),
-    )

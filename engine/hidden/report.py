@@ -1,4 +1,5 @@
-"""A regulator report for accepted hidden variables: what each one does to each child.
+"""A regulator report for accepted hidden variables: what each one does to each child (and,
+before Accept, :func:`cluster_view`: the profiles a person needs to vet a proposal).
 
 For a hidden variable H of a linear-Gaussian network (fitted on the expected statistics of
 structural EM, JMLR 2007 section 6), per child X:
@@ -22,7 +23,17 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-__all__ = ["REPORT_COLUMNS", "ChildLoading", "RegulatorReport", "regulator_report", "report_rows"]
+from .proposals import ClusterProposal, family_coefficients
+
+__all__ = [
+    "REPORT_COLUMNS",
+    "ChildLoading",
+    "ClusterView",
+    "RegulatorReport",
+    "cluster_view",
+    "regulator_report",
+    "report_rows",
+]
 
 #: columns of the CSV export, one row per (hidden variable, child)
 REPORT_COLUMNS = [
@@ -159,3 +170,49 @@ def report_rows(reports: list[RegulatorReport]) -> list[dict]:
                 }
             )
     return rows
+
+
+@dataclass
+class ClusterView:
+    """What a person needs to vet a proposed hidden regulator.
+
+    ``ideal`` holds the members' ideal profiles scaled by 1/sigma_i (columns, the matrix Y of
+    eq. 11), ``profile`` the proposed hidden profile z* (standardized), ``member_corr`` the
+    correlation matrix of the members' values, and ``ideal_corr`` that of their ideal profiles.
+    ``order`` sorts the instances by z* so that a plot of the profiles is readable.
+    """
+
+    names: list[str]
+    ideal: np.ndarray
+    profile: np.ndarray
+    member_corr: np.ndarray
+    ideal_corr: np.ndarray
+    loadings: np.ndarray
+    order: np.ndarray
+
+
+def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
+    """Profiles and correlations of a proposal's members under the stepper's current families,
+    without the edges inside the set that the proposal removes (its other parents kept)."""
+    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
+    inside = set(proposal.members)
+    parents = [tuple(p for p in ps if p not in inside) if c in inside else ps for c, ps in enumerate(parents)]
+    coef, rss = family_coefficients(stepper.model, parents)
+    m = values.shape[0]
+    xc = values - values.mean(axis=0)
+    members = np.asarray(proposal.members, dtype=np.intp)
+    y = xc @ (np.eye(values.shape[1]) - coef)[:, members]
+    y = y / np.sqrt(np.maximum(rss[members], 1e-300) / m)
+    z = proposal.profile
+    # orient each member's profile like z* so that the picture shows agreement, not sign
+    sign = np.sign(y.T @ z)
+    sign[sign == 0] = 1.0
+    return ClusterView(
+        names=list(proposal.names),
+        ideal=y * sign,
+        profile=z,
+        member_corr=np.corrcoef(values[:, members], rowvar=False),
+        ideal_corr=np.corrcoef(y, rowvar=False),
+        loadings=np.asarray(proposal.loadings),
+        order=np.argsort(z, kind="stable"),
+    )

@@ -217,11 +217,14 @@ class HiddenSearch:
         children: list[str] | None = None,
         callback: Callable | None = None,
         baseline: float | None = None,
+        screen: bool = False,
     ) -> HiddenVariable:
         """Add a hidden variable as parent of the proposal's members, replacing the edges among
         them (thesis ch. 4 conversion), and run structural EM: first over the new variable's
         Markov blanket, then over the whole network (variant 2, then 3). The result records the
-        observed-data score before (``baseline``, default :meth:`baseline_score`) and after."""
+        observed-data score before (``baseline``, default :meth:`baseline_score`) and after.
+        With ``screen`` (used by :meth:`auto`) the full search is skipped when the Markov-blanket
+        stage does not beat the baseline; the variable is then reported at that stage's score."""
         self._check_current(proposal)
         if baseline is None:
             baseline = self.baseline_score()
@@ -232,6 +235,7 @@ class HiddenSearch:
             proposal.names,
             callback,
             removed=proposal.removed_edges,
+            screen=float(baseline) if screen else None,
         )
         hv.source = proposal.source
         hv.removed_edges = list(proposal.removed_edges)
@@ -240,9 +244,10 @@ class HiddenSearch:
         return hv
 
     def _add_hidden(
-        self, profile, children, gain, members, callback=None, informed: bool = True, removed=()
+        self, profile, children, gain, members, callback=None, informed: bool = True, removed=(), screen=None
     ) -> HiddenVariable:
         name = self._next_name()
+        skip_full = False
         cap = self.settings.max_parents
         if self.two_layer and cap is not None:
             # respect the bound on hidden parents per observed variable
@@ -270,7 +275,10 @@ class HiddenSearch:
             em.frozen = ~np.isin(np.arange(em.n_vars), sorted(free))
             em.run(callback=callback)
             em.frozen = None
-        em.run(callback=callback)
+            if screen is not None and em.observed_bic() <= screen:
+                skip_full = True  # the blanket alone does not pay: auto moves on (no full search)
+        if not skip_full:
+            em.run(callback=callback)
         self.em = em
         hv = HiddenVariable(name, [self.names[c] for p, c in em.edges if self.names[p] == name], gain, list(members))
         self.hidden.append(hv)
@@ -339,7 +347,7 @@ class HiddenSearch:
                 hv = None
                 for prop in props:
                     try:
-                        hv = self.accept(prop, baseline=best)
+                        hv = self.accept(prop, baseline=best, screen=True)
                         last_prop = prop
                         break
                     except ParameterError as exc:  # e.g. every member already has max_parents
