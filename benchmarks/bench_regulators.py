@@ -87,10 +87,10 @@ def independent_score(hs: HiddenSearch) -> float:
 def run_one(x: np.ndarray, kids: set[int] | None, h: np.ndarray | None) -> dict:
     names = [f"X{i + 1}" for i in range(N)]
     ds = from_array(x, names, standardize=False)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     hs = HiddenSearch(ds)
     found = hs.auto(max_hidden=2)
-    out = {"added": len(found), "seconds": time.perf_counter() - t0}
+    out = {"added": len(found), "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0}
     if found:
         h1 = found[0]
         ch = {names.index(c) for c in h1.children}
@@ -122,14 +122,21 @@ def recovery(gen, label: str, seeds: int, load: float | None, planted: bool) -> 
             )
         else:
             extra = f"real {r['real']:+7.1f} check {r['check']:+.1e}" if r["added"] else "none"
-        print(f"  {label:4s} seed {seed:2d} added {r['added']}  {extra}  {r['seconds']:.1f} s", flush=True)
+        print(
+            f"  {label:4s} seed {seed:2d} added {r['added']}  {extra}  {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU)",
+            flush=True,
+        )
     added = sum(r["added"] > 0 for r in rows)
     if planted:
         ok = [r for r in rows if r["added"]]
         strict = sum(r["prec"] >= 0.8 and r["rec"] >= 0.8 and r["corr"] >= 0.9 for r in ok)
         print(f"  {label}: added on {added}/{seeds}; P, R >= 0.8 and |corr| >= 0.9 on {strict}/{seeds}")
+        if ok:
+            means = [np.mean([r[k] for r in ok]) for k in ("prec", "rec", "corr")]
+            print(f"  {label}: where added, mean P {means[0]:.2f}, R {means[1]:.2f}, |corr| {means[2]:.3f}")
     else:
         print(f"  {label}: false regulators on {added}/{seeds}")
+    print(f"  {label}: auto median {np.median([r['cpu'] for r in rows]):.1f} s CPU per network")
     if any(r["added"] for r in rows):
         worst = max(abs(r["check"]) for r in rows if r["added"])
         pos = all(r["real"] > 0 for r in rows if r["added"])
