@@ -29,6 +29,7 @@ __all__ = [
     "REPORT_COLUMNS",
     "ChildLoading",
     "ClusterView",
+    "HiddenVariable",
     "RegulatorReport",
     "cluster_view",
     "regulator_report",
@@ -216,3 +217,45 @@ def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> Clus
         loadings=np.asarray(proposal.loadings),
         order=np.argsort(z, kind="stable"),
     )
+
+
+def _num(x: float) -> float | None:
+    """A float for JSON, None for NaN (not measured)."""
+    return None if math.isnan(x) else float(x)
+
+
+@dataclass
+class HiddenVariable:
+    """An accepted hidden variable."""
+
+    name: str
+    children: list[str]
+    estimated_gain: float
+    members: list[str]
+    #: observed-data score before the acceptance (the network then, searched to convergence) and
+    #: after it (structural EM over H's Markov blanket, then the full search); NaN when not measured
+    baseline_score: float = math.nan
+    score_after: float = math.nan
+    source: str = ""
+    removed_edges: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def realized_gain(self) -> float:
+        """Observed-data score after minus before (the same score, the same data)."""
+        return self.score_after - self.baseline_score
+
+    def to_dict(self, profile: np.ndarray | None = None) -> dict:
+        out = {
+            "name": self.name,
+            "children": list(self.children),
+            "estimated_gain": float(self.estimated_gain),
+            "proposed_members": list(self.members),
+            "source": self.source,
+            "removed_edges": [list(e) for e in self.removed_edges],
+            "baseline_score": _num(self.baseline_score),
+            "score_after": _num(self.score_after),
+            "realized_gain": _num(self.realized_gain),
+        }
+        if profile is not None:
+            out["profile"] = [float(v) for v in profile]
+        return out
