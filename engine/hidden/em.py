@@ -44,14 +44,10 @@ from ..data import Dataset
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..score import choose_score, make_score
 from ..search import SearchSettings, Stepper
-from .em_steps import parametric_em
 from .marginal import freeze_families, marginal_loglik
 from .meanfield import mean_field_sweeps
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
-
-#: parametric EM iterations at most between two structure searches once the structure is stable
-PARAMETRIC_STEPS = 50
 
 MISSING_HANDLING = (
     "structural EM (Friedman 1997; Elidan et al. 2007 sec. 6): expected BIC under a mean-field "
@@ -340,8 +336,13 @@ class StructuralEM:
             # parametric EM on the starting structure first (the paper's protocol: a new hidden
             # variable's parameters are optimized before the structure around it is searched;
             # otherwise a poorly initialized one can lose all its children in the first M-step)
-            parametric_em(self, self.expected_model(), self.warmup, self.tol)
-        unobserved = self.n_vars > self.n_obs or bool((~self.observed).any())
+            last = -np.inf
+            for _ in range(self.warmup):
+                self.e_step(self.params())
+                bound = self._expected_bic(self.expected_model()) + self.entropy()
+                if bound - last <= self.tol * max(1.0, abs(bound)):
+                    break
+                last = bound
         model = self.expected_model()
         for it in range(1, self.max_iter + 1):
             t0 = time.perf_counter()
@@ -349,9 +350,6 @@ class StructuralEM:
             self.n_moves += moves
             self.e_step(self._params(model))  # the M-step leaves Q, hence the statistics, as they were
             model = self.expected_model()
-            if unobserved and prev_edges == self.edges:
-                # structure stable: parameters and Q only, without a search per step (.em_steps)
-                model = parametric_em(self, model, PARAMETRIC_STEPS, self.tol)
             ebic = self._expected_bic(model)
             bound = ebic + self.entropy()
             rec = EMIteration(it, bound, ebic, len(self.edges), moves, time.perf_counter() - t0)
