@@ -198,15 +198,19 @@ class LearnedNetwork:
             raise ModelError(f"not a model file written by this tool (missing or bad field: {exc}).") from None
 
     def to_graphml(self) -> str:
-        """GraphML text (nodes, directed edges with a ``weight`` attribute)."""
+        """GraphML text (nodes with a boolean ``hidden`` attribute, directed edges with a ``weight``)."""
         lines = [
             '<?xml version="1.0" encoding="UTF-8"?>',
             '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">',
             '  <key id="weight" for="edge" attr.name="weight" attr.type="double"/>',
+            '  <key id="hidden" for="node" attr.name="hidden" attr.type="boolean"><default>false</default></key>',
             '  <graph id="G" edgedefault="directed">',
         ]
+        hidden = set(self.hidden_names())
         for v in self.variables:
-            lines.append(f'    <node id="{escape(v, {chr(34): "&quot;"})}"/>')
+            node = escape(v, {chr(34): "&quot;"})
+            mark = '<data key="hidden">true</data>' if v in hidden else ""
+            lines.append(f'    <node id="{node}">{mark}</node>' if mark else f'    <node id="{node}"/>')
         for i, (p, c, w) in enumerate(self.edges()):
             q = {chr(34): "&quot;"}
             lines.append(

@@ -106,20 +106,25 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
         # work on a copy: the HiddenSearch before the acceptance is what Undo restores
         hs = session.hidden.copy()
         hs.set_edges(stepper.edges())
-    # observed-data BIC before: with no hidden variable yet, the current network's BIC
-    before = hs.observed_bic() if hs.hidden else stepper.score
     previous = (session.main, session.hidden)
+    # the baseline is the network before Accept searched to convergence (HiddenSearch.accept), so
+    # the reported change is the hidden variable's, not the search's (#12)
     hv = hs.accept(proposal)
     # EM ran its search to convergence (unless it stopped at its iteration limit): the export says so (#14)
     session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
     session.push(AcceptHidden(*previous, name=hv.name))
-    after = hs.observed_bic()
+    verdict = (
+        "it pays"
+        if hv.realized_gain > 0
+        else "it does NOT pay: the network without it scores at least as well; Undo takes it back"
+    )
     return (
         f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
-        f"structural EM ran {hs.em.n_iter_} iteration(s) and re-learned the whole network "
-        f"({len(hs.em.edges)} edges). Observed-data BIC {before:,.2f} before, {after:,.2f} now "
-        f"({after - before:+,.2f}). The Search page shows the new network with a fresh move log (EM "
-        "already ran its search to convergence); Undo (here or on the Search page) goes back."
+        f"structural EM ran over its Markov blanket, then over the whole network ({len(hs.em.edges)} edges). "
+        f"Observed-data {session.score_label}: {hv.baseline_score:,.2f} for the network before Accept "
+        f"searched to convergence, {hv.score_after:,.2f} with {hv.name}: realized change "
+        f"{hv.realized_gain:+,.2f} (estimated {hv.estimated_gain:+,.2f}); {verdict}. The Search page "
+        "shows the new network with a fresh move log; Undo (here or on the Search page) goes back."
     )
 
 

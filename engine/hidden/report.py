@@ -1,0 +1,261 @@
+"""A regulator report for accepted hidden variables: what each one does to each child (and,
+before Accept, :func:`cluster_view`: the profiles a person needs to vet a proposal).
+
+For a hidden variable H of a linear-Gaussian network (fitted on the expected statistics of
+structural EM, JMLR 2007 section 6), per child X:
+
+* ``loading``: the coefficient of H in X's family, on the scale where H has unit variance
+  (``w_HX * sd(H)``; H's variance is the network's implied marginal variance), and its ``sign``;
+* ``variance_explained``: the share of X's (implied) variance due to H's direct effect,
+  ``w_HX^2 Var(H) / Var(X)``;
+* ``corr_child_profile``: corr(X's values, H's profile), the profile being H's posterior mean
+  per instance (z* refined by EM).
+
+Per hidden variable: the observed variable whose values are closest to the profile (|corr|), the
+proposal's estimated score change and the realized one (observed data, the same score, against the
+network before the acceptance searched to convergence).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .proposals import ClusterProposal, family_coefficients
+
+__all__ = [
+    "REPORT_COLUMNS",
+    "ChildLoading",
+    "ClusterView",
+    "HiddenVariable",
+    "RegulatorReport",
+    "cluster_view",
+    "regulator_report",
+    "report_rows",
+]
+
+#: columns of the CSV export, one row per (hidden variable, child)
+REPORT_COLUMNS = [
+    "hidden",
+    "child",
+    "loading",
+    "sign",
+    "variance_explained",
+    "corr_child_profile",
+    "closest_observed",
+    "closest_corr",
+    "estimated_gain",
+    "realized_gain",
+]
+
+
+@dataclass
+class ChildLoading:
+    """One child of a hidden variable (see the module docstring)."""
+
+    child: str
+    loading: float
+    sign: str
+    variance_explained: float
+    corr_child_profile: float
+
+
+@dataclass
+class RegulatorReport:
+    """One hidden variable's report."""
+
+    name: str
+    children: list[ChildLoading]
+    closest_observed: str | None
+    closest_corr: float
+    estimated_gain: float = math.nan
+    realized_gain: float = math.nan
+    extra: dict = field(default_factory=dict)
+
+    def to_dict(self) -> dict:
+        def num(x: float) -> float | None:
+            return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
+
+        return {
+            "name": self.name,
+            "closest_observed": self.closest_observed,
+            "closest_corr": num(self.closest_corr),
+            "estimated_gain": num(self.estimated_gain),
+            "realized_gain": num(self.realized_gain),
+            "children": [asdict(c) for c in self.children],
+        }
+
+
+def _corr(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """corr(a, b[:, j]) for every column j (0 for a constant column)."""
+    ac = a - a.mean()
+    bc = b - b.mean(axis=0)
+    den = np.sqrt((ac @ ac) * (bc * bc).sum(axis=0))
+    return np.where(den > 0, (ac @ bc) / np.where(den > 0, den, 1.0), 0.0)
+
+
+def regulator_report(
+    names: list[str],
+    n_observed: int,
+    coef: np.ndarray,
+    variance: np.ndarray,
+    values: np.ndarray,
+    gains: dict[str, tuple[float, float]] | None = None,
+) -> list[RegulatorReport]:
+    """Reports for the hidden variables ``names[n_observed:]`` of a linear-Gaussian network.
+
+    Parameters
+    ----------
+    names : every variable, observed first
+    n_observed : how many are observed
+    coef : (N, N), ``coef[parent, child]``
+    variance : (N,), each family's noise variance
+    values : (M, N), observed values and the hidden variables' posterior means
+    gains : name -> (estimated, realized) score change, optional
+    """
+    n = len(names)
+    a = np.linalg.inv(np.eye(n) - coef.T)
+    cov = (a * variance) @ a.T
+    var = np.maximum(np.diag(cov), 1e-300)
+    gains = gains or {}
+    out = []
+    for h in range(n_observed, n):
+        prof = values[:, h]
+        kids = np.flatnonzero(coef[h, :n_observed])
+        corr_obs = _corr(prof, values[:, :n_observed])
+        children = [
+            ChildLoading(
+                child=str(names[c]),
+                loading=float(coef[h, c] * math.sqrt(var[h])),
+                sign="+" if coef[h, c] > 0 else "-",
+                variance_explained=float(coef[h, c] ** 2 * var[h] / var[c]),
+                corr_child_profile=float(corr_obs[c]),
+            )
+            for c in kids
+        ]
+        children.sort(key=lambda c: -abs(c.loading))
+        j = int(np.argmax(np.abs(corr_obs))) if n_observed else -1
+        est, real = gains.get(str(names[h]), (math.nan, math.nan))
+        out.append(
+            RegulatorReport(
+                name=str(names[h]),
+                children=children,
+                closest_observed=str(names[j]) if j >= 0 else None,
+                closest_corr=float(abs(corr_obs[j])) if j >= 0 else math.nan,
+                estimated_gain=float(est),
+                realized_gain=float(real),
+            )
+        )
+    return out
+
+
+def report_rows(reports: list[RegulatorReport]) -> list[dict]:
+    """One dict per (hidden variable, child) with :data:`REPORT_COLUMNS` (CSV export)."""
+    rows = []
+    for r in reports:
+        for c in r.children:
+            rows.append(
+                {
+                    "hidden": r.name,
+                    "child": c.child,
+                    "loading": c.loading,
+                    "sign": c.sign,
+                    "variance_explained": c.variance_explained,
+                    "corr_child_profile": c.corr_child_profile,
+                    "closest_observed": r.closest_observed,
+                    "closest_corr": r.closest_corr,
+                    "estimated_gain": r.estimated_gain,
+                    "realized_gain": r.realized_gain,
+                }
+            )
+    return rows
+
+
+@dataclass
+class ClusterView:
+    """What a person needs to vet a proposed hidden regulator.
+
+    ``ideal`` holds the members' ideal profiles scaled by 1/sigma_i (columns, the matrix Y of
+    eq. 11), ``profile`` the proposed hidden profile z* (standardized), ``member_corr`` the
+    correlation matrix of the members' values, and ``ideal_corr`` that of their ideal profiles.
+    ``order`` sorts the instances by z* so that a plot of the profiles is readable.
+    """
+
+    names: list[str]
+    ideal: np.ndarray
+    profile: np.ndarray
+    member_corr: np.ndarray
+    ideal_corr: np.ndarray
+    loadings: np.ndarray
+    order: np.ndarray
+
+
+def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
+    """Profiles and correlations of a proposal's members under the stepper's current families,
+    without the edges inside the set that the proposal removes (its other parents kept)."""
+    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
+    inside = set(proposal.members)
+    parents = [tuple(p for p in ps if p not in inside) if c in inside else ps for c, ps in enumerate(parents)]
+    coef, rss = family_coefficients(stepper.model, parents)
+    m = values.shape[0]
+    xc = values - values.mean(axis=0)
+    members = np.asarray(proposal.members, dtype=np.intp)
+    y = xc @ (np.eye(values.shape[1]) - coef)[:, members]
+    y = y / np.sqrt(np.maximum(rss[members], 1e-300) / m)
+    z = proposal.profile
+    # orient each member's profile like z* so that the picture shows agreement, not sign
+    sign = np.sign(y.T @ z)
+    sign[sign == 0] = 1.0
+    return ClusterView(
+        names=list(proposal.names),
+        ideal=y * sign,
+        profile=z,
+        member_corr=np.corrcoef(values[:, members], rowvar=False),
+        ideal_corr=np.corrcoef(y, rowvar=False),
+        loadings=np.asarray(proposal.loadings),
+        order=np.argsort(z, kind="stable"),
+    )
+
+
+def _num(x: float) -> float | None:
+    """A float for JSON, None for NaN (not measured)."""
+    return None if math.isnan(x) else float(x)
+
+
+@dataclass
+class HiddenVariable:
+    """An accepted hidden variable."""
+
+    name: str
+    children: list[str]
+    estimated_gain: float
+    members: list[str]
+    #: observed-data score before the acceptance (the network then, searched to convergence) and
+    #: after it (structural EM over H's Markov blanket, then the full search); NaN when not measured
+    baseline_score: float = math.nan
+    score_after: float = math.nan
+    source: str = ""
+    removed_edges: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def realized_gain(self) -> float:
+        """Observed-data score after minus before (the same score, the same data)."""
+        return self.score_after - self.baseline_score
+
+    def to_dict(self, profile: np.ndarray | None = None) -> dict:
+        out = {
+            "name": self.name,
+            "children": list(self.children),
+            "estimated_gain": float(self.estimated_gain),
+            "proposed_members": list(self.members),
+            "source": self.source,
+            "removed_edges": [list(e) for e in self.removed_edges],
+            "baseline_score": _num(self.baseline_score),
+            "score_after": _num(self.score_after),
+            "realized_gain": _num(self.realized_gain),
+        }
+        if profile is not None:
+            out["profile"] = [float(v) for v in profile]
+        return out
