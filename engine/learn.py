@@ -392,9 +392,8 @@ class IdealParentSearch:
             score=stepper.score_choice,
         )
         if dataset.interventions is not None:
-            info = dataset.interventions.describe(dataset.names)
             intercepts = bool(self.condition_intercept or dataset.interventions.intercepts)
-            self.network_.interventions = {**info, "condition_intercept": intercepts}
+            self.network_.interventions = dataset.interventions.record(dataset.names, dataset.values, intercepts)
         self.score_choice_ = stepper.score_choice
         self.score_ = result.score
         self.loglik_ = result.loglik
