@@ -10,7 +10,8 @@ JSON), which is exactly the model the search fitted (Frisch-Waugh-Lovell for the
 
 Missing cells and hidden variables are integrated out exactly for linear-Gaussian networks (JMLR 2007
 section 5). Under interventions the intervened variables of a row become parentless in the
-mutilated network: their families are dropped and the rest is conditioned on their values.
+mutilated network: their families are dropped and the rest is conditioned on their values (or,
+where missing, integrated out under their intervention distribution).
 """
 
 from __future__ import annotations
@@ -25,8 +26,6 @@ from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError
 
 __all__ = ["evaluate_network", "family_dim", "ScoringDesign"]
-
-LOG_2PI = math.log(2.0 * math.pi)
 
 
 def family_dim(fam) -> int:
@@ -127,13 +126,13 @@ def evaluate_network(net, data, *, refit: bool = False, design=None, intercepts:
                 f"{source}: scoring data with missing cells or hidden variables needs a "
                 "linear-Gaussian model (this one has non-linear CPDs); remove or fill the missing cells."
             )
-        if sd is not None and (refit or sd.intercepts):
+        if sd is not None and sd.intercepts:
             raise MissingValuesError(
-                f"{source}: {'refitting' if refit else 'per-condition intercepts'} on data with missing cells or "
-                "hidden variables under interventions is not implemented; fill the missing cells first."
+                f"{source}: per-condition intercepts on data with missing cells or hidden variables are not "
+                "implemented; fill the missing cells first."
             )
         if refit:
-            total = _refit_em(net, dataset, x)
+            total = _refit_em(net, dataset, x, sd)
         else:
             total = _marginal_loglik(net, x, observed, sd)
         per_family = None
@@ -220,36 +219,25 @@ def linear_arrays(net) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def _marginal_loglik(net, x: np.ndarray, observed: np.ndarray, sd: ScoringDesign | None) -> float:
     """Log-likelihood of the observed cells, missing cells and hidden variables integrated out.
 
-    Under interventions, rows are grouped by their set of intervened variables T; in the mutilated
-    network the variables of T are roots, so ``p(rest | x_T) = p(x_obs) / p(x_T)`` with T given any
-    root distribution (standard normal here). T must be observed in its rows: the intervention's own
-    distribution is not modelled."""
+    Under interventions the variables each row's experiment set are roots of its mutilated network,
+    conditioned on where observed and integrated out under their intervention distribution (the
+    mean and variance of their observed values in that condition) where missing, as structural EM
+    scores them (:func:`engine.interventions.em.mutilated_marginal_loglik`)."""
     from .hidden import marginal_loglik
 
     b0, coef, var = linear_arrays(net)
     values = np.nan_to_num(x)
     if sd is None:
         return marginal_loglik(b0, coef, var, values, observed)
-    if (sd.mask & ~observed).any():
-        j = int(np.flatnonzero((sd.mask & ~observed).any(axis=0))[0])
-        raise MissingValuesError(
-            f"variable {net.variables[j]!r} is missing in rows where an experiment set it: the mutilated "
-            "likelihood needs the value the experiment gave it; fill or drop those cells."
-        )
-    patterns, inverse = np.unique(sd.mask, axis=0, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
-    total = 0.0
-    for p, targets in enumerate(patterns):
-        rows = inverse == p
-        b, w, s = b0.copy(), coef.copy(), var.copy()
-        b[targets], w[:, targets], s[targets] = 0.0, 0.0, 1.0
-        total += marginal_loglik(b, w, s, values[rows], observed[rows])
-        total += 0.5 * float(np.sum(values[rows][:, targets] ** 2)) + 0.5 * LOG_2PI * int(rows.sum() * targets.sum())
-    return float(total)
+    from .interventions.em import intervention_priors, mutilated_marginal_loglik
+
+    priors = intervention_priors(x, observed, sd.mask, sd.codes)
+    return mutilated_marginal_loglik(b0, coef, var, values, observed, sd.mask, sd.codes, priors)
 
 
-def _refit_em(net, dataset: Dataset, x: np.ndarray) -> float:
-    """Refit the parameters (structure fixed) by EM on data with hidden/missing cells."""
+def _refit_em(net, dataset: Dataset, x: np.ndarray, sd: ScoringDesign | None = None) -> float:
+    """Refit the parameters (structure fixed) by EM on data with hidden/missing cells (under
+    interventions, the masked EM of :mod:`engine.interventions.em`)."""
     from .hidden import StructuralEM
     from .hidden.em import _Params
 
@@ -262,12 +250,19 @@ def _refit_em(net, dataset: Dataset, x: np.ndarray) -> float:
     b0, coef, var = linear_arrays(net)
     order = obs_vars + [v for v in net.variables if v in hidden]
     perm = [net.variables.index(v) for v in order]
-    em = StructuralEM(
-        ds,
-        hidden={h: (np.zeros(x.shape[0]), []) for h in order[len(obs_vars) :]},
-        initial_edges=[(p, c) for p, c, _ in net.edges()],
-        fixed_structure=True,
-    )
+    options = {
+        "hidden": {h: (np.zeros(x.shape[0]), []) for h in order[len(obs_vars) :]},
+        "initial_edges": [(p, c) for p, c, _ in net.edges()],
+        "fixed_structure": True,
+    }
+    if sd is None:
+        em = StructuralEM(ds, **options)
+    else:
+        from .interventions import Interventions
+        from .interventions.em import MaskedStructuralEM
+
+        design = Interventions(np.array(sd.codes), sd.condition_names, (), np.array(sd.mask[:, cols]))
+        em = MaskedStructuralEM(ds, design=design, **options)
     em.e_step(_Params(b0[perm], coef[np.ix_(perm, perm)], var[perm]))
     em.run()
     return em.observed_loglik()

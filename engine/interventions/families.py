@@ -75,26 +75,47 @@ class MaskedFamilies(FamilyBase):
         condition_intercept: bool = False,
     ) -> None:
         values = np.asarray(values, dtype=float)
+        codes = design.codes
+        centre = bool(condition_intercept)
+
+        def on_rows(keep: np.ndarray) -> tuple[FamilyModel, np.ndarray]:
+            vals = centre_within(values[keep], codes[keep]) if centre else values[keep]
+            return make_model(vals), vals
+
+        self._build(on_rows, values.shape, design, centre)
+
+    @classmethod
+    def on_rows(
+        cls, model_of_rows: Callable[[np.ndarray], FamilyModel], values: np.ndarray, design: Interventions
+    ) -> MaskedFamilies:
+        """Families whose model on each set of kept rows ``keep`` (boolean, M) is
+        ``model_of_rows(keep)``: structural EM builds them from the expected sufficient statistics of
+        those rows (JMLR 2007 section 6). ``values`` (M x N, the current expected values) serve the
+        ideal profiles. No per-condition intercepts."""
+        obj = cls.__new__(cls)
+        values = np.asarray(values, dtype=float)
+        obj._build(lambda keep: (model_of_rows(keep), values[keep]), values.shape, design, False)
+        return obj
+
+    def _build(self, on_rows, shape: tuple[int, int], design: Interventions, condition_intercept: bool) -> None:
         mask = np.asarray(design.mask, dtype=bool)
-        if mask.shape != values.shape:
-            raise DataValidationError(f"intervention mask of shape {mask.shape} for data of shape {values.shape}.")
-        self.n_samples, self.n_vars = values.shape
+        if mask.shape != tuple(shape):
+            raise DataValidationError(f"intervention mask of shape {mask.shape} for data of shape {tuple(shape)}.")
+        self.n_samples, self.n_vars = shape
         self.condition_intercept = bool(condition_intercept)
         patterns, self._pattern = np.unique(mask.T, axis=0, return_inverse=True)
         self._pattern = self._pattern.ravel()
         #: the rows (boolean, M) of each model: the rows its children were not set in
         self.rows = ~patterns
-        self._check_memory(make_model)
+        self._check_memory()
         self._models: list[FamilyModel] = []
         self._values: list[np.ndarray] = []
         n_cond = np.zeros(len(patterns), dtype=np.intp)
         for p, keep in enumerate(self.rows):
-            vals = values[keep]
             n_cond[p] = np.unique(design.codes[keep]).size
-            if self.condition_intercept:
-                vals = centre_within(vals, design.codes[keep])
+            model, vals = on_rows(keep)
             self._values.append(vals)
-            self._models.append(make_model(vals))
+            self._models.append(model)
         self.family_rows = self.rows.sum(axis=1)[self._pattern]
         #: per-condition intercepts beyond the CPD's own one, per family
         self.extra_params = (n_cond[self._pattern] - 1) if self.condition_intercept else np.zeros(self.n_vars, np.intp)
@@ -105,7 +126,7 @@ class MaskedFamilies(FamilyBase):
         if hasattr(first, "ideal_weights"):
             self.ideal_weights = lambda child, parents: self._model(child).ideal_weights(child, parents)
 
-    def _check_memory(self, make_model) -> None:
+    def _check_memory(self) -> None:
         need = len(self.rows) * 8 * self.n_vars**2
         if need > MASK_MODEL_BYTES:
             raise DataValidationError(
