@@ -73,16 +73,16 @@ class MaskedFamilies(FamilyBase):
         design: Interventions,
         *,
         condition_intercept: bool = False,
+        intercept_groups: np.ndarray | None = None,
     ) -> None:
         values = np.asarray(values, dtype=float)
-        codes = design.codes
-        centre = bool(condition_intercept)
+        centre = bool(condition_intercept) or intercept_groups is not None
 
-        def on_rows(keep: np.ndarray) -> tuple[FamilyModel, np.ndarray]:
-            vals = centre_within(values[keep], codes[keep]) if centre else values[keep]
+        def on_rows(keep: np.ndarray, groups: np.ndarray) -> tuple[FamilyModel, np.ndarray]:
+            vals = centre_within(values[keep], groups[keep]) if centre else values[keep]
             return make_model(vals), vals
 
-        self._build(on_rows, values.shape, design, centre)
+        self._build(on_rows, values.shape, design, centre, intercept_groups)
 
     @classmethod
     def on_rows(
@@ -94,26 +94,37 @@ class MaskedFamilies(FamilyBase):
         ideal profiles. No per-condition intercepts."""
         obj = cls.__new__(cls)
         values = np.asarray(values, dtype=float)
-        obj._build(lambda keep: (model_of_rows(keep), values[keep]), values.shape, design, False)
+        obj._build(lambda keep, _: (model_of_rows(keep), values[keep]), values.shape, design, False)
         return obj
 
-    def _build(self, on_rows, shape: tuple[int, int], design: Interventions, condition_intercept: bool) -> None:
+    def _build(
+        self, on_rows, shape: tuple[int, int], design: Interventions, condition_intercept: bool, groups=None
+    ) -> None:
         mask = np.asarray(design.mask, dtype=bool)
         if mask.shape != tuple(shape):
             raise DataValidationError(f"intervention mask of shape {mask.shape} for data of shape {tuple(shape)}.")
         self.n_samples, self.n_vars = shape
         self.condition_intercept = bool(condition_intercept)
-        patterns, self._pattern = np.unique(mask.T, axis=0, return_inverse=True)
+        # families share a model when they keep the same rows and (with intercepts) the same groups
+        if groups is None:
+            keys = mask.T
+        else:
+            groups = np.asarray(groups, dtype=np.int64)
+            if groups.shape != mask.shape:
+                raise DataValidationError(f"intercept groups of shape {groups.shape} for data of shape {mask.shape}.")
+            keys = np.hstack([mask.T.astype(np.int64), groups.T])
+        _, first, self._pattern = np.unique(keys, axis=0, return_index=True, return_inverse=True)
         self._pattern = self._pattern.ravel()
         #: the rows (boolean, M) of each model: the rows its children were not set in
-        self.rows = ~patterns
+        self.rows = ~mask.T[first]
         self._check_memory()
         self._models: list[FamilyModel] = []
         self._values: list[np.ndarray] = []
-        n_cond = np.zeros(len(patterns), dtype=np.intp)
+        n_cond = np.zeros(len(first), dtype=np.intp)
         for p, keep in enumerate(self.rows):
-            n_cond[p] = np.unique(design.codes[keep]).size
-            model, vals = on_rows(keep)
+            grp = design.codes if groups is None else groups[:, first[p]]
+            n_cond[p] = np.unique(grp[keep]).size
+            model, vals = on_rows(keep, grp)
             self._values.append(vals)
             self._models.append(model)
         self.family_rows = self.rows.sum(axis=1)[self._pattern]
