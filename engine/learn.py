@@ -340,10 +340,15 @@ class IdealParentSearch:
         dataset = with_design(data, condition, targets)
         if dataset.has_missing or self._auto_hidden or self.two_layer:
             design = dataset.interventions
-            if design is not None and (design.any or self.condition_intercept or design.intercepts):
+            if design is not None and (self._auto_hidden or self.two_layer):
                 raise ParameterError(
-                    "structural EM (missing values, hidden variables) with interventions is not implemented: "
-                    "complete the missing cells or learn without hidden variables."
+                    "hidden variables with interventions are not implemented: learn without hidden variables "
+                    "or without the condition column."
+                )
+            if design is not None and (self.condition_intercept or design.intercepts):
+                raise ParameterError(
+                    "per-condition intercepts with missing values are not implemented (structural EM fits one "
+                    "intercept per family): complete the missing cells or learn without condition_intercept."
                 )
             if self.learns_by_em(dataset):
                 unused = [
@@ -392,9 +397,8 @@ class IdealParentSearch:
             score=stepper.score_choice,
         )
         if dataset.interventions is not None:
-            info = dataset.interventions.describe(dataset.names)
             intercepts = bool(self.condition_intercept or dataset.interventions.intercepts)
-            self.network_.interventions = {**info, "condition_intercept": intercepts}
+            self.network_.interventions = dataset.interventions.record(dataset.names, dataset.values, intercepts)
         self.score_choice_ = stepper.score_choice
         self.score_ = result.score
         self.loglik_ = result.loglik

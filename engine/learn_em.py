@@ -32,6 +32,12 @@ if TYPE_CHECKING:
 __all__ = ["fit_em", "fit_imputed", "complete_missing", "Completion"]
 
 
+def _masking_design(dataset: Dataset):
+    """The dataset's experimental design when it sets some variable (None: observational)."""
+    design = dataset.interventions
+    return design if design is not None and design.any else None
+
+
 def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
     """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
     from .hidden import MISSING_HANDLING, HiddenSearch
@@ -45,23 +51,31 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
             )
         return fit_imputed(self, dataset, callback)
     t0 = time.perf_counter()
-    hs = HiddenSearch(
-        dataset,
-        self.search_settings(),
-        two_layer=self.two_layer,
-        seed=self.random_state,
-        em_options={
-            "required": self._required_pairs,
-            "forbidden": self._forbidden_pairs,
-            "regulators": self.regulator_names(dataset),
-        },
-    )
+    em_options = {
+        "required": self._required_pairs,
+        "forbidden": self._forbidden_pairs,
+        "regulators": self.regulator_names(dataset),
+    }
     self.hidden_log_ = []
-    if self._auto_hidden or self.two_layer:
-        hs.auto(self.max_hidden, progress=self.hidden_log_.append)
+    design = _masking_design(dataset)
+    if design is not None:  # missing cells under interventions: the masked structural EM
+        from .interventions.em import MaskedStructuralEM
+
+        hs = None
+        em = MaskedStructuralEM(dataset, self.search_settings(), design=design, **em_options)
+        em.e_step(em.params())
+        em.run()
+        summary = {"hidden": [], "observed_bic": em.observed_bic(), "observed_loglik": em.observed_loglik()}
     else:
-        hs.fit_structure()
-    em = hs.em
+        hs = HiddenSearch(
+            dataset, self.search_settings(), two_layer=self.two_layer, seed=self.random_state, em_options=em_options
+        )
+        if self._auto_hidden or self.two_layer:
+            hs.auto(self.max_hidden, progress=self.hidden_log_.append)
+        else:
+            hs.fit_structure()
+        em = hs.em
+        summary = hs.summary()
     stepper = em.stepper
     names = tuple(em.names)
     full = dataset.with_columns(names, em.mean, ~em.observed)
@@ -81,13 +95,14 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     net = LearnedNetwork.from_parents(
         full, parents, em.expected_model(), stats=self.stats_.to_dict(), settings=self.settings()
     )
-    summary = hs.summary()
     net.hidden = summary["hidden"]
     net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
     net.loglik = summary["observed_loglik"]
     net.bic = summary["observed_bic"]
     self.score_choice_ = em.score_choice
     net.score_info = {**em.score_choice.describe(), "value": summary["observed_bic"]}
+    if design is not None:
+        net.interventions = design.record(dataset.names, dataset.values, False)
     self.network_ = net
     self.score_ = net.bic
     self.loglik_ = net.loglik
@@ -167,9 +182,14 @@ def complete_missing(
 
     t0 = time.perf_counter()
     settings = SearchSettings.coerce(settings)
-    em = StructuralEM(
-        dataset, settings, required=required, forbidden=forbidden, regulators=regulators, max_iter=max_iter
-    )
+    options = {"required": required, "forbidden": forbidden, "regulators": regulators, "max_iter": max_iter}
+    design = _masking_design(dataset)
+    if design is None:
+        em = StructuralEM(dataset, settings, **options)
+    else:  # each family's E- and M-step terms on the rows its child was not set in
+        from .interventions.em import MaskedStructuralEM
+
+        em = MaskedStructuralEM(dataset, settings, design=design, **options)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # said in the Completion (``converged``)
         em.run(callback)

@@ -26,18 +26,18 @@ from xml.sax.saxutils import escape
 import numpy as np
 import pandas as pd
 
-from .cpd import CPD_CHOICES, DEFAULT_CPD, family_loglik, get_cpd, make_families
+from .cpd import CPD_CHOICES, DEFAULT_CPD, get_cpd
 from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
+from .evaluate import evaluate_network, family_dim
 from .exceptions import DataValidationError, ModelError
 from .score import BIC, ScoreChoice, make_score
 
 __all__ = ["LearnedNetwork", "Family"]
 
 
-def _family_dim(fam: Family) -> int:
-    """BIC dimension of a family: its CPD's ``n_params`` for its number of parents."""
-    return get_cpd(fam.cpd).n_params(len(fam.parents))
+#: BIC dimension of a saved family (kept under its old name)
+_family_dim = family_dim
 
 
 @dataclass
@@ -273,83 +273,18 @@ class LearnedNetwork:
             x[:, j] = col
         return x
 
-    def _linear_arrays(self):
-        n = len(self.variables)
-        index = {v: i for i, v in enumerate(self.variables)}
-        b0, coef, var = np.zeros(n), np.zeros((n, n)), np.ones(n)
-        for child, fam in self.families.items():
-            c = index[child]
-            b0[c] = fam.params["intercept"]
-            var[c] = fam.params["variance"]
-            for p, w in fam.params.get("coefficients", {}).items():
-                coef[index[p], c] = w
-        return b0, coef, var
-
-    def evaluate(self, dataset: Dataset, *, refit: bool = False) -> dict:
-        """Log-likelihood and BIC of ``dataset`` under this network.
+    def evaluate(self, dataset, *, refit: bool = False, design=None, intercepts: bool | None = None) -> dict:
+        """Log-likelihood and score of ``dataset`` under this network (:func:`engine.evaluate.evaluate_network`).
 
         Without ``refit`` the fitted parameters are evaluated as they are (held-out evaluation);
         with ``refit`` every family is refitted on ``dataset`` first. Hidden variables and missing
         cells are integrated out exactly (linear-Gaussian networks; refitting then uses EM with the
-        structure fixed). Returns ``loglik`` (nats, of the observed cells),
-        ``loglik_per_instance_per_variable`` and ``bic``.
+        structure fixed). Interventional data (``design``, or the one a Dataset carries): each family
+        on the rows where its child was not set, its penalty at that count, as ``learn`` scores it.
+        Returns ``loglik`` (nats, of the observed cells), ``loglik_per_instance_per_variable``,
+        ``bic`` and ``score`` (the score the network was learned with).
         """
-        dataset = self._as_dataset(dataset)
-        x = self.align(dataset)
-        m = x.shape[0]
-        if refit:
-            from ._validation import constant_variables
-
-            hidden = set(self.hidden_names())
-            flat = [self.variables[j] for j in constant_variables(x) if self.variables[j] not in hidden]
-            if flat:
-                raise DataValidationError(
-                    f"{dataset.source or 'data'}: variable(s) {', '.join(map(repr, flat[:6]))} are constant: "
-                    "refitting the model on them is meaningless (score without --refit instead)."
-                )
-        observed = ~np.isnan(x)
-        n_obs_cells = int(observed.sum())
-        n_params = sum(_family_dim(f) for f in self.families.values())
-        incomplete = bool((~observed).any())
-        if incomplete:
-            if not all(get_cpd(f.cpd).structural_em for f in self.families.values()):
-                from .exceptions import MissingValuesError
-
-                raise MissingValuesError(
-                    f"{dataset.source or 'data'}: scoring data with missing cells or hidden variables needs a "
-                    "linear-Gaussian model (this one has non-linear CPDs); remove or fill the missing cells."
-                )
-            from .hidden import marginal_loglik
-
-            if refit:
-                total = self._refit_em(dataset, x)
-            else:
-                b0, coef, var = self._linear_arrays()
-                total = marginal_loglik(b0, coef, var, np.nan_to_num(x), observed)
-            n_per = len(self.variables) - len(self.hidden)
-        else:
-            total = self._complete_loglik(x, refit)
-            n_per = len(self.variables)
-        if not np.isfinite(total):
-            raise DataValidationError(
-                f"{dataset.source or 'data'}: the model gives these data zero likelihood (for the "
-                "multiplicative CPD every value must be positive)."
-            )
-        bic = total - 0.5 * math.log(m) * n_params
-        scorer = self.scorer(m)
-        value = total - sum(scorer.penalty(_family_dim(f), len(f.parents)) for f in self.families.values())
-        return {
-            "loglik": float(total),
-            "loglik_per_instance_per_variable": float(total / (m * n_per))
-            if not incomplete
-            else float(total / max(n_obs_cells, 1)),
-            "bic": float(bic),
-            "score_name": scorer.name,
-            "score": float(value),
-            "units": "nats",
-            "n_samples": int(m),
-            "refit": bool(refit),
-        }
+        return evaluate_network(self, dataset, refit=refit, design=design, intercepts=intercepts)
 
     def scorer(self, n_samples: int) -> BIC:
         """The score this network was learned with (BIC for models saved before scores had names),
@@ -364,46 +299,3 @@ class LearnedNetwork:
         except (TypeError, ValueError):
             raise ModelError("the model file's score parameters are not numbers.") from None
         return make_score(name, n_samples, n_candidates=n_cand, gamma=gamma)
-
-    def _complete_loglik(self, x: np.ndarray, refit: bool) -> float:
-        index = {v: i for i, v in enumerate(self.variables)}
-        total = 0.0
-        if refit:
-            cpds = {f.cpd for f in self.families.values()}
-            model = make_families(x, cpds.pop() if len(cpds) == 1 else DEFAULT_CPD)
-            for child, fam in self.families.items():
-                total += model.fit(index[child], tuple(sorted(index[p] for p in fam.parents))).loglik
-            return total
-        for child, fam in self.families.items():
-            coefs = fam.params.get("coefficients", {})
-            u = x[:, [index[p] for p in fam.parents]]
-            params = dict(fam.params)
-            params["coefficients"] = [coefs[p] for p in fam.parents]
-            total += family_loglik(fam.cpd, params, x[:, index[child]], u)
-        return total
-
-    def _refit_em(self, dataset: Dataset, x: np.ndarray) -> float:
-        """Refit the parameters (structure fixed) by EM on data with hidden/missing cells."""
-        from .data import Dataset as _Dataset
-        from .hidden import StructuralEM
-
-        hidden = set(self.hidden_names())
-        obs_vars = [v for v in self.variables if v not in hidden]
-        cols = [self.variables.index(v) for v in obs_vars]
-        xo = x[:, cols]
-        ds = _Dataset(names=tuple(obs_vars), values=xo, missing=np.isnan(xo), source=dataset.source)
-        # hidden variables start from their posterior means under the current parameters
-        b0, coef, var = self._linear_arrays()
-        order = obs_vars + [v for v in self.variables if v in hidden]
-        perm = [self.variables.index(v) for v in order]
-        em = StructuralEM(
-            ds,
-            hidden={h: (np.zeros(x.shape[0]), []) for h in order[len(obs_vars) :]},
-            initial_edges=[(p, c) for p, c, _ in self.edges()],
-            fixed_structure=True,
-        )
-        from .hidden.em import _Params
-
-        em.e_step(_Params(b0[perm], coef[np.ix_(perm, perm)], var[perm]))
-        em.run()
-        return em.observed_loglik()

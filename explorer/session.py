@@ -375,7 +375,8 @@ class SearchSession:
             full, parents, stepper.model, stats=stats.to_dict(), settings=self.settings.to_dict()
         )
         if self.dataset.interventions is not None:  # the design, rows per family (engine.interventions)
-            net.interventions = self.dataset.interventions.describe(self.dataset.names)
+            design = self.dataset.interventions
+            net.interventions = design.record(self.dataset.names, self.dataset.values, design.intercepts)
         hidden = sorted(self.hidden_names(), key=full.names.index)
         if hidden:
             values = self.values()

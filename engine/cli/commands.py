@@ -220,16 +220,12 @@ def score(args: argparse.Namespace) -> int:
     except ModelError as exc:
         raise ModelError(f"{path.name}: {exc}") from None
     # held-out data: one instance is enough, and columns the model does not use may be constant
-    dataset = load_table(
-        args.data,
-        transpose=args.transpose,
-        standardize=False,
-        drop=args.drop,
-        min_samples=2 if args.refit else 1,
-        allow_constant=not args.refit,  # refitting on a constant variable would be meaningless
-    )
+    options = {"drop": args.drop, "min_samples": 2 if args.refit else 1, "allow_constant": not args.refit}
+    dataset = _scoring_data(args, network, options)
+    if dataset is None:
+        dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
     try:
-        out = network.evaluate(dataset, refit=args.refit)
+        out = network.evaluate(dataset, refit=args.refit, intercepts=True if args.condition_intercept else None)
     except DataValidationError as exc:
         hidden = set(network.hidden_names())
         wanted = {v for v in network.variables if v not in hidden}
@@ -244,3 +240,48 @@ def score(args: argparse.Namespace) -> int:
     out["model"] = path.name
     write_result(dumps(out), None)
     return 0
+
+
+def _scoring_data(args: argparse.Namespace, network, options: dict):
+    """DATA with its experimental design for ``score``, or None when it is scored as observational.
+
+    The condition column and targets are ``--condition``/``--targets``, else those the model was
+    learned with (its ``interventions`` block) when DATA has that column; each choice is said on
+    stderr. A model learned with interventions scored on data without the column: every row is
+    scored as observational (no family loses rows), unless it has per-condition intercepts, which
+    need each row's condition (:class:`engine.evaluate.ScoringDesign` then says so)."""
+    from ..exceptions import ParameterError
+    from ..interventions import read_targets, scoring_design
+    from ..io import read_table, source_label
+
+    info = network.interventions or {}
+    column = args.condition or info.get("column")
+    if args.targets and not args.condition:
+        raise ParameterError("--targets needs --condition COLUMN: the column naming each row's condition.")
+    if args.condition_intercept and not column:
+        raise ParameterError("--condition-intercept needs --condition COLUMN: the column naming each row's condition.")
+    if not column:
+        return None
+    frame = read_table(args.data)
+    if not args.condition and column not in [str(c).strip() for c in frame.columns]:
+        if not info.get("condition_intercept"):
+            say(
+                f"note: the model was learned with interventions (condition column {column!r}); "
+                f"{Path(args.data).name} has no such column, so every row is scored as observational."
+            )
+        return None
+    if args.transpose:
+        raise ParameterError("--condition names a column of conditions: it cannot be used with --transpose.")
+    if args.targets:
+        targets, whence = read_targets(args.targets), f"targets from {Path(args.targets).name}"
+    elif column == info.get("column"):
+        targets = [(t["condition"], t["target"]) for t in info.get("targets", [])]
+        whence = "targets from the model"
+    else:
+        targets, whence = [], "no targets (every condition observational)"
+    label = source_label(args.data, None)
+    dataset, notes = scoring_design(frame, column, targets, source=label, **options)
+    say(f"score: condition column {column!r}{'' if args.condition else ' (from the model)'}, {whence}")
+    for note in notes:
+        say(f"  - {note}")
+    return dataset

@@ -272,6 +272,25 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--model", required=True, metavar="RESULT.json", help="a result written by 'learn'")
     score.add_argument("--refit", action="store_true", help="refit the parameters on DATA first")
+    score.add_argument(
+        "--condition",
+        metavar="COLUMN",
+        default=None,
+        help="interventional data: the column naming each row's condition (default: the model's condition column "
+        "when DATA has it). Each family is scored on the rows where its child was not set, as 'learn' scores it",
+    )
+    score.add_argument(
+        "--targets",
+        metavar="FILE",
+        default=None,
+        help="with --condition: CSV condition,target (default: the targets the model was learned with)",
+    )
+    score.add_argument(
+        "--condition-intercept",
+        action="store_true",
+        help="one intercept per condition in every family (default: as the model was learned; "
+        "a model learned without them needs --refit)",
+    )
     _add_bootstrap(sub, learn)
     return parser
 

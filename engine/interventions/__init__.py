@@ -7,7 +7,7 @@ not set by an experiment; :func:`attach_conditions` builds the design from a con
 
 from .design import MIN_FAMILY_ROWS, Interventions, read_targets
 from .families import MaskedFamilies, centre_within
-from .frames import attach_conditions, load_with_conditions, split_condition, with_design
+from .frames import attach_conditions, load_with_conditions, scoring_design, split_condition, with_design
 
 __all__ = [
     "Interventions",
@@ -17,6 +17,7 @@ __all__ = [
     "centre_within",
     "load_with_conditions",
     "read_targets",
+    "scoring_design",
     "split_condition",
     "with_design",
 ]

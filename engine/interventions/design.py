@@ -80,12 +80,13 @@ class Interventions:
         *,
         column: str = "condition",
         intercepts: bool = False,
+        min_family_rows: int = MIN_FAMILY_ROWS,
     ) -> Interventions:
         """The design from one condition label per row and a targets table.
 
         ``targets``: pairs ``(condition, variable)``, or a dict condition -> variable name(s); a
         condition absent from it is observational. An unknown condition or variable name, a row
-        without a condition, or a variable set in (nearly) every row raises
+        without a condition, or a variable set in all but fewer than ``min_family_rows`` rows raises
         :class:`~engine.exceptions.DataValidationError` naming it.
         """
         labels = pd.Series(list(conditions), dtype=object)
@@ -116,11 +117,11 @@ class Interventions:
         for cond, target in pairs:
             mask[:, names.index(target)] |= codes == cond_names.index(cond)
         kept = len(codes) - mask.sum(axis=0)
-        short = np.flatnonzero(kept < MIN_FAMILY_ROWS)
+        short = np.flatnonzero(kept < min_family_rows)
         if short.size:
             raise DataValidationError(
                 f"variable {names[short[0]]!r} is set by an experiment in {int(mask[:, short[0]].sum())} of "
-                f"{len(codes)} rows: its family keeps {int(kept[short[0]])} rows, fewer than {MIN_FAMILY_ROWS}; "
+                f"{len(codes)} rows: its family keeps {int(kept[short[0]])} rows, fewer than {min_family_rows}; "
                 "add observational rows or drop it from the targets."
             )
         return cls(np.asarray(codes, dtype=np.intp), cond_names, tuple(pairs), mask, str(column), bool(intercepts))
@@ -161,6 +162,25 @@ class Interventions:
             "family_rows": {str(n): int(rows[i]) for i, n in enumerate(names)},
             "left_out": {str(n): self.left_out(i) for i, n in enumerate(names) if self.mask[:, i].any()},
         }
+
+    def condition_means(self, values: np.ndarray, names: Sequence[str]) -> dict:
+        """``{condition: {variable: mean}}`` of ``values`` (rows x variables) within each condition:
+        the per-condition intercepts of a model learned with ``condition_intercept``."""
+        out = {}
+        for c, cond in enumerate(self.condition_names):
+            rows = self.codes == c
+            if rows.any():
+                out[cond] = {str(n): float(v) for n, v in zip(names, values[rows].mean(axis=0), strict=True)}
+        return out
+
+    def record(self, names: Sequence[str], values: np.ndarray, intercepts: bool) -> dict:
+        """The ``interventions`` block of a learned network's JSON: :meth:`describe`, whether every
+        family had one intercept per condition, and then the condition means of ``values`` (the
+        data the model was fitted on), which ``score`` needs to evaluate those intercepts."""
+        out = {**self.describe(names), "condition_intercept": bool(intercepts)}
+        if intercepts:
+            out["condition_means"] = self.condition_means(values, names)
+        return out
 
     # ------------------------------------------------------------- derived
     def subset(self, rows) -> Interventions:

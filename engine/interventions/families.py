@@ -73,28 +73,60 @@ class MaskedFamilies(FamilyBase):
         design: Interventions,
         *,
         condition_intercept: bool = False,
+        intercept_groups: np.ndarray | None = None,
     ) -> None:
         values = np.asarray(values, dtype=float)
+        centre = bool(condition_intercept) or intercept_groups is not None
+
+        def on_rows(keep: np.ndarray, groups: np.ndarray) -> tuple[FamilyModel, np.ndarray]:
+            vals = centre_within(values[keep], groups[keep]) if centre else values[keep]
+            return make_model(vals), vals
+
+        self._build(on_rows, values.shape, design, centre, intercept_groups)
+
+    @classmethod
+    def on_rows(
+        cls, model_of_rows: Callable[[np.ndarray], FamilyModel], values: np.ndarray, design: Interventions
+    ) -> MaskedFamilies:
+        """Families whose model on each set of kept rows ``keep`` (boolean, M) is
+        ``model_of_rows(keep)``: structural EM builds them from the expected sufficient statistics of
+        those rows (JMLR 2007 section 6). ``values`` (M x N, the current expected values) serve the
+        ideal profiles. No per-condition intercepts."""
+        obj = cls.__new__(cls)
+        values = np.asarray(values, dtype=float)
+        obj._build(lambda keep, _: (model_of_rows(keep), values[keep]), values.shape, design, False)
+        return obj
+
+    def _build(
+        self, on_rows, shape: tuple[int, int], design: Interventions, condition_intercept: bool, groups=None
+    ) -> None:
         mask = np.asarray(design.mask, dtype=bool)
-        if mask.shape != values.shape:
-            raise DataValidationError(f"intervention mask of shape {mask.shape} for data of shape {values.shape}.")
-        self.n_samples, self.n_vars = values.shape
+        if mask.shape != tuple(shape):
+            raise DataValidationError(f"intervention mask of shape {mask.shape} for data of shape {tuple(shape)}.")
+        self.n_samples, self.n_vars = shape
         self.condition_intercept = bool(condition_intercept)
-        patterns, self._pattern = np.unique(mask.T, axis=0, return_inverse=True)
+        # families share a model when they keep the same rows and (with intercepts) the same groups
+        if groups is None:
+            keys = mask.T
+        else:
+            groups = np.asarray(groups, dtype=np.int64)
+            if groups.shape != mask.shape:
+                raise DataValidationError(f"intercept groups of shape {groups.shape} for data of shape {mask.shape}.")
+            keys = np.hstack([mask.T.astype(np.int64), groups.T])
+        _, first, self._pattern = np.unique(keys, axis=0, return_index=True, return_inverse=True)
         self._pattern = self._pattern.ravel()
         #: the rows (boolean, M) of each model: the rows its children were not set in
-        self.rows = ~patterns
-        self._check_memory(make_model)
+        self.rows = ~mask.T[first]
+        self._check_memory()
         self._models: list[FamilyModel] = []
         self._values: list[np.ndarray] = []
-        n_cond = np.zeros(len(patterns), dtype=np.intp)
+        n_cond = np.zeros(len(first), dtype=np.intp)
         for p, keep in enumerate(self.rows):
-            vals = values[keep]
-            n_cond[p] = np.unique(design.codes[keep]).size
-            if self.condition_intercept:
-                vals = centre_within(vals, design.codes[keep])
+            grp = design.codes if groups is None else groups[:, first[p]]
+            n_cond[p] = np.unique(grp[keep]).size
+            model, vals = on_rows(keep, grp)
             self._values.append(vals)
-            self._models.append(make_model(vals))
+            self._models.append(model)
         self.family_rows = self.rows.sum(axis=1)[self._pattern]
         #: per-condition intercepts beyond the CPD's own one, per family
         self.extra_params = (n_cond[self._pattern] - 1) if self.condition_intercept else np.zeros(self.n_vars, np.intp)
@@ -105,7 +137,7 @@ class MaskedFamilies(FamilyBase):
         if hasattr(first, "ideal_weights"):
             self.ideal_weights = lambda child, parents: self._model(child).ideal_weights(child, parents)
 
-    def _check_memory(self, make_model) -> None:
+    def _check_memory(self) -> None:
         need = len(self.rows) * 8 * self.n_vars**2
         if need > MASK_MODEL_BYTES:
             raise DataValidationError(

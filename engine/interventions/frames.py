@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import os
 
+import numpy as np
 import pandas as pd
 
 from ..data import Dataset
@@ -12,7 +13,7 @@ from ..exceptions import DataValidationError, ParameterError
 from ..io import as_dataset, from_frame, read_table, source_label
 from .design import Interventions, _preview, read_targets
 
-__all__ = ["split_condition", "attach_conditions", "with_design", "load_with_conditions"]
+__all__ = ["split_condition", "attach_conditions", "with_design", "load_with_conditions", "scoring_design"]
 
 
 def split_condition(frame: pd.DataFrame, column: str, source: str = "table") -> tuple[pd.DataFrame, list]:
@@ -96,3 +97,31 @@ def load_with_conditions(
     dataset = from_frame(rest, standardize=standardize, source=label, drop=tuple(drop))
     targets = read_targets(targets_path) if targets_path is not None else []
     return attach_conditions(dataset, labels, targets, column=str(column).strip())
+
+
+def scoring_design(
+    frame: pd.DataFrame, column: str, targets, *, source: str, drop=(), min_samples: int = 1, allow_constant=True
+) -> tuple[Dataset, list[str]]:
+    """Held-out data for ``score``: ``frame`` (raw cells, original scale) without its condition
+    column, carrying its design, and notes for the user.
+
+    Unlike :func:`load_with_conditions`, a target whose condition does not occur in these rows is
+    skipped (held-out data may hold only some conditions; a note says which) and a family may keep
+    no row at all (it then adds nothing to the score)."""
+    rest, labels = split_condition(frame, column, source)
+    dataset = from_frame(
+        rest, standardize=False, source=source, drop=tuple(drop), min_samples=min_samples, allow_constant=allow_constant
+    )
+    present = {str(x).strip() for x in labels if not pd.isna(x)}
+    pairs = [(str(c).strip(), str(t).strip()) for c, t in (targets or [])]
+    absent = sorted({c for c, _ in pairs if c not in present})
+    design = Interventions.from_labels(
+        labels, dataset.names, [p for p in pairs if p[0] not in absent], column=column, min_family_rows=0
+    )
+    notes = [
+        f"conditions from column {column!r}: {len(design.condition_names)} conditions, "
+        f"{int(np.count_nonzero(design.mask.any(axis=0)))} variable(s) set by an experiment in some rows"
+    ]
+    if absent:
+        notes.append(f"targets of condition(s) not in these rows skipped: {_preview(absent)}")
+    return dataclasses.replace(dataset, interventions=design), notes

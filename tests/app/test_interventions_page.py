@@ -96,3 +96,37 @@ def test_upload_with_a_condition_column(app):
     dataset = app.session_state[state.SESSION].dataset
     assert dataset.names == ("a", "b", "c")
     assert dataset.interventions.condition_names == ("control", "drug") and dataset.interventions.intercepts
+
+
+def test_upload_with_missing_cells_and_a_condition_column(app):
+    """Missing cells are completed by the masked structural EM, then the masked search runs."""
+    import numpy as np
+    import pandas as pd
+
+    from explorer import sidebar
+
+    rng = np.random.default_rng(2)
+    n = 300
+    cond = np.where(np.arange(n) % 3 == 0, "drug", "control")
+    a = rng.normal(size=n)
+    b = np.where(cond == "drug", rng.normal(size=n), a + 0.7 * rng.normal(size=n))
+    frame = pd.DataFrame({"batch": cond, "a": a, "b": b, "c": b + 0.7 * rng.normal(size=n)})
+    frame.loc[rng.random(n) < 0.05, "a"] = np.nan
+    frame.loc[rng.random(n) < 0.05, "c"] = np.nan
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    app.file_uploader(key=state.W_UPLOAD).set_value(("exp.csv", frame.to_csv(index=False).encode(), "text/csv")).run()
+    assert not app.exception
+    app.session_state["_targets_default"] = [("drug", "b")]  # as if typed into the targets table
+    app.selectbox(key=interventions_panel.W_CONDITION).set_value("batch").run()
+    assert not app.exception and not app.error
+    session = app.session_state[state.SESSION]
+    assert session.dataset.interventions.targets == (("drug", "b"),)
+    assert session.prepared.completion is not None and not session.search_dataset().has_missing
+    assert session.prepared.loaded.interventions is not None  # completed by the masked EM
+    app.switch_page("explorer/pages/search.py").run()
+    app.button(key=state.W_RUN_ALL).click().run()
+    assert not app.exception
+    net = app.session_state[state.SESSION].learned_network()
+    assert net.to_dict()["interventions"]["family_rows"]["b"] == int((cond != "drug").sum())
+    app.checkbox(key=interventions_panel.W_INTERCEPTS).check().run()
+    assert not app.exception and not app.error

@@ -80,6 +80,25 @@ def test_condition_intercepts_equal_dummy_regression(masked_data):
     assert fit.n_params == 2 + 2 + 1  # two slopes, intercept, variance, one more condition intercept
 
 
+def test_intercept_groups_equal_grouped_dummy_regression(masked_data):
+    """Per-family intercept groups: family A gets one intercept per condition, the others share one
+    between obs and doC (the study of benchmarks/bench_interventions_designs.py)."""
+    x, labels, design = masked_data
+    groups = np.tile(design.codes[:, None], (1, 4))
+    merged = np.where(labels == "doC", int(design.codes[labels == "obs"][0]), design.codes)
+    groups[:, 1:] = merged[:, None]
+    model = MaskedFamilies(lambda v: make_families(v, "linear"), x, design, intercept_groups=groups)
+    plain = MaskedFamilies(lambda v: make_families(v, "linear"), x, design)
+    keep = labels != "doB"  # B's family: rows where B was not set (obs and doC share one intercept)
+    assert model.fit(1, (0,)).loglik == pytest.approx(plain.fit(1, (0,)).loglik, rel=1e-12)
+    assert model.fit(1, (0,)).n_params == plain.fit(1, (0,)).n_params
+    every = (labels[:, None] == np.array(["doB", "doC"])[None, :]).astype(float)
+    fit = model.fit(0, (3,))
+    assert fit.loglik == pytest.approx(_lstsq_loglik(x[:, 0], x[:, [3]], every), rel=1e-9)
+    assert fit.n_params == 1 + 2 + 2
+    assert keep.sum() == model.family_rows[1]
+
+
 def _two_node(truth: str, rng: np.random.Generator, n: int = 600) -> tuple[pd.DataFrame, list]:
     """X -> Y (or Y -> X) with observational rows and rows where an experiment set each variable."""
     cond = rng.choice(["obs", "doX", "doY"], size=n)
@@ -178,8 +197,8 @@ def test_em_and_positive_cpd_refuse_what_they_cannot_do(masked_data):
     x, labels, _ = masked_data
     frame = pd.DataFrame(x, columns=list("ABCD")).assign(cond=labels)
     frame.iloc[3, 0] = np.nan
-    with pytest.raises(ParameterError, match="structural EM .* with interventions is not implemented"):
-        IdealParentSearch().fit(frame, condition="cond", targets=[("doB", "B")])
+    with pytest.raises(ParameterError, match="hidden variables with interventions are not implemented"):
+        IdealParentSearch(hidden="auto").fit(frame, condition="cond", targets=[("doB", "B")])
     pos = from_array(np.exp(x), list("ABCD"), standardize=False)
     fitted = IdealParentSearch(cpd="multiplicative").fit(pos, condition=list(labels), targets=[("doB", "B")])
     assert fitted.network_.interventions["family_rows"]["B"] == int((labels != "doB").sum())
