@@ -81,6 +81,14 @@ def render() -> None:
     if dataset.has_missing:
         st.info("This data set has missing cells; hidden-variable proposals need complete data here.")
         return
+    if dataset.interventions is not None:
+        st.info(
+            "Hidden variables are not learned from interventional data: structural EM with a hidden "
+            "variable does not yet leave intervened rows out of its families (the engine refuses "
+            "`--hidden` with `--condition` too). To look for hidden regulators, choose no condition "
+            "column under Experiments in the sidebar (the rows are then pooled as observational)."
+        )
+        return
 
     hs = session.hidden
     names = session.variable_names()
