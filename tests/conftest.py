@@ -5,11 +5,20 @@ Nothing here imports Streamlit; app-level fixtures belong in tests/app/.
 
 from __future__ import annotations
 
-from pathlib import Path
+import os
 
-import pytest
+# One BLAS thread per process: the suite's matrices are small, and on a 2-core machine threaded
+# BLAS spends more time synchronizing than computing (tests/engine took 372 s with the default
+# threads against 139 s with one, on a busy machine). Set before numpy is imported, so it also
+# reaches the subprocesses (streamlit servers, dask workers) the tests start.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
 
-from engine.synth import random_network, sample_dataset
+from pathlib import Path  # noqa: E402
+
+import pytest  # noqa: E402
+
+from engine.synth import random_network, sample_dataset  # noqa: E402
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
