@@ -44,10 +44,11 @@ def _rank(scores: np.ndarray, value: float) -> int:
     return int((finite > value).sum()) + 1
 
 
-def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int) -> Move:
-    """The Add move z -> child with its measures, exact changes and rank."""
+def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int, pooled=None) -> Move:
+    """The Add move z -> child with its measures, exact changes and rank (``pooled``: the
+    family's :func:`pools` when already computed)."""
     add_m, _ = measure_arrays(stepper.settings, e)
-    add_p, _, shared = pools(stepper, child, e)
+    add_p, _, shared = pools(stepper, child, e) if pooled is None else pooled
     pool = shared if stepper.queue == "shared" else add_p
     dll = float(e.add_exact[z])
     return Move(
@@ -63,10 +64,10 @@ def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int) -> Move:
     )
 
 
-def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int) -> Move:
+def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int, pooled=None) -> Move:
     """The Replace move (parent i of child -> z) with its measures, exact changes and rank."""
     _, rep_m = measure_arrays(stepper.settings, e)
-    _, rep_p, shared = pools(stepper, child, e)
+    _, rep_p, shared = pools(stepper, child, e) if pooled is None else pooled
     pool = shared if stepper.queue == "shared" else rep_p[i]
     dll = float(e.rep_exact[i, z])
     return Move(
@@ -82,10 +83,18 @@ def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int) -> Mo
     )
 
 
-def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps):
+def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps, legal=None):
     """Best exactly-scored Add/Replace/Delete move of one family, as (BIC change, tie-break key,
-    move), or None; also records which candidates the answer depends on (``stepper.watch``)."""
+    move), or None; also records which candidates the answer depends on (``stepper.watch``).
+    ``legal``: the family's (legal Add, legal Replace) rows now, when the caller has them."""
     k = len(e.parents)
+    pooled: list = []
+
+    def pool():  # the family's ranking pools, computed once for the moves built here
+        if not pooled:
+            pooled.append(pools(stepper, child, e, *(legal or (None, None))))
+        return pooled[0]
+
     pen = stepper.pen_add(k)  # adding a parent
     pen_del = stepper.pen_add(k - 1) if k else 0.0  # what deleting one saves
     best: tuple[float, tuple, Move] | None = None
@@ -99,7 +108,7 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
         d = e.add_exact[add_idx] - pen
         j = argbest(d, add_idx)
         z = int(add_idx[j])
-        consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: make_add(stepper, child, e, z))
+        consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: make_add(stepper, child, e, z, pool()))
     for i, idx in reps:
         if not idx.size:
             continue
@@ -107,7 +116,7 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
         j = argbest(d, idx)
         z = int(idx[j])
         u = e.parents[i]
-        consider(float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z))
+        consider(float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z, pool()))
     if Operator.DELETE in stepper.operators:
         for i, u in enumerate(e.parents):
             if stepper.required[u, child]:

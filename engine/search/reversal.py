@@ -31,23 +31,32 @@ class ReversalCache:
         self._vals = np.zeros(0)
         self._legal: tuple | None = None  # (dag version, n_par bytes, us, cs) of the legal reversals
 
-    def lookup(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
-        """Cached changes of reversing ``us[e] -> cs[e]`` (NaN where unknown)."""
+    def _find(self, us: np.ndarray, cs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Keys of the edges, their positions in the sorted keys, and whether each is stored."""
         q = us.astype(np.int64) * self.n_vars + cs
         idx = np.searchsorted(self._keys, q)
-        idx_c = np.minimum(idx, max(self._keys.size - 1, 0))
-        found = (idx < self._keys.size) & (self._keys[idx_c] == q) if self._keys.size else np.zeros(q.size, bool)
-        out = np.full(q.size, np.nan)
-        out[found] = self._vals[idx_c[found]]
+        if not self._keys.size:
+            return q, idx, np.zeros(q.size, dtype=bool)
+        return q, idx, self._keys[np.minimum(idx, self._keys.size - 1)] == q
+
+    def lookup(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
+        """Cached changes of reversing ``us[e] -> cs[e]`` (NaN where unknown)."""
+        _, idx, found = self._find(us, cs)
+        out = np.full(us.size, np.nan)
+        out[found] = self._vals[idx[found]]
         return out
 
     def store(self, us: np.ndarray, cs: np.ndarray, values: np.ndarray) -> None:
         """Remember the changes of reversing ``us[e] -> cs[e]``."""
-        q = us.astype(np.int64) * self.n_vars + cs
-        keep = ~np.isin(self._keys, q)
-        keys = np.concatenate([self._keys[keep], q])
-        order = np.argsort(keys, kind="stable")
-        self._keys, self._vals = keys[order], np.concatenate([self._vals[keep], values])[order]
+        q, idx, found = self._find(us, cs)
+        self._vals[idx[found]] = values[found]  # known edges: overwrite in place
+        new = ~found
+        if new.any():  # the others: insert at their sorted positions
+            order = np.argsort(q[new], kind="stable")
+            q_new, v_new = q[new][order], np.asarray(values, dtype=float)[new][order]
+            pos = np.searchsorted(self._keys, q_new)
+            self._keys = np.insert(self._keys, pos, q_new)
+            self._vals = np.insert(self._vals, pos, v_new)
 
     def invalidate(self, node: int) -> None:
         """Forget every reversal touching ``node``'s family."""

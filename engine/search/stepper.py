@@ -265,14 +265,15 @@ class Stepper:
         for c in np.flatnonzero(self._dirty):
             c = int(c)
             e = self.entry(c)
-            add_idx, reps, n_ranked = self.select(c, e, *self.legal_rows(c))
+            legal = self.legal_rows(c)
+            add_idx, reps, n_ranked = self.select(c, e, *legal)
             self.n_ranked += n_ranked
-            chosen.append((c, e, add_idx, reps))
+            chosen.append((c, e, add_idx, reps, legal))
         # the reversals' exact fits go into the same batch as the families' chosen candidates
-        requests = [r for c, e, a, reps in chosen for r in self._requests(c, e, a, reps)]
+        requests = [r for c, e, a, reps, _ in chosen for r in self._requests(c, e, a, reps)]
         self.ensure_exact(requests + self.reversals.pending(self))
-        for c, e, add_idx, reps in chosen:
-            best = candidates.decide_family(self, c, e, add_idx, reps)
+        for c, e, add_idx, reps, legal in chosen:
+            best = candidates.decide_family(self, c, e, add_idx, reps, legal)
             self._fam_best[c] = best
             self._fb_delta[c] = -np.inf if best is None else best[0]
         self._dirty[:] = False
