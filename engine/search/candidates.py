@@ -116,7 +116,9 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
         j = argbest(d, idx)
         z = int(idx[j])
         u = e.parents[i]
-        consider(float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z, pool()))
+        consider(
+            float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z, pool())
+        )
     if Operator.DELETE in stepper.operators:
         for i, u in enumerate(e.parents):
             if stepper.required[u, child]:
