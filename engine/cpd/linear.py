@@ -19,6 +19,7 @@ Assumes complete data; missing values are handled by structural EM elsewhere.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -270,7 +271,8 @@ class LinearGaussianFamilies(FamilyBase):
         cand = np.asarray(candidates, dtype=np.intp)
         st = self._stats(child, parents)
         yz = self._yz(child, parents, st)[cand]
-        zz = self._diag[cand].copy()
+        zz = self._diag[cand]  # a copy (fancy indexing)
+        tiny = 1e-12 * zz
         if parents:
             s_uz = self.scatter[np.array(parents, dtype=np.intp)[:, None], cand]
             if st.chol is not None:
@@ -279,19 +281,20 @@ class LinearGaussianFamilies(FamilyBase):
             else:
                 s_uu = self.scatter[np.ix_(list(parents), list(parents))]
                 zz -= np.einsum("ij,ij->j", s_uz, np.linalg.lstsq(s_uu, s_uz, rcond=None)[0])
-        tiny = 1e-12 * self._diag[cand]
         with np.errstate(divide="ignore", invalid="ignore"):
             # the cosine first: (y.z)^2 and (y.y)(z.z) over- or underflow on raw data around 1e+-100
-            r2 = np.where(zz > tiny, (yz / (np.sqrt(st.rss) * np.sqrt(zz))) ** 2, 0.0)
+            r2 = np.where(zz > tiny, (yz / (math.sqrt(st.rss) * np.sqrt(zz))) ** 2, 0.0)
         r2 = np.minimum(r2, R2_CAP)  # a square: never below 0
         m = self.n_samples
         gain = -0.5 * m * np.log1p(-r2)
         # below the variance floor the new family's log-likelihood is the one at the floored
-        # variance (as in fit), which caps the gain
-        new_rss = np.where(r2 >= R2_CAP, 0.0, st.rss * (1.0 - r2))  # r2 at its cap: an exact fit
+        # variance (as in fit), which caps the gain; rss (1 - r2) falls as r2 grows, so the
+        # largest r2 tells whether any candidate gets there
         floor_var = float(self._floor_var[child])
-        low = new_rss < floor_var * m
-        if low.any():
+        r2_max = r2.max(initial=0.0)
+        if r2_max >= R2_CAP or st.rss * (1.0 - r2_max) < floor_var * m:
+            new_rss = np.where(r2 >= R2_CAP, 0.0, st.rss * (1.0 - r2))  # r2 at its cap: an exact fit
+            low = new_rss < floor_var * m
             gain[low] = floored_loglik(new_rss[low], m, floor_var) - st.fit.loglik  # type: ignore[union-attr]
         return gain
 

@@ -39,17 +39,28 @@ def pools(stepper: Stepper, child: int, e: FamilyEntry, legal_add=None, legal_re
     return add_p, rep_p, np.concatenate([add_p, rep_p.ravel()])
 
 
-def _rank(scores: np.ndarray, value: float) -> int:
-    finite = scores[np.isfinite(scores)]
-    return int((finite > value).sum()) + 1
+def move_rank(stepper: Stepper, child: int, e: FamilyEntry, value: float, row: int | None = None, legal=None) -> int:
+    """1-based rank of a measure ``value`` among the family's legal candidates, as the selector
+    ranks them: the shared queue, or with ``queue="per_operator"`` the Add pool (``row`` None) or
+    the replacements of parent ``row``; the same figure as ranking within :func:`pools`, without
+    building them. ``legal``: the family's (legal Add, legal Replace) rows when known."""
+    legal_add, legal_rep = stepper.legal_rows(child) if legal is None else legal
+    add_m, rep_m = measure_arrays(stepper.settings, e)
+    shared = stepper.queue == "shared"
+    above = 0
+    if shared or row is None:
+        above += np.count_nonzero((add_m > value) & (add_m < np.inf) & legal_add)
+    if e.parents and (shared or row is not None):
+        ok = stepper.constraints.replaceable(child, e.parents)
+        m, ok = (rep_m, ok) if shared else (rep_m[row : row + 1], ok[row : row + 1])
+        above += np.count_nonzero((m > value) & (m < np.inf) & legal_rep[None, :] & ok[:, None])
+    return int(above) + 1
 
 
-def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int, pooled=None) -> Move:
-    """The Add move z -> child with its measures, exact changes and rank (``pooled``: the
-    family's :func:`pools` when already computed)."""
+def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int, legal=None) -> Move:
+    """The Add move z -> child with its measures, exact changes and rank (``legal``: the family's
+    legal rows when the caller has them)."""
     add_m, _ = measure_arrays(stepper.settings, e)
-    add_p, _, shared = pools(stepper, child, e) if pooled is None else pooled
-    pool = shared if stepper.queue == "shared" else add_p
     dll = float(e.add_exact[z])
     return Move(
         Operator.ADD,
@@ -60,15 +71,13 @@ def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int, pooled=None) 
         float(e.add_c2[z]),
         dll,
         dll - stepper.pen_add(len(e.parents)),
-        _rank(pool, float(add_m[z])),
+        move_rank(stepper, child, e, float(add_m[z]), None, legal),
     )
 
 
-def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int, pooled=None) -> Move:
+def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int, legal=None) -> Move:
     """The Replace move (parent i of child -> z) with its measures, exact changes and rank."""
     _, rep_m = measure_arrays(stepper.settings, e)
-    _, rep_p, shared = pools(stepper, child, e) if pooled is None else pooled
-    pool = shared if stepper.queue == "shared" else rep_p[i]
     dll = float(e.rep_exact[i, z])
     return Move(
         Operator.REPLACE,
@@ -79,7 +88,7 @@ def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int, poole
         float(e.rep_c2[i, z]),
         dll,
         dll,
-        _rank(pool, float(rep_m[i, z])),
+        move_rank(stepper, child, e, float(rep_m[i, z]), i, legal),
     )
 
 
@@ -88,12 +97,6 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
     move), or None; also records which candidates the answer depends on (``stepper.watch``).
     ``legal``: the family's (legal Add, legal Replace) rows now, when the caller has them."""
     k = len(e.parents)
-    pooled: list = []
-
-    def pool():  # the family's ranking pools, computed once for the moves built here
-        if not pooled:
-            pooled.append(pools(stepper, child, e, *(legal or (None, None))))
-        return pooled[0]
 
     pen = stepper.pen_add(k)  # adding a parent
     pen_del = stepper.pen_add(k - 1) if k else 0.0  # what deleting one saves
@@ -108,7 +111,7 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
         d = e.add_exact[add_idx] - pen
         j = argbest(d, add_idx)
         z = int(add_idx[j])
-        consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: make_add(stepper, child, e, z, pool()))
+        consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: make_add(stepper, child, e, z, legal))
     for i, idx in reps:
         if not idx.size:
             continue
@@ -117,7 +120,7 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
         z = int(idx[j])
         u = e.parents[i]
         consider(
-            float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z, pool())
+            float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z, legal)
         )
     if Operator.DELETE in stepper.operators:
         for i, u in enumerate(e.parents):

@@ -71,6 +71,7 @@ class Constraints:
             self.forbidden |= ~self.may_parent[:, None] & ~self.required
             np.fill_diagonal(self.forbidden, False)
         self._allowed_t: np.ndarray | None = None  # ~forbidden.T, contiguous per child (built on first use)
+        self._free = not (self.required.any() or self.forbidden.any())  # no edge rules to look up
         clash = np.argwhere(self.required & self.forbidden)
         if clash.size:
             p, c = clash[0]
@@ -117,6 +118,8 @@ class Constraints:
 
     def replaceable(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
         """Which current parents may be replaced or deleted (not required), as a bool array."""
+        if self._free:
+            return np.ones(len(parents), dtype=bool)
         return np.array([not self.required[u, child] for u in parents], dtype=bool)
 
     def replace_rows(self, child: int, parents: tuple[int, ...], legal_rep: np.ndarray) -> np.ndarray:
@@ -129,6 +132,8 @@ class Constraints:
     def reversible(self, dag: DAG, n_par: np.ndarray, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Which edges u -> c may be reversed: no cycle, not required, c -> u not forbidden, and u
         below its parent cap."""
+        if self._free:
+            return dag.reversal_mask(us, cs) & (n_par[us] < self.max_parents)
         return (
             dag.reversal_mask(us, cs)
             & ~self.required[us, cs]

@@ -30,6 +30,9 @@ class ReversalCache:
         self._keys = np.zeros(0, dtype=np.int64)
         self._vals = np.zeros(0)
         self._legal: tuple | None = None  # (dag version, n_par bytes, us, cs) of the legal reversals
+        #: the legal reversals' cached changes as looked up by :meth:`pending` for a graph state,
+        #: whose missing ones joined that step's batch of exact fits: (state key, changes)
+        self._pending: tuple | None = None
 
     def _find(self, us: np.ndarray, cs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Keys of the edges, their positions in the sorted keys, and whether each is stored."""
@@ -48,6 +51,7 @@ class ReversalCache:
 
     def store(self, us: np.ndarray, cs: np.ndarray, values: np.ndarray) -> None:
         """Remember the changes of reversing ``us[e] -> cs[e]``."""
+        self._pending = None
         q, idx, found = self._find(us, cs)
         self._vals[idx[found]] = values[found]  # known edges: overwrite in place
         new = ~found
@@ -60,6 +64,7 @@ class ReversalCache:
 
     def invalidate(self, node: int) -> None:
         """Forget every reversal touching ``node``'s family."""
+        self._pending = None
         if self._keys.size:
             keep = (self._keys // self.n_vars != node) & (self._keys % self.n_vars != node)
             self._keys, self._vals = self._keys[keep], self._vals[keep]
@@ -74,6 +79,7 @@ class ReversalCache:
                 ok = stepper.constraints.reversible(dag, stepper.n_par, us, cs)
                 us, cs = us[ok], cs[ok]
             self._legal = (key, us, cs)
+            self._pending = None
         return self._legal[1], self._legal[2]
 
     def candidates(self, stepper: Stepper) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -86,10 +92,13 @@ class ReversalCache:
         us, cs = self.legal(stepper)
         if us.size == 0:
             return empty, empty, np.zeros(0)
-        dll = self.lookup(us, cs)
+        pend = self._pending
+        submitted = pend is not None and pend[0] is self._legal
+        dll = pend[1].copy() if submitted else self.lookup(us, cs)
         todo = np.flatnonzero(np.isnan(dll))
         if todo.size:
-            stepper.ensure_exact(self._requests(stepper, us[todo], cs[todo]))
+            if not submitted:  # else pending() put their fits in the step's batch already
+                stepper.ensure_exact(self._requests(stepper, us[todo], cs[todo]))
             for j in todo:  # only the edges whose family changed in the last move
                 u, c = int(us[j]), int(cs[j])
                 ec, eu = stepper.entry(c), stepper.entry(u)
@@ -113,7 +122,9 @@ class ReversalCache:
         us, cs = self.legal(stepper)
         if us.size == 0:
             return []
-        todo = np.isnan(self.lookup(us, cs))
+        dll = self.lookup(us, cs)
+        self._pending = (self._legal, dll)
+        todo = np.isnan(dll)
         return self._requests(stepper, us[todo], cs[todo]) if todo.any() else []
 
     def best(self, stepper: Stepper) -> tuple[float, tuple, Move] | None:

@@ -122,6 +122,10 @@ def argbest(deltas: np.ndarray, idx: np.ndarray) -> int:
 
     Raises :class:`DataValidationError` when every delta is NaN or one is +inf (a numerical
     overflow upstream): skipping them would silently end the search with a wrong answer (#14)."""
+    top = deltas.max()  # NaN if any is NaN
+    if top < np.inf:  # no NaN and no +inf: the common case
+        near = np.flatnonzero(deltas >= top - 1e-9 * max(1.0, abs(top)))
+        return int(near[0]) if near.size == 1 else int(near[np.argmin(idx[near])])
     if np.isnan(deltas).all() or np.isposinf(deltas).any():
         raise DataValidationError(
             "the exact score changes of a family's candidates are not finite numbers (numerical over- or "

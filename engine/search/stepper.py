@@ -329,10 +329,12 @@ class Stepper:
         # Families whose legal candidates grew must be re-ranked; those whose legal set only
         # shrank need it only if a watched candidate (one that decided their answer) went away.
         self._dirty[shrunk] = True
-        for a in grew:
-            w = self.watch[a]
-            if w.size and self.dag.reach[a, w].any():
-                self._dirty[a] = True
+        if grew.size:  # one gather for all the grown rows' watched candidates
+            watched = [self.watch[a] for a in grew.tolist()]
+            sizes = np.fromiter(map(len, watched), dtype=np.intp, count=len(watched))
+            if sizes.any():
+                rows = np.repeat(grew, sizes)
+                self._dirty[rows[self.dag.reach[rows, np.concatenate(watched)]]] = True
         for c in touched:
             self._parents[c] = d.parents(c)
             self.n_par[c] = len(self._parents[c])
