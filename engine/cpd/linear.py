@@ -117,6 +117,7 @@ class LinearGaussianFamilies(FamilyBase):
         #: the variance floor of each child (VARIANCE_FLOOR times its ML variance)
         self._floor_var = VARIANCE_FLOOR * np.maximum(self._diag, 1e-300) / max(self.n_samples, 1)
         self._cache: dict[tuple[int, Parents], _FamilyStats] = {}
+        self._block: tuple | None = None  # (key, candidate columns, S[:, cols]) of the last list
         #: fits kept in the cache (oldest dropped first; a dropped fit is recomputed exactly)
         self.cache_size = cache_entries(self.n_vars)
 
@@ -206,28 +207,75 @@ class LinearGaussianFamilies(FamilyBase):
             st.yz = yz
         return st.yz
 
-    def _mask_own(self, arr: np.ndarray, child: int, parents: Parents) -> np.ndarray:
-        arr[..., child] = np.nan
-        if parents:
-            arr[..., list(parents)] = np.nan
+    def _mask_own(self, arr: np.ndarray, child: int, parents: Parents, cols: np.ndarray | None = None) -> np.ndarray:
+        if cols is None:
+            arr[..., child] = np.nan
+            if parents:
+                arr[..., list(parents)] = np.nan
+        elif cols.size:  # the child and parents among the candidate columns
+            own = np.array((child, *parents), dtype=np.intp)
+            at = np.minimum(np.searchsorted(cols, own), cols.size - 1)
+            arr[..., at[cols[at] == own]] = np.nan
         return arr
 
+    #: rankings can be restricted to candidate columns (``cols=``) at O(R k) a family
+    ranks_columns = True
+
+    def block(self, cols: np.ndarray) -> np.ndarray:
+        """The N x R scatter block ``S[:, cols]`` of the candidate columns (sorted indices),
+        computed once per candidate list and kept (issue #11: regulators x variables)."""
+        key = cols.tobytes()
+        if self._block is None or self._block[0] != key:
+            self._block = (key, np.array(cols, dtype=np.intp), np.ascontiguousarray(self.scatter[:, cols]))
+        return self._block[2]
+
+    def _yz_cols(self, child: int, parents: Parents, st: _FamilyStats, cols: np.ndarray) -> np.ndarray:
+        """y.z of the ideal profile with the candidate columns only, from the N x R block."""
+        blk = self.block(cols)
+        yz = blk[child].copy()
+        if parents:
+            yz -= st.alpha @ blk[list(parents)]
+        return yz
+
+    def _yz_of(self, child: int, parents: Parents, st: _FamilyStats, cand: np.ndarray) -> np.ndarray:
+        """y.z with the candidates ``cand``: from the cached N-vector, or, when the family has none
+        and the candidates are among the last candidate columns, from the N x R block (O(R k))."""
+        if st.yz is None and self._block is not None and cand.size:
+            cols = self._block[1]
+            at = np.minimum(np.searchsorted(cols, cand), cols.size - 1)
+            if (cols[at] == cand).all():
+                blk = self._block[2]
+                yz = blk[child, at]
+                if parents:
+                    yz -= st.alpha @ blk[np.array(parents, dtype=np.intp)[:, None], at]
+                return yz
+        return self._yz(child, parents, st)[cand]
+
     # --------------------------------------------------------------- rankings
-    def add_similarity(self, child: int, parents: Parents) -> tuple[np.ndarray, np.ndarray]:
+    def add_similarity(
+        self, child: int, parents: Parents, cols: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """C1, C2 of adding every variable to the family (Theorems 3.2 and 3.4), shape (N,).
 
         The ideal profile is the family's residual; ``y.z`` comes from the scatter matrix, so all
-        N candidates cost O(N k). Entries for the child and its parents are NaN.
+        N candidates cost O(N k). Entries for the child and its parents are NaN. With ``cols``
+        (sorted candidate indices) only those columns, shape (R,), at O(R k) from :meth:`block`.
         """
         st = self._stats(child, parents)
-        yz = self._yz(child, parents, st)
+        if cols is None:
+            yz, zz = self._yz(child, parents, st), self._zz_rank
+        else:
+            yz, zz = self._yz_cols(child, parents, st, cols), self._zz_rank[cols]
         m = self.n_samples
-        c1 = self._mask_own(c1_from_stats(yz, st.rss, self._zz_rank, m), child, parents)
-        c2 = self._mask_own(c2_from_stats(yz, st.rss, self._zz_rank, m), child, parents)
+        c1 = self._mask_own(c1_from_stats(yz, st.rss, zz, m), child, parents, cols)
+        c2 = self._mask_own(c2_from_stats(yz, st.rss, zz, m), child, parents, cols)
         return c1, c2
 
-    def replace_similarity(self, child: int, parents: Parents) -> tuple[np.ndarray, np.ndarray]:
-        """C1, C2 of replacing parent ``parents[i]`` by each variable, shape (k, N).
+    def replace_similarity(
+        self, child: int, parents: Parents, cols: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """C1, C2 of replacing parent ``parents[i]`` by each variable, shape (k, N) (with ``cols``:
+        the candidate columns only, (k, R), at O(R k)).
 
         Uses the replace ideal profile ``y_i = y + alpha_i u_i`` (Definition 4.1) with all other
         parameters frozen, and measures the gain relative to the *current* family, so that Add and
@@ -241,25 +289,26 @@ class LinearGaussianFamilies(FamilyBase):
         """
         st = self._stats(child, parents)
         k = len(parents)
-        n = self.n_vars
+        n = self.n_vars if cols is None else cols.size
         if k == 0:
             return np.zeros((0, n)), np.zeros((0, n))
-        s = self.scatter
         p = list(parents)
-        yz = self._yz(child, parents, st)
+        if cols is None:
+            s, yz, zz = self.scatter, self._yz(child, parents, st), self._zz_rank[None, :]
+        else:
+            s, yz, zz = self.block(cols), self._yz_cols(child, parents, st, cols), self._zz_rank[cols][None, :]
         alpha = st.alpha
         yy = st.rss
         # y_i.z = y.z + alpha_i S[u_i, z];  y_i.y_i = y.y + alpha_i^2 S[u_i, u_i]  (y is orthogonal to u_i)
         yiz = yz[None, :] + alpha[:, None] * s[p]
         yiyi = yy + alpha**2 * self._diag[p]
-        zz = self._zz_rank[None, :]
         m = self.n_samples
         with np.errstate(divide="ignore", invalid="ignore"):
             fit_term = np.where(zz > 0, (yiz / np.sqrt(zz)) ** 2, 0.0)  # no overflow of (y_i.z)^2 at 1e+-100
         fit_term = np.minimum(fit_term, R2_CAP * yiyi[:, None])
         c1 = (m / (2.0 * yy)) * (fit_term - (alpha**2 * self._diag[p])[:, None])
         c2 = 0.5 * m * (np.log(yy) - np.log(yiyi[:, None] - fit_term))
-        return self._mask_own(c1, child, parents), self._mask_own(c2, child, parents)
+        return self._mask_own(c1, child, parents, cols), self._mask_own(c2, child, parents, cols)
 
     # ------------------------------------------------------------ exact gains
     def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
@@ -270,7 +319,7 @@ class LinearGaussianFamilies(FamilyBase):
         """
         cand = np.asarray(candidates, dtype=np.intp)
         st = self._stats(child, parents)
-        yz = self._yz(child, parents, st)[cand]
+        yz = self._yz_of(child, parents, st, cand)
         zz = self._diag[cand]  # a copy (fancy indexing)
         tiny = 1e-12 * zz
         if parents:

@@ -23,7 +23,16 @@ from .selection import FamilyEntry, argbest, better, measure_arrays, ranks
 if TYPE_CHECKING:
     from .stepper import Stepper
 
-__all__ = ["candidate_table", "decide_family", "evaluate_all", "make_add", "make_rep", "pools"]
+__all__ = [
+    "candidate_table",
+    "decide_family",
+    "evaluate_all",
+    "full_measures",
+    "make_add",
+    "make_rep",
+    "move_rank",
+    "pools",
+]
 
 
 def pools(stepper: Stepper, child: int, e: FamilyEntry, legal_add=None, legal_rep=None):
@@ -32,19 +41,25 @@ def pools(stepper: Stepper, child: int, e: FamilyEntry, legal_add=None, legal_re
     candidates the selector ranks, so a move scored by ``ideal`` has rank <= K."""
     if legal_add is None:
         legal_add, legal_rep = stepper.legal_rows(child)
-    add_m, rep_m = measure_arrays(stepper.settings, e)
+    add_m, rep_m = full_measures(stepper, e)
     add_p = np.where(legal_add, add_m, np.nan)
     ok = stepper.constraints.replaceable(child, e.parents)
     rep_p = np.where(legal_rep[None, :] & ok[:, None], rep_m, np.nan) if len(e.parents) else rep_m
     return add_p, rep_p, np.concatenate([add_p, rep_p.ravel()])
 
 
+def full_measures(stepper: Stepper, e: FamilyEntry) -> tuple[np.ndarray, np.ndarray]:
+    """The family's Add and Replace measures over all N variables (NaN outside its candidates)."""
+    return (e.add_c2, e.rep_c2) if stepper.measure == "c2" else (e.add_c1, e.rep_c1)
+
+
 def move_rank(stepper: Stepper, child: int, e: FamilyEntry, value: float, row: int | None = None, legal=None) -> int:
     """1-based rank of a measure ``value`` among the family's legal candidates, as the selector
     ranks them: the shared queue, or with ``queue="per_operator"`` the Add pool (``row`` None) or
     the replacements of parent ``row``; the same figure as ranking within :func:`pools`, without
-    building them. ``legal``: the family's (legal Add, legal Replace) rows when known."""
-    legal_add, legal_rep = stepper.legal_rows(child) if legal is None else legal
+    building them. ``legal``: the family's (legal Add, legal Replace) masks over its candidate
+    columns (:meth:`Stepper.legal_cols`) when known; ``value`` is compared with those columns."""
+    legal_add, legal_rep = stepper.legal_cols(child) if legal is None else legal
     add_m, rep_m = measure_arrays(stepper.settings, e)
     shared = stepper.queue == "shared"
     above = 0
@@ -59,43 +74,48 @@ def move_rank(stepper: Stepper, child: int, e: FamilyEntry, value: float, row: i
 
 def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int, legal=None) -> Move:
     """The Add move z -> child with its measures, exact changes and rank (``legal``: the family's
-    legal rows when the caller has them)."""
+    legal masks over its candidate columns when the caller has them)."""
     add_m, _ = measure_arrays(stepper.settings, e)
+    a1, a2, _, _ = e.measures()
+    j = e.pos(z)
     dll = float(e.add_exact[z])
     return Move(
         Operator.ADD,
         z,
         child,
         -1,
-        float(e.add_c1[z]),
-        float(e.add_c2[z]),
+        float(a1[j]),
+        float(a2[j]),
         dll,
         dll - stepper.pen_add(len(e.parents)),
-        move_rank(stepper, child, e, float(add_m[z]), None, legal),
+        move_rank(stepper, child, e, float(add_m[j]), None, legal),
     )
 
 
 def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int, legal=None) -> Move:
     """The Replace move (parent i of child -> z) with its measures, exact changes and rank."""
     _, rep_m = measure_arrays(stepper.settings, e)
+    _, _, r1, r2 = e.measures()
+    j = e.pos(z)
     dll = float(e.rep_exact[i, z])
     return Move(
         Operator.REPLACE,
         z,
         child,
         e.parents[i],
-        float(e.rep_c1[i, z]),
-        float(e.rep_c2[i, z]),
+        float(r1[i, j]),
+        float(r2[i, j]),
         dll,
         dll,
-        move_rank(stepper, child, e, float(rep_m[i, z]), i, legal),
+        move_rank(stepper, child, e, float(rep_m[i, j]), i, legal),
     )
 
 
 def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps, legal=None):
     """Best exactly-scored Add/Replace/Delete move of one family, as (BIC change, tie-break key,
     move), or None; also records which candidates the answer depends on (``stepper.watch``).
-    ``legal``: the family's (legal Add, legal Replace) rows now, when the caller has them."""
+    ``legal``: the family's (legal Add, legal Replace) masks over its candidate columns now, when
+    the caller has them."""
     k = len(e.parents)
 
     pen = stepper.pen_add(k)  # adding a parent
@@ -164,8 +184,13 @@ def candidate_table(stepper: Stepper) -> CandidateTable:
     queue_shared = stepper.queue == "shared"
     for c in range(stepper.n_vars):
         e = stepper.entry(c)
-        add_idx, reps, _ = stepper.select(c, e, legal_add[c], legal_rep[c])
-        add_m, rep_m = measure_arrays(stepper.settings, e)
+        on_cols = (
+            (legal_add[c], legal_rep[c])
+            if stepper.cols is None
+            else (legal_add[c][stepper.cols], legal_rep[c][stepper.cols])
+        )
+        add_idx, reps, _ = stepper.select(c, e, *on_cols)
+        add_m, rep_m = full_measures(stepper, e)
         add_p, rep_p, shared_pool = pools(stepper, c, e, legal_add[c], legal_rep[c])
         k_par = len(e.parents)
         cand = np.flatnonzero(legal_add[c])

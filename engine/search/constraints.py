@@ -102,15 +102,25 @@ class Constraints:
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
-    def legal_rows(self, dag: DAG, child: int, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def legal_rows(
+        self, dag: DAG, child: int, parents: tuple[int, ...], cols: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Legal Add and Replace candidates (new parents) of one family with ``parents``, from its
-        reachability row (contiguous rows only: a column of an N x N matrix is N cache misses)."""
+        reachability row (contiguous rows only: a column of an N x N matrix is N cache misses);
+        with ``cols`` (sorted variable indices) only over those columns, in O(len(cols))."""
         if self._allowed_t is None:
             self._allowed_t = np.ascontiguousarray(~self.forbidden.T)
-        base = ~dag.reach[child] & self._allowed_t[child]
-        base[child] = False
-        if parents:
-            base[list(parents)] = False
+        if cols is None:
+            base = ~dag.reach[child] & self._allowed_t[child]
+            base[child] = False
+            if parents:
+                base[list(parents)] = False
+        else:
+            base = ~dag.reach[child, cols] & self._allowed_t[child, cols]
+            if cols.size:
+                own = np.array((child, *parents), dtype=np.intp)
+                at = np.minimum(np.searchsorted(cols, own), cols.size - 1)
+                base[at[cols[at] == own]] = False
         full = len(parents) >= self.max_parents
         legal_add = base if (Operator.ADD in self.operators and not full) else np.zeros_like(base)
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
@@ -123,8 +133,9 @@ class Constraints:
         return np.array([not self.required[u, child] for u in parents], dtype=bool)
 
     def replace_rows(self, child: int, parents: tuple[int, ...], legal_rep: np.ndarray) -> np.ndarray:
-        """(k, N) legal replacements of each current parent (rows of required parents are empty)."""
-        rep_legal = np.zeros((len(parents), self.n_vars), dtype=bool)
+        """(k, C) legal replacements of each current parent (rows of required parents are empty),
+        over the columns of ``legal_rep``."""
+        rep_legal = np.zeros((len(parents), legal_rep.shape[-1]), dtype=bool)
         if parents:
             rep_legal[self.replaceable(child, parents)] = legal_rep
         return rep_legal

@@ -34,11 +34,12 @@ from ..exceptions import CycleError
 from ..score import ScoreChoice, choose_score
 from . import candidates
 from .constraints import Constraints
+from .family_entry import FamilyEntry, RankCache
 from .moves import CandidateTable, Move, Operator
 from .results import SearchResult, StepResult
 from .reversal import ReversalCache
 from .run import RunLoop
-from .selection import FamilyEntry, better, default_entry_cache, select_candidates
+from .selection import better, default_entry_cache, ensure_exact, select_candidates
 from .settings import SearchSettings
 
 __all__ = ["Stepper"]
@@ -120,6 +121,10 @@ class Stepper:
         self._entries: dict[tuple[int, Parents], FamilyEntry] = {}
         #: cached family entries kept beyond the current ones (insertion order = age)
         self.cache_size = default_entry_cache(n) if cache_size is None else int(cache_size)
+        #: the candidate parents' columns the families rank (the regulators, or None: all N)
+        self.cols = reg
+        #: the families' C1/C2 rankings, within a byte budget (recomputed to the same bits if dropped)
+        self.rank_cache = RankCache()
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
         #: number of parents of each variable now
         self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
@@ -177,7 +182,7 @@ class Stepper:
         key = (child, self._parents[child])
         e = self._entries.get(key)
         if e is None:
-            e = FamilyEntry(self.model, child, key[1])
+            e = FamilyEntry(self.model, child, key[1], cols=self.cols, cache=self.rank_cache)
             self._entries[key] = e
             if len(self._entries) > self.cache_size:
                 self._evict()
@@ -214,10 +219,18 @@ class Stepper:
         """Indices of the variables the Add operator may make a parent of ``child`` now."""
         return np.flatnonzero(self.legal_rows(int(child))[0]).astype(np.intp)
 
+    def legal_cols(self, child: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`legal_rows` over the candidate columns only (O(R) with a regulator list)."""
+        return self.constraints.legal_rows(self.dag, child, self._parents[child], self.cols)
+
     def select(self, child: int, e: FamilyEntry, legal_add: np.ndarray, legal_rep: np.ndarray):
-        """Candidates of one family sent to exact scoring (see :func:`select_candidates`)."""
+        """Candidates (variable indices) of one family sent to exact scoring (see
+        :func:`select_candidates`); the legal masks are over the candidate columns."""
         rep_legal = self.constraints.replace_rows(child, e.parents, legal_rep)
-        return select_candidates(self.settings, e, legal_add, rep_legal)
+        add_idx, reps, n_ranked = select_candidates(self.settings, e, legal_add, rep_legal)
+        if self.cols is not None:  # positions among the candidate columns -> variables
+            add_idx, reps = self.cols[add_idx], [(i, self.cols[idx]) for i, idx in reps]
+        return add_idx, reps, n_ranked
 
     # ------------------------------------------------------- per-family work
     def reversal_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -225,32 +238,9 @@ class Stepper:
         return self.reversals.candidates(self)
 
     def ensure_exact(self, requests: list[tuple[str, int, FamilyEntry, int, np.ndarray]]) -> None:
-        """Score exactly, in one batch, the candidates of ``requests`` not yet scored.
-
-        Each request is ``("add", child, entry, -1, candidates)`` or ``("rep", child, entry, i,
-        candidates)``. A replacement of parent i is scored as an addition to the family without
-        it: ``Delta_rep = Delta_delete(i) + Delta_add(candidate | parents - {i})``. The model
-        receives all additions at once (non-linear CPDs fit them as one vectorized batch).
-        """
-        jobs = []
-        for kind, child, e, i, idx in requests:
-            if kind == "add":
-                need = idx[np.isnan(e.add_exact[idx])]
-                parents = e.parents
-            else:
-                need = idx[np.isnan(e.rep_exact[i, idx])]
-                parents = e.parents[:i] + e.parents[i + 1 :]
-            if need.size:
-                jobs.append((kind, child, e, i, need, parents))
-        if not jobs:
-            return
-        gains = self.model.exact_add_many([(child, parents, need) for _, child, _, _, need, parents in jobs])
-        for (kind, _child, e, i, need, _parents), g in zip(jobs, gains, strict=True):
-            if kind == "add":
-                e.add_exact[need] = g
-            else:
-                e.rep_exact[i, need] = e.del_dll[i] + g
-            self.n_exact += int(need.size)
+        """Score exactly, in one batch, the candidates of ``requests`` not yet scored
+        (:func:`engine.search.selection.ensure_exact`)."""
+        ensure_exact(self, requests)
 
     @staticmethod
     def _requests(child: int, e: FamilyEntry, add_idx: np.ndarray, reps) -> list:
@@ -265,7 +255,7 @@ class Stepper:
         for c in np.flatnonzero(self._dirty):
             c = int(c)
             e = self.entry(c)
-            legal = self.legal_rows(c)
+            legal = self.legal_cols(c)
             add_idx, reps, n_ranked = self.select(c, e, *legal)
             self.n_ranked += n_ranked
             chosen.append((c, e, add_idx, reps, legal))
