@@ -209,9 +209,7 @@ class LinearGaussianFamilies(FamilyBase):
 
     def _mask_own(self, arr: np.ndarray, child: int, parents: Parents, cols: np.ndarray | None = None) -> np.ndarray:
         if cols is None:
-            arr[..., child] = np.nan
-            if parents:
-                arr[..., list(parents)] = np.nan
+            arr[..., (child, *parents)] = np.nan
         elif cols.size:  # the child and parents among the candidate columns
             own = np.array((child, *parents), dtype=np.intp)
             at = np.minimum(np.searchsorted(cols, own), cols.size - 1)

@@ -3,8 +3,9 @@
 Reversing u -> c deletes u from c's family and adds c to u's; both parts are scored exactly
 (Reverse is never ranked by C1/C2) and, with decomposable scores, the change is the sum of the
 two families' changes. The value of an edge stays valid until either family changes, so the
-cache is invalidated per variable after each move. The cache is sparse (sorted edge keys, O(E)
-memory), never an N x N table, and the legal reversals are found once per change of the graph.
+cache is invalidated per variable after each move. Above :data:`DENSE_VARS` variables the cache is
+sparse (sorted edge keys, O(E) memory); below, an N x N table (at most 32 MB) answers with one
+gather. The legal reversals are found once per change of the graph.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from .moves import Move, Operator
 if TYPE_CHECKING:
     from .stepper import Stepper
 
-__all__ = ["ReversalCache"]
+__all__ = ["ReversalCache", "DENSE_VARS"]
+
+#: the cache is a dense N x N table up to this many variables, sorted sparse keys above
+DENSE_VARS = 2048
 
 
 class ReversalCache:
@@ -29,6 +33,8 @@ class ReversalCache:
         self.n_vars = n_vars
         self._keys = np.zeros(0, dtype=np.int64)
         self._vals = np.zeros(0)
+        #: up to DENSE_VARS variables, an N x N table (one gather per lookup; 32 MB at N = 2048)
+        self._table = np.full((n_vars, n_vars), np.nan) if n_vars <= DENSE_VARS else None
         self._legal: tuple | None = None  # (dag version, n_par bytes, us, cs) of the legal reversals
         #: the legal reversals' cached changes as looked up by :meth:`pending` for a graph state,
         #: whose missing ones joined that step's batch of exact fits: (state key, changes)
@@ -44,6 +50,8 @@ class ReversalCache:
 
     def lookup(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Cached changes of reversing ``us[e] -> cs[e]`` (NaN where unknown)."""
+        if self._table is not None:
+            return self._table[us, cs]
         _, idx, found = self._find(us, cs)
         out = np.full(us.size, np.nan)
         out[found] = self._vals[idx[found]]
@@ -52,6 +60,9 @@ class ReversalCache:
     def store(self, us: np.ndarray, cs: np.ndarray, values: np.ndarray) -> None:
         """Remember the changes of reversing ``us[e] -> cs[e]``."""
         self._pending = None
+        if self._table is not None:
+            self._table[us, cs] = values
+            return
         q, idx, found = self._find(us, cs)
         self._vals[idx[found]] = values[found]  # known edges: overwrite in place
         new = ~found
@@ -65,7 +76,10 @@ class ReversalCache:
     def invalidate(self, node: int) -> None:
         """Forget every reversal touching ``node``'s family."""
         self._pending = None
-        if self._keys.size:
+        if self._table is not None:
+            self._table[node, :] = np.nan
+            self._table[:, node] = np.nan
+        elif self._keys.size:
             keep = (self._keys // self.n_vars != node) & (self._keys % self.n_vars != node)
             self._keys, self._vals = self._keys[keep], self._vals[keep]
 

@@ -71,12 +71,18 @@ def select_candidates(
         top = top_k(scores, settings.k)
         n = add_s.shape[0]
         add_idx = top[top < n]
-        rep_flat = top[top >= n] - n
-        reps = [(i, np.sort(rep_flat[rep_flat // n == i] % n)) for i in range(k_par)]
+        chosen: list[list[int]] = [[] for _ in range(k_par)]
+        for f in top[top >= n].tolist():  # at most k of them
+            chosen[f // n - 1].append(f % n)
+        reps = [(i, np.array(sorted(z), dtype=np.intp) if z else _NONE) for i, z in enumerate(chosen)]
         return np.sort(add_idx), reps, n_ranked
     add_idx = np.sort(top_k(add_s, settings.k))
     reps = [(i, np.sort(top_k(rep_s[i], settings.k))) for i in range(k_par)]
     return add_idx, reps, n_ranked
+
+
+_NONE = np.zeros(0, dtype=np.intp)
+_NONE.flags.writeable = False
 
 
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:

@@ -72,6 +72,15 @@ class TestBoundedRankings:
         assert trajectory(sparse) == moves
         assert sparse.n_exact == full.n_exact
 
+    def test_sparse_reversal_cache_gives_the_same_search(self, values, monkeypatch):
+        from engine.search import reversal
+
+        moves = trajectory(Stepper(LinearGaussianFamilies(values), score="bic"))
+        monkeypatch.setattr(reversal, "DENSE_VARS", 0)
+        sparse = Stepper(LinearGaussianFamilies(values), score="bic")
+        assert sparse.reversals._table is None
+        assert trajectory(sparse) == moves
+
 
 class TestRegulatorColumns:
     def test_rankings_on_columns_equal_the_full_ones(self, values):
