@@ -13,8 +13,8 @@ scores the top K exactly. Kept for every family, those rankings are (1 + k) N-ve
   when needed again, to the same bits, so the search does exactly what it did with every ranking
   kept.
 * Exact gains (:class:`Gains`) are a dense N-vector per family when N is at most
-  :data:`DENSE_GAINS_VARS`, and sorted (candidate, gain) pairs above: a family stores the few
-  candidates it scored, not N.
+  :data:`DENSE_GAINS_VARS`, and above it a dict of the few candidates a family scored (dense again
+  once it holds more than N / 16 of them), not N.
 """
 
 from __future__ import annotations
@@ -31,56 +31,48 @@ __all__ = ["FamilyEntry", "Gains", "RowGains", "RankCache", "RANK_BYTES", "DENSE
 #: memory budget of the cached C1/C2 rankings of all families together (bytes)
 RANK_BYTES = 128 * 2**20
 #: exact gains are dense N-vectors up to this many variables (2.4 x 8 N^2 bytes over N families:
-#: 80 MB at N = 2048), sorted sparse pairs above
+#: 80 MB at N = 2048), a dict of the candidates scored above
 DENSE_GAINS_VARS = 2048
 
 
 class Gains:
     """Exact log-likelihood gains of one family's candidates, by variable index (NaN: not yet
-    computed). Indexing with an int gives a float, with an index array an array."""
+    computed). Indexing with an int gives a float, with an index array an array.
 
-    __slots__ = ("_dense", "_keys", "_vals")
+    Kept as a dense N-vector when ``dense``; otherwise as a dict of the candidates scored, which
+    turns into the dense vector once it holds more than N / 16 of them (greedy scores them all).
+    """
+
+    __slots__ = ("_dense", "_map", "_n")
 
     def __init__(self, n_vars: int, dense: bool) -> None:
+        self._n = n_vars
         self._dense = np.full(n_vars, np.nan) if dense else None
-        self._keys = np.zeros(0, dtype=np.intp)
-        self._vals = np.zeros(0)
-
-    @staticmethod
-    def _index(idx) -> np.ndarray:
-        q = np.asarray(idx)
-        return np.flatnonzero(q) if q.dtype == bool else np.atleast_1d(q).astype(np.intp, copy=False)
-
-    def _find(self, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        pos = np.searchsorted(self._keys, q)
-        if not self._keys.size:
-            return pos, np.zeros(q.size, dtype=bool)
-        return pos, self._keys[np.minimum(pos, self._keys.size - 1)] == q
+        self._map: dict[int, float] = {}
 
     def __getitem__(self, idx):
         if self._dense is not None:
             return self._dense[idx]
-        q = self._index(idx)
-        pos, hit = self._find(q)
-        out = np.full(q.size, np.nan)
-        out[hit] = self._vals[pos[hit]]
-        return float(out[0]) if np.ndim(idx) == 0 else out
+        if np.ndim(idx) == 0:
+            return self._map.get(int(idx), np.nan)
+        q = np.asarray(idx)
+        keys = (np.flatnonzero(q) if q.dtype == bool else q).tolist()
+        get = self._map.get
+        return np.fromiter((get(i, np.nan) for i in keys), dtype=float, count=len(keys))
 
     def __setitem__(self, idx, values) -> None:
-        if self._dense is not None:
-            self._dense[idx] = values
-            return
-        q = self._index(idx)
-        v = np.broadcast_to(np.asarray(values, dtype=float), q.shape)
-        pos, hit = self._find(q)
-        self._vals[pos[hit]] = v[hit]
-        new = ~hit
-        if new.any():
-            order = np.argsort(q[new], kind="stable")
-            q_new, v_new = q[new][order], v[new][order]
-            at = np.searchsorted(self._keys, q_new)
-            self._keys = np.insert(self._keys, at, q_new)
-            self._vals = np.insert(self._vals, at, v_new)
+        if self._dense is None:
+            q = np.asarray(idx)
+            keys = (np.flatnonzero(q) if q.dtype == bool else np.atleast_1d(q)).tolist()
+            if 16 * (len(self._map) + len(keys)) <= self._n:
+                vals = np.broadcast_to(np.asarray(values, dtype=float), (len(keys),)).tolist()
+                self._map.update(zip(keys, vals, strict=True))
+                return
+            self._dense = np.full(self._n, np.nan)  # many scored: a dense vector is no larger
+            if self._map:
+                self._dense[list(self._map)] = list(self._map.values())
+            self._map = {}
+        self._dense[idx] = values
 
 
 class RowGains:

@@ -23,9 +23,9 @@ def trajectory(stepper: Stepper) -> list:
 
 
 class TestGains:
-    @pytest.mark.parametrize("dense", [True, False])
-    def test_unknown_is_nan_and_values_come_back(self, dense):
-        g = Gains(10, dense)
+    @pytest.mark.parametrize(("n", "dense"), [(10, True), (10, False), (1000, False)])
+    def test_unknown_is_nan_and_values_come_back(self, n, dense):
+        g = Gains(n, dense)
         assert np.isnan(g[3])
         assert np.isnan(g[np.array([1, 2])]).all()
         g[np.array([7, 2])] = np.array([0.5, -1.0])
@@ -33,9 +33,15 @@ class TestGains:
         g[np.array([2])] = np.array([3.0])  # overwrite
         np.testing.assert_array_equal(g[np.array([2, 4, 7, 9])], [3.0, 2.0, 0.5, np.nan])
         assert g[7] == 0.5
-        mask = np.zeros(10, dtype=bool)
+        mask = np.zeros(n, dtype=bool)
         mask[[4, 7]] = True
         np.testing.assert_array_equal(g[mask], [2.0, 0.5])
+        # a dict of the few scored while small (1000 variables), a dense vector once many are scored
+        assert (g._dense is None) == (n == 1000)
+        many = np.arange(5, n, max(n // 100, 1))[:100]
+        g[many] = np.arange(float(many.size))
+        assert g._dense is not None
+        np.testing.assert_array_equal(g[np.array([2, 4, many[-1]])], [3.0, 2.0, many.size - 1.0])
 
 
 class TestRankCache:
