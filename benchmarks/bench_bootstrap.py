@@ -86,8 +86,9 @@ def main() -> None:
         f"single network {len(single_edges)}; pairs seen at least once {len(res.edges)}"
     )
     print(
-        f"replicate search seconds: mean {res.stats['replicate_seconds'] / res.replicates:.2f} "
-        f"(single network on all the data: {t_single:.2f} s)"
+        f"replicate seconds: mean {res.stats['replicate_seconds'] / res.replicates:.2f} wall, "
+        f"{res.stats['replicate_cpu_seconds'] / res.replicates:.2f} CPU "
+        f"(single network on all the data: {t_single:.2f} s wall)"
     )
 
     if args.skip_timing:
@@ -100,6 +101,15 @@ def main() -> None:
     print(
         f"speedup {wall_one / wall_par:.2f}x (inside the runs {one.stats['seconds'] / res.stats['seconds']:.2f}x); "
         f"identical edges and strengths: {same}"
+    )
+    # what the load on a shared machine hides: CPU seconds per replicate, and the time outside the
+    # replicates (cluster start-up, scattering, scheduling, collecting) on the 1-worker run
+    cpu = sum(r.stats["replicate_cpu_seconds"] for r in (one, res)) / (2 * args.replicates)
+    fixed = wall_one - one.stats["replicate_seconds"]
+    print(
+        f"CPU per replicate {cpu:.2f} s; outside the replicates (1 worker) {fixed:.1f} s; expected on idle cores: "
+        f"1 worker {fixed + args.replicates * cpu:.0f} s, {args.workers} workers "
+        f"{fixed + args.replicates * cpu / args.workers:.0f} s"
     )
 
 

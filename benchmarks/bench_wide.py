@@ -48,9 +48,12 @@ def run_case(name: str) -> None:
         # regulators: the variables with the most children in the true network (as a TF list would be)
         out_deg = np.bincount([p for p, _ in net.edge_index()], minlength=n)
         regs = [names[i] for i in np.argsort(-out_deg, kind="stable")[:n_reg]]
+    import resource
+
     from engine.exceptions import DataValidationError
 
-    t0 = time.perf_counter()
+    rss_before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # GB (Linux: kB)
+    t0, cpu0 = time.perf_counter(), time.process_time()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -58,7 +61,9 @@ def run_case(name: str) -> None:
     except DataValidationError as exc:  # data too short for any score: the refusal is the result
         print(f"{name:>16}  refused after {time.perf_counter() - t0:.1f} s: {exc}", flush=True)
         return
-    secs = time.perf_counter() - t0
+    secs, cpu = time.perf_counter() - t0, time.process_time() - cpu0
+    # the search's own peak: the process's peak RSS when the fit ends (the data are made before it)
+    rss_fit = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20
     heldout = est.network_.evaluate(test)["loglik_per_instance_per_variable"]
     empty = IdealParentSearch(max_parents=0).fit(train).network_.evaluate(test)["loglik_per_instance_per_variable"]
     truth = {(names[p], names[c]) for p, c in net.edge_index()}
@@ -68,7 +73,8 @@ def run_case(name: str) -> None:
     print(
         f"{name:>16}  score {est.score_choice_.name:4}  edges {len(learned):6d} (true {len(truth)}, "
         f"skeleton precision {tp / max(len(learned), 1):.2f})  test {heldout:8.3f} (empty {empty:7.3f})  "
-        f"moves {est.n_iter_:6d}  fit {secs:7.1f} s",
+        f"moves {est.n_iter_:6d}  fit {secs:7.1f} s ({cpu:.1f} s CPU)  "
+        f"peak RSS before fit {rss_before:.2f} GB, after {rss_fit:.2f} GB",
         flush=True,
     )
 

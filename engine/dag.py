@@ -133,8 +133,8 @@ class DAG:
         dst = self.reach[child].copy()
         dst[child] = True
         cols = np.flatnonzero(dst)
-        grew = rows[~self.reach[np.ix_(rows, cols)].all(axis=1)]
-        self.reach[np.ix_(grew, cols)] = True
+        grew = rows[~self.reach[rows[:, None], cols].all(axis=1)]
+        self.reach[grew[:, None], cols] = True
         return grew
 
     def remove_edge(self, parent: int, child: int) -> np.ndarray:

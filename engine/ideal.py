@@ -120,7 +120,7 @@ def c2_from_stats(yz, yy, zz, n_samples: int) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         # the cosine first: (y.z)^2 and (y.y)(z.z) over- or underflow on raw data around 1e+-100
         r2 = np.where((zz > 0) & (yy > 0), (yz / (np.sqrt(yy) * np.sqrt(zz))) ** 2, 0.0)
-    r2 = np.clip(r2, 0.0, R2_CAP)
+    r2 = np.minimum(r2, R2_CAP)  # a square: never below 0
     return -0.5 * n_samples * np.log1p(-r2)
 
 

@@ -226,6 +226,7 @@ class BootstrapRun:
             "seconds": time.perf_counter() - self.t0,
             "workers": len(workers),
             "replicate_seconds": sum(o.seconds for o in self.outcomes.values()),
+            "replicate_cpu_seconds": sum(o.cpu_seconds for o in self.outcomes.values()),
         }
         return BootstrapResult.build(
             self.names,

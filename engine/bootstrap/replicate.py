@@ -45,6 +45,8 @@ class ReplicateOutcome:
     edges: list[tuple[int, int]] = field(default_factory=list)
     hidden: list[list[str]] = field(default_factory=list)
     seconds: float = 0.0
+    #: CPU seconds of the replicate's process (load-independent, unlike the wall ``seconds``)
+    cpu_seconds: float = 0.0
     error: str | None = None
     warnings: list[str] = field(default_factory=list)
 
@@ -93,7 +95,7 @@ def run_replicate(payload: tuple[Dataset, object], index: int, seed: np.random.S
     replicate's own ``random_state``, so every setting it has reaches the replicate.
     """
     dataset, template = payload
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     out = ReplicateOutcome(index)
     try:
         with warnings.catch_warnings(record=True) as caught:
@@ -112,4 +114,5 @@ def run_replicate(payload: tuple[Dataset, object], index: int, seed: np.random.S
         where = traceback.extract_tb(exc.__traceback__)[-1]
         out.error = f"{type(exc).__name__}: {exc} (at {where.filename}:{where.lineno})"
     out.seconds = time.perf_counter() - t0
+    out.cpu_seconds = time.process_time() - c0
     return out

@@ -19,6 +19,7 @@ Assumes complete data; missing values are handled by structural EM elsewhere.
 
 from __future__ import annotations
 
+import math
 import warnings
 
 import numpy as np
@@ -43,11 +44,12 @@ __all__ = ["LinearGaussianFamilies", "linear_family_loglik", "linear_prediction"
 class _FamilyStats:
     """Per-(child, parents) cached quantities: the fit and the add statistics."""
 
-    __slots__ = ("fit", "rss", "alpha", "chol", "yz", "_proj")
+    __slots__ = ("fit", "rss", "raw_rss", "alpha", "chol", "yz", "_proj")
 
     def __init__(self) -> None:
         self.fit: FamilyFit | None = None
         self.rss = 0.0
+        self.raw_rss = 0.0
         self.alpha = np.zeros(0)
         self.chol = None
         self.yz: np.ndarray | None = None
@@ -115,6 +117,7 @@ class LinearGaussianFamilies(FamilyBase):
         #: the variance floor of each child (VARIANCE_FLOOR times its ML variance)
         self._floor_var = VARIANCE_FLOOR * np.maximum(self._diag, 1e-300) / max(self.n_samples, 1)
         self._cache: dict[tuple[int, Parents], _FamilyStats] = {}
+        self._block: tuple | None = None  # (key, candidate columns, S[:, cols]) of the last list
         #: fits kept in the cache (oldest dropped first; a dropped fit is recomputed exactly)
         self.cache_size = cache_entries(self.n_vars)
 
@@ -133,12 +136,19 @@ class LinearGaussianFamilies(FamilyBase):
         s = self.scatter
         p = list(parents)
         if p:
-            s_uu = s[np.ix_(p, p)]
-            s_ux = s[p, child]
+            idx = np.array(p, dtype=np.intp)
+            s_uu = s[idx[:, None], idx]
+            s_ux = s[idx, child]
             try:
                 # inverse Cholesky factor: S_UU^{-1} = L^{-T} L^{-1}; k is small, so plain matmuls
-                # beat LAPACK call overhead in the hot path
-                chol = np.linalg.inv(np.linalg.cholesky(s_uu))
+                # beat LAPACK call overhead in the hot path (one parent: 1 / sqrt(S_uu), the same
+                # correctly rounded numbers LAPACK gives, without its call overhead)
+                if len(p) == 1:
+                    if not s_uu[0, 0] > 0:
+                        raise np.linalg.LinAlgError("a constant parent")
+                    chol = 1.0 / np.sqrt(s_uu)
+                else:
+                    chol = np.linalg.inv(np.linalg.cholesky(s_uu))
                 alpha = chol.T @ (chol @ s_ux)
                 if not np.all(np.isfinite(alpha)):
                     raise np.linalg.LinAlgError("non-finite coefficients")
@@ -163,6 +173,7 @@ class LinearGaussianFamilies(FamilyBase):
             for old in list(self._cache)[: len(self._cache) // 4]:
                 del self._cache[old]
         # the ideal profile's y.y, kept positive for the rankings' ratios
+        st.raw_rss = rss
         st.rss = max(rss, floor_var * self.n_samples)
         st.alpha = alpha
         st.chol = chol
@@ -196,28 +207,73 @@ class LinearGaussianFamilies(FamilyBase):
             st.yz = yz
         return st.yz
 
-    def _mask_own(self, arr: np.ndarray, child: int, parents: Parents) -> np.ndarray:
-        arr[..., child] = np.nan
-        if parents:
-            arr[..., list(parents)] = np.nan
+    def _mask_own(self, arr: np.ndarray, child: int, parents: Parents, cols: np.ndarray | None = None) -> np.ndarray:
+        if cols is None:
+            arr[..., (child, *parents)] = np.nan
+        elif cols.size:  # the child and parents among the candidate columns
+            own = np.array((child, *parents), dtype=np.intp)
+            at = np.minimum(np.searchsorted(cols, own), cols.size - 1)
+            arr[..., at[cols[at] == own]] = np.nan
         return arr
 
+    #: rankings can be restricted to candidate columns (``cols=``) at O(R k) a family
+    ranks_columns = True
+
+    def block(self, cols: np.ndarray) -> np.ndarray:
+        """The N x R scatter block ``S[:, cols]`` of the candidate columns (sorted indices),
+        computed once per candidate list and kept (issue #11: regulators x variables)."""
+        key = cols.tobytes()
+        if self._block is None or self._block[0] != key:
+            self._block = (key, np.array(cols, dtype=np.intp), np.ascontiguousarray(self.scatter[:, cols]))
+        return self._block[2]
+
+    def _yz_cols(self, child: int, parents: Parents, st: _FamilyStats, cols: np.ndarray) -> np.ndarray:
+        """y.z of the ideal profile with the candidate columns only, from the N x R block."""
+        blk = self.block(cols)
+        yz = blk[child].copy()
+        if parents:
+            yz -= st.alpha @ blk[list(parents)]
+        return yz
+
+    def _yz_of(self, child: int, parents: Parents, st: _FamilyStats, cand: np.ndarray) -> np.ndarray:
+        """y.z with the candidates ``cand``: from the cached N-vector, or, when the family has none
+        and the candidates are among the last candidate columns, from the N x R block (O(R k))."""
+        if st.yz is None and self._block is not None and cand.size:
+            cols = self._block[1]
+            at = np.minimum(np.searchsorted(cols, cand), cols.size - 1)
+            if (cols[at] == cand).all():
+                blk = self._block[2]
+                yz = blk[child, at]
+                if parents:
+                    yz -= st.alpha @ blk[np.array(parents, dtype=np.intp)[:, None], at]
+                return yz
+        return self._yz(child, parents, st)[cand]
+
     # --------------------------------------------------------------- rankings
-    def add_similarity(self, child: int, parents: Parents) -> tuple[np.ndarray, np.ndarray]:
+    def add_similarity(
+        self, child: int, parents: Parents, cols: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """C1, C2 of adding every variable to the family (Theorems 3.2 and 3.4), shape (N,).
 
         The ideal profile is the family's residual; ``y.z`` comes from the scatter matrix, so all
-        N candidates cost O(N k). Entries for the child and its parents are NaN.
+        N candidates cost O(N k). Entries for the child and its parents are NaN. With ``cols``
+        (sorted candidate indices) only those columns, shape (R,), at O(R k) from :meth:`block`.
         """
         st = self._stats(child, parents)
-        yz = self._yz(child, parents, st)
+        if cols is None:
+            yz, zz = self._yz(child, parents, st), self._zz_rank
+        else:
+            yz, zz = self._yz_cols(child, parents, st, cols), self._zz_rank[cols]
         m = self.n_samples
-        c1 = self._mask_own(c1_from_stats(yz, st.rss, self._zz_rank, m), child, parents)
-        c2 = self._mask_own(c2_from_stats(yz, st.rss, self._zz_rank, m), child, parents)
+        c1 = self._mask_own(c1_from_stats(yz, st.rss, zz, m), child, parents, cols)
+        c2 = self._mask_own(c2_from_stats(yz, st.rss, zz, m), child, parents, cols)
         return c1, c2
 
-    def replace_similarity(self, child: int, parents: Parents) -> tuple[np.ndarray, np.ndarray]:
-        """C1, C2 of replacing parent ``parents[i]`` by each variable, shape (k, N).
+    def replace_similarity(
+        self, child: int, parents: Parents, cols: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """C1, C2 of replacing parent ``parents[i]`` by each variable, shape (k, N) (with ``cols``:
+        the candidate columns only, (k, R), at O(R k)).
 
         Uses the replace ideal profile ``y_i = y + alpha_i u_i`` (Definition 4.1) with all other
         parameters frozen, and measures the gain relative to the *current* family, so that Add and
@@ -231,25 +287,26 @@ class LinearGaussianFamilies(FamilyBase):
         """
         st = self._stats(child, parents)
         k = len(parents)
-        n = self.n_vars
+        n = self.n_vars if cols is None else cols.size
         if k == 0:
             return np.zeros((0, n)), np.zeros((0, n))
-        s = self.scatter
         p = list(parents)
-        yz = self._yz(child, parents, st)
+        if cols is None:
+            s, yz, zz = self.scatter, self._yz(child, parents, st), self._zz_rank[None, :]
+        else:
+            s, yz, zz = self.block(cols), self._yz_cols(child, parents, st, cols), self._zz_rank[cols][None, :]
         alpha = st.alpha
         yy = st.rss
         # y_i.z = y.z + alpha_i S[u_i, z];  y_i.y_i = y.y + alpha_i^2 S[u_i, u_i]  (y is orthogonal to u_i)
         yiz = yz[None, :] + alpha[:, None] * s[p]
         yiyi = yy + alpha**2 * self._diag[p]
-        zz = self._zz_rank[None, :]
         m = self.n_samples
         with np.errstate(divide="ignore", invalid="ignore"):
             fit_term = np.where(zz > 0, (yiz / np.sqrt(zz)) ** 2, 0.0)  # no overflow of (y_i.z)^2 at 1e+-100
         fit_term = np.minimum(fit_term, R2_CAP * yiyi[:, None])
         c1 = (m / (2.0 * yy)) * (fit_term - (alpha**2 * self._diag[p])[:, None])
         c2 = 0.5 * m * (np.log(yy) - np.log(yiyi[:, None] - fit_term))
-        return self._mask_own(c1, child, parents), self._mask_own(c2, child, parents)
+        return self._mask_own(c1, child, parents, cols), self._mask_own(c2, child, parents, cols)
 
     # ------------------------------------------------------------ exact gains
     def exact_add(self, child: int, parents: Parents, candidates: np.ndarray) -> np.ndarray:
@@ -260,31 +317,50 @@ class LinearGaussianFamilies(FamilyBase):
         """
         cand = np.asarray(candidates, dtype=np.intp)
         st = self._stats(child, parents)
-        yz = self._yz(child, parents, st)[cand]
-        zz = self._diag[cand].copy()
+        yz = self._yz_of(child, parents, st, cand)
+        zz = self._diag[cand]  # a copy (fancy indexing)
+        tiny = 1e-12 * zz
         if parents:
-            s_uz = self.scatter[np.ix_(list(parents), cand)]
+            s_uz = self.scatter[np.array(parents, dtype=np.intp)[:, None], cand]
             if st.chol is not None:
                 w = st.chol @ s_uz
                 zz -= np.einsum("ij,ij->j", w, w)
             else:
                 s_uu = self.scatter[np.ix_(list(parents), list(parents))]
                 zz -= np.einsum("ij,ij->j", s_uz, np.linalg.lstsq(s_uu, s_uz, rcond=None)[0])
-        tiny = 1e-12 * self._diag[cand]
         with np.errstate(divide="ignore", invalid="ignore"):
             # the cosine first: (y.z)^2 and (y.y)(z.z) over- or underflow on raw data around 1e+-100
-            r2 = np.where(zz > tiny, (yz / (np.sqrt(st.rss) * np.sqrt(zz))) ** 2, 0.0)
-        r2 = np.clip(r2, 0.0, R2_CAP)
+            r2 = np.where(zz > tiny, (yz / (math.sqrt(st.rss) * np.sqrt(zz))) ** 2, 0.0)
+        r2 = np.minimum(r2, R2_CAP)  # a square: never below 0
         m = self.n_samples
         gain = -0.5 * m * np.log1p(-r2)
         # below the variance floor the new family's log-likelihood is the one at the floored
-        # variance (as in fit), which caps the gain
-        new_rss = np.where(r2 >= R2_CAP, 0.0, st.rss * (1.0 - r2))  # r2 at its cap: an exact fit
+        # variance (as in fit), which caps the gain; rss (1 - r2) falls as r2 grows, so the
+        # largest r2 tells whether any candidate gets there
         floor_var = float(self._floor_var[child])
-        low = new_rss < floor_var * m
-        if low.any():
+        r2_max = r2.max(initial=0.0)
+        if r2_max >= R2_CAP or st.rss * (1.0 - r2_max) < floor_var * m:
+            new_rss = np.where(r2 >= R2_CAP, 0.0, st.rss * (1.0 - r2))  # r2 at its cap: an exact fit
+            low = new_rss < floor_var * m
             gain[low] = floored_loglik(new_rss[low], m, floor_var) - st.fit.loglik  # type: ignore[union-attr]
         return gain
+
+    def delete_gains(self, child: int, parents: Parents) -> np.ndarray:
+        """Exact log-likelihood change of deleting each current parent, shape (k,), without refits.
+
+        Removing parent i raises the RSS by ``alpha_i^2 / (S_UU^{-1})_ii`` (the squared t-statistic
+        identity of least squares), so all k deletions cost O(k^2) from the family's inverse Cholesky
+        factor ``L^{-1}`` (``(S_UU^{-1})_ii = sum_r (L^{-1})_ri^2``). Collinear parents (no
+        factor) fall back to refitting each reduced family.
+        """
+        st = self._stats(child, parents)
+        if not parents or st.chol is None:
+            return super().delete_gains(child, parents)
+        s_xx = self.scatter[child, child]
+        inv_diag = np.einsum("ri,ri->i", st.chol, st.chol)
+        rss = st.raw_rss + st.alpha**2 / inv_diag
+        rss = np.where(rss < 64.0 * np.finfo(float).eps * s_xx, 0.0, rss)  # as in a refit: an exact fit
+        return floored_loglik(rss, self.n_samples, float(self._floor_var[child])) - st.fit.loglik  # type: ignore[union-attr]
 
     def exact_add_many(self, requests: list[tuple[int, Parents, np.ndarray]]) -> list[np.ndarray]:
         """:meth:`exact_add` for several (child, parents, candidates) requests."""

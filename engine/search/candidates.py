@@ -23,7 +23,16 @@ from .selection import FamilyEntry, argbest, better, measure_arrays, ranks
 if TYPE_CHECKING:
     from .stepper import Stepper
 
-__all__ = ["candidate_table", "decide_family", "evaluate_all", "make_add", "make_rep", "pools"]
+__all__ = [
+    "candidate_table",
+    "decide_family",
+    "evaluate_all",
+    "full_measures",
+    "make_add",
+    "make_rep",
+    "move_rank",
+    "pools",
+]
 
 
 def pools(stepper: Stepper, child: int, e: FamilyEntry, legal_add=None, legal_rep=None):
@@ -32,60 +41,83 @@ def pools(stepper: Stepper, child: int, e: FamilyEntry, legal_add=None, legal_re
     candidates the selector ranks, so a move scored by ``ideal`` has rank <= K."""
     if legal_add is None:
         legal_add, legal_rep = stepper.legal_rows(child)
-    add_m, rep_m = measure_arrays(stepper.settings, e)
+    add_m, rep_m = full_measures(stepper, e)
     add_p = np.where(legal_add, add_m, np.nan)
     ok = stepper.constraints.replaceable(child, e.parents)
     rep_p = np.where(legal_rep[None, :] & ok[:, None], rep_m, np.nan) if len(e.parents) else rep_m
     return add_p, rep_p, np.concatenate([add_p, rep_p.ravel()])
 
 
-def _rank(scores: np.ndarray, value: float) -> int:
-    finite = scores[np.isfinite(scores)]
-    return int((finite > value).sum()) + 1
+def full_measures(stepper: Stepper, e: FamilyEntry) -> tuple[np.ndarray, np.ndarray]:
+    """The family's Add and Replace measures over all N variables (NaN outside its candidates)."""
+    return (e.add_c2, e.rep_c2) if stepper.measure == "c2" else (e.add_c1, e.rep_c1)
 
 
-def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int) -> Move:
-    """The Add move z -> child with its measures, exact changes and rank."""
+def move_rank(stepper: Stepper, child: int, e: FamilyEntry, value: float, row: int | None = None, legal=None) -> int:
+    """1-based rank of a measure ``value`` among the family's legal candidates, as the selector
+    ranks them: the shared queue, or with ``queue="per_operator"`` the Add pool (``row`` None) or
+    the replacements of parent ``row``; the same figure as ranking within :func:`pools`, without
+    building them. ``legal``: the family's (legal Add, legal Replace) masks over its candidate
+    columns (:meth:`Stepper.legal_cols`) when known; ``value`` is compared with those columns."""
+    legal_add, legal_rep = stepper.legal_cols(child) if legal is None else legal
+    add_m, rep_m = measure_arrays(stepper.settings, e)
+    shared = stepper.queue == "shared"
+    above = 0
+    if shared or row is None:
+        above += np.count_nonzero((add_m > value) & (add_m < np.inf) & legal_add)
+    if e.parents and (shared or row is not None):
+        ok = stepper.constraints.replaceable(child, e.parents)
+        m, ok = (rep_m, ok) if shared else (rep_m[row : row + 1], ok[row : row + 1])
+        above += np.count_nonzero((m > value) & (m < np.inf) & legal_rep[None, :] & ok[:, None])
+    return int(above) + 1
+
+
+def make_add(stepper: Stepper, child: int, e: FamilyEntry, z: int, legal=None) -> Move:
+    """The Add move z -> child with its measures, exact changes and rank (``legal``: the family's
+    legal masks over its candidate columns when the caller has them)."""
     add_m, _ = measure_arrays(stepper.settings, e)
-    add_p, _, shared = pools(stepper, child, e)
-    pool = shared if stepper.queue == "shared" else add_p
+    a1, a2, _, _ = e.measures()
+    j = e.pos(z)
     dll = float(e.add_exact[z])
     return Move(
         Operator.ADD,
         z,
         child,
         -1,
-        float(e.add_c1[z]),
-        float(e.add_c2[z]),
+        float(a1[j]),
+        float(a2[j]),
         dll,
         dll - stepper.pen_add(len(e.parents), child),
-        _rank(pool, float(add_m[z])),
+        move_rank(stepper, child, e, float(add_m[j]), None, legal),
     )
 
 
-def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int) -> Move:
+def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int, legal=None) -> Move:
     """The Replace move (parent i of child -> z) with its measures, exact changes and rank."""
     _, rep_m = measure_arrays(stepper.settings, e)
-    _, rep_p, shared = pools(stepper, child, e)
-    pool = shared if stepper.queue == "shared" else rep_p[i]
+    _, _, r1, r2 = e.measures()
+    j = e.pos(z)
     dll = float(e.rep_exact[i, z])
     return Move(
         Operator.REPLACE,
         z,
         child,
         e.parents[i],
-        float(e.rep_c1[i, z]),
-        float(e.rep_c2[i, z]),
+        float(r1[i, j]),
+        float(r2[i, j]),
         dll,
         dll,
-        _rank(pool, float(rep_m[i, z])),
+        move_rank(stepper, child, e, float(rep_m[i, j]), i, legal),
     )
 
 
-def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps):
+def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps, legal=None):
     """Best exactly-scored Add/Replace/Delete move of one family, as (BIC change, tie-break key,
-    move), or None; also records which candidates the answer depends on (``stepper.watch``)."""
+    move), or None; also records which candidates the answer depends on (``stepper.watch``).
+    ``legal``: the family's (legal Add, legal Replace) masks over its candidate columns now, when
+    the caller has them."""
     k = len(e.parents)
+
     pen = stepper.pen_add(k, child)  # adding a parent
     pen_del = stepper.pen_add(k - 1, child) if k else 0.0  # what deleting one saves
     best: tuple[float, tuple, Move] | None = None
@@ -99,7 +131,7 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
         d = e.add_exact[add_idx] - pen
         j = argbest(d, add_idx)
         z = int(add_idx[j])
-        consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: make_add(stepper, child, e, z))
+        consider(float(d[j]), (Operator.ADD, child, z, -1), lambda: make_add(stepper, child, e, z, legal))
     for i, idx in reps:
         if not idx.size:
             continue
@@ -107,7 +139,9 @@ def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndar
         j = argbest(d, idx)
         z = int(idx[j])
         u = e.parents[i]
-        consider(float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z))
+        consider(
+            float(d[j]), (Operator.REPLACE, child, z, u), lambda i=i, z=z: make_rep(stepper, child, e, i, z, legal)
+        )
     if Operator.DELETE in stepper.operators:
         for i, u in enumerate(e.parents):
             if stepper.required[u, child]:
@@ -152,8 +186,13 @@ def candidate_table(stepper: Stepper, children=None) -> CandidateTable:
     queue_shared = stepper.queue == "shared"
     for c in range(stepper.n_vars) if children is None else sorted({int(c) for c in children}):
         e = stepper.entry(c)
-        add_idx, reps, _ = stepper.select(c, e, legal_add[c], legal_rep[c])
-        add_m, rep_m = measure_arrays(stepper.settings, e)
+        on_cols = (
+            (legal_add[c], legal_rep[c])
+            if stepper.cols is None
+            else (legal_add[c][stepper.cols], legal_rep[c][stepper.cols])
+        )
+        add_idx, reps, _ = stepper.select(c, e, *on_cols)
+        add_m, rep_m = full_measures(stepper, e)
         add_p, rep_p, shared_pool = pools(stepper, c, e, legal_add[c], legal_rep[c])
         k_par = len(e.parents)
         cand = np.flatnonzero(legal_add[c])

@@ -71,6 +71,7 @@ class Constraints:
             self.forbidden |= ~self.may_parent[:, None] & ~self.required
             np.fill_diagonal(self.forbidden, False)
         self._allowed_t: np.ndarray | None = None  # ~forbidden.T, contiguous per child (built on first use)
+        self._free = not (self.required.any() or self.forbidden.any())  # no edge rules to look up
         clash = np.argwhere(self.required & self.forbidden)
         if clash.size:
             p, c = clash[0]
@@ -101,15 +102,25 @@ class Constraints:
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
-    def legal_rows(self, dag: DAG, child: int, parents: tuple[int, ...]) -> tuple[np.ndarray, np.ndarray]:
+    def legal_rows(
+        self, dag: DAG, child: int, parents: tuple[int, ...], cols: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Legal Add and Replace candidates (new parents) of one family with ``parents``, from its
-        reachability row (contiguous rows only: a column of an N x N matrix is N cache misses)."""
+        reachability row (contiguous rows only: a column of an N x N matrix is N cache misses);
+        with ``cols`` (sorted variable indices) only over those columns, in O(len(cols))."""
         if self._allowed_t is None:
             self._allowed_t = np.ascontiguousarray(~self.forbidden.T)
-        base = ~dag.reach[child] & self._allowed_t[child]
-        base[child] = False
-        if parents:
-            base[list(parents)] = False
+        if cols is None:
+            base = ~dag.reach[child] & self._allowed_t[child]
+            base[child] = False
+            if parents:
+                base[list(parents)] = False
+        else:
+            base = ~dag.reach[child, cols] & self._allowed_t[child, cols]
+            if cols.size:
+                own = np.array((child, *parents), dtype=np.intp)
+                at = np.minimum(np.searchsorted(cols, own), cols.size - 1)
+                base[at[cols[at] == own]] = False
         full = len(parents) >= self.max_parents
         legal_add = base if (Operator.ADD in self.operators and not full) else np.zeros_like(base)
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
@@ -117,11 +128,14 @@ class Constraints:
 
     def replaceable(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
         """Which current parents may be replaced or deleted (not required), as a bool array."""
+        if self._free:
+            return np.ones(len(parents), dtype=bool)
         return np.array([not self.required[u, child] for u in parents], dtype=bool)
 
     def replace_rows(self, child: int, parents: tuple[int, ...], legal_rep: np.ndarray) -> np.ndarray:
-        """(k, N) legal replacements of each current parent (rows of required parents are empty)."""
-        rep_legal = np.zeros((len(parents), self.n_vars), dtype=bool)
+        """(k, C) legal replacements of each current parent (rows of required parents are empty),
+        over the columns of ``legal_rep``."""
+        rep_legal = np.zeros((len(parents), legal_rep.shape[-1]), dtype=bool)
         if parents:
             rep_legal[self.replaceable(child, parents)] = legal_rep
         return rep_legal
@@ -129,6 +143,8 @@ class Constraints:
     def reversible(self, dag: DAG, n_par: np.ndarray, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Which edges u -> c may be reversed: no cycle, not required, c -> u not forbidden, and u
         below its parent cap."""
+        if self._free:
+            return dag.reversal_mask(us, cs) & (n_par[us] < self.max_parents)
         return (
             dag.reversal_mask(us, cs)
             & ~self.required[us, cs]

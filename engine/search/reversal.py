@@ -3,8 +3,9 @@
 Reversing u -> c deletes u from c's family and adds c to u's; both parts are scored exactly
 (Reverse is never ranked by C1/C2) and, with decomposable scores, the change is the sum of the
 two families' changes. The value of an edge stays valid until either family changes, so the
-cache is invalidated per variable after each move. The cache is sparse (sorted edge keys, O(E)
-memory), never an N x N table, and the legal reversals are found once per change of the graph.
+cache is invalidated per variable after each move. Above :data:`DENSE_VARS` variables the cache is
+sparse (sorted edge keys, O(E) memory); below, an N x N table (at most 32 MB) answers with one
+gather. The legal reversals are found once per change of the graph.
 """
 
 from __future__ import annotations
@@ -18,7 +19,10 @@ from .moves import Move, Operator
 if TYPE_CHECKING:
     from .stepper import Stepper
 
-__all__ = ["ReversalCache"]
+__all__ = ["ReversalCache", "DENSE_VARS"]
+
+#: the cache is a dense N x N table up to this many variables, sorted sparse keys above
+DENSE_VARS = 2048
 
 
 class ReversalCache:
@@ -29,29 +33,53 @@ class ReversalCache:
         self.n_vars = n_vars
         self._keys = np.zeros(0, dtype=np.int64)
         self._vals = np.zeros(0)
+        #: up to DENSE_VARS variables, an N x N table (one gather per lookup; 32 MB at N = 2048)
+        self._table = np.full((n_vars, n_vars), np.nan) if n_vars <= DENSE_VARS else None
         self._legal: tuple | None = None  # (dag version, n_par bytes, us, cs) of the legal reversals
+        #: the legal reversals' cached changes as looked up by :meth:`pending` for a graph state,
+        #: whose missing ones joined that step's batch of exact fits: (state key, changes)
+        self._pending: tuple | None = None
+
+    def _find(self, us: np.ndarray, cs: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Keys of the edges, their positions in the sorted keys, and whether each is stored."""
+        q = us.astype(np.int64) * self.n_vars + cs
+        idx = np.searchsorted(self._keys, q)
+        if not self._keys.size:
+            return q, idx, np.zeros(q.size, dtype=bool)
+        return q, idx, self._keys[np.minimum(idx, self._keys.size - 1)] == q
 
     def lookup(self, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Cached changes of reversing ``us[e] -> cs[e]`` (NaN where unknown)."""
-        q = us.astype(np.int64) * self.n_vars + cs
-        idx = np.searchsorted(self._keys, q)
-        idx_c = np.minimum(idx, max(self._keys.size - 1, 0))
-        found = (idx < self._keys.size) & (self._keys[idx_c] == q) if self._keys.size else np.zeros(q.size, bool)
-        out = np.full(q.size, np.nan)
-        out[found] = self._vals[idx_c[found]]
+        if self._table is not None:
+            return self._table[us, cs]
+        _, idx, found = self._find(us, cs)
+        out = np.full(us.size, np.nan)
+        out[found] = self._vals[idx[found]]
         return out
 
     def store(self, us: np.ndarray, cs: np.ndarray, values: np.ndarray) -> None:
         """Remember the changes of reversing ``us[e] -> cs[e]``."""
-        q = us.astype(np.int64) * self.n_vars + cs
-        keep = ~np.isin(self._keys, q)
-        keys = np.concatenate([self._keys[keep], q])
-        order = np.argsort(keys, kind="stable")
-        self._keys, self._vals = keys[order], np.concatenate([self._vals[keep], values])[order]
+        self._pending = None
+        if self._table is not None:
+            self._table[us, cs] = values
+            return
+        q, idx, found = self._find(us, cs)
+        self._vals[idx[found]] = values[found]  # known edges: overwrite in place
+        new = ~found
+        if new.any():  # the others: insert at their sorted positions
+            order = np.argsort(q[new], kind="stable")
+            q_new, v_new = q[new][order], np.asarray(values, dtype=float)[new][order]
+            pos = np.searchsorted(self._keys, q_new)
+            self._keys = np.insert(self._keys, pos, q_new)
+            self._vals = np.insert(self._vals, pos, v_new)
 
     def invalidate(self, node: int) -> None:
         """Forget every reversal touching ``node``'s family."""
-        if self._keys.size:
+        self._pending = None
+        if self._table is not None:
+            self._table[node, :] = np.nan
+            self._table[:, node] = np.nan
+        elif self._keys.size:
             keep = (self._keys // self.n_vars != node) & (self._keys % self.n_vars != node)
             self._keys, self._vals = self._keys[keep], self._vals[keep]
 
@@ -65,6 +93,7 @@ class ReversalCache:
                 ok = stepper.constraints.reversible(dag, stepper.n_par, us, cs)
                 us, cs = us[ok], cs[ok]
             self._legal = (key, us, cs)
+            self._pending = None
         return self._legal[1], self._legal[2]
 
     def candidates(self, stepper: Stepper) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -77,10 +106,13 @@ class ReversalCache:
         us, cs = self.legal(stepper)
         if us.size == 0:
             return empty, empty, np.zeros(0)
-        dll = self.lookup(us, cs)
+        pend = self._pending
+        submitted = pend is not None and pend[0] is self._legal
+        dll = pend[1].copy() if submitted else self.lookup(us, cs)
         todo = np.flatnonzero(np.isnan(dll))
         if todo.size:
-            stepper.ensure_exact(self._requests(stepper, us[todo], cs[todo]))
+            if not submitted:  # else pending() put their fits in the step's batch already
+                stepper.ensure_exact(self._requests(stepper, us[todo], cs[todo]))
             for j in todo:  # only the edges whose family changed in the last move
                 u, c = int(us[j]), int(cs[j])
                 ec, eu = stepper.entry(c), stepper.entry(u)
@@ -104,7 +136,9 @@ class ReversalCache:
         us, cs = self.legal(stepper)
         if us.size == 0:
             return []
-        todo = np.isnan(self.lookup(us, cs))
+        dll = self.lookup(us, cs)
+        self._pending = (self._legal, dll)
+        todo = np.isnan(dll)
         return self._requests(stepper, us[todo], cs[todo]) if todo.any() else []
 
     def best(self, stepper: Stepper) -> tuple[float, tuple, Move] | None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..cpd.base import FamilyModel, Parents
 from ..exceptions import DataValidationError
+from .family_entry import FamilyEntry
 from .settings import SearchSettings
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "argbest",
     "better",
     "default_entry_cache",
+    "ensure_exact",
     "ENTRY_BYTES",
 ]
 
@@ -33,38 +34,18 @@ ENTRY_BYTES = 256 * 2**20
 
 def default_entry_cache(n_vars: int) -> int:
     """How many :class:`FamilyEntry` objects a stepper keeps: the ``n_vars`` current families plus
-    older ones up to :data:`ENTRY_BYTES` (an entry holds about six N-vectors), never fewer than 256
+    older ones up to :data:`ENTRY_BYTES` (reckoned at six N-vectors an entry, as dense exact gains
+    and rankings were; an evicted entry's exact gains are scored again), never fewer than 256
     older ones; ``max(2 N, 2048)`` in all when that fits."""
     extra = min(max(2 * n_vars, 2048) - n_vars, ENTRY_BYTES // (48 * max(n_vars, 1)))
     return n_vars + max(256, extra)
 
 
-class FamilyEntry:
-    """Cached ranking and exact gains of one family (child, parent set).
-
-    ``add_c1``/``add_c2`` rank every variable as a new parent (Def 4.1 profile); ``rep_c1``/
-    ``rep_c2`` row i ranks every variable as the replacement of parent i; ``add_exact`` and
-    ``rep_exact`` hold exact log-likelihood gains once computed (NaN before); ``del_dll`` the
-    exact change of deleting each parent.
-    """
-
-    __slots__ = ("parents", "add_c1", "add_c2", "add_exact", "rep_c1", "rep_c2", "rep_exact", "del_dll")
-
-    def __init__(self, model: FamilyModel, child: int, parents: Parents) -> None:
-        self.parents = parents
-        self.add_c1, self.add_c2 = model.add_similarity(child, parents)
-        self.rep_c1, self.rep_c2 = model.replace_similarity(child, parents)
-        n = model.n_vars
-        self.add_exact = np.full(n, np.nan)
-        self.rep_exact = np.full((len(parents), n), np.nan)
-        self.del_dll = model.delete_gains(child, parents)
-
-
 def measure_arrays(settings: SearchSettings, e: FamilyEntry) -> tuple[np.ndarray, np.ndarray]:
-    """The family's Add and Replace measures under the search's ``measure`` (C1 or C2)."""
-    if settings.measure == "c2":
-        return e.add_c2, e.rep_c2
-    return e.add_c1, e.rep_c1
+    """The family's Add and Replace measures under the search's ``measure`` (C1 or C2), over its
+    candidate columns (:meth:`FamilyEntry.measures`)."""
+    a1, a2, r1, r2 = e.measures()
+    return (a2, r2) if settings.measure == "c2" else (a1, r1)
 
 
 def select_candidates(
@@ -72,8 +53,9 @@ def select_candidates(
 ) -> tuple[np.ndarray, list[tuple[int, np.ndarray]], int]:
     """Candidates of one family sent to exact scoring.
 
-    ``legal_add`` (N,) marks the legal new parents, ``rep_legal`` (k, N) the legal replacements
-    of each current parent. Returns (add indices, [(parent position i, replacement indices)],
+    ``legal_add`` (C,) marks the legal new parents among the family's candidate columns,
+    ``rep_legal`` (k, C) the legal replacements of each current parent. Returns (add positions,
+    [(parent position i, replacement positions)] (positions among the candidate columns),
     number of candidates ranked). ``greedy`` sends every legal candidate; ``ideal`` the top
     ``k`` by the measure, in one shared queue or per operator (see :class:`SearchSettings`).
     """
@@ -89,12 +71,18 @@ def select_candidates(
         top = top_k(scores, settings.k)
         n = add_s.shape[0]
         add_idx = top[top < n]
-        rep_flat = top[top >= n] - n
-        reps = [(i, np.sort(rep_flat[rep_flat // n == i] % n)) for i in range(k_par)]
+        chosen: list[list[int]] = [[] for _ in range(k_par)]
+        for f in top[top >= n].tolist():  # at most k of them
+            chosen[f // n - 1].append(f % n)
+        reps = [(i, np.array(sorted(z), dtype=np.intp) if z else _NONE) for i, z in enumerate(chosen)]
         return np.sort(add_idx), reps, n_ranked
     add_idx = np.sort(top_k(add_s, settings.k))
     reps = [(i, np.sort(top_k(rep_s[i], settings.k))) for i in range(k_par)]
     return add_idx, reps, n_ranked
+
+
+_NONE = np.zeros(0, dtype=np.intp)
+_NONE.flags.writeable = False
 
 
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
@@ -122,6 +110,10 @@ def argbest(deltas: np.ndarray, idx: np.ndarray) -> int:
 
     Raises :class:`DataValidationError` when every delta is NaN or one is +inf (a numerical
     overflow upstream): skipping them would silently end the search with a wrong answer (#14)."""
+    top = deltas.max()  # NaN if any is NaN
+    if top < np.inf:  # no NaN and no +inf: the common case
+        near = np.flatnonzero(deltas >= top - 1e-9 * max(1.0, abs(top)))
+        return int(near[0]) if near.size == 1 else int(near[np.argmin(idx[near])])
     if np.isnan(deltas).all() or np.isposinf(deltas).any():
         raise DataValidationError(
             "the exact score changes of a family's candidates are not finite numbers (numerical over- or "
@@ -141,3 +133,33 @@ def better(d_new: float, key_new: tuple, d_old: float, key_old: tuple, tol: floa
     if d_new < d_old - scale:
         return False
     return key_new < key_old
+
+
+def ensure_exact(stepper, requests: list) -> None:
+    """Score exactly, in one batch, the candidates of ``requests`` not yet scored.
+
+    Each request is ``("add", child, entry, -1, candidates)`` or ``("rep", child, entry, i,
+    candidates)``. A replacement of parent i is scored as an addition to the family without
+    it: ``Delta_rep = Delta_delete(i) + Delta_add(candidate | parents - {i})``. The model
+    receives all additions at once (non-linear CPDs fit them as one vectorized batch); each
+    gain computed counts in ``stepper.n_exact``.
+    """
+    jobs = []
+    for kind, child, e, i, idx in requests:
+        if kind == "add":
+            need = idx[np.isnan(e.add_exact[idx])]
+            parents = e.parents
+        else:
+            need = idx[np.isnan(e.rep_exact[i, idx])]
+            parents = e.parents[:i] + e.parents[i + 1 :]
+        if need.size:
+            jobs.append((kind, child, e, i, need, parents))
+    if not jobs:
+        return
+    gains = stepper.model.exact_add_many([(child, parents, need) for _, child, _, _, need, parents in jobs])
+    for (kind, _child, e, i, need, _parents), g in zip(jobs, gains, strict=True):
+        if kind == "add":
+            e.add_exact[need] = g
+        else:
+            e.rep_exact[i, need] = e.del_dll[i] + g
+        stepper.n_exact += int(need.size)

@@ -34,11 +34,12 @@ from ..exceptions import CycleError
 from ..score import AddPenalties, ScoreChoice, choose_score
 from . import candidates
 from .constraints import Constraints
+from .family_entry import FamilyEntry, RankCache
 from .moves import CandidateTable, Move, Operator
 from .results import SearchResult, StepResult
 from .reversal import ReversalCache
 from .run import RunLoop
-from .selection import FamilyEntry, better, default_entry_cache, select_candidates
+from .selection import better, default_entry_cache, ensure_exact, select_candidates
 from .settings import SearchSettings
 
 __all__ = ["Stepper"]
@@ -119,6 +120,10 @@ class Stepper:
         self._entries: dict[tuple[int, Parents], FamilyEntry] = {}
         #: cached family entries kept beyond the current ones (insertion order = age)
         self.cache_size = default_entry_cache(n) if cache_size is None else int(cache_size)
+        #: the candidate parents' columns the families rank (the regulators, or None: all N)
+        self.cols = reg
+        #: the families' C1/C2 rankings, within a byte budget (recomputed to the same bits if dropped)
+        self.rank_cache = RankCache()
         self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
         #: number of parents of each variable now
         self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
@@ -177,7 +182,7 @@ class Stepper:
         key = (child, self._parents[child])
         e = self._entries.get(key)
         if e is None:
-            e = FamilyEntry(self.model, child, key[1])
+            e = FamilyEntry(self.model, child, key[1], cols=self.cols, cache=self.rank_cache)
             self._entries[key] = e
             if len(self._entries) > self.cache_size:
                 self._evict()
@@ -214,10 +219,18 @@ class Stepper:
         """Indices of the variables the Add operator may make a parent of ``child`` now."""
         return np.flatnonzero(self.legal_rows(int(child))[0]).astype(np.intp)
 
+    def legal_cols(self, child: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`legal_rows` over the candidate columns only (O(R) with a regulator list)."""
+        return self.constraints.legal_rows(self.dag, child, self._parents[child], self.cols)
+
     def select(self, child: int, e: FamilyEntry, legal_add: np.ndarray, legal_rep: np.ndarray):
-        """Candidates of one family sent to exact scoring (see :func:`select_candidates`)."""
+        """Candidates (variable indices) of one family sent to exact scoring (see
+        :func:`select_candidates`); the legal masks are over the candidate columns."""
         rep_legal = self.constraints.replace_rows(child, e.parents, legal_rep)
-        return select_candidates(self.settings, e, legal_add, rep_legal)
+        add_idx, reps, n_ranked = select_candidates(self.settings, e, legal_add, rep_legal)
+        if self.cols is not None:  # positions among the candidate columns -> variables
+            add_idx, reps = self.cols[add_idx], [(i, self.cols[idx]) for i, idx in reps]
+        return add_idx, reps, n_ranked
 
     # ------------------------------------------------------- per-family work
     def reversal_candidates(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -225,32 +238,9 @@ class Stepper:
         return self.reversals.candidates(self)
 
     def ensure_exact(self, requests: list[tuple[str, int, FamilyEntry, int, np.ndarray]]) -> None:
-        """Score exactly, in one batch, the candidates of ``requests`` not yet scored.
-
-        Each request is ``("add", child, entry, -1, candidates)`` or ``("rep", child, entry, i,
-        candidates)``. A replacement of parent i is scored as an addition to the family without
-        it: ``Delta_rep = Delta_delete(i) + Delta_add(candidate | parents - {i})``. The model
-        receives all additions at once (non-linear CPDs fit them as one vectorized batch).
-        """
-        jobs = []
-        for kind, child, e, i, idx in requests:
-            if kind == "add":
-                need = idx[np.isnan(e.add_exact[idx])]
-                parents = e.parents
-            else:
-                need = idx[np.isnan(e.rep_exact[i, idx])]
-                parents = e.parents[:i] + e.parents[i + 1 :]
-            if need.size:
-                jobs.append((kind, child, e, i, need, parents))
-        if not jobs:
-            return
-        gains = self.model.exact_add_many([(child, parents, need) for _, child, _, _, need, parents in jobs])
-        for (kind, _child, e, i, need, _parents), g in zip(jobs, gains, strict=True):
-            if kind == "add":
-                e.add_exact[need] = g
-            else:
-                e.rep_exact[i, need] = e.del_dll[i] + g
-            self.n_exact += int(need.size)
+        """Score exactly, in one batch, the candidates of ``requests`` not yet scored
+        (:func:`engine.search.selection.ensure_exact`)."""
+        ensure_exact(self, requests)
 
     @staticmethod
     def _requests(child: int, e: FamilyEntry, add_idx: np.ndarray, reps) -> list:
@@ -265,14 +255,15 @@ class Stepper:
         for c in np.flatnonzero(self._dirty):
             c = int(c)
             e = self.entry(c)
-            add_idx, reps, n_ranked = self.select(c, e, *self.legal_rows(c))
+            legal = self.legal_cols(c)
+            add_idx, reps, n_ranked = self.select(c, e, *legal)
             self.n_ranked += n_ranked
-            chosen.append((c, e, add_idx, reps))
+            chosen.append((c, e, add_idx, reps, legal))
         # the reversals' exact fits go into the same batch as the families' chosen candidates
-        requests = [r for c, e, a, reps in chosen for r in self._requests(c, e, a, reps)]
+        requests = [r for c, e, a, reps, _ in chosen for r in self._requests(c, e, a, reps)]
         self.ensure_exact(requests + self.reversals.pending(self))
-        for c, e, add_idx, reps in chosen:
-            best = candidates.decide_family(self, c, e, add_idx, reps)
+        for c, e, add_idx, reps, legal in chosen:
+            best = candidates.decide_family(self, c, e, add_idx, reps, legal)
             self._fam_best[c] = best
             self._fb_delta[c] = -np.inf if best is None else best[0]
         self._dirty[:] = False
@@ -328,10 +319,12 @@ class Stepper:
         # Families whose legal candidates grew must be re-ranked; those whose legal set only
         # shrank need it only if a watched candidate (one that decided their answer) went away.
         self._dirty[shrunk] = True
-        for a in grew:
-            w = self.watch[a]
-            if w.size and self.dag.reach[a, w].any():
-                self._dirty[a] = True
+        if grew.size:  # one gather for all the grown rows' watched candidates
+            watched = [self.watch[a] for a in grew.tolist()]
+            sizes = np.fromiter(map(len, watched), dtype=np.intp, count=len(watched))
+            if sizes.any():
+                rows = np.repeat(grew, sizes)
+                self._dirty[rows[self.dag.reach[rows, np.concatenate(watched)]]] = True
         for c in touched:
             self._parents[c] = d.parents(c)
             self.n_par[c] = len(self._parents[c])
