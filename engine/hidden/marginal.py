@@ -56,10 +56,4 @@ def freeze_families(stepper, frozen: np.ndarray) -> None:
     current parents become required and every other parent forbidden (the thesis's FindHidden
     variant 2 lets only the new variable and its Markov blanket change, ch. 4). Set before the
     stepper's first move (the constraint masks are read afresh on each move)."""
-    cons = stepper.constraints
-    adj = stepper.dag.adj
-    cols = np.flatnonzero(frozen)
-    cons.required[:, cols] |= adj[:, cols]
-    cons.forbidden[:, cols] |= ~adj[:, cols]
-    cons.forbidden[cols, cols] = False
-    cons._allowed_t = None
+    stepper.constraints.freeze(np.flatnonzero(frozen), stepper.dag.adj)

@@ -126,6 +126,18 @@ class Constraints:
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
+    def freeze(self, cols: np.ndarray, adj: np.ndarray) -> None:
+        """Keep the families of variables ``cols`` as they are in the adjacency matrix ``adj``:
+        their parents become required and every other parent forbidden (FindHidden's Markov-blanket
+        stage, :func:`engine.hidden.marginal.freeze_families`). The derived lookups (the transposed
+        allowed mask, the no-rules shortcut) are rebuilt."""
+        cols = np.asarray(cols, dtype=np.intp)
+        self.required[:, cols] |= adj[:, cols]
+        self.forbidden[:, cols] |= ~adj[:, cols]
+        self.forbidden[cols, cols] = False
+        self._allowed_t = None
+        self._free = not (self.required.any() or self.forbidden.any())
+
     def replaceable(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
         """Which current parents may be replaced or deleted (not required), as a bool array."""
         if self._free:

@@ -905,3 +905,22 @@ class TestParameters:
     def test_case_insensitive_choices(self, data8):
         s = stepper(data8, method="Greedy", measure="C1", queue="Per_Operator")
         assert (s.method, s.measure, s.queue) == ("greedy", "c1", "per_operator")
+
+
+def test_frozen_families_keep_their_parents_after_the_no_rules_shortcut():
+    """Constraints.freeze on a constraint set built without rules (its no-rules shortcut on) makes
+    the frozen families' parents required and every other parent forbidden, in every lookup."""
+    from engine.dag import DAG
+    from engine.search.constraints import Constraints
+
+    cons = Constraints(4, 100)
+    dag = DAG(4)
+    dag.add_edge(0, 2)
+    adj = np.zeros((4, 4), dtype=bool)
+    adj[0, 2] = True
+    cons.freeze(np.array([2]), adj)
+    assert not cons.replaceable(2, (0,)).any()
+    assert not cons.reversible(dag, np.array([0, 0, 1, 0]), np.array([0]), np.array([2])).any()
+    legal_add, _ = cons.legal_rows(dag, 2, (0,))
+    assert not legal_add.any()
+    assert cons.legal_rows(dag, 3, ())[0][[0, 1, 2]].all()  # other families untouched
