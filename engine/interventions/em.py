@@ -27,10 +27,11 @@ import numpy as np
 
 from ..cpd.linear import LinearGaussianFamilies
 from ..hidden import StructuralEM, marginal_loglik
+from ..hidden.meanfield import mean_field_sweeps
 from .design import Interventions
 from .families import MaskedFamilies
 
-__all__ = ["MaskedStructuralEM", "intervention_priors", "mutilated_marginal_loglik", "masked_mean_field_sweeps"]
+__all__ = ["MaskedStructuralEM", "intervention_priors", "mutilated_marginal_loglik"]
 
 LOG_2PI = math.log(2.0 * math.pi)
 
@@ -82,52 +83,6 @@ def mutilated_marginal_loglik(
     return float(total)
 
 
-def masked_mean_field_sweeps(
-    mean: np.ndarray,
-    var: np.ndarray,
-    observed: np.ndarray,
-    mask: np.ndarray,
-    priors: tuple[np.ndarray, np.ndarray],
-    params,
-    max_sweeps: int,
-    tol: float,
-) -> int:
-    """Mean-field coordinate ascent over the unobserved cells, in place, under the mutilated network
-    of each row (see the module docstring); returns the sweeps used."""
-    n_samples, n_vars = mean.shape
-    unobs_cols = np.flatnonzero((~observed).any(axis=0))
-    if unobs_cols.size == 0:
-        return 0
-    keep = (~mask).astype(float)
-    mu, s2p = priors
-    coef, b0, s2 = params.coef, params.intercept, params.variance
-    children = [np.flatnonzero(coef[j]) for j in range(n_vars)]
-    parents = [np.flatnonzero(coef[:, j]) for j in range(n_vars)]
-    scale = np.maximum(np.abs(mean).max(axis=0), 1.0)
-    sweeps = 0
-    for sweeps in range(1, max_sweeps + 1):  # noqa: B007 - reported
-        delta = 0.0
-        for j in unobs_cols:
-            rows = ~observed[:, j]
-            pa = parents[j]
-            pred = b0[j] + (mean[:, pa] @ coef[pa, j] if pa.size else np.zeros(n_samples))
-            own = keep[:, j]
-            prec = own / s2[j] + (1.0 - own) / s2p[:, j]
-            acc = own * pred / s2[j] + (1.0 - own) * mu[:, j] / s2p[:, j]
-            for c in children[j]:
-                pc = parents[c]
-                resid = mean[:, c] - b0[c] - mean[:, pc] @ coef[pc, c] + coef[j, c] * mean[:, j]
-                prec = prec + keep[:, c] * coef[j, c] ** 2 / s2[c]
-                acc = acc + keep[:, c] * coef[j, c] * resid / s2[c]
-            new = acc / prec
-            delta = max(delta, float(np.max(np.abs(new[rows] - mean[rows, j])) / scale[j]))
-            mean[rows, j] = new[rows]
-            var[rows, j] = (1.0 / prec)[rows]
-        if delta < tol:
-            break
-    return sweeps
-
-
 class MaskedStructuralEM(StructuralEM):
     """:class:`~engine.hidden.StructuralEM` whose families are scored on their own rows
     (``design``: the :class:`Interventions` of ``dataset``); see the module docstring."""
@@ -137,6 +92,7 @@ class MaskedStructuralEM(StructuralEM):
         self.design = design.with_extra(self.n_vars - self.n_obs)
         raw = np.where(self.observed, self.mean, np.nan)
         self.priors = intervention_priors(raw, self.observed, self.design.mask, self.design.codes)
+        self._keep = (~self.design.mask).astype(float)  # each family's E-step terms, by row
 
     def expected_model(self) -> MaskedFamilies:
         """The masked families on the expected sufficient statistics of each family's rows."""
@@ -150,8 +106,15 @@ class MaskedStructuralEM(StructuralEM):
         return MaskedFamilies.on_rows(on_rows, self.mean, self.design)
 
     def e_step(self, params) -> int:
-        return masked_mean_field_sweeps(
-            self.mean, self.var, self.observed, self.design.mask, self.priors, params, self.mf_iter, self.mf_tol
+        return mean_field_sweeps(
+            self.mean,
+            self.var,
+            self.observed,
+            params,
+            self.mf_iter,
+            self.mf_tol,
+            keep=self._keep,
+            priors=self.priors,
         )
 
     def _expected_bic(self, model) -> float:
