@@ -7,6 +7,7 @@ missing. Screenshots go to pytest's ``tmp_path`` and are copied to /tmp/ipe_scre
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import socket
@@ -40,35 +41,17 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
-    """A Streamlit server running the app; yields its base URL and is killed in teardown."""
+@contextlib.contextmanager
+def streamlit_server(port: int):
+    """A Streamlit server running the app on ``port`` (skips the test where Chromium or playwright is
+    missing); yields its base URL once healthy and stops it on exit."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} not found: install Debian's chromium to run the browser tests")
     pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    port = _free_port()
+    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
+    cmd += ["--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "streamlit",
-            "run",
-            "app.py",
-            "--server.headless",
-            "true",
-            "--server.address",
-            "127.0.0.1",
-            "--server.port",
-            str(port),
-            "--browser.gatherUsageStats",
-            "false",
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-    )
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -91,6 +74,13 @@ def server():
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+
+
+@pytest.fixture(scope="module")
+def server():
+    """A Streamlit server running the app; yields its base URL and is killed in teardown."""
+    with streamlit_server(_free_port()) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")

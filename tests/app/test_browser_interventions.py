@@ -3,17 +3,11 @@ condition column and the targets table in the sidebar (marker ``browser``; port 
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+from test_browser import CHROMIUM, streamlit_server
 
-ROOT = Path(__file__).resolve().parents[2]
-CHROMIUM = Path("/usr/bin/chromium")
 PORT = 8611
 SCREENS = Path("/tmp/ipe_screens")
 
@@ -22,35 +16,8 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def server():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium to run the browser tests")
-    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
-    cmd += ["--server.address", "127.0.0.1", "--server.port", str(PORT), "--browser.gatherUsageStats", "false"]
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{PORT}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().decode().strip() == "ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.poll() is not None else ""
-                pytest.fail(f"streamlit server did not become healthy on {url}\n{out}")
-            time.sleep(0.3)
+    with streamlit_server(PORT) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_sachs_with_conditions_shows_the_targets_table(server, tmp_path):

@@ -9,14 +9,11 @@ pytest's ``tmp_path`` and /tmp/ipe_screens/.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import time
-import urllib.request
 
 import pytest
 from lab_file import write_lab_file
-from test_browser import CHROMIUM, CHROMIUM_ARGS, ROOT, _shot
+from test_browser import CHROMIUM, CHROMIUM_ARGS, _shot, streamlit_server
 
 pytestmark = pytest.mark.browser
 PORT = int(os.environ.get("IPE_LAB_PORT", "8614"))
@@ -24,39 +21,8 @@ PORT = int(os.environ.get("IPE_LAB_PORT", "8614"))
 
 @pytest.fixture(scope="module")
 def lab_server():
-    if not CHROMIUM.exists():
-        pytest.skip(f"{CHROMIUM} not found: install Debian's chromium to run the browser tests")
-    pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
-    cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
-    cmd += ["--server.address", "127.0.0.1", "--server.port", str(PORT), "--browser.gatherUsageStats", "false"]
-    proc = subprocess.Popen(
-        cmd,
-        cwd=ROOT,
-        env=dict(os.environ, PYTHONPATH=str(ROOT)),
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    url = f"http://127.0.0.1:{PORT}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
-                    if r.read().decode().strip() == "ok":
-                        break
-            except OSError:
-                pass
-            if proc.poll() is not None or time.monotonic() > deadline:
-                pytest.fail(f"streamlit server did not become healthy on {url}")
-            time.sleep(0.3)
+    with streamlit_server(PORT) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_lab_file_upload_missing_cells_and_step(lab_server, tmp_path):
