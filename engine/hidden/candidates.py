@@ -24,7 +24,11 @@ scored on the network **with the edges inside C removed** (the members' other pa
   as observed: z* is fitted to the members (it contains each member's own noise), so C2
   over-counts, and l_root is a fixed toll instead of the posterior's entropy. Pairs of unrelated
   variables then score about -0.6 M, and a real regulator's estimate is off by hundreds of nats
-  in either direction (#12). C1 and C2 are still reported as the paper's bounds.
+  in either direction (#12). C1 and C2 are still reported as the paper's bounds, and the paper's
+  estimate itself as ``complete_gain`` (with the removed edges' loss): :meth:`HiddenSearch.auto
+  <engine.hidden.search.HiddenSearch.auto>` tries a cluster of ideal profiles only when it is
+  positive too, since the observed-data estimate does not charge for H's own values and is
+  positive for clusters that share little more than noise on small samples (RESULTS, session 7).
 
 Candidate sets come from two sources and are ranked together: clusters of similar ideal profiles
 on the current network (:func:`~.proposals.propose_clusters`) and semi-cliques of its skeleton
@@ -58,6 +62,7 @@ class CandidateScore:
     removed: list[tuple[int, int]]  # (parent, child) edges inside the set
     removed_loss: float  # score of the current families minus that of the families without them
     factor_loadings: np.ndarray  # ML one-factor loadings of the members' residual correlations
+    complete_gain: float  # the paper's complete-data estimate (z* as if observed), inside edges removed
 
 
 def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozenset()) -> CandidateScore:
@@ -95,9 +100,11 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozen
     add_pen = sum(scorer.penalty(len(o) + 3, len(o) + 1) - scorer.penalty(len(o) + 2, len(o)) for o in outs)
     fgain, load = factor_fit(cos, m, vec * math.sqrt(lam / m))
     gain = kept + fgain - add_pen - scorer.penalty(2, 0) - current
+    # the paper's estimate (section 5): C2 bound and root log-likelihood of z* as if observed
+    complete = kept + float(c2m.sum()) + m * ROOT_PER_INSTANCE - add_pen - scorer.penalty(2, 0) - current
     sig = np.sqrt(rss / m)
     z = (xc[:, idx] @ w / sig) @ vec
-    return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept), load)
+    return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept), load, complete)
 
 
 def factor_fit(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 60) -> tuple[float, np.ndarray]:
@@ -194,8 +201,8 @@ def propose_from_search(
     non-overlapping within each source, are returned, best estimate first. On a network with
     edges between the candidates, use ``min_size=3``: a hidden parent of two variables gives them
     the same joint distribution as an edge between them, at two more parameters. Other parameters as in
-    :func:`~.proposals.propose_clusters`. On a network without edges both estimates are the
-    paper's and the output is that of :func:`~.proposals.propose_clusters`.
+    :func:`~.proposals.propose_clusters`. On a network without edges nothing is removed, and
+    ``complete_gain`` is the paper's estimate by which :func:`~.proposals.propose_clusters` ranks.
     """
     values = np.asarray(values, dtype=float)
     model = stepper.model
@@ -272,6 +279,7 @@ def propose_from_search(
                 removed_edges=[(str(names[p]), str(names[c])) for p, c in cs.removed],
                 removed_loss=cs.removed_loss,
                 common_variance=_common(cs),
+                complete_gain=cs.complete_gain,
             )
         )
     return out

@@ -78,6 +78,10 @@ class ClusterProposal:
         Each member's C2.
     estimated_gain : float
         Estimated BIC change of adding the hidden variable (see module docstring).
+    complete_gain : float
+        The paper's complete-data estimate (JMLR 2007 section 5): sum_i C2_i plus the root
+        log-likelihood of z* (standardized), minus the penalty of the new parameters, as if z*
+        were observed; with the inside edges removed, their loss is counted too. NaN if unset.
     closest : str or None
         The existing variable (outside the cluster) whose profile is most correlated with z*.
     closest_corr : float
@@ -120,6 +124,7 @@ class ClusterProposal:
     removed_loss: float = 0.0
     member_corr: np.ndarray = field(default_factory=lambda: np.zeros(0))
     common_variance: float = math.nan
+    complete_gain: float = math.nan
 
     def to_dict(self) -> dict:
         """JSON-friendly summary (without the profile)."""
@@ -129,6 +134,7 @@ class ClusterProposal:
             "c1": float(self.c1),
             "c2": float(self.c2),
             "estimated_gain": float(self.estimated_gain),
+            "complete_gain": None if math.isnan(self.complete_gain) else float(self.complete_gain),
             "removed_edges": [list(e) for e in self.removed_edges],
             "removed_loss": float(self.removed_loss),
             "member_corr": [float(v) for v in self.member_corr],
@@ -303,7 +309,10 @@ def propose_clusters(
         if key in exclude:
             continue
         y = (xc @ iw[:, members]) / sig[members]
-        out.append(make_proposal(y @ vec, members, lam, vec, c2m, gain, xc, values, names, explained_threshold))
+        z = y @ vec
+        out.append(
+            make_proposal(z, members, lam, vec, c2m, gain, xc, values, names, explained_threshold, complete_gain=gain)
+        )
         used[merged] = True
         if len(out) >= n_proposals:
             break

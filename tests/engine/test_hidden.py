@@ -236,6 +236,10 @@ class TestProposalFields:
             start = p.loadings * math.sqrt(p.eigenvalue / m)
             gain = kept + factor_gain(cos, m, start) - current - 2 * pen
             assert p.estimated_gain == pytest.approx(gain, rel=1e-9)
+            # the paper's complete-data estimate: C2 and the root log-likelihood of z* as if observed
+            root = -0.5 * m * (math.log(2 * math.pi) + 1)
+            complete = kept + float(np.sum(c2_each(z, ym))) + root - current - 2 * pen
+            assert p.complete_gain == pytest.approx(complete, rel=1e-6)
             assert p.removed_loss == pytest.approx(
                 sum(ll(y_cur[:, i]) - ll(y[:, i]) - pen * (len(all_parents[i]) - len(parents[i])) for i in p.members),
                 abs=1e-6,
@@ -243,8 +247,25 @@ class TestProposalFields:
             assert len(p.removed_edges) == sum(len(all_parents[i]) - len(parents[i]) for i in p.members)
             d = p.to_dict()
             assert d["members"] == p.names and d["explained_by"] is None
+            assert d["complete_gain"] == p.complete_gain
         gains = [p.estimated_gain for p in props]
         assert gains == sorted(gains, reverse=True)
+
+    def test_complete_estimate_on_an_edgeless_network_is_the_papers(self):
+        """Without edges nothing is removed, so the complete-data estimate of a set re-scored by
+        propose_from_search is the estimate propose_clusters ranks it by (JMLR 2007 section 5:
+        sum of C2, root log-likelihood of z*, BIC penalty of L edges and the root)."""
+        x, names, _, _ = planted_factor(1)
+        stp = Stepper(LinearGaussianFamilies(x))
+        coef, rss = family_coefficients(stp.model, [() for _ in names])
+        paper = {p.key: p for p in propose_clusters(x, coef, rss, names, n_proposals=10)}
+        for p in paper.values():
+            assert p.complete_gain == p.estimated_gain
+        props = propose_from_search(stp, x, names, n_proposals=10)
+        shared = [p for p in props if p.key in paper]
+        assert shared
+        for p in shared:
+            assert p.complete_gain == pytest.approx(paper[p.key].estimated_gain, rel=1e-9, abs=1e-6)
 
     def test_n_proposals_and_max_size(self):
         x, names, _, _ = planted_factor(0)
