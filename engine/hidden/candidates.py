@@ -28,8 +28,10 @@ scored on the network **with the edges inside C removed** (the members' other pa
 
 Candidate sets come from two sources and are ranked together: clusters of similar ideal profiles
 on the current network (:func:`~.proposals.propose_clusters`) and semi-cliques of its skeleton
-grown from 3-cliques (:func:`~.semiclique.find_semicliques`). Sets are kept non-overlapping
-within each source, and ranked together by the estimate.
+grown from 3-cliques (:func:`~.semiclique.find_semicliques`), each pruned by its one-factor
+loadings (:func:`prune`) and also offered grown by the neighbours its factor explains
+(:func:`grow`, a third pool). Sets are kept non-overlapping within each pool, and ranked together
+by the estimate.
 """
 
 from __future__ import annotations
@@ -200,6 +202,11 @@ def grow(
     :func:`prune` drops again every member whose one-factor loading is below
     :data:`MIN_LOADING`. Repeated up to :data:`GROW_ROUNDS` times, until the set is unchanged.
     Overlapping semi-cliques that carry the same factor thus grow into the same set (a merge).
+    A neighbour that is a child of a member along a real edge also passes (its residual without
+    that edge is mostly the member's value): growth follows chains of real edges too, which is
+    why a grown set is offered next to its seed and never replaces it (a test that a newcomer
+    correlates with an adjacent member no more than the factor allows, |r_jk| <= |a_j|, was
+    tried and dropped: with a member loading near 1 it also turned away the true children).
 
     Cost per round: one least-squares fit per neighbour (its outside parents) and one
     :func:`score_candidate`; ``adj`` is the (N, N) boolean skeleton, ``allowed`` the variables
