@@ -42,7 +42,8 @@ If several variables have **similar ideal profiles** (the part of each variable 
 network cannot explain), one unmeasured input could explain all of them: a hidden regulator. This
 page proposes candidate sets from two sources: clusters of similar ideal profiles (JMLR 2007
 section 5) and **semi-cliques** of the network, densely linked groups that a search draws among the
-children of an unmeasured regulator (thesis ch. 4). Each set is scored **with the edges inside it
+children of an unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their
+common factor explains. Each set is scored **with the edges inside it
 removed** (the members' other parents kept): the single profile *z\\** that best explains the
 members together (the top eigenvector of their profiles' similarity matrix), the paper's bounds
 (**C1**, **C2**, in nats), and an estimate of the score change on the observed data that counts the

@@ -24,7 +24,7 @@ from engine.hidden import (
     propose_from_search,
     score_cluster,
 )
-from engine.hidden.candidates import factor_gain
+from engine.hidden.candidates import GROWN, factor_gain
 from engine.search import Stepper
 from engine.synth import random_network, sample
 
@@ -198,12 +198,12 @@ class TestProposalFields:
         props = propose_from_search(stp, x, net.names, n_proposals=5)
         assert props
         m = x.shape[0]
-        seen: dict[str, set[int]] = {"profiles": set(), "semi-clique": set()}
+        seen: dict[str, set[int]] = {"profiles": set(), "semi-clique": set(), GROWN: set()}
         for p in props:
             assert isinstance(p, ClusterProposal)
             assert p.members == sorted(p.members) and len(p.members) >= 2
-            for src in seen:  # proposals from one source do not overlap
-                if src in p.source:
+            for src in seen:  # proposals from one pool do not overlap (grown semi-cliques: their own)
+                if (p.source == GROWN) == (src == GROWN) and src in p.source:
                     assert not seen[src] & set(p.members)
                     seen[src] |= set(p.members)
             assert p.names == [net.names[i] for i in p.members]
