@@ -158,10 +158,11 @@ def exact_search(
 ) -> ExactResult:
     """The DAG of highest score (Silander & Myllymäki 2006; module docstring).
 
-    ``scorer``: the network score (e.g. a :class:`~engine.search.Stepper`'s ``scorer``);
+    ``scorer``: the network score (e.g. a :class:`~engine.search.Stepper`'s ``scorer``; its
+    :meth:`~engine.score.BIC.parent_cap` bounds the parents, as in the search);
     ``forbidden`` / ``required``: ``(parent, child)`` index pairs that may not / must appear."""
     n = model.n_vars
-    cap = n - 1 if max_parents is None else min(int(max_parents), n - 1)
+    cap = min(n - 1 if max_parents is None else int(max_parents), n - 1, scorer.parent_cap())
     if n > MAX_EXACT_VARS or _n_families(n, cap) > MAX_EXACT_FAMILIES:
         raise ParameterError(
             f"the exact search over {n} variables would score {_n_families(n, cap):,} families (limits: "
