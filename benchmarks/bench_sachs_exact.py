@@ -196,20 +196,26 @@ def run_design(tag, model, settings, names, true, *, greedy=True, restarts=0, co
         )
 
 
-def edge_costs(model, settings, names, true) -> None:
-    """For each consensus edge, how much the optimum's score drops when that edge is required (0:
-    the optimum holds it) and the edge's own log-likelihood gain in the optimum (its family with
-    and without it): what the score says about each consensus edge."""
-    scorer = Stepper(model, settings).scorer
-    free = exact_search(model, scorer)
-    print(f"\nper consensus edge, {len(true)} exact searches with that edge required (log, intercepts):")
-    print(f"{'edge':14s} {'cost':>9s} {'loglik gain':>11s}")
-    for p, c in true:
-        pi, ci = names.index(p), names.index(c)
-        best = exact_search(model, scorer, required=[(pi, ci)])
-        ps = best.parents[ci]
-        gain = model.fit(ci, ps).loglik - model.fit(ci, tuple(q for q in ps if q != pi)).loglik
-        print(f"{p + '->' + c:14s} {free.score - best.score:9.1f} {gain:11.1f}", flush=True)
+def edge_costs(models: dict, settings, names, true) -> None:
+    """For each consensus edge and each design, how much the optimum's score drops when that edge is
+    required (0: the optimum holds it) and the edge's own log-likelihood gain in that optimum (its
+    family with and without it): what the score says about each consensus edge."""
+    cols = {}
+    for tag, model in models.items():
+        scorer = Stepper(model, settings).scorer
+        free = exact_search(model, scorer).score
+        col = []
+        for p, c in true:
+            pi, ci = names.index(p), names.index(c)
+            best = exact_search(model, scorer, required=[(pi, ci)])
+            ps = best.parents[ci]
+            gain = model.fit(ci, ps).loglik - model.fit(ci, tuple(q for q in ps if q != pi)).loglik
+            col.append((free - best.score, gain))
+        cols[tag] = col
+    print("\nper consensus edge: cost (score drop with the edge required) and its loglik gain there, log data")
+    print(f"{'edge':14s}" + "".join(f" {tag + ': cost':>18s} {'gain':>8s}" for tag in cols))
+    for i, (p, c) in enumerate(true):
+        print(f"{p + '->' + c:14s}" + "".join(f" {col[i][0]:18.1f} {col[i][1]:8.1f}" for col in cols.values()))
 
 
 def main(argv=None) -> None:
@@ -292,7 +298,8 @@ def main(argv=None) -> None:
                 consensus=true,
             )
         if tname == "log":
-            edge_costs(masked(ds, settings, condition_intercept=True), settings, names, true)
+            models = {"intercepts": masked(ds, settings, condition_intercept=True), "masked": masked(ds, settings)}
+            edge_costs(models, settings, names, true)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\nCPU {time.process_time() - cpu0:.1f} s, peak RSS {peak:.0f} MB")
     print("skel/dir/rev/false/SHD against the 17 consensus edges, as in bench_interventions.py; score: BIC")
