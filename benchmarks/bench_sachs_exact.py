@@ -12,6 +12,9 @@ holds all 17 consensus edges. Designs:
 * ``intercepts``: also one intercept per condition in every family (``--condition-intercept``);
 * ``pma+b2camp share``: per-condition intercepts, PMA and β2cAMP sharing ``cd3cd28``'s (the
   activators' effects allowed to propagate; ``MaskedFamilies(intercept_groups=...)``);
+* ``activity`` (``, target masked``): per-condition intercepts, and the targets' effects on their
+  children cut in the targeted rows (:class:`ActivityFamilies`), the target's own family kept (or
+  masked as well);
 * ``cond. variance``: one intercept *and one residual variance* per condition in every family, the
   coefficients shared (a change of the noise mechanism between conditions;
   :class:`ConditionVarianceFamilies`, ML by alternating weighted least squares).
@@ -26,6 +29,7 @@ sigmoid CPD with intercepts (exact with at most 2 and 3 parents; a few minutes).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import platform
 import resource
@@ -120,6 +124,41 @@ class ConditionVarianceFamilies:
             sets = np.sort(np.hstack([base, cands[:, None]]), axis=1)
             out.append(self._logliks(child, sets) - self.fit(child, parents).loglik)
         return out
+
+
+class ActivityFamilies:
+    """Interventions on *activity* (edge-cutting): in the rows where a condition targets X, X's
+    children do not see X (X's within-condition centred column is 0 in their families there: a
+    kinase inhibitor or activator sets the kinase's activity, not its measured phosphorylation;
+    ``sample_data/README.md``); X's own family is kept (``mask_own=False``: its measured level was
+    not set) or left out there as well (``True``). One intercept per condition in every family.
+    Each child has its own linear model (:func:`engine.cpd.make_families`) on its own data."""
+
+    def __init__(self, values: np.ndarray, design, mask_own: bool = False) -> None:
+        values = np.asarray(values, dtype=float)
+        self.n_samples, self.n_vars = values.shape
+        mask, codes = np.asarray(design.mask, dtype=bool), np.asarray(design.codes)
+        self.models, rows, extra = [], [], []
+        for y in range(self.n_vars):
+            keep = ~mask[:, y] if mask_own else np.ones(self.n_samples, dtype=bool)
+            v = centre_within(values[keep], codes[keep])
+            cut = mask[keep]
+            cut[:, y] = False
+            v[cut] = 0.0
+            self.models.append(make_families(v, "linear"))
+            rows.append(int(keep.sum()))
+            extra.append(np.unique(codes[keep]).size - 1)
+        self.family_rows, self.extra = np.array(rows), np.array(extra)
+
+    def n_params(self, n_parents: int) -> int:
+        return self.models[0].n_params(n_parents)
+
+    def fit(self, child: int, parents) -> FamilyFit:
+        f = self.models[child].fit(child, parents)
+        return dataclasses.replace(f, n_rows=int(self.family_rows[child]), n_params=f.n_params + int(self.extra[child]))
+
+    def exact_add_many(self, requests) -> list[np.ndarray]:
+        return [self.models[c].exact_add(c, p, idx) for c, p, idx in requests]
 
 
 def nonparanormal(frame: pd.DataFrame) -> pd.DataFrame:
@@ -297,6 +336,15 @@ def main(argv=None) -> None:
                 greedy=False,
                 consensus=true,
             )
+            for own in (False, True):
+                run_design(
+                    f"{tname}, activity{', target masked' if own else ''}",
+                    ActivityFamilies(ds.values, design, mask_own=own),
+                    s,
+                    names,
+                    true,
+                    greedy=False,
+                )
         if tname == "log":
             models = {"intercepts": masked(ds, settings, condition_intercept=True), "masked": masked(ds, settings)}
             edge_costs(models, settings, names, true)
