@@ -15,7 +15,8 @@ search heuristic in three dynamic programmes over subsets:
    subsets ``W``, layer by layer in ``|W|``; the optimal order is read back from the sinks and each
    variable takes its best parents among its predecessors.
 
-Memory: three tables of ``N 2^(N-1)`` numbers and two of ``2^N`` (20 variables: about 250 MB),
+Memory: a float and an int32 table of ``N 2^(N-1)`` numbers and a few of ``2^N`` (20 variables:
+about 130 MB),
 refused above :data:`MAX_EXACT_VARS` variables or :data:`MAX_EXACT_FAMILIES` families. Time is
 dominated by step 1 (one exact gain per family). The result is the global optimum of the score
 (ties broken towards smaller parent sets); for non-linear CPDs whose fits are local optima it is
@@ -84,8 +85,7 @@ def local_scores(
     n = model.n_vars
     cap = n - 1 if max_parents is None else min(int(max_parents), n - 1)
     size = 1 << (n - 1)
-    table = np.full((n, size), -np.inf)
-    logliks = np.full((n, size), np.nan)
+    logliks = np.full((n, size), np.nan)  # becomes the score table in place
     pens = np.zeros((n, cap + 1))
     for x in range(n):
         fit0 = model.fit(x, ())
@@ -120,24 +120,24 @@ def local_scores(
         gains = model.exact_add_many(requests) if requests else []
         for (x, s, bits), g in zip(where, gains, strict=True):
             logliks[x, s | (1 << bits)] = logliks[x, s] + np.asarray(g, dtype=float)
+    sizes = np.minimum(count, cap)
     for x in range(n):
-        done = np.isfinite(logliks[x])
-        table[x, done] = logliks[x, done] - pens[x, count[done]]
-    return table
+        logliks[x] -= pens[x, sizes]
+    logliks[np.isnan(logliks)] = -np.inf
+    return logliks
 
 
 def _best_parents(table: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``bps[X, C]``, the best family score of ``X`` with parents within ``C``, and that parent set
-    (step 2; ties go to the subset)."""
+    (step 2; ties go to the subset). In place on reshaped views: the sets with bit ``b`` and the
+    same sets without it are the two halves of axis 2 of ``(N, 2^(N-2-b), 2, 2^b)``."""
     n, size = table.shape
-    bps, arg = table.copy(), np.broadcast_to(np.arange(size, dtype=np.int64), (n, size)).copy()
-    masks = np.arange(size, dtype=np.int64)
+    bps, arg = table, np.broadcast_to(np.arange(size, dtype=np.int32), (n, size)).copy()
     for b in range(n - 1):
-        with_b = masks[(masks >> b) & 1 == 1]
-        sub = with_b ^ (1 << b)
-        better = bps[:, sub] >= bps[:, with_b]
-        bps[:, with_b] = np.where(better, bps[:, sub], bps[:, with_b])
-        arg[:, with_b] = np.where(better, arg[:, sub], arg[:, with_b])
+        v, a = bps.reshape(n, -1, 2, 1 << b), arg.reshape(n, -1, 2, 1 << b)
+        better = v[:, :, 0, :] >= v[:, :, 1, :]
+        np.copyto(v[:, :, 1, :], v[:, :, 0, :], where=better)
+        np.copyto(a[:, :, 1, :], a[:, :, 0, :], where=better)
     return bps, arg
 
 
@@ -177,7 +177,7 @@ def exact_search(
     for p, c in required:  # sets without a required parent are out
         bit = p if p < c else p - 1
         table[c, (masks >> bit) & 1 == 0] = -np.inf
-    bps, arg = _best_parents(table)
+    bps, arg = _best_parents(table)  # in place: table is bps from here on
     full = 1 << n
     ws = np.arange(full, dtype=np.int64)
     wcount = _popcount(ws)
@@ -201,9 +201,9 @@ def exact_search(
     while w:
         s = int(sink[w])
         rest = w ^ (1 << s)
-        sub = int(arg[s, int(_drop_bit(np.array([rest]), s)[0])])
+        idx = int(_drop_bit(np.array([rest]), s)[0])
         others = [u for u in range(n) if u != s]
-        parents[s] = tuple(others[i] for i in range(n - 1) if sub >> i & 1)
-        fam[s] = table[s, sub]
+        parents[s] = tuple(others[i] for i in range(n - 1) if int(arg[s, idx]) >> i & 1)
+        fam[s] = bps[s, idx]
         w = rest
     return ExactResult(tuple(parents), float(best[full - 1]), fam, _n_families(n, cap))
