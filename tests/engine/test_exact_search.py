@@ -104,3 +104,19 @@ def test_sachs_interventions_optimum_scores_as_learn_and_evaluate():
     ).fit(frame, condition="condition", targets=targets)
     assert held.network_.evaluate(held.dataset_)["score"] == pytest.approx(res.score, rel=1e-12)
     assert res.score == pytest.approx(est.score_, rel=1e-12)
+
+
+def test_exact_sigmoid_equals_brute_force_over_its_fits():
+    """Non-linear CPD: the optimum over the model's own (cached) fits, as a brute force sees them."""
+    net = random_network(4, expected_parents=1.5, seed=7, cpd="sigmoid")
+    values = sample(net, 80, seed=7)
+    model = make_families(values, "sigmoid")
+    res = exact_search(model, BIC(80))
+    best, _ = _brute_force(model, BIC(80), 4)
+    assert res.score == pytest.approx(best, rel=1e-9)
+
+
+def test_impossible_constraints_refused():
+    values = sample(random_network(4, seed=0), 50, seed=0)
+    with pytest.raises(ParameterError, match="no DAG"):
+        exact_search(make_families(values, "linear"), BIC(50), required=[(0, 1), (2, 1)], max_parents=1)
