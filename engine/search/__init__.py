@@ -7,10 +7,13 @@
 * :mod:`.selection` which candidates are scored exactly (ideal top K or greedy);
 * :mod:`.stepper` :class:`Stepper`: propose, step, apply, undo;
 * :mod:`.candidates` the table of every candidate move, for inspection;
-* :mod:`.run` :class:`RunLoop`, the one run loop.
+* :mod:`.run` :class:`RunLoop`, the one run loop;
+* :mod:`.exact` :func:`exact_search`, the exactly score-optimal DAG of a few variables (Silander &
+  Myllymäki 2006), to measure how far a search ends from the optimum of its score.
 """
 
 from .constraints import Constraints
+from .exact import ExactResult, exact_search
 from .moves import CandidateTable, Move, Operator
 from .results import TERMINATION_MESSAGES, RunStats, SearchResult, StepResult
 from .run import RunLoop
@@ -29,4 +32,6 @@ __all__ = [
     "Constraints",
     "Stepper",
     "RunLoop",
+    "exact_search",
+    "ExactResult",
 ]
