@@ -358,7 +358,9 @@ def step_panel() -> None:
     with graph:
         _network(session, names, last, view, paused=going)
     with trace:
-        st.plotly_chart(plots.score_trace_figure(traces), width="stretch", key="search_trace")
+        st.plotly_chart(
+            plots.score_trace_figure(traces, score=session.score_label), width="stretch", key="search_trace"
+        )
     _logs()
     if going:
         _rerun_panel()
