@@ -370,9 +370,10 @@ def render() -> None:
     state.init_state()
     st.title("Search")
     session = state.session()
+    design = text.design_summary(session.dataset)
     st.caption(
-        f"{session.label} — {session.dataset.summary()}. Search: {text.settings_summary(session.settings)} "
-        "(change them in the sidebar and press Apply)."
+        f"{session.label} — {session.dataset.summary()}{'; ' + design if design else ''}. "
+        f"Search: {text.settings_summary(session.settings)} (change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
     missing_box()
