@@ -195,7 +195,7 @@ def _counters() -> None:
 
 
 LOG_CONFIG = {
-    "edge": st.column_config.TextColumn("edge", width="large"),
+    "edge": st.column_config.TextColumn("edge", width="medium"),
     "C1": st.column_config.TextColumn(
         "C1", alignment="right", help="Ideal-parent estimate of the gain (nats); – for Delete and Reverse"
     ),
