@@ -39,6 +39,9 @@ __all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES"
 FONT_SIZE = 15
 MIN_SCALE = 0.8
 FIT_SCALE = 0.6
+#: right padding of the legend (px): room for the "Full screen" button (about 95 px wide, at 8 px
+#: from the right edge), which covered the end of a one-line legend
+LEGEND_CLEARANCE = 115
 
 #: Colours used in the network drawings.
 COLORS = {
@@ -104,7 +107,11 @@ def _render(net: Network, legend: list[tuple[str, bool, str]] | None, focus: Ite
             f"{html.escape(text_)}</span>"
             for color, dashed, text_ in legend
         )
-        box = f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;padding:4px 2px 6px 2px">{items}</div>'
+        # the right padding keeps the legend clear of the "Full screen" button at the top right
+        box = (
+            f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;'
+            f'padding:4px {LEGEND_CLEARANCE}px 6px 2px">{items}</div>'
+        )
         text = text.replace("<body>", "<body>" + box, 1)
     return text
 
