@@ -237,8 +237,10 @@ def _logs() -> None:
         st.subheader("Move log")
         st.caption(_log_caption(stepper))
         frame = plots.move_log_frame(log).iloc[::-1]
+        # a plain frame, not a pandas Styler: nothing is shaded here, and marshalling a Styler
+        # cost 0.3 s per redraw at 900 moves, paid after every chunk of a run (LOG_CONFIG formats)
         st.dataframe(
-            plots.highlight_steps(frame, ()),
+            frame,
             column_config=LOG_CONFIG,
             width="stretch",
             height=min(400, 38 + 35 * max(1, len(frame))),
