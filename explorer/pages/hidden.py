@@ -101,7 +101,6 @@ def render() -> None:
         return
 
     hs = session.hidden
-    names = session.variable_names()
     values = session.values()
 
     def _status(p) -> str:
@@ -132,6 +131,7 @@ def render() -> None:
                 f"With {dataset.n_vars:,} variables the proposals take a while, so they are computed when "
                 "you ask (and kept until the network changes)."
             )
+            _accepted_section(session)
             return
     try:
         with st.spinner("Scoring candidate clusters of ideal profiles…"):
@@ -245,6 +245,18 @@ def render() -> None:
             st.session_state[KEY_MESSAGE] = session.reject_hidden(prop)
             st.rerun()
 
+    _accepted_section(session)
+
+
+def _accepted_section(session) -> None:
+    """Undo accept, the accepted hidden variables with their downloads, and the regulator report:
+    shown whether or not proposals are listed (on a large network they are computed on request,
+    and the page must not hide what was just accepted until then)."""
+    hs = session.hidden
+    names = session.variable_names()
+    values = session.values()
+    dataset = session.dataset
+    stepper = session.stepper
     if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
         if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
             st.session_state[KEY_MESSAGE] = session.undo()
