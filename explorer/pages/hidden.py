@@ -294,7 +294,8 @@ def _accepted_section(session) -> None:
             "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
         )
         st.caption(
-            f"Observed-data {session.score_label} of the current network: {session.learned_network().bic:,.2f} "
+            f"Observed-data {session.score_label} of the current network: "
+            f"{session.learned_network().score_info['value']:,.2f} "
             "nats (hidden variables integrated out exactly)."
         )
         _report_section(session, hs, names, values)

@@ -127,9 +127,11 @@ def _downloads(net) -> None:
         key=state.W_DL_CSV,
         width="stretch",
     )
-    which = "observed-data BIC (hidden variables integrated out)" if net.hidden else "BIC"
+    label = state.session().score_label
+    which = f"observed-data {label} (hidden variables integrated out)" if net.hidden else label
+    plain = f" (BIC {net.bic:,.1f})" if label != "BIC" else ""
     st.caption(
-        f"{net.n_edges} edges, {which} {net.bic:,.1f} nats, log-likelihood {net.loglik:,.1f} "
+        f"{net.n_edges} edges, {which} {net.score_info['value']:,.1f} nats{plain}, log-likelihood {net.loglik:,.1f} "
         f"nats over {net.n_samples} instances. Parameters are on the "
         f"{'standardized' if net.transform.get('standardized') else 'original'} scale; the "
         "JSON records the transform."
