@@ -27,8 +27,9 @@ __all__ = [
 
 #: Columns of the move log table, in order.
 LOG_COLUMNS = ["step", "operator", "edge", "C1", "C2", "exact gain", "exact ΔBIC", "rank", "exact evaluations"]
-#: the columns of each log in compare mode (two logs side by side have half the width)
-COMPARE_LOG_COLUMNS = ["operator", "edge", "C2", "exact gain", "exact ΔBIC", "rank"]
+#: the columns of each log in compare mode: two logs side by side have half the width, so the
+#: exact gain (the Bounds page compares it with C2) is left out for the score change and the rank
+COMPARE_LOG_COLUMNS = ["operator", "edge", "C2", "exact ΔBIC", "rank"]
 
 
 # ------------------------------------------------------------------------------- plotly / tables

@@ -222,6 +222,11 @@ LOG_CONFIG = {
 }
 
 
+#: the edge column of each of the two logs side by side (pixels): at "medium" (200 px) half of a
+#: 1280-px page showed only operator, edge and C2, and cut off the exact gains and the rank
+COMPARE_EDGE_WIDTH = 95
+
+
 def _log_caption(stepper) -> str:
     return (
         f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
@@ -268,7 +273,7 @@ def _logs() -> None:
             st.dataframe(
                 plots.highlight_steps(frame.iloc[::-1], differ),
                 width="stretch",
-                column_config={**LOG_CONFIG, "edge": st.column_config.TextColumn("edge", width="medium")},
+                column_config={**LOG_CONFIG, "edge": st.column_config.TextColumn("edge", width=COMPARE_EDGE_WIDTH)},
                 column_order=plots.COMPARE_LOG_COLUMNS,
                 key=key,
                 height=min(400, 38 + 35 * max(1, len(frame))),
