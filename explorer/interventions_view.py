@@ -62,6 +62,12 @@ def render(dataset: Dataset, truth: list[tuple[str, str]] | None, learned: list[
         f"Condition column {design.column!r}: {len(design.condition_names)} conditions, {design.n_samples} rows. "
         f"Targets: {targets}. A family leaves out the rows where an experiment set its child (Cooper & Yoo "
         "1999); its BIC penalty uses its own row count."
-        + (" Every family has one intercept per condition." if design.intercepts else "")
+        + (
+            " Every family has one intercept per condition."
+            if design.intercepts
+            else " A reagent that shifts proteins it does not set (a stimulation, say) can show up as extra "
+            "edges: 'One intercept per condition' in the sidebar's Experiments box lets each family's "
+            "level move between conditions instead."
+        )
     )
     st.dataframe(table, hide_index=True, width="stretch")

@@ -29,13 +29,19 @@ from explorer.graph_layout import complete_positions
 from explorer.plot_style import HIDDEN_COLOUR
 from explorer.vis_script import FULLSCREEN_BUTTON, SCRIPT
 
-__all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES", "MIN_SCALE", "FONT_SIZE"]
+__all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES", "MIN_SCALE", "FIT_SCALE", "FONT_SIZE"]
 
-#: label size (canvas pixels) and the smallest zoom the drawing opens at: labels are at least
-#: FONT_SIZE * MIN_SCALE (about 12) screen pixels high; a larger graph opens on its centre (or on
-#: the focus nodes), and zooming out shows the rest
+#: label size (canvas pixels) and the zooms the drawing opens at: the whole graph when it fits at
+#: FIT_SCALE or more (labels at least FONT_SIZE * FIT_SCALE, 9 screen pixels: an 11-variable
+#: network in the Search page's column at 1280 px fits at about 0.72, and must not open with
+#: nodes and edges cut off); a larger graph opens at MIN_SCALE (labels about 12 pixels) on its
+#: centre (or on the focus nodes), and zooming out shows the rest
 FONT_SIZE = 15
 MIN_SCALE = 0.8
+FIT_SCALE = 0.6
+#: right padding of the legend (px): room for the "Full screen" button (about 95 px wide, at 8 px
+#: from the right edge), which covered the end of a one-line legend
+LEGEND_CLEARANCE = 115
 
 #: Colours used in the network drawings.
 COLORS = {
@@ -86,7 +92,11 @@ def _render(net: Network, legend: list[tuple[str, bool, str]] | None, focus: Ite
     text = _CDN_TAG.sub("", text)
     text = _EMPTY_HEADING.sub("", text)
     # open at a readable zoom, highlight neighbours on hover/click, full-screen button
-    script = SCRIPT.replace("__MIN_SCALE__", str(MIN_SCALE)).replace("__FOCUS__", json.dumps(list(focus)))
+    script = (
+        SCRIPT.replace("__MIN_SCALE__", str(MIN_SCALE))
+        .replace("__FIT_SCALE__", str(FIT_SCALE))
+        .replace("__FOCUS__", json.dumps(list(focus)))
+    )
     text = text.replace("</body>", f"<script>{script}</script></body>", 1)
     text = text.replace("<body>", "<body>" + FULLSCREEN_BUTTON, 1)
     if legend:
@@ -97,7 +107,11 @@ def _render(net: Network, legend: list[tuple[str, bool, str]] | None, focus: Ite
             f"{html.escape(text_)}</span>"
             for color, dashed, text_ in legend
         )
-        box = f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;padding:4px 2px 6px 2px">{items}</div>'
+        # the right padding keeps the legend clear of the "Full screen" button at the top right
+        box = (
+            f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;'
+            f'padding:4px {LEGEND_CLEARANCE}px 6px 2px">{items}</div>'
+        )
         text = text.replace("<body>", "<body>" + box, 1)
     return text
 

@@ -1,7 +1,7 @@
 """The Search page's score trace and move-log tables: engine records in, plotly figures and
 pandas tables out.
 
-* :func:`score_trace_figure`: BIC over steps (one or two searches);
+* :func:`score_trace_figure`: the score (BIC, EBIC) over steps (one or two searches);
 * :func:`move_log_frame`, :func:`compare_logs`, :func:`highlight_steps`: the move log as a table,
   and two logs side by side with the steps where they differ marked.
 
@@ -27,15 +27,19 @@ __all__ = [
 
 #: Columns of the move log table, in order.
 LOG_COLUMNS = ["step", "operator", "edge", "C1", "C2", "exact gain", "exact ΔBIC", "rank", "exact evaluations"]
-#: the columns of each log in compare mode (two logs side by side have half the width)
-COMPARE_LOG_COLUMNS = ["operator", "edge", "C2", "exact gain", "exact ΔBIC", "rank"]
+#: the columns of each log in compare mode: two logs side by side have half the width, so the
+#: exact gain (the Bounds page compares it with C2) is left out for the score change and the rank
+COMPARE_LOG_COLUMNS = ["operator", "edge", "C2", "exact ΔBIC", "rank"]
 
 
 # ------------------------------------------------------------------------------- plotly / tables
-def score_trace_figure(traces: Mapping[str, Sequence[tuple[int, float]]], *, height: int = 300) -> go.Figure:
-    """BIC (nats) after each step, one line per search.
+def score_trace_figure(
+    traces: Mapping[str, Sequence[tuple[int, float]]], *, height: int = 300, score: str = "BIC"
+) -> go.Figure:
+    """The network score (nats) after each step, one line per search.
 
-    ``traces`` maps a label to (step, BIC) pairs, e.g. ``{"ideal": [...], "greedy": [...]}``. The
+    ``traces`` maps a label to (step, score) pairs, e.g. ``{"ideal": [...], "greedy": [...]}``;
+    ``score`` names the score on the axis (the session's ``score_label``: BIC, EBIC...). The
     second line is dashed, so that it stays visible where the two searches coincide.
     """
     fig = go.Figure()
@@ -58,7 +62,7 @@ def score_trace_figure(traces: Mapping[str, Sequence[tuple[int, float]]], *, hei
         height=height,
         margin={"l": 10, "r": 10, "t": 30, "b": 10},
         xaxis_title="step",
-        yaxis_title="BIC (nats)",
+        yaxis_title=f"{score} (nats)",
         title={"text": "Score trace", "x": 0},
         # below the axis: above the plot a two-row legend (narrow windows) covered the curve
         legend={"orientation": "h", "y": -0.3, "x": 0, "yanchor": "top"},

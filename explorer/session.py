@@ -371,9 +371,8 @@ class SearchSession:
         stats = RunStats.of(stepper, converged=self.main.converged)
         full = self.search_dataset()
         parents = {c: stepper.parents(c) for c in range(stepper.n_vars)}
-        net = LearnedNetwork.from_parents(
-            full, parents, stepper.model, stats=stats.to_dict(), settings=self.settings.to_dict()
-        )
+        kw = {"stats": stats.to_dict(), "settings": self.settings.to_dict(), "score": stepper.score_choice}
+        net = LearnedNetwork.from_parents(full, parents, stepper.model, **kw)  # the score searched, as the CLI
         if self.dataset.interventions is not None:  # the design, rows per family (engine.interventions)
             design = self.dataset.interventions
             net.interventions = design.record(self.dataset.names, self.dataset.values, design.intercepts)
@@ -392,6 +391,7 @@ class SearchSession:
             # hidden variables integrated out (as the CLI's JSON and the Hidden variables page say)
             observed = net.evaluate(self.dataset)
             net.loglik, net.bic = observed["loglik"], observed["bic"]
+            net.score_info = {**net.score_info, "value": observed["score"]}
         if self.prepared.completion is not None:  # the export says the data were completed, and how
             net.missing_values = self.prepared.completion.describe(self.settings.cpd)
         self._network_cache = (key, net)

@@ -27,7 +27,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import SearchSettings
-from explorer import loading
+from explorer import loading, text
 from explorer.session import SearchSession
 
 __all__ = [
@@ -185,7 +185,15 @@ def apply_settings(new: dict | SearchSettings, regulators: list[str] | None | bo
         if s is None:
             SearchSettings.coerce(new)
         else:
+            moves = s.stepper.n_iter
             s.set_settings(new, regulators)
+            # said on the Search page: Apply restarts the search, and a converged network is gone
+            dropped = f" (the {moves} move(s) made before are not kept, and cannot be undone)" if moves else ""
+            said = (
+                f"Settings applied: {text.settings_summary(s.settings)}. The search starts again from the "
+                f"empty network{dropped}."
+            )
+            s.notice = f"{said} {s.notice}" if s.notice else said
     except IdealParentError as exc:
         put(ERROR, f"Settings not applied: {exc}")
         return False

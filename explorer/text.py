@@ -12,9 +12,18 @@ from typing import TYPE_CHECKING
 from engine.search import Move, SearchSettings
 
 if TYPE_CHECKING:
+    from engine.data import Dataset
     from explorer.session import SearchSession
 
-__all__ = ["other_method", "method_label", "cpd_label", "settings_summary", "move_record", "run_message"]
+__all__ = [
+    "other_method",
+    "method_label",
+    "cpd_label",
+    "settings_summary",
+    "design_summary",
+    "move_record",
+    "run_message",
+]
 
 
 def other_method(method: str) -> str:
@@ -42,6 +51,20 @@ def settings_summary(settings: SearchSettings) -> str:
     else:
         head = "Greedy"
     return ", ".join([head, *parts])
+
+
+def design_summary(dataset: Dataset) -> str:
+    """The experimental design the search uses, in words ("" for observational data), e.g.
+    "experiments: 9 conditions (column 'condition'), 7 targets, one intercept per condition"."""
+    design = dataset.interventions
+    if design is None:
+        return ""
+    n_cond, n_targets = len(design.condition_names), len(design.targets)
+    intercepts = "one intercept per condition" if design.intercepts else "no per-condition intercepts"
+    return (
+        f"experiments: {n_cond} conditions (column {design.column!r}), {n_targets} target(s), each family "
+        f"scored without the rows that set its child; {intercepts}"
+    )
 
 
 def move_record(step: int, move: Move, names: list[str], n_exact: int) -> dict:

@@ -3,7 +3,8 @@
 Runs inside the drawing's iframe after vis-network has drawn (pyvis's template defines the
 globals ``network``, ``nodes`` and ``edges``):
 
-* opening view: the whole graph when its labels are readable at that zoom, else a zoom of
+* opening view: the whole graph when it fits at a zoom of ``__FIT_SCALE__`` or more (its labels
+  still legible, so a small network never opens with nodes cut off), else a zoom of
   ``__MIN_SCALE__`` centred on the focus nodes (``__FOCUS__``, e.g. a searched gene) or on the
   graph's centre;
 * neighbour highlighting: hovering a node (or clicking it, which pins the highlight until the
@@ -12,7 +13,7 @@ globals ``network``, ``nodes`` and ``edges``):
 * a "Full screen" button (the browser's Fullscreen API; Streamlit's iframes allow it) that
   resizes the drawing to the screen and back.
 
-No Streamlit here; plain strings, with the two placeholders filled by the caller.
+No Streamlit here; plain strings, with the three placeholders filled by the caller.
 """
 
 from __future__ import annotations
@@ -31,13 +32,14 @@ SCRIPT = """
 (function () {
   if (typeof network === 'undefined') { return; }
   var minScale = __MIN_SCALE__;
+  var fitScale = __FIT_SCALE__;
   var focus = __FOCUS__;
   var container = document.getElementById('mynetwork');
   var normalHeight = container.style.height || getComputedStyle(container).height;
 
   function openView() {
     network.fit({animation: false});
-    if (network.getScale() >= minScale) { return; }
+    if (network.getScale() >= fitScale) { return; }
     var ids = focus.filter(function (id) { return nodes.get(id) !== null; });
     if (ids.length) {
       var pos = network.getPositions(ids), x = 0, y = 0, k = 0;

@@ -54,6 +54,21 @@ NONLINEAR_NOTE = """
 What matters for the search is that they rank the candidates well (Spearman, top-1 agreement).
 """
 
+#: what the two Spearman correlations say (JMLR 2007 section 3.2: C1 = (M/2) cos^2 phi and
+#: C2 = -(M/2) log sin^2 phi, phi the angle between the candidate and the ideal profile)
+RANK_NOTE_LINEAR = (
+    "Within a family, C1 and C2 order the candidates identically: both are increasing functions of the "
+    "same quantity, how well the candidate lines up with the ideal profile (its angle to it). When every "
+    "family is scored on the same instances this holds across families too, and the two rank "
+    "correlations then differ at most in the last digits, from candidates with equal gains (X → Y and "
+    "Y → X when neither has other parents) whose estimates differ by rounding. The estimates differ in how "
+    "close they come to the exact values, which the plots below show."
+)
+RANK_NOTE_NONLINEAR = (
+    "For the {cpd} CPD, C1 and C2 approximate the gain in different ways and can order the candidates "
+    "differently: compare the two rank correlations, and see the plots below."
+)
+
 SIGMOID_NOTE = """
 The approximation linearizes the sigmoid at the family's current fit and weights every instance by
 the slope g' there. Where the sigmoid is saturated (many instances on its flat tails) those weights
@@ -236,12 +251,7 @@ def render() -> None:
         help="At most 0 when C2 never over-estimates a gain.",
     )
 
-    st.caption(
-        "The two rank correlations are equal: with the fitted noise variance, C1 and C2 are both "
-        "increasing functions of the same quantity (how well the candidate lines up with the ideal "
-        "profile), so they order the candidates identically. They differ in how close they come to "
-        "the exact values, which the plots below show."
-    )
+    st.caption(RANK_NOTE_LINEAR if cpd_type.bounded else RANK_NOTE_NONLINEAR.format(cpd=cpd.capitalize()))
     if cpd_type.bounded:
         st.success(LINEAR_NOTE)
     else:

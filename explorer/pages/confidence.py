@@ -52,6 +52,18 @@ the edges above a threshold, by default estimated from the strengths themselves 
 """
 
 
+#: the edge table's columns: shares to two decimals (they were shown as "1", "0.54", "0.8889")
+EDGE_COLUMNS = {
+    "strength": st.column_config.NumberColumn(
+        "strength", format="%.2f", help="Share of the replicates with this edge, either way round."
+    ),
+    "direction": st.column_config.NumberColumn(
+        "direction", format="%.2f", help="Share of those replicates where it points from parent to child."
+    ),
+    "averaged": st.column_config.CheckboxColumn("averaged", help="In the averaged network at the slider's threshold."),
+}
+
+
 def controller() -> ConfidenceController:
     """This session's controller (its cluster starts only with the first run)."""
     ctl = state.get(CONTROLLER)
@@ -200,7 +212,14 @@ def _results(result) -> None:
     _truth_precision(session, result, threshold)
     table = edges_table(result, threshold)
     st.subheader("Edges by strength")
-    st.dataframe(table, width="stretch", height=min(420, 38 + 35 * max(1, len(table))), key="ip_conf_edges")
+    st.dataframe(
+        table,
+        width="stretch",
+        height=min(420, 38 + 35 * max(1, len(table))),
+        key="ip_conf_edges",
+        hide_index=True,
+        column_config=EDGE_COLUMNS,
+    )
     cols = st.columns(3)
     cols[0].download_button(
         "Edges (CSV)", table.to_csv(index=False), file_name="bootstrap_edges.csv", mime="text/csv", key=KEY_DL_EDGES

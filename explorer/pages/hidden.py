@@ -63,6 +63,16 @@ HOW_TO_READ = """
 """
 
 
+def _removal(prop) -> str:
+    """What removing the edges among a proposal's members costs, in words (none to remove: say so,
+    rather than "lose 0.00 when the 0 edge(s) among them are removed")."""
+    n = len(prop.removed_edges)
+    if n == 0:
+        return "no edge joins the members, so none is removed"
+    edges = "the edge" if n == 1 else f"the {n} edges"
+    return f"the members lose {prop.removed_loss:.2f} nats when {edges} among them are removed"
+
+
 def render() -> None:
     st.title("Hidden variables")
     st.markdown(INTRO)
@@ -92,7 +102,6 @@ def render() -> None:
         return
 
     hs = session.hidden
-    names = session.variable_names()
     values = session.values()
 
     def _status(p) -> str:
@@ -123,6 +132,7 @@ def render() -> None:
                 f"With {dataset.n_vars:,} variables the proposals take a while, so they are computed when "
                 "you ask (and kept until the network changes)."
             )
+            _accepted_section(session)
             return
     try:
         with st.spinner("Scoring candidate clusters of ideal profiles…"):
@@ -189,9 +199,8 @@ def render() -> None:
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
-            f"data with the rest of the network fixed: the members lose {prop.removed_loss:.2f} when the "
-            f"{len(prop.removed_edges)} edge(s) among them are removed, gain what one common factor explains of "
-            f"their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
+            f"data with the rest of the network fixed: {_removal(prop)}; they gain what one common factor "
+            f"explains of their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
             f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
             "Accept reports the realized change. Closest "
@@ -237,6 +246,18 @@ def render() -> None:
             st.session_state[KEY_MESSAGE] = session.reject_hidden(prop)
             st.rerun()
 
+    _accepted_section(session)
+
+
+def _accepted_section(session) -> None:
+    """Undo accept, the accepted hidden variables with their downloads, and the regulator report:
+    shown whether or not proposals are listed (on a large network they are computed on request,
+    and the page must not hide what was just accepted until then)."""
+    hs = session.hidden
+    names = session.variable_names()
+    values = session.values()
+    dataset = session.dataset
+    stepper = session.stepper
     if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
         if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
             st.session_state[KEY_MESSAGE] = session.undo()
@@ -274,7 +295,8 @@ def render() -> None:
             "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
         )
         st.caption(
-            f"Observed-data {session.score_label} of the current network: {session.learned_network().bic:.2f} "
+            f"Observed-data {session.score_label} of the current network: "
+            f"{session.learned_network().score_info['value']:,.2f} "
             "nats (hidden variables integrated out exactly)."
         )
         _report_section(session, hs, names, values)

@@ -54,6 +54,19 @@ search has already computed it; the button computes it for every candidate.
 """
 
 
+def _instances(dataset, child: int, n_samples: int) -> str:
+    """How many instances the family is scored on; with experiments, which conditions it leaves out
+    (the rows where an experiment set the child, Cooper & Yoo 1999; :mod:`engine.interventions`)."""
+    design = dataset.interventions
+    left_out = design.left_out(child) if design is not None else ()
+    if not left_out:
+        return f"{n_samples:,} instances"
+    return (
+        f"{n_samples:,} of {design.n_samples:,} instances (the rows of {', '.join(left_out)}, where an "
+        f"experiment set {dataset.names[child]}, are left out of its family)"
+    )
+
+
 def render() -> None:
     st.title("Ideal-parent inspector")
     st.markdown(INTRO)
@@ -101,7 +114,7 @@ def render() -> None:
     st.subheader(f"Family of {var}")
     st.markdown(
         f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search; "
-        f"{fp.n_legal} legal new parents; {fp.n_samples} instances; CPD: "
+        f"{fp.n_legal} legal new parents; {_instances(session.dataset, child, fp.n_samples)}; CPD: "
         f"{text.cpd_label(session.settings)}."
     )
 

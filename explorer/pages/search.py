@@ -195,7 +195,7 @@ def _counters() -> None:
 
 
 LOG_CONFIG = {
-    "edge": st.column_config.TextColumn("edge", width="large"),
+    "edge": st.column_config.TextColumn("edge", width="medium"),
     "C1": st.column_config.TextColumn(
         "C1", alignment="right", help="Ideal-parent estimate of the gain (nats); – for Delete and Reverse"
     ),
@@ -222,6 +222,11 @@ LOG_CONFIG = {
 }
 
 
+#: the edge column of each of the two logs side by side (pixels): at "medium" (200 px) half of a
+#: 1280-px page showed only operator, edge and C2, and cut off the exact gains and the rank
+COMPARE_EDGE_WIDTH = 95
+
+
 def _log_caption(stepper) -> str:
     return (
         f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
@@ -237,8 +242,10 @@ def _logs() -> None:
         st.subheader("Move log")
         st.caption(_log_caption(stepper))
         frame = plots.move_log_frame(log).iloc[::-1]
+        # a plain frame, not a pandas Styler: nothing is shaded here, and marshalling a Styler
+        # cost 0.3 s per redraw at 900 moves, paid after every chunk of a run (LOG_CONFIG formats)
         st.dataframe(
-            plots.highlight_steps(frame, ()),
+            frame,
             column_config=LOG_CONFIG,
             width="stretch",
             height=min(400, 38 + 35 * max(1, len(frame))),
@@ -266,7 +273,7 @@ def _logs() -> None:
             st.dataframe(
                 plots.highlight_steps(frame.iloc[::-1], differ),
                 width="stretch",
-                column_config={**LOG_CONFIG, "edge": st.column_config.TextColumn("edge", width="medium")},
+                column_config={**LOG_CONFIG, "edge": st.column_config.TextColumn("edge", width=COMPARE_EDGE_WIDTH)},
                 column_order=plots.COMPARE_LOG_COLUMNS,
                 key=key,
                 height=min(400, 38 + 35 * max(1, len(frame))),
@@ -358,7 +365,9 @@ def step_panel() -> None:
     with graph:
         _network(session, names, last, view, paused=going)
     with trace:
-        st.plotly_chart(plots.score_trace_figure(traces), width="stretch", key="search_trace")
+        st.plotly_chart(
+            plots.score_trace_figure(traces, score=session.score_label), width="stretch", key="search_trace"
+        )
     _logs()
     if going:
         _rerun_panel()
@@ -368,9 +377,10 @@ def render() -> None:
     state.init_state()
     st.title("Search")
     session = state.session()
+    design = text.design_summary(session.dataset)
     st.caption(
-        f"{session.label} — {session.dataset.summary()}. Search: {text.settings_summary(session.settings)} "
-        "(change them in the sidebar and press Apply)."
+        f"{session.label} — {session.dataset.summary()}{'; ' + design if design else ''}. "
+        f"Search: {text.settings_summary(session.settings)} (change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
     missing_box()

@@ -1,0 +1,51 @@
+"""On a large network the hidden-variable page shows what was accepted before proposals are asked for.
+
+Found on a lab file (30 conditions x 398 genes): after Accept, the page showed the success message
+and the "Propose hidden variables" button, but neither the accepted variable, its downloads
+(members, inferred profiles, regulator report) nor "Undo accept": the page stopped at the button
+(above 150 variables the proposals are computed on request).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from conftest import PAGES, TIMEOUT, texts
+from streamlit.testing.v1 import AppTest
+
+from engine.data import from_array
+from engine.synth import random_network, sample
+from explorer import actions, state
+from explorer.session import SearchSession
+
+N_VARS = 160  # above the page's LAZY_ABOVE = 150
+
+
+def _accepted_session() -> SearchSession:
+    rng = np.random.default_rng(0)
+    net = random_network(N_VARS, seed=0, expected_parents=1.0)
+    x = sample(net, 120, seed=1)
+    x = x / x.std(axis=0)
+    h = rng.normal(size=120)
+    for j in (3, 17, 40, 41, 90):
+        x[:, j] += h
+    session = SearchSession(from_array(x, [f"g{i}" for i in range(N_VARS)]), None, "large")
+    for _ in range(30):
+        session.step()
+    actions.accept_hidden(session, session.propose_hidden(1)[0])
+    return session
+
+
+def test_accepted_variable_and_downloads_without_proposals():
+    session = _accepted_session()
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    assert [b for b in at.button if b.key == "ip_hidden_propose"]  # proposals not computed
+    assert "Accepted hidden variables" in texts(at.subheader)
+    assert "Regulator report" in texts(at.subheader)
+    assert [b for b in at.button if b.key == "ip_hidden_undo"]
+    accepted = at.dataframe[0].value
+    assert list(accepted["hidden"]) == ["H1"]
+    downloads = [e for e in at.get("download_button")]
+    assert len(downloads) == 4  # members, profiles, report CSV and JSON

@@ -1,0 +1,48 @@
+"""The hidden-variable page's proposal text when no edge joins the members.
+
+Found on the Sachs sample after two steps: "the members lose 0.00 when the 0 edge(s) among them
+are removed". It now says that no edge joins them; with edges it names the loss in nats.
+"""
+
+from __future__ import annotations
+
+from conftest import PAGES, TIMEOUT, texts
+from streamlit.testing.v1 import AppTest
+from test_hidden_page import planted
+
+from explorer import state
+from explorer.session import SearchSession
+
+
+def _hidden_page(session: SearchSession) -> AppTest:
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_no_edge_among_members_is_said_in_words():
+    ds, _ = planted()
+    at = _hidden_page(SearchSession(ds, None, "planted factor"))  # no edges yet
+    text = " ".join(texts(at.markdown))
+    assert "Estimated BIC change" in text
+    assert "0 edge(s)" not in text and "lose 0.00" not in text
+    assert "no edge joins the members, so none is removed" in text
+
+
+def test_edges_among_members_are_counted_with_their_loss_in_nats():
+    ds, _ = planted()
+    session = SearchSession(ds, None, "planted factor")
+    for _ in range(40):  # the search links some of the members up
+        session.step()
+    at = _hidden_page(session)
+    props = session.propose_hidden(5)
+    pick = next(i for i, p in enumerate(props) if len(p.removed_edges) > 1)
+    box = at.selectbox(key="ip_hidden_pick")
+    at = box.select(box.options[pick]).run()
+    assert not at.exception
+    text = " ".join(texts(at.markdown))
+    n, loss = len(props[pick].removed_edges), props[pick].removed_loss
+    assert f"the members lose {loss:.2f} nats when the {n} edges among them are removed" in text
+    assert "edge(s)" not in text
