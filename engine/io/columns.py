@@ -52,15 +52,27 @@ def rename_repeats(names: Sequence[str], what: str = "variable name") -> tuple[l
         taken.add(out[i])
     if not repeated:
         return out, None
-    why = (
-        "two probes of one gene? each is learned as its own variable"
-        if what == "variable name"
-        else "labels only name the rows; if the rows are genes, transpose"
+    return out, f"{RENAMED}repeated {what}(s) {_listed(repeated)}: each repeat got a number, e.g. " + (
+        f"{repeated[0]!r} and '{repeated[0]} (2)' ({_REPEAT_WHY[what]})"
     )
-    return out, (
-        f"{RENAMED}repeated {what}(s) {_listed(repeated)}: each repeat got a number, e.g. "
-        f"{repeated[0]!r} and '{repeated[0]} (2)' ({why})"
-    )
+
+
+#: why a repeat was numbered, by what the names name (the note's last words)
+_REPEAT_WHY = {
+    "variable name": "two probes of one gene? each is learned as its own variable",
+    "instance label": "labels only name the rows; if the rows are genes, transpose",
+}
+
+
+def turn_repeat_note(note: str) -> str:
+    """The note of :func:`rename_repeats` for the table turned round: repeated instance labels
+    become repeated variable names and the other way round (any other note is returned as is)."""
+    for what, other in (("instance label", "variable name"), ("variable name", "instance label")):
+        head = f"{RENAMED}repeated {what}(s) "
+        if note.startswith(head) and note.endswith(f"({_REPEAT_WHY[what]})"):
+            body = note[len(head) : -len(f"({_REPEAT_WHY[what]})")]
+            return f"{RENAMED}repeated {other}(s) {body}({_REPEAT_WHY[other]})"
+    return note
 
 
 def drop_sparse_variables(

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..data import Dataset, from_array
-from .columns import drop_sparse_variables
+from .columns import drop_sparse_variables, turn_repeat_note
 
 __all__ = [
     "OrientationWarning",
@@ -190,7 +190,7 @@ def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True, max_missi
     )
     # the notes on labels, orientation and scale are the old orientation's; the others still hold
     stale = ("the table looks the wrong way round", "standardized", "used the first column", "transposed")
-    kept = [n for n in dataset.notes if not n.startswith(stale)]
+    kept = [turn_repeat_note(n) for n in dataset.notes if not n.startswith(stale)]
     turned = f"transposed: the {dataset.n_samples} rows are the variables, the {dataset.n_vars} columns the instances"
     notes = [*kept, turned]
     values = dataset.original_values().T

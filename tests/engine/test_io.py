@@ -564,6 +564,20 @@ class TestTransposeDataset:
         assert not any("wrong way round" in n for n in turned.notes)
         assert any(n.startswith("transposed") for n in turned.notes)
 
+    def test_repeated_labels_note_follows_the_turn(self, tmp_path):
+        # genes in rows with a repeated id, loaded as is: the note speaks of instance labels;
+        # turned round, the repeated ids are variable names and the note must say so
+        frame = _expr(30, 8)
+        frame.index = [*frame.index[:-1], frame.index[0]]
+        frame.to_csv(tmp_path / "expr.csv")
+        as_loaded = load_table(tmp_path / "expr.csv", rename_repeats=True)
+        assert any("repeated instance label" in n for n in as_loaded.notes)
+        turned = transpose_dataset(as_loaded)
+        direct = load_table(tmp_path / "expr.csv", transpose=True, rename_repeats=True)
+        assert not any("instance label" in n for n in turned.notes)
+        said = [n for n in turned.notes if "repeated variable name" in n]
+        assert said and said == [n for n in direct.notes if "repeated variable name" in n]
+
     def test_missing_cells_stay_missing_and_without_labels_variables_are_numbered(self):
         values = np.arange(20, dtype=float).reshape(5, 4) ** 1.5
         values[1, 2] = np.nan
