@@ -42,7 +42,7 @@ from .._validation import check_scalar
 from ..cpd.linear import LOG_2PI, LinearGaussianFamilies
 from ..data import Dataset
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
-from ..score import choose_score, make_score
+from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
 from .marginal import freeze_families, marginal_loglik
 from .meanfield import mean_field_sweeps
@@ -320,6 +320,8 @@ class StructuralEM:
             forbidden=self._forbidden(),
             regulators=regulators,
         )
+        # the settings carry the resolved score name; the reason is the choice made on the observed shape
+        stepper.score_choice = ScoreChoice(stepper.score_choice.score, self.score_choice.reason)
         if self.frozen is not None:  # families that may not change (thesis ch. 4 variant 2)
             freeze_families(stepper, self.frozen)
         return stepper

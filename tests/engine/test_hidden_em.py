@@ -224,3 +224,14 @@ class TestHiddenSearch:
         g = HiddenSearch(ds, two_layer=True)
         g.auto(max_hidden=1, greedy_hidden=True)
         assert len(g.hidden) == 1 and len(g.hidden[0].members) == ds.n_vars
+
+
+def test_stepper_of_structural_em_keeps_the_score_reason():
+    """The EM resolves ``auto`` once on the observed shape; its steppers (what the explorer shows
+    after Accept) must give that reason, not "chosen by the user" for the resolved name."""
+    rng = np.random.default_rng(0)
+    hs = HiddenSearch(from_array(rng.normal(size=(20, 40)), [f"g{i}" for i in range(40)]))
+    hs.em.run()
+    choice = hs.em.stepper.score_choice
+    assert choice.name == "ebic" and choice.reason == hs.em.score_choice.reason
+    assert choice.reason.startswith("chosen automatically")
