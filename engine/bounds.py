@@ -58,7 +58,23 @@ def select_rows(table: CandidateTable, ops: Sequence[Operator | int | str]) -> C
     return CandidateTable(**{f.name: np.array(getattr(table, f.name)[mask]) for f in fields(CandidateTable)})
 
 
+#: values closer than this (relative to the largest) rank as ties in the rank correlations
+RANK_RTOL = 1e-12
+
+
+def _rounded(a: np.ndarray) -> np.ndarray:
+    """``a`` rounded to :data:`RANK_RTOL` of its largest magnitude, so that values equal in exact
+    arithmetic (e.g. C1 of X -> Y and Y -> X with no other parents) tie instead of being ordered
+    by their last bits."""
+    top = float(np.max(np.abs(a))) if a.size else 0.0
+    if top == 0.0:
+        return a
+    step = top * RANK_RTOL
+    return np.round(a / step) * step
+
+
 def _spearman(a: np.ndarray, b: np.ndarray) -> float:
+    a, b = _rounded(a), _rounded(b)
     if a.size < 2 or np.ptp(a) == 0 or np.ptp(b) == 0:
         return float("nan")
     return float(stats.spearmanr(a, b).statistic)

@@ -59,10 +59,11 @@ What matters for the search is that they rank the candidates well (Spearman, top
 RANK_NOTE_LINEAR = (
     "Within a family, C1 and C2 order the candidates identically: both are increasing functions of the "
     "same quantity, how well the candidate lines up with the ideal profile (its angle to it). When every "
-    "family is scored on the same instances this holds across families too, and the two rank "
-    "correlations then differ at most in the last digits, from candidates with equal gains (X → Y and "
-    "Y → X when neither has other parents) whose estimates differ by rounding. The estimates differ in how "
-    "close they come to the exact values, which the plots below show."
+    "family is scored on the same instances this holds across families too, so the two rank "
+    "correlations are then equal (estimates that differ only by rounding, such as X → Y and Y → X when "
+    "neither has other parents, are ranked as ties). With experiments, families are scored on different "
+    "rows and the two can differ. The estimates differ in how close they come to the exact values, which "
+    "the plots below show."
 )
 RANK_NOTE_NONLINEAR = (
     "For the {cpd} CPD, C1 and C2 approximate the gain in different ways and can order the candidates "

@@ -29,13 +29,15 @@ def _bounds_page(dataset, settings) -> AppTest:
     return at
 
 
-def test_linear_note_explains_a_difference_in_the_last_digits():
+def test_linear_note_and_rank_correlations_agree():
     ds = sample_dataset(random_network(6, seed=1), 120, seed=2)
     at = _bounds_page(ds, dict(k=2))
     captions = " ".join(texts(at.caption))
-    assert "The two rank correlations are equal" not in captions
     assert "Within a family, C1 and C2 order the candidates identically" in captions
-    assert "rounding" in captions
+    assert "the two rank correlations are then equal" in captions
+    shown = {m.label: m.value for m in at.metric}
+    rho = [v for k, v in shown.items() if "Spearman" in k or "rank" in k.lower()]
+    assert len(rho) == 2 and rho[0] == rho[1], shown
 
 
 def test_sigmoid_note_does_not_claim_the_same_order():

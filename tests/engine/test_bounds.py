@@ -62,3 +62,14 @@ def test_select_rows(stepper):
     assert len(both) == int(np.isin(table.op, [Operator.ADD, Operator.REPLACE]).sum())
     both.delta_loglik[:] = 123.0
     assert not np.any(table.delta_loglik == 123.0)
+
+
+def test_rank_correlation_ties_values_equal_but_for_rounding():
+    """C1 of X -> Y and Y -> X is the same number in exact arithmetic; a last-bit difference must
+    not make the C1 rank correlation 0.999 where C2's, with exactly equal values, is 1."""
+    from engine.bounds import _spearman
+
+    exact = np.array([1.0, 2.0, 3.0, 3.0, 5.0])
+    ulp = np.array([1.0, 2.0, 3.0, np.nextafter(3.0, 4.0), 5.0])
+    assert _spearman(ulp, exact) == pytest.approx(1.0, abs=1e-15)
+    assert _spearman(exact + np.array([0, 0, 0, 1e-6, 0]), exact) < 1.0  # a real difference still counts
