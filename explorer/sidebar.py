@@ -58,9 +58,21 @@ def _data_source() -> None:
             key=state.W_UPLOAD,
         )
         turned = _uploaded_orientation()
-        if turned is not None and state.get(state.ORIENT_SHOWN) not in (None, turned):
+        seen = None if uploaded is None else (uploaded.name, uploaded.size, hash(uploaded.getvalue()))
+        new_file = seen is not None and state.get(state.UPLOAD_SEEN) != seen
+        followed = state.get(state.ORIENT_FOLLOWED)
+        if not new_file and turned is not None and state.get(state.ORIENT_SHOWN) not in (None, turned):
             # the data were turned round (Transpose, or its Undo) since the radio was drawn: follow them
             st.session_state[state.W_ORIENT] = ORIENTATIONS[int(turned)]
+            state.put(state.ORIENT_FOLLOWED, ORIENTATIONS[int(turned)])
+        elif new_file and followed is not None:
+            # the radio was turned by the previous file's Transpose, not by the user: a new file is
+            # read as it is (the orientation box still offers to turn it)
+            if st.session_state.get(state.W_ORIENT) == followed:
+                st.session_state[state.W_ORIENT] = ORIENTATIONS[0]
+            state.put(state.ORIENT_FOLLOWED, None)
+        if seen is not None:
+            state.put(state.UPLOAD_SEEN, seen)
         orientation = st.radio(
             "Orientation",
             ORIENTATIONS,

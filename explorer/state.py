@@ -9,7 +9,9 @@ it with :func:`session` and call its methods. Besides it, session state holds on
 * ``ERROR`` a message to show (e.g. a rejected upload), or None; ``ACTION_ERROR`` an engine error
   raised by a Search-page button, shown once by the page
 * ``ORIENT_SHOWN`` which way round the uploaded data were when the sidebar's Orientation radio
-  was last drawn (so that the radio follows the Transpose button and its Undo)
+  was last drawn (so that the radio follows the Transpose button and its Undo); ``ORIENT_FOLLOWED``
+  the value the radio was given by following them (None once the user sets it or a new file
+  comes); ``UPLOAD_SEEN`` the last uploaded file (name, size, content hash)
 * ``LAYOUT`` node positions of the current data set; ``MEMO`` the last value of each derived
   view (e.g. the network HTML) with the key it was built for (see :func:`memo`)
 * the keys of the sidebar's and the Search and Truth pages' widgets (``W_*``; the sidebar's
@@ -39,6 +41,8 @@ __all__ = [
     "ERROR",
     "ACTION_ERROR",
     "ORIENT_SHOWN",
+    "ORIENT_FOLLOWED",
+    "UPLOAD_SEEN",
     "CHUNK_SECONDS",
     "get",
     "put",
@@ -62,6 +66,8 @@ MEMO = "ip_memo"
 ERROR = "ip_error"
 ACTION_ERROR = "ip_action_error"
 ORIENT_SHOWN = "ip_orient_shown"
+ORIENT_FOLLOWED = "ip_orient_followed"
+UPLOAD_SEEN = "ip_upload_seen"
 
 # ---- widget keys (sidebar)
 W_SOURCE = "w_source"

@@ -114,6 +114,27 @@ def test_genes_in_rows_transpose_button_and_radio_agree(app, lab_rows):
     assert app.session_state[state.SESSION] is session
 
 
+def test_next_file_is_read_as_it_is_after_a_transpose(app, lab_rows, lab):
+    """The radio followed the first file's Transpose button; the next file (genes in columns)
+    must not be turned round by that leftover."""
+    _upload(app, lab_rows)
+    app.button(key="w_home_transpose").click().run()
+    assert app.radio(key=state.W_ORIENT).value == sidebar.ORIENTATIONS[1]
+    _upload(app, lab)
+    assert app.radio(key=state.W_ORIENT).value == sidebar.ORIENTATIONS[0]
+    session = app.session_state[state.SESSION]
+    assert session.dataset.n_samples == lab.n_conditions and not session.transposed
+    assert not any("wrong way round" in t for t in texts(app.warning))
+
+
+def test_radio_set_by_the_user_stays_for_the_next_file(app, lab_rows):
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
+    _upload(app, lab_rows)
+    assert app.radio(key=state.W_ORIENT).value == sidebar.ORIENTATIONS[1]
+    assert app.session_state[state.SESSION].dataset.n_samples == lab_rows.n_conditions
+
+
 def test_radio_loads_the_file_turned_round(app, lab_rows):
     _upload(app, lab_rows)
     app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
