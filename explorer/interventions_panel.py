@@ -80,8 +80,9 @@ def controls(
             hide_index=True,
             width="stretch",
             column_config={
-                "condition": st.column_config.SelectboxColumn("condition", options=conditions, required=True),
-                "target": st.column_config.SelectboxColumn("target", options=variables, required=True),
+                # pixel widths: both columns must fit the sidebar beside the row handles
+                "condition": st.column_config.SelectboxColumn("condition", options=conditions, required=True, width=98),
+                "target": st.column_config.SelectboxColumn("target", options=variables, required=True, width=60),
             },
         )
         st.caption(
