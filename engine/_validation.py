@@ -61,7 +61,8 @@ def check_names(names: Iterable[object], *, input_name: str = "data") -> tuple[s
             dups.append(n)
     if dups:
         raise DataValidationError(
-            f"{input_name}: duplicate variable name(s) {_fmt_list(dups)}; every variable needs a unique name."
+            f"{input_name}: duplicate variable name(s) {_fmt_list(dups)}; every variable needs a unique name "
+            "(CLI: --number-repeats numbers them, e.g. two probes of one gene)."
         )
     return out
 
@@ -129,7 +130,8 @@ def check_data(
     if constant.size:
         raise DataValidationError(
             f"{input_name}: variable(s) {_fmt_list([names[i] for i in constant])} are constant "
-            "(zero variance): they cannot take part in a network; drop them before learning."
+            "(zero variance): they cannot take part in a network; drop them before learning "
+            "(CLI: --drop NAME, or --skip-unusable)."
         )
 
 

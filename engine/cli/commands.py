@@ -53,6 +53,22 @@ def write_result(text: str, out: str | None) -> None:
         raise OSError(exc.errno, why, out or "standard output") from None
 
 
+def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
+    """Loading options for a lab's file (``--number-repeats``, ``--skip-unusable``), as the explorer
+    applies them to an upload. ``scoring``: only what keeps the variables of the learned model
+    (repeats numbered the same way, text columns left out), never a constant or sparse column."""
+    from ..io import MAX_MISSING
+
+    out: dict = {}
+    if getattr(args, "number_repeats", False):
+        out["rename_repeats"] = True
+    if getattr(args, "skip_unusable", False):
+        out["drop_non_numeric"] = True
+        if not scoring:
+            out.update(drop_constant=True, max_missing=MAX_MISSING)
+    return out
+
+
 def load_data(args: argparse.Namespace):
     """DATA as the learn options say (transpose, standardize, drop), with its notes on stderr and
     one warning, with the fix, when its labels show it is the wrong way round."""
@@ -68,9 +84,16 @@ def load_data(args: argparse.Namespace):
             transpose=args.transpose,
             standardize=not args.no_standardize,
             drop=args.drop,
+            **file_options(args),
         )
     else:
-        dataset = load_table(args.data, transpose=args.transpose, standardize=not args.no_standardize, drop=args.drop)
+        dataset = load_table(
+            args.data,
+            transpose=args.transpose,
+            standardize=not args.no_standardize,
+            drop=args.drop,
+            **file_options(args),
+        )
     say(f"{dataset.source}: {dataset.summary()}")
     # evidence that the table is the wrong way round is printed once, as a warning with the fix
     turned = orientation_warning(dataset)
@@ -119,6 +142,8 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
             "transpose": bool(args.transpose),
             "standardize": not args.no_standardize,
             "drop": list(args.drop),
+            "number_repeats": bool(args.number_repeats),
+            "skip_unusable": bool(args.skip_unusable),
             "seed": args.seed,
             **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
         }
@@ -166,6 +191,8 @@ def bootstrap(args: argparse.Namespace) -> int:
             "transpose": bool(args.transpose),
             "standardize": not args.no_standardize,
             "drop": list(args.drop),
+            "number_repeats": bool(args.number_repeats),
+            "skip_unusable": bool(args.skip_unusable),
             **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
         }
     )
@@ -220,7 +247,12 @@ def score(args: argparse.Namespace) -> int:
     except ModelError as exc:
         raise ModelError(f"{path.name}: {exc}") from None
     # held-out data: one instance is enough, and columns the model does not use may be constant
-    options = {"drop": args.drop, "min_samples": 2 if args.refit else 1, "allow_constant": not args.refit}
+    options = {
+        "drop": args.drop,
+        "min_samples": 2 if args.refit else 1,
+        "allow_constant": not args.refit,
+        **file_options(args, scoring=True),
+    }
     dataset = _scoring_data(args, network, options)
     if dataset is None:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)

@@ -112,6 +112,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="columns of the file to leave out, e.g. a text column of descriptions; with --transpose also "
         "variables (rows of the file), e.g. a constant gene",
     )
+    data_opts.add_argument(
+        "--number-repeats",
+        action="store_true",
+        help="a repeated variable name (two probes of one gene) gets a number, 'Gm3' and 'Gm3 (2)', each "
+        "learned as its own variable (default: a repeated name is an error); the renaming is reported",
+    )
+    data_opts.add_argument(
+        "--skip-unusable",
+        action="store_true",
+        help="leave out the columns that cannot be variables, each named on stderr: text columns, constant "
+        "ones, and ones with more than half of their cells missing (engine.io.MAX_MISSING; default: such a "
+        "column is an error naming it, and --drop leaves out named columns)",
+    )
 
     learn = sub.add_parser(
         "learn",

@@ -290,16 +290,17 @@ class HiddenSearch:
         set-aside clusters are not added to the user's rejections.
         """
         say = progress or (lambda msg: None)
+        score = f"observed {self.em.score_choice.name.upper()}"  # BIC, or EBIC on wide data
         baseline = self._structural_em(initial_edges=self.initial_edges)
         if self.two_layer:
             obs = list(self.names[: self.n_observed])
             self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
-            say(f"added H1 as parent of all observed variables; observed BIC {self.observed_bic():.2f}")
+            say(f"added H1 as parent of all observed variables; {score} {self.observed_bic():.2f}")
             best = self.observed_bic()
         else:
             baseline.run()
             best = baseline.observed_bic()
-            say(f"network without hidden variables: observed BIC {best:.2f}")
+            say(f"network without hidden variables: {score} {best:.2f}")
             self.em = baseline
         failures = 0
         skipped: set[frozenset] = set()  # tried by auto and not kept; not the user's rejections
@@ -337,7 +338,7 @@ class HiddenSearch:
                 if alt is not None and beat > best:  # reported; the network stays the one before
                     say(f"the network without {hv.name}, re-searched from there, scores {beat:.2f}")
                 failures += 1
-                say(f"adding {hv.name} did not improve the observed BIC ({after:.2f} <= {beat:.2f})")
+                say(f"adding {hv.name} did not improve the {score} ({after:.2f} <= {beat:.2f})")
                 if greedy_hidden or last_prop is None or failures >= MAX_FAILURES:
                     say("stopped")
                     break
@@ -345,7 +346,7 @@ class HiddenSearch:
                 continue
             failures = 0
             best = after
-            say(f"added {hv.name} -> {', '.join(hv.children)}; observed BIC {after:.2f} ({hv.realized_gain:+.2f})")
+            say(f"added {hv.name} -> {', '.join(hv.children)}; {score} {after:.2f} ({hv.realized_gain:+.2f})")
         if not self.hidden and not self.two_layer and self.em is not baseline and best <= baseline.observed_bic():
             self.em = baseline
         self._refresh_children()

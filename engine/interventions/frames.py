@@ -84,23 +84,33 @@ def load_with_conditions(
     standardize: bool = True,
     drop=(),
     name: str | None = None,
+    **options,
 ) -> Dataset:
     """Load a data file whose column ``column`` names each row's condition (not a variable), with
     the targets file ``targets_path`` (CSV ``condition,target``; :func:`read_targets`; None: every
-    condition observational). Standardization is on the pooled rows of all conditions."""
+    condition observational). Standardization is on the pooled rows of all conditions.
+    ``options``: passed to :func:`engine.io.from_frame` (e.g. ``rename_repeats``)."""
     if column is None:
         raise ParameterError("--targets needs --condition COLUMN: the column naming each row's condition.")
     if transpose:
         raise ParameterError("--condition names a column of conditions: it cannot be used with --transpose.")
     label = source_label(source, name)
     rest, labels = split_condition(read_table(source, name=name), column, label)
-    dataset = from_frame(rest, standardize=standardize, source=label, drop=tuple(drop))
+    dataset = from_frame(rest, standardize=standardize, source=label, drop=tuple(drop), **options)
     targets = read_targets(targets_path) if targets_path is not None else []
     return attach_conditions(dataset, labels, targets, column=str(column).strip())
 
 
 def scoring_design(
-    frame: pd.DataFrame, column: str, targets, *, source: str, drop=(), min_samples: int = 1, allow_constant=True
+    frame: pd.DataFrame,
+    column: str,
+    targets,
+    *,
+    source: str,
+    drop=(),
+    min_samples: int = 1,
+    allow_constant=True,
+    **options,
 ) -> tuple[Dataset, list[str]]:
     """Held-out data for ``score``: ``frame`` (raw cells, original scale) without its condition
     column, carrying its design, and notes for the user.
@@ -110,7 +120,13 @@ def scoring_design(
     no row at all (it then adds nothing to the score)."""
     rest, labels = split_condition(frame, column, source)
     dataset = from_frame(
-        rest, standardize=False, source=source, drop=tuple(drop), min_samples=min_samples, allow_constant=allow_constant
+        rest,
+        standardize=False,
+        source=source,
+        drop=tuple(drop),
+        min_samples=min_samples,
+        allow_constant=allow_constant,
+        **options,
     )
     present = {str(x).strip() for x in labels if not pd.isna(x)}
     pairs = [(str(c).strip(), str(t).strip()) for c, t in (targets or [])]

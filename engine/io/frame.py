@@ -253,7 +253,8 @@ def _text_columns(df, numeric, bad_mask, drop_non_numeric: bool, source: str, no
         more = f" and {len(bad_cols) - 6} more" if len(bad_cols) > 6 else ""
         raise DataValidationError(
             f"{source}: non-numeric column(s) {listed}{more} (e.g. {df[first].iloc[row]!r} at "
-            f"row {row + 1} of {first!r}); drop them (CLI: --drop NAME) or fix the cells. "
+            f"row {row + 1} of {first!r}); drop them (CLI: --drop NAME, or --skip-unusable for every such "
+            "column) or fix the cells. "
             "If variables are in rows, load with transpose."
         )
     return df, numeric

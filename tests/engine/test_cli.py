@@ -218,6 +218,39 @@ class TestLearn:
         assert res["settings"]["drop"] == ["comment"]
         assert "dropped column(s) comment" in out.err
 
+    def test_lab_file_flags_number_repeats_and_skip_unusable(self, csv, tmp_path, capsys):
+        """A lab's file: a repeated gene id, a text column, a constant and a mostly-missing gene.
+        Refused by default with messages naming the flags; learned with them, each change named."""
+        _, _, frame = csv
+        lab = frame.copy()
+        lab.columns = [*lab.columns[:-1], lab.columns[0]]  # the last column repeats the first's name
+        lab.insert(2, "treatment", ["heat" if i % 2 else "cold" for i in range(len(lab))])
+        lab["flat"] = 1.0
+        lab["sparse"] = [np.nan if i % 4 else 0.5 * i for i in range(len(lab))]
+        p = tmp_path / "lab.csv"
+        lab.to_csv(p, index=False)
+        first = str(frame.columns[0])
+        assert main(["learn", str(p), "--quiet"]) == 2
+        assert "--number-repeats" in capsys.readouterr().err
+        assert main(["learn", str(p), "--number-repeats", "--quiet"]) == 2
+        assert "--skip-unusable" in capsys.readouterr().err
+        rc = main(["learn", str(p), "--number-repeats", "--skip-unusable", "--max-steps", "3"])
+        out = capsys.readouterr()
+        assert rc == 0, out.err
+        res = json.loads(out.out)
+        assert f"{first} (2)" in res["variables"] and first in res["variables"]
+        assert not {"treatment", "flat", "sparse"} & set(res["variables"])
+        assert len(res["variables"]) == frame.shape[1]
+        for named in ("treatment", "flat", "sparse", f"'{first}'"):
+            assert named in out.err, named
+        assert res["settings"]["number_repeats"] and res["settings"]["skip_unusable"]
+        # score reads the file the same way: the model's variables are found
+        m = tmp_path / "lab.json"
+        m.write_text(out.out)
+        assert main(["score", str(p), "--model", str(m), "--number-repeats", "--skip-unusable"]) == 0
+        scored = json.loads(capsys.readouterr().out)
+        assert scored["bic"] == pytest.approx(res["score"]["value"], rel=1e-9)
+
     def test_more_variables_than_instances_get_the_wide_data_score(self, tmp_path, capsys):
         rng = np.random.default_rng(4)
         wide = pd.DataFrame(rng.normal(size=(10, 6)), index=[f"g{i}" for i in range(10)]).rename_axis("gene")
