@@ -44,6 +44,7 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from .proposals import ClusterProposal, family_coefficients, make_proposal, propose_clusters, score_cluster
 from .semiclique import find_semicliques
@@ -216,14 +217,14 @@ def grow(
     tried and dropped: with a member loading near 1 it also turned away the true children).
 
     Cost per round: one least-squares fit per neighbour (its outside parents) and one
-    :func:`score_candidate`; ``adj`` is the (N, N) boolean skeleton, ``allowed`` the variables
-    that may join (the candidates).
+    :func:`score_candidate`; ``adj`` is the (N, N) boolean skeleton (sparse or dense),
+    ``allowed`` the variables that may join (the candidates).
     """
     cap = max_size or adj.shape[0]
     for _ in range(GROW_ROUNDS):
         inside = np.zeros(adj.shape[0], dtype=bool)
         inside[cs.members] = True
-        near = np.flatnonzero(adj[cs.members].any(axis=0) & ~inside & allowed)
+        near = np.flatnonzero((np.asarray(adj[cs.members].sum(axis=0)).ravel() > 0) & ~inside & allowed)
         if near.size == 0 or cs.members.size >= cap:
             break
         z = cs.profile - cs.profile.mean()
@@ -247,15 +248,14 @@ def grow(
     return cs
 
 
-def _skeleton(parents, cand: np.ndarray) -> np.ndarray:
-    """Symmetric adjacency of the current network among the candidate variables."""
+def _skeleton(parents) -> sparse.csr_matrix:
+    """Symmetric adjacency of the current network (sparse: memory grows with the edges, not N²)."""
     n = len(parents)
-    adj = np.zeros((n, n), dtype=bool)
-    for c, ps in enumerate(parents):
-        if ps:
-            adj[list(ps), c] = True
-    adj |= adj.T
-    return adj[np.ix_(cand, cand)]
+    rows = np.fromiter((p for ps in parents for p in ps), dtype=np.intp)
+    cols = np.fromiter((c for c, ps in enumerate(parents) for _ in ps), dtype=np.intp)
+    one = np.ones(rows.size, dtype=bool)
+    adj = sparse.csr_matrix((one, (rows, cols)), shape=(n, n), dtype=bool)
+    return (adj + adj.T).tocsr()
 
 
 def propose_from_search(
@@ -306,10 +306,10 @@ def propose_from_search(
     )
     sets: dict[tuple[int, ...], str] = {tuple(p.members): "profiles" for p in clusters}
     if semicliques and cand.size >= 3:
-        adj = _skeleton(parents, np.arange(n))
+        adj = _skeleton(parents)
         allowed = np.zeros(n, dtype=bool)
         allowed[cand] = True
-        for s in find_semicliques(adj[np.ix_(cand, cand)], max_size=max_size or cand.size):
+        for s in find_semicliques(adj[cand][:, cand], max_size=max_size or cand.size):
             key = tuple(sorted(int(v) for v in cand[s]))
             if len(key) >= min_size:
                 sets[key] = "profiles + semi-clique" if key in sets else "semi-clique"

@@ -30,7 +30,7 @@ def split_regulator(seed: int = 3):
 def test_two_halves_are_separate_semicliques():
     _, _, stp = split_regulator()
     parents = [stp.parents(c) for c in range(10)]
-    found = [s.tolist() for s in find_semicliques(_skeleton(parents, np.arange(10)))]
+    found = [s.tolist() for s in find_semicliques(_skeleton(parents))]
     assert sorted(found) == [[0, 1, 2], [3, 4, 5]]
 
 
@@ -40,7 +40,7 @@ def test_grow_reaches_all_six_children_from_the_upstream_half():
     {K3, K4, K5} nothing joins: K2's residual on its own parents K0 and K1 (outside) has lost h."""
     x, h, stp = split_regulator()
     parents = [stp.parents(c) for c in range(10)]
-    adj = _skeleton(parents, np.arange(10))
+    adj = _skeleton(parents)
     xc = x - x.mean(axis=0)
     allowed = np.ones(10, dtype=bool)
     grown = []
