@@ -13,7 +13,7 @@
 """
 
 from .constraints import Constraints
-from .exact import ExactResult, exact_search
+from .exact import ExactResult, exact_families, exact_for_stepper, exact_search
 from .moves import CandidateTable, Move, Operator
 from .results import TERMINATION_MESSAGES, RunStats, SearchResult, StepResult
 from .run import RunLoop
@@ -33,5 +33,7 @@ __all__ = [
     "Stepper",
     "RunLoop",
     "exact_search",
+    "exact_for_stepper",
+    "exact_families",
     "ExactResult",
 ]

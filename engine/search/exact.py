@@ -41,7 +41,15 @@ from ..cpd.base import FamilyModel, Parents
 from ..exceptions import ParameterError
 from ..score import BIC
 
-__all__ = ["ExactResult", "exact_search", "local_scores", "MAX_EXACT_VARS", "MAX_EXACT_FAMILIES"]
+__all__ = [
+    "ExactResult",
+    "exact_search",
+    "exact_for_stepper",
+    "exact_families",
+    "local_scores",
+    "MAX_EXACT_VARS",
+    "MAX_EXACT_FAMILIES",
+]
 
 #: most variables the exact search accepts (the tables grow as N 2^N)
 MAX_EXACT_VARS = 20
@@ -207,3 +215,25 @@ def exact_search(
         fam[s] = bps[s, idx]
         w = rest
     return ExactResult(tuple(parents), float(best[full - 1]), fam, _n_families(n, cap))
+
+
+def exact_families(stepper) -> int:
+    """How many families :func:`exact_for_stepper` would score for this stepper (its cost: one
+    exact gain each), ``MAX_EXACT_FAMILIES + 1`` above :data:`MAX_EXACT_VARS` variables."""
+    n = stepper.n_vars
+    if n > MAX_EXACT_VARS:
+        return MAX_EXACT_FAMILIES + 1
+    cap = min(stepper.constraints.max_parents, n - 1, stepper.scorer.parent_cap())
+    return _n_families(n, cap)
+
+
+def exact_for_stepper(stepper) -> ExactResult:
+    """The exact optimum of the search's own problem: ``stepper``'s family model and score, its
+    parent cap, and its required and forbidden edges (a candidate-regulator list forbids every
+    other parent). The greedy search of the same stepper can only reach a score at most this."""
+    con = stepper.constraints
+    forbidden = [(int(p), int(c)) for p, c in np.argwhere(con.forbidden)]
+    required = [(int(p), int(c)) for p, c in np.argwhere(con.required)]
+    return exact_search(
+        stepper.model, stepper.scorer, max_parents=con.max_parents, forbidden=forbidden, required=required
+    )

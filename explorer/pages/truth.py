@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import interventions_view, network_panel, network_view, state
+from explorer import exact_panel, interventions_view, network_panel, network_view, state
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
@@ -198,6 +198,7 @@ def render() -> None:
             if view.sub is not None:
                 st.caption(view.sub.caption())
             show_html(html, view.height + 70)
+    exact_panel.render(session, truth)
     _downloads(net)
 
 
