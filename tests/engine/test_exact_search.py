@@ -120,3 +120,22 @@ def test_impossible_constraints_refused():
     values = sample(random_network(4, seed=0), 50, seed=0)
     with pytest.raises(ParameterError, match="no DAG"):
         exact_search(make_families(values, "linear"), BIC(50), required=[(0, 1), (2, 1)], max_parents=1)
+
+
+def test_exact_for_stepper_keeps_the_searchs_constraints():
+    """Regulators forbid every other parent, required edges stay, the parent cap holds; and the
+    optimum is never below what the same stepper's greedy search reaches."""
+    from engine.search import exact_families, exact_for_stepper
+
+    x = sample(random_network(7, seed=3), 300, seed=4)
+    x = (x - x.mean(axis=0)) / x.std(axis=0)
+    # a required edge from a non-regulator stays allowed (engine.search.constraints)
+    stp = Stepper(make_families(x), required=[(3, 4)], regulators=[0, 1, 2], max_parents=2)
+    res = exact_for_stepper(stp)
+    assert exact_families(stp) == res.n_families
+    for c, ps in enumerate(res.parents):
+        assert len(ps) <= 2
+        assert all(p in (0, 1, 2) or (p, c) == (3, 4) for p in ps), (c, ps)
+    assert 3 in res.parents[4]
+    stp.run()
+    assert res.score >= stp.score - 1e-6
