@@ -5,6 +5,7 @@ about a second; the page's default, a cluster of worker processes, is what the e
 from __future__ import annotations
 
 import gc
+import json
 import time
 
 import pytest
@@ -119,6 +120,12 @@ def test_page_runs_and_shows_results(small_data):
         edges = at.dataframe[0].value
         assert list(edges.columns) == ["parent", "child", "strength", "direction", "averaged"]
         assert len(edges) == len(ctl.result.edges)
+        # shares to two decimals with a help each, and no unnamed index column (the table had a
+        # leading 0, 1, 2... column and mixed "1", "0.54" and "0.8889" on the Sachs sample)
+        config = json.loads(at.dataframe[0].proto.columns)
+        for share in ("strength", "direction"):
+            assert config[share]["type_config"]["format"] == "%.2f" and config[share].get("help")
+        assert config.get("_index", {}).get("hidden") is True
         at.slider(key=page.KEY_THRESHOLD).set_value(1.0).run()
         assert not at.exception
         n_full = sum(e.strength >= 1.0 for e in ctl.result.edges)
