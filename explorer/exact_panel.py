@@ -50,8 +50,8 @@ def render(session, truth: list[tuple[str, str]] | None) -> None:
         )
         return
     st.caption(
-        "Greedy hill climbing stops where no single move improves the score: a local optimum. With few "
-        f"variables the global optimum can be found exactly, by scoring all {families:,} possible families "
+        "Greedy hill climbing stops where no single move improves the score, which need not be the best "
+        f"network. With few variables the global optimum can be found exactly, by scoring all {families:,} possible families "
         "(each variable with each allowed set of parents) and a dynamic programme over variable orders "
         "(Silander & Myllymäki 2006), under the same model, score and constraints as the search."
     )
