@@ -51,8 +51,9 @@ def render(session, truth: list[tuple[str, str]] | None) -> None:
         return
     st.caption(
         "Greedy hill climbing stops where no single move improves the score, which need not be the best "
-        f"network. With few variables the global optimum can be found exactly, by scoring all {families:,} possible families "
-        "(each variable with each allowed set of parents) and a dynamic programme over variable orders "
+        "network. With few variables the global optimum can be found exactly, by scoring all "
+        f"{families:,} possible families (each variable with each allowed set of parents) and a "
+        "dynamic programme over variable orders "
         "(Silander & Myllymäki 2006), under the same model, score and constraints as the search."
     )
     key = (session.data_version, session.settings, tuple(session.regulators or ()), state.get(state.DATA_KEY))
