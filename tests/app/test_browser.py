@@ -83,8 +83,9 @@ def server():
         yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
+@contextlib.contextmanager
+def chromium():
+    """Debian's Chromium, headless with :data:`CHROMIUM_ARGS` (testing-tips), closed on exit."""
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
@@ -93,6 +94,31 @@ def browser():
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium() as b:
+        yield b
+
+
+def open_app(browser, url: str):
+    """A new 1400 x 1800 page on the app once its default sample (Sachs) has loaded, and the list
+    its JavaScript errors are collected in."""
+    page = browser.new_page(viewport={"width": 1400, "height": 1800})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.goto(url, wait_until="domcontentloaded")
+    page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
+    return page, errors
+
+
+def upload(page, path: Path) -> None:
+    """Choose "Upload a file" in the sidebar and give it ``path``."""
+    page.get_by_text("Upload a file").click()
+    # the data uploader (the settings form has a second one, for a regulator list)
+    uploader = page.locator("[data-testid=stSidebar] [data-testid=stFileUploader]").filter(has_text="Parquet file")
+    uploader.locator("input[type=file]").set_input_files(str(path))
 
 
 def _shot(page, tmp_path: Path, name: str) -> Path:
@@ -104,12 +130,8 @@ def _shot(page, tmp_path: Path, name: str) -> Path:
 
 
 def test_search_page_step(server, browser, tmp_path):
-    page = browser.new_page(viewport={"width": 1400, "height": 1800})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server, wait_until="domcontentloaded")
-    page.get_by_text("Ideal Parent Explorer").first.wait_for(timeout=60_000)
-    page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=30_000)
+    page, errors = open_app(browser, server)
+    page.get_by_text("Ideal Parent Explorer").first.wait_for(timeout=30_000)
     _shot(page, tmp_path, "home.png")
 
     page.get_by_role("link", name="Search").first.click()
@@ -146,11 +168,7 @@ def _main_button(page, label: str):
 
 
 def test_compare_then_stop_a_long_run(server, browser, tmp_path):
-    page = browser.new_page(viewport={"width": 1400, "height": 1800})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server, wait_until="domcontentloaded")
-    page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
+    page, errors = open_app(browser, server)
 
     # side-by-side comparison on the default sample
     page.get_by_role("link", name="Search").first.click()
@@ -198,15 +216,8 @@ def test_wide_upload_step_and_gene_search(server, browser, tmp_path):
     path = tmp_path / "wide_1000.csv"
     data.to_frame().to_csv(path, index=False)
 
-    page = browser.new_page(viewport={"width": 1400, "height": 1800})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server, wait_until="domcontentloaded")
-    page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
-    page.get_by_text("Upload a file").click()
-    # the data uploader (the settings form has a second one, for a regulator list)
-    uploader = page.locator("[data-testid=stSidebar] [data-testid=stFileUploader]").filter(has_text="Parquet file")
-    uploader.locator("input[type=file]").set_input_files(str(path))
+    page, errors = open_app(browser, server)
+    upload(page, path)
     page.get_by_text("120 instances x 1000 variables").first.wait_for(timeout=60_000)
     # a correctly oriented wide file: no orientation warning
     assert not page.get_by_text("look the wrong way round").count()

@@ -13,7 +13,7 @@ import time
 
 import pytest
 from lab_file import write_lab_file
-from test_browser import CHROMIUM, CHROMIUM_ARGS, _shot, streamlit_server
+from test_browser import _shot, chromium, open_app, streamlit_server, upload
 
 pytestmark = pytest.mark.browser
 PORT = int(os.environ.get("IPE_LAB_PORT", "8614"))
@@ -26,45 +26,31 @@ def lab_server():
 
 
 def test_lab_file_upload_missing_cells_and_step(lab_server, tmp_path):
-    from playwright.sync_api import sync_playwright
-
     lab = write_lab_file(tmp_path / "lab_600genes.csv", 600, 40)
-    with sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1800})
-            errors: list[str] = []
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            page.goto(lab_server, wait_until="domcontentloaded")
-            page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
-            page.get_by_text("Upload a file").click()
-            uploader = page.locator("[data-testid=stSidebar] [data-testid=stFileUploader]").filter(
-                has_text="Parquet file"
-            )
-            t0 = time.monotonic()
-            uploader.locator("input[type=file]").set_input_files(str(lab.path))
-            # the banner: how many cells are missing and that the search runs on completed data
-            page.get_by_text("This file has").first.wait_for(timeout=120_000)
-            load_s = time.monotonic() - t0
-            banner = page.locator("[data-testid=stAlert]", has_text="This file has").first.inner_text()
-            assert "missing cell(s)" in banner and "structural EM" in banner, banner
-            sidebar = page.locator("[data-testid=stSidebar]").inner_text()
-            assert "40 instances x 598 variables" in sidebar
-            assert f"Renamed: repeated variable name(s) '{lab.duplicated}'" in sidebar
-            assert lab.mostly_missing in sidebar and lab.constant in sidebar and "treatment" in sidebar
-            _shot(page, tmp_path, "lab_home.png")
+    with chromium() as browser:
+        page, errors = open_app(browser, lab_server)
+        t0 = time.monotonic()
+        upload(page, lab.path)
+        # the banner: how many cells are missing and that the search runs on completed data
+        page.get_by_text("This file has").first.wait_for(timeout=120_000)
+        load_s = time.monotonic() - t0
+        banner = page.locator("[data-testid=stAlert]", has_text="This file has").first.inner_text()
+        assert "missing cell(s)" in banner and "structural EM" in banner, banner
+        sidebar = page.locator("[data-testid=stSidebar]").inner_text()
+        assert "40 instances x 598 variables" in sidebar
+        assert f"Renamed: repeated variable name(s) '{lab.duplicated}'" in sidebar
+        assert lab.mostly_missing in sidebar and lab.constant in sidebar and "treatment" in sidebar
+        _shot(page, tmp_path, "lab_home.png")
 
-            page.get_by_role("link", name="Search").first.click()
-            page.get_by_text("Moves: 0").first.wait_for(timeout=60_000)
-            page.get_by_text("This file has").first.wait_for(timeout=30_000)
-            t0 = time.monotonic()
-            page.locator("[data-testid=stMain] button", has_text="Step").first.click()
-            page.get_by_text("Moves: 1").first.wait_for(timeout=60_000)
-            step_s = time.monotonic() - t0
-            page.locator("iframe").first.wait_for(timeout=30_000)
-            page.wait_for_timeout(1500)
-            _shot(page, tmp_path, "lab_search_step.png")
-            print(f"lab file 600 x 40 in the browser: upload to banner {load_s:.1f} s, Step click {step_s:.2f} s")
-            assert not errors, errors
-        finally:
-            browser.close()
+        page.get_by_role("link", name="Search").first.click()
+        page.get_by_text("Moves: 0").first.wait_for(timeout=60_000)
+        page.get_by_text("This file has").first.wait_for(timeout=30_000)
+        t0 = time.monotonic()
+        page.locator("[data-testid=stMain] button", has_text="Step").first.click()
+        page.get_by_text("Moves: 1").first.wait_for(timeout=60_000)
+        step_s = time.monotonic() - t0
+        page.locator("iframe").first.wait_for(timeout=30_000)
+        page.wait_for_timeout(1500)
+        _shot(page, tmp_path, "lab_search_step.png")
+        print(f"lab file 600 x 40 in the browser: upload to banner {load_s:.1f} s, Step click {step_s:.2f} s")
+        assert not errors, errors
