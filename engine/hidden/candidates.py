@@ -19,7 +19,7 @@ scored on the network **with the edges inside C removed** (the members' other pa
     + G_factor(R) - pen(H as a root)
 
   where G_factor is the exact log-likelihood gain of one common factor for the members' residual
-  correlations R (:func:`factor_gain`, loadings started from sqrt(lambda*/M) v*). The paper's
+  correlations R (:func:`factor_fit`, loadings started from sqrt(lambda*/M) v*). The paper's
   complete-data estimate, sum_i C2_i + l_root(z*) with l_root = -(M/2)(log 2 pi + 1), treats z*
   as observed: z* is fitted to the members (it contains each member's own noise), so C2
   over-counts, and l_root is a fixed toll instead of the posterior's entropy. Pairs of unrelated
@@ -142,11 +142,6 @@ def factor_fit(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: i
     sig = np.diag(psi) + np.outer(a, a)
     _, logdet = np.linalg.slogdet(sig)
     return float(-0.5 * n_samples * (logdet + np.trace(np.linalg.solve(sig, r)) - r.shape[0])), a
-
-
-def factor_gain(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 60) -> float:
-    """The gain of :func:`factor_fit` alone."""
-    return factor_fit(corr, n_samples, loadings, n_iter)[0]
 
 
 #: a member whose one-factor loading (residual correlation with the factor) is below this is
@@ -317,10 +312,10 @@ def propose_from_search(
     scored = []
     for key, source in sets.items():
         cs = score_candidate(model, parents, np.array(key, dtype=np.intp), scorer, xc)
-        found = [(cs, source)]
         if "semi-clique" in source:
             cs = prune(cs, model, parents, scorer, xc, max(min_size, 3))
-            found = [(cs, source)]
+        found = [(cs, source)]
+        if "semi-clique" in source:
             grown = grow(cs, model, parents, scorer, xc, adj, allowed, max(min_size, 3), max_size)
             if not np.array_equal(grown.members, cs.members):
                 found.append((grown, GROWN))

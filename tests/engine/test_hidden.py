@@ -24,7 +24,7 @@ from engine.hidden import (
     propose_from_search,
     score_cluster,
 )
-from engine.hidden.candidates import GROWN, factor_gain
+from engine.hidden.candidates import GROWN, factor_fit
 from engine.search import Stepper
 from engine.synth import random_network, sample
 
@@ -234,7 +234,7 @@ class TestProposalFields:
             kept = sum(ll(y[:, i]) - pen * (len(parents[i]) + 3) for i in p.members)
             cos = np.corrcoef(ym, rowvar=False)
             start = p.loadings * math.sqrt(p.eigenvalue / m)
-            gain = kept + factor_gain(cos, m, start) - current - 2 * pen
+            gain = kept + factor_fit(cos, m, start)[0] - current - 2 * pen
             assert p.estimated_gain == pytest.approx(gain, rel=1e-9)
             # the paper's complete-data estimate: C2 and the root log-likelihood of z* as if observed
             root = -0.5 * m * (math.log(2 * math.pi) + 1)

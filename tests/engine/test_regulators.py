@@ -19,7 +19,7 @@ from engine.hidden import (
     report_rows,
     score_candidate,
 )
-from engine.hidden.candidates import MIN_LOADING, factor_gain, prune
+from engine.hidden.candidates import MIN_LOADING, factor_fit, prune
 from engine.hidden.marginal import freeze_families, markov_blanket
 from engine.hidden.semiclique import is_semiclique
 from engine.search import Stepper
@@ -58,7 +58,7 @@ class TestSemicliques:
 class TestEstimate:
     def test_factor_gain_of_a_pair_is_its_mutual_information(self):
         r = np.array([[1.0, 0.6], [0.6, 1.0]])
-        assert factor_gain(r, 200, np.array([0.7, 0.7])) == pytest.approx(-100 * math.log(1 - 0.36), rel=1e-6)
+        assert factor_fit(r, 200, np.array([0.7, 0.7]))[0] == pytest.approx(-100 * math.log(1 - 0.36), rel=1e-6)
 
     def test_factor_gain_recovers_a_planted_factor_likelihood(self):
         """Loadings a: R = aa^T + diag(1 - a^2) is fitted exactly, gain = -(M/2) log det R."""
@@ -66,7 +66,7 @@ class TestEstimate:
         r = np.outer(a, a)
         np.fill_diagonal(r, 1.0)
         want = -0.5 * 300 * np.linalg.slogdet(r)[1]
-        assert factor_gain(r, 300, np.full(4, 0.5)) == pytest.approx(want, rel=1e-3)
+        assert factor_fit(r, 300, np.full(4, 0.5))[0] == pytest.approx(want, rel=1e-3)
 
     def test_inside_edges_removed_matches_explicit_regressions(self):
         """A chain of three children of h, learned with edges among them: the candidate's estimate
@@ -97,7 +97,7 @@ class TestEstimate:
         corr = (ys.T @ ys) / np.sqrt(np.outer((ys**2).sum(0), (ys**2).sum(0)))
         gain = (
             sum(fam(c, outs[c]) - pen for c in members)
-            + factor_gain(corr, m, np.full(4, 0.7))
+            + factor_fit(corr, m, np.full(4, 0.7))[0]
             - 2 * pen
             - sum(fam(c, parents[c]) for c in members)
         )
