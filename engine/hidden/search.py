@@ -40,6 +40,15 @@ __all__ = ["HiddenSearch", "HiddenVariable"]
 MAX_FAILURES = 2
 
 
+def _carry_posteriors(target: StructuralEM, source: StructuralEM, names: list[str]) -> None:
+    """Start the hidden variables ``names`` of ``target`` at their posterior means and variances
+    in ``source`` (a new model keeps what EM already learned about the earlier hidden variables)."""
+    for n in names:
+        j, k = target.names.index(n), source.names.index(n)
+        target.mean[:, j] = source.mean[:, k]
+        target.var[:, j] = source.var[:, k]
+
+
 class HiddenSearch:
     """The current network with hidden variables, and the operations on it.
 
@@ -162,10 +171,7 @@ class HiddenSearch:
         base.em = self._structural_em(
             hidden={h.name: (self.hidden_profile(h.name), []) for h in self.hidden}, initial_edges=self.edges()
         )
-        for h in self.hidden:
-            j = base.em.names.index(h.name)
-            base.em.mean[:, j] = self.hidden_profile(h.name)
-            base.em.var[:, j] = self.em.var[:, self.names.index(h.name)]
+        _carry_posteriors(base.em, self.em, [h.name for h in self.hidden])
         base.em.run()
         return base.observed_bic()
 
@@ -224,10 +230,7 @@ class HiddenSearch:
         warmup = {} if informed or "warmup" in self.em_options else {"warmup": 50}
         em = self._structural_em(hidden=hidden, initial_edges=obs_edges, **warmup)
         # carry over the current posterior of the earlier hidden variables
-        for h in self.hidden:
-            j = em.names.index(h.name)
-            em.mean[:, j] = self.hidden_profile(h.name)
-            em.var[:, j] = self.em.var[:, self.names.index(h.name)]
+        _carry_posteriors(em, self.em, [h.name for h in self.hidden])
         if informed and not self.two_layer:
             # structural EM over the new variable's Markov blanket first (thesis ch. 4, variant 2)
             free = markov_blanket(em.edges, em.names.index(name)) | {em.names.index(name)}
@@ -359,10 +362,7 @@ class HiddenSearch:
         edges = [(p, c) for p, c in self.edges() if p in keep and c in keep]
         hidden = {n: (self.hidden_profile(n), []) for n in before.names[before.n_obs :]}
         alt = self._structural_em(hidden=hidden, initial_edges=edges)
-        for n in hidden:
-            j = alt.names.index(n)
-            alt.mean[:, j] = before.mean[:, before.names.index(n)]
-            alt.var[:, j] = before.var[:, before.names.index(n)]
+        _carry_posteriors(alt, before, list(hidden))
         alt.run()
         return alt
 
