@@ -89,7 +89,8 @@ def banner(prepared: PreparedData, cpd: str = "linear") -> str | None:
         f"structural EM ({ran}; JMLR 2007 section 6), computed once when the data were loaded. Step, "
         "Run and every page use these completed data, an approximation: the filled cells are not "
         "re-estimated as the network changes. The file and the values as loaded are unchanged. For "
-        "the full structural EM, learn from the command line (`python -m engine learn FILE`) or with "
+        "the full structural EM, learn from the command line (`python -m engine learn FILE "
+        "--number-repeats --skip-unusable` reads the file as this app does) or with "
         "`IdealParentSearch(...).fit(data)`."
         + ("" if cpd == "linear" else f" (With the {cpd} CPD the fill is still linear-Gaussian.)")
     )

@@ -57,6 +57,8 @@ def test_upload_names_the_problems_and_steps_on_completed_data(app, lab):
     banner = " ".join(texts(app.info))
     n_missing = int(loaded.missing.sum())
     assert f"{n_missing:,} missing cell(s)" in banner and "structural EM" in banner and "most in" in banner
+    # the command that learns the same file with the full structural EM reads it as the app does
+    assert "python -m engine learn FILE --number-repeats --skip-unusable" in banner
     worst = loaded.names[int(np.argmax(loaded.missing.sum(axis=0)))]
     assert worst in banner
 
