@@ -69,6 +69,21 @@ def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
     return out
 
 
+def data_settings(args: argparse.Namespace, **extra) -> dict:
+    """How DATA was read (file name, orientation, scale, columns left out, lab-file options, the
+    experimental design), as ``learn`` and ``bootstrap`` record it in their JSON settings."""
+    return {
+        "data": Path(args.data).name,
+        "transpose": bool(args.transpose),
+        "standardize": not args.no_standardize,
+        "drop": list(args.drop),
+        "number_repeats": bool(args.number_repeats),
+        "skip_unusable": bool(args.skip_unusable),
+        **extra,
+        **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
+    }
+
+
 def load_data(args: argparse.Namespace):
     """DATA as the learn options say (transpose, standardize, drop), with its notes on stderr and
     one warning, with the fix, when its labels show it is the wrong way round."""
@@ -136,18 +151,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         _report_hidden(est, net, progress.quiet)
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
-    result["settings"].update(
-        {
-            "data": Path(args.data).name,
-            "transpose": bool(args.transpose),
-            "standardize": not args.no_standardize,
-            "drop": list(args.drop),
-            "number_repeats": bool(args.number_repeats),
-            "skip_unusable": bool(args.skip_unusable),
-            "seed": args.seed,
-            **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
-        }
-    )
+    result["settings"].update(data_settings(args, seed=args.seed))
     if getattr(est, "result_", None) is not None:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
@@ -185,17 +189,7 @@ def bootstrap(args: argparse.Namespace) -> int:
         progress=progress,
     )
     out = result.to_dict()
-    out["settings"].update(
-        {
-            "data": Path(args.data).name,
-            "transpose": bool(args.transpose),
-            "standardize": not args.no_standardize,
-            "drop": list(args.drop),
-            "number_repeats": bool(args.number_repeats),
-            "skip_unusable": bool(args.skip_unusable),
-            **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
-        }
-    )
+    out["settings"].update(data_settings(args))
     write_result(dumps(out), args.out)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
