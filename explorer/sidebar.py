@@ -58,7 +58,9 @@ def _data_source() -> None:
             key=state.W_UPLOAD,
         )
         turned = _uploaded_orientation()
-        seen = None if uploaded is None else (uploaded.name, uploaded.size, hash(uploaded.getvalue()))
+        data = None if uploaded is None else uploaded.getvalue()
+        # the file's identity (hashed once per rerun): what UPLOAD_SEEN holds and DATA_KEY starts with
+        seen = None if uploaded is None else ("upload", uploaded.name, len(data), hash(data))
         new_file = seen is not None and state.get(state.UPLOAD_SEEN) != seen
         followed = state.get(state.ORIENT_FOLLOWED)
         if not new_file and turned is not None and state.get(state.ORIENT_SHOWN) not in (None, turned):
@@ -84,8 +86,7 @@ def _data_source() -> None:
         if uploaded is None:
             st.caption("Choose a file; the current data stay loaded until then.")
         else:
-            data = uploaded.getvalue()
-            key = ("upload", uploaded.name, len(data), hash(data), transpose, standardize)
+            key = (*seen, transpose, standardize)
             design = interventions_panel.controls(
                 f"upload {uploaded.name} {len(data)}", lambda: loading.read_upload(data, uploaded.name), None
             )

@@ -11,7 +11,7 @@ it with :func:`session` and call its methods. Besides it, session state holds on
 * ``ORIENT_SHOWN`` which way round the uploaded data were when the sidebar's Orientation radio
   was last drawn (so that the radio follows the Transpose button and its Undo); ``ORIENT_FOLLOWED``
   the value the radio was given by following them (None once the user sets it or a new file
-  comes); ``UPLOAD_SEEN`` the last uploaded file (name, size, content hash)
+  comes); ``UPLOAD_SEEN`` the last uploaded file (``"upload"``, name, size, content hash)
 * ``LAYOUT`` node positions of the current data set; ``MEMO`` the last value of each derived
   view (e.g. the network HTML) with the key it was built for (see :func:`memo`)
 * the keys of the sidebar's and the Search and Truth pages' widgets (``W_*``; the sidebar's
