@@ -70,8 +70,9 @@ class IdealParentSearch:
         least two rows per variable) without a regulator list, else the extended BIC, which stays
         sparse when candidate parents outnumber rows (benchmarks/RESULTS.md). The choice and its
         reason are in ``score_choice_`` and the result JSON.
-    ebic_gamma : float, default 0.5
-        EBIC's gamma (Chen & Chen 2008; 0.5 as Foygel & Drton 2010 recommend).
+    ebic_gamma : float, default 1.0
+        EBIC's gamma in [0, 1] (Chen & Chen 2008; :data:`engine.score.EBIC_GAMMA`: 1 keeps EBIC
+        consistent, 0.5 over-fits few rows, benchmarks/RESULTS.md "Scores for wide data").
     regulators : iterable of str or None
         Candidate regulators: only these variables may be parents (as module-network tools let
         biologists restrict parents to known transcription factors). Names absent from the data

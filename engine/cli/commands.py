@@ -16,7 +16,7 @@ from pathlib import Path
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import check_model, read_model
-from .output import BootstrapProgress, Progress, describe_score, dumps, say
+from .output import BootstrapProgress, Progress, describe_score, dumps, edge_summary, say
 
 __all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator", "write_result"]
 
@@ -164,6 +164,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         f"{s['exact_evaluations']:,} exact evaluations, {s['seconds']:.2f} s"
         + (f"; written to {args.out}" if args.out else "")
     )
+    progress.done("\n".join(edge_summary(result["edges"], args.out or "the JSON")))
     return 0
 
 

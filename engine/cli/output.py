@@ -20,6 +20,7 @@ __all__ = [
     "one_line",
     "show_warning",
     "describe_score",
+    "edge_summary",
     "Progress",
     "BootstrapProgress",
     "PROGRESS_EVERY",
@@ -83,6 +84,27 @@ def describe_score(choice) -> str:
     info = choice.score.describe()
     extra = f" (gamma {info['gamma']:g}, {info['n_candidates']} candidate parents)" if "gamma" in info else ""
     return f"{choice.name.upper()}{extra}, {choice.reason}"
+
+
+#: edges listed on stderr after ``learn`` (the JSON has all of them)
+SHOWN_EDGES = 10
+
+
+def edge_summary(edges: list[dict], where: str, limit: int = SHOWN_EDGES) -> list[str]:
+    """The learned edges for a person to read: the ``limit`` strongest (by ``strength`` when the edges
+    carry it, else by ``|weight|``), one per line, and how many more are in ``where``."""
+    if not edges:
+        return ["no edges: the empty network scores best."]
+    key = "strength" if all(isinstance(e.get("strength"), (int, float)) for e in edges) else "weight"
+    ranked = sorted(edges, key=lambda e: -abs(e.get(key) or 0.0))
+    shown = ranked[:limit]
+    width = max(len(f"{e['parent']} -> {e['child']}") for e in shown)
+    by = "strength" if key == "strength" else "|weight|"
+    lines = [f"edges, largest {by} first:"]
+    lines += [f"  {e['parent'] + ' -> ' + e['child']:<{width}}  {e.get(key) or 0.0:+.3f}" for e in shown]
+    if len(ranked) > limit:
+        lines.append(f"  ... and {len(ranked) - limit:,} more in {where}")
+    return lines
 
 
 def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
