@@ -112,6 +112,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="columns of the file to leave out, e.g. a text column of descriptions; with --transpose also "
         "variables (rows of the file), e.g. a constant gene",
     )
+    header = data_opts.add_mutually_exclusive_group()
+    header.add_argument(
+        "--no-header",
+        action="store_true",
+        help="the file has no header row: its first line is data. The columns are named V1..VN (variables), or "
+        "with --transpose sample1..sampleM (instances); a first column of text still labels the rows",
+    )
+    header.add_argument(
+        "--header",
+        action="store_true",
+        help="the first line names the columns even though it holds only numbers (default: such a line is "
+        "refused as probably data, naming --no-header)",
+    )
     data_opts.add_argument(
         "--number-repeats",
         action="store_true",
@@ -269,7 +282,7 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument(
         "--quiet",
         action="store_true",
-        help="no progress display on stderr (the notes on how the data were read are still shown)",
+        help="nothing on stderr but errors: no notes on how the data were read, no warnings, no progress",
     )
 
     score = sub.add_parser(
