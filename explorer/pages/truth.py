@@ -193,6 +193,7 @@ def render() -> None:
                     height=view.height,
                     shown=view.shown,
                     focus=view.focus,
+                    regulators=session.regulators or (),
                 ),
             )
             if view.sub is not None:
