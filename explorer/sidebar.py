@@ -131,7 +131,7 @@ def _data_source() -> None:
             ("synthetic", n, m, seed, cpd, standardize),
             f"synthetic {cpd} network (N={n}, M={m}, seed={seed})",
             lambda: loading.make_synthetic(n, m, seed, standardize, cpd),
-            {"data": f"synthetic_{cpd}_N{n}_M{m}_seed{seed}.csv", "standardize": standardize},
+            {"data": f"synthetic_{cpd}_N{n}_M{m}_seed{seed}.csv", "standardize": standardize, "generated": True},
         )
 
 

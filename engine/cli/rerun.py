@@ -9,7 +9,9 @@ come from the ``learn`` parser itself: a setting whose name is a ``learn`` optio
 Settings with other names are records, not options (``data``, ``restart_moves``...), except the
 few renamed ones in :data:`ALIASES`. A regulator list is a list of names in the settings and a
 file on the command line: the command names ``settings["regulators_file"]`` (default
-:data:`REGULATOR_FILE`), which :func:`regulator_file_text` writes.
+:data:`REGULATOR_FILE`), which :func:`regulator_file_text` writes; targets listed as pairs (an
+experimental design chosen in the explorer) likewise name :data:`TARGETS_FILE`
+(:func:`targets_file_text`).
 """
 
 from __future__ import annotations
@@ -18,10 +20,20 @@ import argparse
 import shlex
 from functools import cache
 
-__all__ = ["rerun_args", "rerun_command", "regulator_file_text", "REGULATOR_FILE", "ALIASES"]
+__all__ = [
+    "rerun_args",
+    "rerun_command",
+    "regulator_file_text",
+    "targets_file_text",
+    "REGULATOR_FILE",
+    "TARGETS_FILE",
+    "ALIASES",
+]
 
 #: the file a regulator list is read from when the settings do not name one
 REGULATOR_FILE = "regulators.txt"
+#: the targets file when the settings list the (condition, target) pairs themselves
+TARGETS_FILE = "targets.csv"
 #: settings stored under another name than the option's destination: setting -> destination
 ALIASES = {"max_iter": "max_steps", "n_restarts": "restarts", "n_replicates": "replicates"}
 #: options that say where the output goes or how much is said, not what is learned
@@ -78,6 +90,9 @@ def rerun_args(settings: dict, data: str | None = None, command: str = "learn") 
             if value:
                 args += ["--regulators", str(settings.get("regulators_file") or REGULATOR_FILE)]
             continue
+        if key == "targets" and isinstance(value, list):  # (condition, target) pairs, e.g. chosen in the explorer
+            args += ["--targets", TARGETS_FILE]
+            continue
         action = actions.get(ALIASES.get(key, key))
         if action is None:
             continue
@@ -89,6 +104,14 @@ def rerun_args(settings: dict, data: str | None = None, command: str = "learn") 
 def rerun_command(settings: dict, data: str | None = None, command: str = "learn") -> str:
     """``python -m engine learn DATA ...``: the shell command of :func:`rerun_args` (quoted)."""
     return "python -m engine " + shlex.join(rerun_args(settings, data, command))
+
+
+def targets_file_text(settings: dict) -> str | None:
+    """The targets file the command names when the settings list the pairs (CSV ``condition,target``)."""
+    pairs = settings.get("targets")
+    if not isinstance(pairs, list):
+        return None
+    return "condition,target\n" + "".join(f"{c},{t}\n" for c, t in pairs)
 
 
 def regulator_file_text(settings: dict) -> str | None:

@@ -6,14 +6,15 @@ Scores come from :func:`engine.metrics.compare_edges`; the downloads are the CLI
 
 from __future__ import annotations
 
-import json
 import re
 
 import streamlit as st
 
+from engine.cli import rerun
+from engine.cli.output import dumps
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import exact_panel, interventions_view, network_panel, network_view, state
+from explorer import exact_panel, export, interventions_view, network_panel, network_view, state
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
@@ -96,16 +97,37 @@ def _compare_scores(session) -> None:
     st.caption(verdict)
 
 
-def _downloads(net) -> None:
+def _rerun(session, exported: dict) -> None:
+    """The command that learns the network again (the export's ``rerun``), and the files it names
+    that the explorer holds: the regulator list, the targets chosen, generated data."""
+    st.markdown("**Learn it again from the command line** (the JSON's `rerun`; run from the folder of the data):")
+    st.code(exported["rerun"], language="bash", wrap_lines=True)
+    if exported.get("rerun_note"):
+        st.caption(f"Note: {exported['rerun_note']}")
+    settings = exported["settings"]
+    files = [
+        ("Regulator list (txt)", rerun.regulator_file_text(settings), rerun.REGULATOR_FILE, "text/plain"),
+        ("Targets (CSV)", rerun.targets_file_text(settings), rerun.TARGETS_FILE, "text/csv"),
+    ]
+    if session.source.get("generated"):
+        data = session.dataset.to_frame(original=True).to_csv(index=False)
+        files.append(("Data (CSV)", data, settings["data"], "text/csv"))
+    files = [f for f in files if f[1] is not None]
+    for col, (label, body, name, mime) in zip(st.columns(3), files, strict=False):
+        col.download_button(label, body, file_name=name, mime=mime, key=f"w_download_{name}", width="stretch")
+
+
+def _downloads(session, net) -> None:
     st.subheader("Download the learned network")
     label = state.session().label or "network"
     # e.g. "synthetic linear network (N=20, M=500, seed=0)" -> synthetic_linear_N20_M500_seed0
     base = re.sub(r"[^A-Za-z0-9]+", "_", label.replace(" network", "").replace("=", ""))
     base = base.strip("_")[:60] or "network"
+    exported = export.export_dict(session)  # with every setting needed to learn it again, and how
     cols = st.columns(3)
     cols[0].download_button(
         "JSON (CLI result format)",
-        json.dumps(net.to_dict(), indent=2),
+        dumps(exported),
         file_name=f"{base}_network.json",
         mime="application/json",
         key=state.W_DL_JSON,
@@ -136,6 +158,7 @@ def _downloads(net) -> None:
         f"{'standardized' if net.transform.get('standardized') else 'original'} scale; the "
         "JSON records the transform."
     )
+    _rerun(session, exported)
 
 
 def render() -> None:
@@ -155,7 +178,7 @@ def render() -> None:
     # hidden variables are not in the reference network: their edges are not scored
     learned_edges = [(p, c) for p, c, _ in net.edges() if p not in hidden and c not in hidden]
     weights = {(p, c): w for p, c, w in net.edges()}
-    if hidden:
+    if hidden and truth is not None:  # (with no reference network nothing is scored at all)
         st.caption(
             f"Edges of the hidden variable(s) {', '.join(sorted(hidden))} are drawn but not scored: "
             "the reference network has no hidden variables."
@@ -200,7 +223,7 @@ def render() -> None:
                 st.caption(view.sub.caption())
             show_html(html, view.height + 70)
     exact_panel.render(session, truth)
-    _downloads(net)
+    _downloads(session, net)
 
 
 if __name__ == "__main__":
