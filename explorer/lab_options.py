@@ -38,9 +38,11 @@ def header_fix() -> None:
     """Under a file refused because its first line looks like data: the two ways to read it."""
     if state.get(state.FAILED_FIX) != {"no_header": True}:
         return
-    c1, c2 = st.columns(2)
-    c1.button("Read the first line as data", key="w_fix_no_header", on_click=_read_as_data, type="primary")
-    c2.button("Keep the first line as the header", key="w_fix_keep_header", on_click=_keep_header)
+    # one under the other, full width: side by side their labels were cut in the sidebar
+    st.button(
+        "Read the first line as data", key="w_fix_no_header", on_click=_read_as_data, type="primary", width="stretch"
+    )
+    st.button("Keep the first line as the header", key="w_fix_keep_header", on_click=_keep_header, width="stretch")
 
 
 def _read_as_data() -> None:

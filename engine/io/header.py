@@ -71,7 +71,8 @@ def data_in_header(columns, body: pd.DataFrame) -> str | None:
     steps = np.diff(values)
     if len(values) >= _ORDERED_RUN and (np.all(steps > 0) or np.all(steps < 0)):
         return None  # an ordered run: time points, doses, sample numbers
-    shown = ", ".join(str(c) for c in list(columns)[:4]) + (", ..." if len(columns) > 4 else "")
+    cut = [str(c) if len(str(c)) <= 12 else str(c)[:11] + "…" for c in list(columns)[:4]]
+    shown = ", ".join(cut) + (", ..." if len(columns) > 4 else "")
     return f"its first line ({shown}) holds {len(values)} numbers where column names should be"
 
 

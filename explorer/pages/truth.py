@@ -7,6 +7,7 @@ Scores come from :func:`engine.metrics.compare_edges`; the downloads are the CLI
 from __future__ import annotations
 
 import re
+import shlex
 
 import streamlit as st
 
@@ -97,11 +98,23 @@ def _compare_scores(session) -> None:
     st.caption(verdict)
 
 
+def _shell_lines(args: list[str]) -> str:
+    """``python -m engine`` and ``args`` as a shell command with one option per line (``\\``
+    continuations): the same command as the JSON's one-line ``rerun``, readable without scrolling."""
+    groups: list[list[str]] = [["python", "-m", "engine"]]
+    for i, word in enumerate(args):
+        if word.startswith("--") or i == 0:
+            groups.append([])
+        groups[-1].append(shlex.quote(word))
+    head = " ".join(groups[0] + groups[1])
+    return " \\\n    ".join([head, *(" ".join(g) for g in groups[2:])])
+
+
 def _rerun(session, exported: dict) -> None:
     """The command that learns the network again (the export's ``rerun``), and the files it names
     that the explorer holds: the regulator list, the targets chosen, generated data."""
     st.markdown("**Learn it again from the command line** (the JSON's `rerun`; run from the folder of the data):")
-    st.code(exported["rerun"], language="bash", wrap_lines=True)
+    st.code(_shell_lines(rerun.rerun_args(exported["settings"])), language="bash")
     if exported.get("rerun_note"):
         st.caption(f"Note: {exported['rerun_note']}")
     settings = exported["settings"]
