@@ -73,7 +73,8 @@ examples:
   python -m engine score data.csv --model result.json --refit
 
 Data: one row per instance and one column per variable, first row = variable names (CSV, TSV,
-whitespace text, XLSX, Parquet). A leading text column of unique labels is taken as row labels.
+whitespace text, XLSX, Parquet; --no-header when the first line is data). A leading text column of
+unique labels is taken as row labels. Every JSON result has 'rerun', the command that learns it again.
 Errors: exit status 2 and one line 'error: ...' on stderr (130 when interrupted).
 """
 
@@ -96,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         "data",
         metavar="DATA",
         nargs="?",  # checked in main(): '--drop A B data.csv' puts DATA at the end of the --drop list
-        help="CSV/TSV/text/XLSX/Parquet file; first row = variable names, one row per instance",
+        help="CSV/TSV/text/XLSX/Parquet file; first row = variable names (or --no-header), one row per instance",
     )
     data_opts.add_argument(
         "--transpose",

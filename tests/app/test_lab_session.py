@@ -186,3 +186,34 @@ class TestAcceptedHidden:
         assert not at.exception
         assert any("No true network is known" in i for i in texts(at.info))
         assert not any("not scored" in c for c in texts(at.caption))
+
+
+class TestExportSettings:
+    def test_interventions_sample_learns_the_same_moves(self, tmp_path):
+        from explorer import loading
+
+        label = next(k for k in loading.SAMPLES if "nine conditions" in k)
+        column, targets = loading.sample_design(label)
+        design = (column, targets, False)
+        dataset, truth = loading.load_sample(label, True, design)
+        session = SearchSession(dataset, truth, label)
+        session.source = loading.sample_source(label, True, design)
+        for _ in range(4):
+            session.step()
+        exported = export.export_dict(session)
+        s = exported["settings"]
+        assert s["condition"] == "condition" and s["targets"] == "sample_data/sachs2005_targets.csv"
+        args = [ROOT / a if a.startswith("sample_data/") else a for a in rerun_args(s)]
+        assert main([*map(str, args), "--out", str(tmp_path / "a.json"), "--quiet"]) == 0
+        assert _edges(json.loads((tmp_path / "a.json").read_text())) == _edges(exported)
+
+    def test_transpose_button_flips_the_recorded_orientation(self, headerless):
+        from explorer import loading
+
+        dataset = loading.parse_upload(headerless.read_bytes(), headerless.name, True, True, None, "none")
+        session = SearchSession(dataset, None, headerless.name)
+        session.source = loading.upload_source(headerless.name, True, True, None, "none")
+        assert export.export_settings(session)["transpose"] is True
+        actions.transpose_data(session)
+        assert export.export_settings(session)["transpose"] is False
+        assert "--transpose" not in export.export_dict(session)["rerun"]

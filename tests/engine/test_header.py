@@ -126,3 +126,12 @@ class TestCLI:
         assert res["settings"]["header"] is True and "--header" in res["rerun"] and len(res["variables"]) == 6
         assert main(["learn", str(path), "--header", "--no-header"]) == 2
         assert "not allowed with" in capsys.readouterr().err
+
+
+def test_missing_share_never_reads_as_none():
+    # #24: 26 missing cells of a 2500 x 28 table were "0.0% of the table"
+    from engine.io.columns import share_text
+
+    assert share_text(26, 2500 * 28) == "<0.1%"
+    assert share_text(2, 15) == "13.3%" and share_text(0, 10) == "0.0%"
+    assert share_text(69_999, 70_000) == ">99.9%" and share_text(5, 5) == "100.0%"
