@@ -116,8 +116,12 @@ class TestCLI:
         assert main(["score", str(path), "--model", str(model), "--no-header"]) == 0
         scored = json.loads(capsys.readouterr().out)
         assert scored["n_samples"] == 40
-        assert main(["bootstrap", str(path), "--replicates", "1", "--workers", "1", "--no-header", "--bad"]) == 2
-        capsys.readouterr()
+        boot = tmp_path / "b.json"
+        args = ["bootstrap", str(path), "--replicates", "2", "--workers", "1", "--no-header", "--out", str(boot)]
+        assert main([*args, "--quiet"]) == 0
+        res = json.loads(boot.read_text())
+        assert res["settings"]["no_header"] is True and "--no-header" in res["rerun"]
+        assert "--replicates 2" in res["rerun"] and res["rerun"].startswith("python -m engine bootstrap plain.csv")
 
     def test_header_flag_and_exclusive(self, tmp_path, values, capsys):
         path = samples_in_rows(tmp_path, values)
