@@ -80,7 +80,8 @@ def recheck_regulators() -> None:
             state.put(state.REGULATOR_NOTE, ("warning", f"The regulator list is not applied to the new data: {exc}"))
             return
         session.notice = None  # the note under the list says it, once
-        said = f"Regulator list kept for the new data: {found} of {n_listed} listed names found; only those may be parents."
+        said = f"Regulator list kept for the new data: {found} of {n_listed} listed names found"
+        said += "; only those may be parents."
         state.put(state.REGULATOR_NOTE, ("info", said))
         return
     st.session_state[state.W_REGULATORS] = ""
