@@ -15,7 +15,14 @@ from engine.exceptions import IdealParentError
 from engine.io.regulators import parse_regulators
 from explorer import state
 
-__all__ = ["header_option", "header_fix", "regulator_file_key", "recheck_regulators", "regulators_from_widgets"]
+__all__ = [
+    "header_option",
+    "header_fix",
+    "forget_header_choice",
+    "regulator_file_key",
+    "recheck_regulators",
+    "regulators_from_widgets",
+]
 
 
 def header_option() -> str:
@@ -43,6 +50,12 @@ def header_fix() -> None:
         "Read the first line as data", key="w_fix_no_header", on_click=_read_as_data, type="primary", width="stretch"
     )
     st.button("Keep the first line as the header", key="w_fix_keep_header", on_click=_keep_header, width="stretch")
+
+
+def forget_header_choice() -> None:
+    """A new file: its first line is checked again (the box and "Keep the first line" were for the last one)."""
+    st.session_state[state.W_NO_HEADER] = False
+    state.put(state.KEEP_HEADER, False)
 
 
 def _read_as_data() -> None:

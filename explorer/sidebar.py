@@ -73,6 +73,8 @@ def _data_source() -> None:
             if st.session_state.get(state.W_ORIENT) == followed:
                 st.session_state[state.W_ORIENT] = ORIENTATIONS[0]
             state.put(state.ORIENT_FOLLOWED, None)
+        if new_file and state.get(state.UPLOAD_SEEN) is not None:
+            lab_options.forget_header_choice()  # how the last file's first line was read is not this one's
         if seen is not None:
             state.put(state.UPLOAD_SEEN, seen)
         orientation = st.radio(

@@ -154,6 +154,7 @@ def install_dataset(key: tuple, label: str, loader, source: dict | None = None) 
         # the user moved on from the data that failed: its message no longer applies
         put(ERROR, None)
         put(FAILED_KEY, None)
+        put(FAILED_FIX, None)
     if key == get(DATA_KEY) or key == get(FAILED_KEY):
         return False
     try:

@@ -103,8 +103,16 @@ def headerless(frame: pd.DataFrame, *, transpose: bool) -> tuple[pd.DataFrame, s
     columns are named by :func:`generated_names` (a first column of text, the row labels, is
     named ``""``: a label column). Returns the new frame (the caller's is not modified) and a note."""
     header = [None if c is None or str(c).strip() == "" else str(c).strip() for c in frame.columns]
-    cells = np.vstack([np.array([header], dtype=object), frame.to_numpy(dtype=object)])
-    out = pd.DataFrame(cells)
+    nums = _numbers([h or "" for h in header])
+    body = frame.copy(deep=False)
+    body.columns = range(frame.shape[1])
+    # the line joins the body column by column: a column of numbers stays float64 (no copy of a large
+    # table as Python objects) when its header cell is a number or empty; otherwise the column is text
+    first = {
+        j: [nums[j] if pd.api.types.is_float_dtype(t) and (h is None or not np.isnan(nums[j])) else h]
+        for j, (h, t) in enumerate(zip(header, body.dtypes, strict=True))
+    }
+    out = pd.concat([pd.DataFrame(first), body], ignore_index=True)
     first = out.iloc[:, 0]
     text = pd.to_numeric(first, errors="coerce").isna() & first.notna()
     labelled = out.shape[1] > 1 and bool(text.mean() >= 0.8)

@@ -63,6 +63,23 @@ class TestHeaderlessUpload:
         assert session.dataset.instance_labels[:2] == ("sample1", "sample2") and session.dataset.n_samples == 80
         assert session.source["no_header"] is True and session.source["transpose"] is True
 
+    def test_the_next_file_is_checked_again(self, headerless, tmp_path):
+        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+        _upload(at, headerless)
+        at.button(key="w_fix_no_header").click().run()
+        assert at.session_state[state.SESSION].dataset.n_vars == 8
+        headed = tmp_path / "headed.tsv"  # genes x samples with a header line
+        values = np.asarray(sample(random_network(6, seed=5), 40, seed=6))
+        head = "gene\t" + "\t".join(f"s{j + 1}" for j in range(40)) + "\n"
+        headed.write_text(
+            head + "".join(f"g{i}\t" + "\t".join(f"{v:.5f}" for v in values[:, i]) + "\n" for i in range(6))
+        )
+        at.file_uploader(key=state.W_UPLOAD).set_value((headed.name, headed.read_bytes(), "text/plain")).run()
+        assert not at.exception and not texts(at.error)
+        assert at.checkbox(key=state.W_NO_HEADER).value is False
+        session = at.session_state[state.SESSION]
+        assert session.dataset.names == ("g0", "g1", "g2", "g3", "g4", "g5") and session.dataset.n_samples == 40
+
     def test_keep_the_header_is_the_other_click(self, tmp_path):
         path = tmp_path / "plain.csv"  # samples in rows, no id column, CSV
         values = np.asarray(sample(random_network(5, seed=2), 60, seed=3))
