@@ -13,8 +13,9 @@ number (at least two), and nothing says they are names. Names that are numbers d
 accepted: whole numbers over data that are not (numeric gene ids, ``arth150``), and a strictly
 increasing or decreasing run of at least four (time points, doses, sample numbers: a row of data
 is that ordered by chance with probability at most 2/4! = 1/12 at four cells, and
-vanishingly rarely beyond). Whatever the evidence, ``check=False`` (CLI ``--header``) takes the
-first line as the header. Only the header and the first rows of the body are read: O(N).
+vanishingly rarely beyond). Whatever the evidence, ``check_header=False`` (:func:`engine.io.from_frame`;
+CLI ``--header``) takes the first line as the header. Only the header and the first rows of the
+body are read: O(N).
 """
 
 from __future__ import annotations
