@@ -136,7 +136,10 @@ def _downloads(session, net) -> None:
     # e.g. "synthetic linear network (N=20, M=500, seed=0)" -> synthetic_linear_N20_M500_seed0
     base = re.sub(r"[^A-Za-z0-9]+", "_", label.replace(" network", "").replace("=", ""))
     base = base.strip("_")[:60] or "network"
-    exported = export.export_dict(session)  # with every setting needed to learn it again, and how
+    # with every setting needed to learn it again, and how (built once per network: after Accept it
+    # computes the hidden variables' reports)
+    key = (session.data_version, session.version, tuple(session.stepper.edges()), repr(session.source))
+    exported = state.memo("export", key, lambda: export.export_dict(session))
     cols = st.columns(3)
     cols[0].download_button(
         "JSON (CLI result format)",
