@@ -44,7 +44,8 @@ class IdealParentSearch:
     max_parents : int or None
     cpd : {"linear", "sigmoid", "multiplicative"}, default "linear"
     max_iter : int or None
-        Maximum number of moves.
+        Maximum number of moves (with missing cells: of structural EM's M-step searches together;
+        not used with hidden variables, which say so in a warning).
     required_edges, forbidden_edges : iterable of (parent name, child name)
     hidden : {None, "auto"}, default None
         ``"auto"``: add hidden variables by the paper's protocol (section 9.2): propose a
@@ -355,7 +356,8 @@ class IdealParentSearch:
                 unused = [
                     name
                     for name, used in (
-                        ("max_iter (--max-steps)", self.max_iter is not None),
+                        # with missing cells only, max_iter caps the moves of EM's M-steps together
+                        ("max_iter (--max-steps)", self.max_iter is not None and (self._auto_hidden or self.two_layer)),
                         ("n_restarts (--restarts)", bool(self.n_restarts)),
                         ("callback", callback is not None),
                     )

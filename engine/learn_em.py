@@ -63,6 +63,7 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
 
         hs = None
         em = MaskedStructuralEM(dataset, self.search_settings(), design=design, **em_options)
+        em.max_moves = self.max_iter  # --max-steps: the M-steps' moves together
         em.e_step(em.params())
         em.run()
         summary = {"hidden": [], "observed_bic": em.observed_bic(), "observed_loglik": em.observed_loglik()}
@@ -73,6 +74,7 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
         if self._auto_hidden or self.two_layer:
             hs.auto(self.max_hidden, progress=self.hidden_log_.append)
         else:
+            hs.em.max_moves = self.max_iter  # missing cells only: --max-steps caps the M-steps' moves together
             hs.fit_structure()
         em = hs.em
         summary = hs.summary()
@@ -82,13 +84,15 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     self.dataset_ = dataset
     self.stepper_ = stepper
     self.hidden_search_ = hs
+    cap = None if self._auto_hidden or self.two_layer else self.max_iter
+    capped = cap is not None and em.n_moves >= cap  # the structure search stopped at --max-steps
     self.stats_ = RunStats(
         steps=em.n_moves,
         exact_evaluations=em.n_exact,
         ranked_candidates=stepper.n_ranked if stepper is not None else 0,
         seconds=time.perf_counter() - t0,
-        converged=bool(em.converged_),
-        message=em.message,
+        converged=bool(em.converged_) and not capped,
+        message=f"{em.message}; its structure search stopped at max_iter = {cap} moves" if capped else em.message,
         em_iterations=em.n_iter_,
     )
     parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
@@ -107,7 +111,7 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     self.score_ = net.bic
     self.loglik_ = net.loglik
     self.n_iter_ = em.n_moves
-    self.converged_ = bool(em.converged_)
+    self.converged_ = bool(em.converged_) and not capped
     self.history_ = list(stepper.history) if stepper is not None else []
     self.result_ = None
     return self

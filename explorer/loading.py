@@ -32,6 +32,8 @@ __all__ = [
     "sample_design",
     "sample_frame",
     "read_upload",
+    "upload_source",
+    "sample_source",
 ]
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
@@ -109,18 +111,52 @@ def sample_design(label: str) -> tuple[str, tuple[tuple[str, str], ...]] | None:
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def parse_upload(data: bytes, name: str, transpose: bool, standardize: bool, design: tuple | None = None) -> Dataset:
+def parse_upload(
+    data: bytes, name: str, transpose: bool, standardize: bool, design: tuple | None = None, header: str = "check"
+) -> Dataset:
     """Parse uploaded file bytes with :func:`load_table` (cached by content), as a lab's file
     needs: text, constant and mostly-missing columns are left out and a repeated name is
     numbered, each said in the notes; missing cells are kept (the session completes them). With
-    ``design`` the chosen condition column is taken out and the targets attached."""
+    ``design`` the chosen condition column is taken out and the targets attached. ``header``:
+    ``"check"`` (a first line that looks like data is refused, naming the fix), ``"none"`` (the
+    first line is data) or ``"first"`` (the first line is the header, numbers or not)."""
     opts = {"drop_non_numeric": True, "drop_constant": True, "rename_repeats": True, "max_missing": MAX_MISSING}
+    opts.update(no_header=header == "none", check_header=header == "check")
     if design is not None:
         if transpose:
             raise ParameterError("a condition column cannot be used with variables in rows: untick the transpose.")
         frame = read_table(io.BytesIO(data), name=name)
         return with_design(frame, name, design, standardize=standardize, **opts)
     return load_table(io.BytesIO(data), name=name, transpose=transpose, standardize=standardize, **opts)
+
+
+def upload_source(name: str, transpose: bool, standardize: bool, design: tuple | None, header: str) -> dict:
+    """How an upload is read, in the CLI's settings names (the export's ``settings``): the explorer
+    reads a lab's file as ``--skip-unusable --number-repeats`` do."""
+    out = {"data": name, "transpose": transpose, "standardize": standardize, "skip_unusable": True}
+    out.update(number_repeats=True, no_header=header == "none", **({"header": True} if header == "first" else {}))
+    return {**out, **_design_source(design)}
+
+
+def sample_source(label: str, standardize: bool = True, design: tuple | None = None) -> dict:
+    """How a bundled sample is read, in the CLI's settings names (run from the repository's root)."""
+    data_file, _, opts = SAMPLES[label]
+    own = opts.get("design")
+    out = {"data": f"sample_data/{data_file}", "standardize": standardize}
+    if own is not None and design is None:
+        out["drop"] = [own[0]]
+    elif own is not None and tuple(design[1]) == sample_design(label)[1]:  # its own targets file
+        return {**out, **_design_source(design), "targets": f"sample_data/{own[1]}"}
+    return {**out, **_design_source(design)}
+
+
+def _design_source(design: tuple | None) -> dict:
+    """An experimental design ``(column, targets, intercepts)`` in the CLI's settings names (the
+    targets as pairs: the rerun command names a file holding them, engine.cli.rerun)."""
+    if design is None:
+        return {}
+    column, targets, intercepts = design
+    return {"condition": column, "targets": [list(t) for t in targets], "condition_intercept": bool(intercepts)}
 
 
 def with_design(frame: pd.DataFrame, source: str, design: tuple, *, standardize: bool, **opts) -> Dataset:

@@ -55,7 +55,11 @@ COLORS = {
     "hidden": "#e5dbff",
     "hidden_border": HIDDEN_COLOUR,
     "focus": "#c2255c",
+    "regulator": "#d3f9d8",
+    "regulator_border": "#2b8a3e",
 }
+#: legend entry of the candidate regulators (a node, not an edge: its ``dashed`` is "node")
+REGULATOR_LEGEND = (COLORS["regulator_border"], "node", "candidate regulator (from the regulator list)")
 
 #: Style of each edge status in the truth overlay: (colour, dashed, legend text).
 TRUTH_STYLES: dict[str, tuple[str, bool, str]] = {
@@ -100,11 +104,13 @@ def _render(net: Network, legend: list[tuple[str, bool, str]] | None, focus: Ite
     text = text.replace("</body>", f"<script>{script}</script></body>", 1)
     text = text.replace("<body>", "<body>" + FULLSCREEN_BUTTON, 1)
     if legend:
+        line = "width:26px;height:0;border-top:3px {} {}"  # an edge's style; a node's is a filled ellipse
+        node = f"width:20px;height:11px;border-radius:7px;background:{COLORS['regulator']};border:2px solid {{}}"
         items = "".join(
             f'<span style="margin-right:14px;white-space:nowrap">'
-            f'<span style="display:inline-block;width:26px;height:0;vertical-align:middle;'
-            f'border-top:3px {"dashed" if dashed else "solid"} {color};margin-right:5px"></span>'
-            f"{html.escape(text_)}</span>"
+            f'<span style="display:inline-block;vertical-align:middle;margin-right:5px;'
+            f'{node.format(color) if dashed == "node" else line.format("dashed" if dashed else "solid", color)}">'
+            f"</span>{html.escape(text_)}</span>"
             for color, dashed, text_ in legend
         )
         # the right padding keeps the legend clear of the "Full screen" button at the top right
@@ -171,6 +177,16 @@ def _node_style(is_hidden: bool, hot: bool = False, focus: bool = False) -> dict
     return style
 
 
+def _as_regulator(style: dict, hot: bool = False) -> dict:
+    """A candidate regulator's node: a green ellipse (the last move's orange fill kept)."""
+    fill = style["color"]["background"] if hot else COLORS["regulator"]
+    return {
+        **style,
+        "shape": "ellipse",
+        "color": {**style["color"], "background": fill, "border": COLORS["regulator_border"]},
+    }
+
+
 def _edge_width(weight: float | None) -> float:
     if weight is None or not math.isfinite(weight):
         return 1.5
@@ -191,6 +207,7 @@ def search_network_html(
     height: int = 560,
     shown: Collection[int] | None = None,
     focus: Collection[int] = (),
+    regulators: Iterable[str] = (),
 ) -> str:
     """The current network as self-contained HTML (pyvis, JavaScript inlined).
 
@@ -212,8 +229,11 @@ def search_network_html(
         Indices of the variables to draw (default: all); edges between them are drawn.
     focus : collection of int
         Variables the drawing opens on (e.g. a searched gene), drawn with a thick border.
+    regulators : iterable of str
+        The candidate regulators (the only variables that may be parents): green ellipses, in the legend.
     """
     keep = _shown(names, shown)
+    regulators = set(regulators)
     inside = set(keep)
     edges = [(p, c, w) for p, c, w in edges if p in inside and c in inside]
     hidden = set(hidden)
@@ -247,6 +267,8 @@ def search_network_html(
         if i in regulated and not is_hidden and i not in touched:
             style["color"] = {**style["color"], "border": COLORS["hidden_border"]}
             style["borderWidth"] = 3
+        if name in regulators and not is_hidden:
+            style = _as_regulator(style, i in touched)
         net.add_node(
             i,
             label=_label(name),
@@ -288,6 +310,8 @@ def search_network_html(
         ]
         if ghost is not None:
             legend.append((COLORS["removed"], True, "edge removed by the last move"))
+    if any(names[i] in regulators for i in keep):
+        legend = [*(legend or []), REGULATOR_LEGEND]
     # open on the searched genes, else on the last move
     opening = focus
     if not opening and last_move is not None:
@@ -305,6 +329,7 @@ def truth_network_html(
     height: int = 560,
     shown: Collection[int] | None = None,
     focus: Collection[int] = (),
+    regulators: Iterable[str] = (),
 ) -> str:
     """The learned network with the true network overlaid, with a legend.
 
@@ -319,10 +344,10 @@ def truth_network_html(
         Fixed positions, as on the Search page.
     weights : mapping (parent, child) -> weight, optional
         Learned coefficients (edge width).
-    shown, focus : collection of int
+    shown, focus, regulators
         As for :func:`search_network_html`.
     """
-    hidden = set(hidden)
+    hidden, regulators = set(hidden), set(regulators)
     keep = _shown(names, shown)
     index = {names[i]: i for i in keep}
     status = {(p, c): st for (p, c), st in status.items() if p in index and c in index}
@@ -333,14 +358,15 @@ def truth_network_html(
         name = names[i]
         x, y = pos[name]
         is_hidden = name in hidden
+        style = _node_style(is_hidden, focus=i in focus)
         net.add_node(
             i,
             label=_label(name),
             x=float(x),
             y=float(y),
             physics=False,
-            title=str(name),
-            **_node_style(is_hidden, focus=i in focus),
+            title=f"{name} (candidate regulator)" if name in regulators else str(name),
+            **(_as_regulator(style) if name in regulators and not is_hidden else style),
         )
     weights = weights or {}
     for (p, c), st in status.items():
@@ -358,4 +384,5 @@ def truth_network_html(
     legend = [
         (c, dashed, text) for key, (c, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown_status
     ]
+    legend += [REGULATOR_LEGEND] if any(names[i] in regulators for i in keep) else []
     return _render(net, legend, focus)

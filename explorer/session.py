@@ -106,8 +106,8 @@ class SearchSession:
         self._network_cache: tuple | None = None
         #: the undo stack: actions (a step, an accepted hidden variable, a data edit), last on top
         self.undo_stack: list[actions.Action] = []
-        #: whether the data were turned round (Transpose) since they were loaded
-        self.transposed = False
+        #: whether the data were turned round (Transpose) since they were loaded; how they were read
+        self.transposed, self.source = False, {}
         stepper, notes = self._new_stepper(self.settings, regulators)
         self.install(SearchTrack(stepper))
         self.notice = notes

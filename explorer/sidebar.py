@@ -12,10 +12,9 @@ import streamlit as st
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from engine.exceptions import IdealParentError
 from engine.io import LEFT_OUT, RENAMED, omissions
-from engine.io.regulators import parse_regulators
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
-from explorer import interventions_panel, loading, state
+from explorer import interventions_panel, lab_options, loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -50,6 +49,7 @@ def _data_source() -> None:
             ("sample", label, standardize) + ((design,) if design else ()),
             label,
             lambda: loading.load_sample(label, standardize, design),
+            loading.sample_source(label, standardize, design),
         )
     elif source == SOURCES[1]:
         uploaded = st.file_uploader(
@@ -73,6 +73,8 @@ def _data_source() -> None:
             if st.session_state.get(state.W_ORIENT) == followed:
                 st.session_state[state.W_ORIENT] = ORIENTATIONS[0]
             state.put(state.ORIENT_FOLLOWED, None)
+        if new_file and state.get(state.UPLOAD_SEEN) is not None:
+            lab_options.forget_header_choice()  # how the last file's first line was read is not this one's
         if seen is not None:
             state.put(state.UPLOAD_SEEN, seen)
         orientation = st.radio(
@@ -83,6 +85,7 @@ def _data_source() -> None:
             "button of the Home and Search pages turns the loaded data round the same way (undoably).",
         )
         transpose = orientation == ORIENTATIONS[1]
+        header = lab_options.header_option()
         if uploaded is None:
             st.caption("Choose a file; the current data stay loaded until then.")
         else:
@@ -91,6 +94,8 @@ def _data_source() -> None:
                 f"upload {uploaded.name} {len(data)}", lambda: loading.read_upload(data, uploaded.name), None
             )
             key += (design,) if design else ()
+            key += (("header", header),) if header != "check" else ()
+            source = loading.upload_source(uploaded.name, transpose, standardize, design, header)
             current = state.get(state.DATA_KEY)
             same_file = turned is not None and current[:4] + current[5:] == key[:4] + key[5:]
             if not (same_file and transpose == turned):  # already loaded this way round: nothing to do
@@ -98,8 +103,13 @@ def _data_source() -> None:
                     state.install_dataset(
                         key,
                         uploaded.name,
-                        lambda: (loading.parse_upload(data, uploaded.name, transpose, standardize, design), None),
+                        lambda: (
+                            loading.parse_upload(data, uploaded.name, transpose, standardize, design, header),
+                            None,
+                        ),
+                        source,
                     )
+            lab_options.header_fix()
         state.put(state.ORIENT_SHOWN, _uploaded_orientation())
     else:
         with st.form("synthetic_form", border=False):
@@ -123,6 +133,7 @@ def _data_source() -> None:
             ("synthetic", n, m, seed, cpd, standardize),
             f"synthetic {cpd} network (N={n}, M={m}, seed={seed})",
             lambda: loading.make_synthetic(n, m, seed, standardize, cpd),
+            {"data": f"synthetic_{cpd}_N{n}_M{m}_seed{seed}.csv", "standardize": standardize, "generated": True},
         )
 
 
@@ -141,26 +152,15 @@ def _setting_key(setting) -> str:
     return f"w_{setting.name}"
 
 
-def _regulators_from_widgets() -> list[str] | None:
-    """The candidate regulators pasted or uploaded in the form (None: every variable may be a parent)."""
-    upload = state.get(state.W_REGULATOR_FILE)
-    pasted = str(state.get(state.W_REGULATORS) or "")
-    text = pasted
-    if upload is not None:
-        text += "\n" + upload.getvalue().decode("utf-8-sig", errors="replace")
-    if not text.strip():
-        return None
-    return parse_regulators(text, source="the regulator list")
-
-
 def _on_apply() -> None:
     get = state.get
     max_parents = int(get(state.W_MAX_PARENTS, 0))
     try:
-        regulators = _regulators_from_widgets()
+        regulators = lab_options.regulators_from_widgets()
     except IdealParentError as exc:
         state.put(state.ERROR, f"Settings not applied: {exc}")
         return
+    state.put(state.REGULATOR_NOTE, None)
     state.apply_settings(
         {
             "method": get(state.W_METHOD),
@@ -258,10 +258,13 @@ def _settings_form() -> None:
             help="Only these variables may become parents. Names not in the data are reported and ignored. "
             "Empty: every variable may be a parent.",
         )
+        note = state.get(state.REGULATOR_NOTE)
+        if note is not None:
+            (st.info if note[0] == "info" else st.warning)(note[1])
         st.file_uploader(
             "…or a regulator file",
             type=["txt", "csv", "tsv", "tab"],
-            key=state.W_REGULATOR_FILE,
+            key=lab_options.regulator_file_key(),
             help="One name per line, or a CSV/TSV with names in the first column; # comments ignored.",
         )
         st.form_submit_button(
@@ -303,7 +306,10 @@ def render() -> None:
     """
     with st.sidebar:
         st.header("Data")
+        before = state.session()
         _data_source()
+        if state.session() is not before and before is not None:
+            lab_options.recheck_regulators()
         _summary()
         _settings_form()
         error = state.get(state.ERROR)

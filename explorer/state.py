@@ -68,12 +68,21 @@ ACTION_ERROR = "ip_action_error"
 ORIENT_SHOWN = "ip_orient_shown"
 ORIENT_FOLLOWED = "ip_orient_followed"
 UPLOAD_SEEN = "ip_upload_seen"
+#: the loading option that fixes the last rejected file (e.g. ``{"no_header": True}``), or None
+FAILED_FIX = "ip_failed_fix"
+#: the first line of an upload is its header even if it holds only numbers (set by a sidebar button)
+KEEP_HEADER = "ip_keep_header"
+#: what happened to the regulator list when the data changed (said in the sidebar), or None
+REGULATOR_NOTE = "ip_regulator_note"
+#: bumped to empty the regulator file uploader (its widget key ends with it)
+REGULATOR_FILE_GEN = "ip_regulator_file_gen"
 
 # ---- widget keys (sidebar)
 W_SOURCE = "w_source"
 W_SAMPLE = "w_sample"
 W_UPLOAD = "w_upload"
 W_ORIENT = "w_orientation"
+W_NO_HEADER = "w_no_header"
 W_STANDARDIZE = "w_standardize"
 W_SYN_N = "w_syn_n"
 W_SYN_M = "w_syn_m"
@@ -131,8 +140,10 @@ def settings() -> SearchSettings:
 
 
 # ------------------------------------------------------------------------------- data loading
-def install_dataset(key: tuple, label: str, loader) -> bool:
-    """Load data with ``loader() -> (Dataset, truth)`` for the source settings ``key``.
+def install_dataset(key: tuple, label: str, loader, source: dict | None = None) -> bool:
+    """Load data with ``loader() -> (Dataset, truth)`` for the source settings ``key``; ``source``
+    says how, in the CLI's settings names (``data``, ``transpose``, ``no_header``...: the export's
+    settings, :mod:`explorer.export`).
 
     Does nothing when ``key`` produced the current data or is the last rejected one. The new
     session (and so its first stepper) is built before anything is replaced: on an engine error
@@ -143,6 +154,7 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
         # the user moved on from the data that failed: its message no longer applies
         put(ERROR, None)
         put(FAILED_KEY, None)
+        put(FAILED_FIX, None)
     if key == get(DATA_KEY) or key == get(FAILED_KEY):
         return False
     try:
@@ -159,13 +171,16 @@ def install_dataset(key: tuple, label: str, loader) -> bool:
                 new.set_compare(True)  # the comparison stays on for the new data
     except IdealParentError as exc:
         put(FAILED_KEY, key)
+        put(FAILED_FIX, getattr(exc, "fix", None))
         keep = session()
         kept = f" The previous data ({keep.label}) are still loaded." if keep is not None else ""
         msg = str(exc) if str(exc).startswith(label) else f"{label}: {exc}"
         put(ERROR, f"Could not load the data. {msg}{kept}")
         return False
+    new.source = dict(source or {})
     put(SESSION, new)
     put(ERROR, None)
+    put(FAILED_FIX, None)
     put(DATA_KEY, key)
     put(FAILED_KEY, None)
     return True
@@ -195,10 +210,8 @@ def apply_settings(new: dict | SearchSettings, regulators: list[str] | None | bo
             s.set_settings(new, regulators)
             # said on the Search page: Apply restarts the search, and a converged network is gone
             dropped = f" (the {moves} move(s) made before are not kept, and cannot be undone)" if moves else ""
-            said = (
-                f"Settings applied: {text.settings_summary(s.settings)}. The search starts again from the "
-                f"empty network{dropped}."
-            )
+            summary = text.settings_summary(s.settings, s.regulators, s.dataset.names)
+            said = f"Settings applied: {summary}. The search starts again from the empty network{dropped}."
             s.notice = f"{said} {s.notice}" if s.notice else said
     except IdealParentError as exc:
         put(ERROR, f"Settings not applied: {exc}")
@@ -284,4 +297,5 @@ def init_state() -> None:
         label = loading.DEFAULT_SAMPLE
         dataset, truth = loading.load_sample(label, True)
         put(SESSION, SearchSession(dataset, truth, label))
+        session().source = loading.sample_source(label, True)
         put(DATA_KEY, ("sample", label, True))

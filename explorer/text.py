@@ -20,6 +20,7 @@ __all__ = [
     "method_label",
     "cpd_label",
     "settings_summary",
+    "regulators_summary",
     "design_summary",
     "move_record",
     "run_message",
@@ -41,8 +42,20 @@ def cpd_label(settings: SearchSettings) -> str:
     return f"{settings.cpd} ({', '.join(options)})" if options else settings.cpd
 
 
-def settings_summary(settings: SearchSettings) -> str:
-    """Every search setting in force, in words (what the sidebar shows may not be applied yet)."""
+def regulators_summary(regulators: list[str] | None, names) -> str:
+    """The candidate-regulator list in force, with counts, e.g. "regulators: 115 of 143 listed
+    names found" ("" without a list: every variable may be a parent)."""
+    if not regulators:
+        return ""
+    listed = list(dict.fromkeys(regulators))
+    found = len(set(listed) & set(names))
+    return f"regulators: {found} of {len(listed)} listed name{'s' if len(listed) != 1 else ''} found"
+
+
+def settings_summary(settings: SearchSettings, regulators: list[str] | None = None, names=()) -> str:
+    """Every search setting in force, in words (what the sidebar shows may not be applied yet),
+    with the candidate-regulator list and its counts when there is one (``names``: the data's
+    variables)."""
     mp = settings.max_parents
     parts = [f"max parents {mp if mp else 'unlimited'}", f"CPD {cpd_label(settings)}"]
     if settings.method == "ideal":
@@ -50,7 +63,8 @@ def settings_summary(settings: SearchSettings) -> str:
         head = f"Ideal parent, K={settings.k}, measure {settings.measure.upper()}, {queue} queue"
     else:
         head = "Greedy"
-    return ", ".join([head, *parts])
+    regs = regulators_summary(regulators, names)
+    return ", ".join([head, *parts]) + (f"; {regs}" if regs else "")
 
 
 def design_summary(dataset: Dataset) -> str:

@@ -17,6 +17,7 @@ from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import check_model, read_model
 from .output import BootstrapProgress, Progress, describe_score, dumps, edge_summary, say
+from .rerun import rerun_command
 
 __all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator", "write_result"]
 
@@ -60,6 +61,8 @@ def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
     from ..io import MAX_MISSING
 
     out: dict = {}
+    if getattr(args, "no_header", False) or getattr(args, "header", False):  # engine.io.header
+        out.update(no_header=bool(args.no_header), check_header=False)
     if getattr(args, "number_repeats", False):
         out["rename_repeats"] = True
     if getattr(args, "skip_unusable", False):
@@ -79,6 +82,9 @@ def data_settings(args: argparse.Namespace, **extra) -> dict:
         "drop": list(args.drop),
         "number_repeats": bool(args.number_repeats),
         "skip_unusable": bool(args.skip_unusable),
+        "no_header": bool(args.no_header),
+        **({"header": True} if args.header else {}),
+        **({"regulators_file": Path(args.regulators).name} if getattr(args, "regulators", None) else {}),
         **extra,
         **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
     }
@@ -91,6 +97,11 @@ def load_data(args: argparse.Namespace):
 
     if getattr(args, "condition", None) or getattr(args, "targets", None):  # interventional data
         from ..interventions import load_with_conditions
+
+        if args.no_header:
+            raise DataValidationError(
+                "--condition names a column by its header: a file read with --no-header has none."
+            )
 
         dataset = load_with_conditions(
             args.data,
@@ -152,6 +163,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
     result["settings"].update(data_settings(args, seed=args.seed))
+    result["rerun"] = rerun_command(result["settings"])  # how to get this result again
     if getattr(est, "result_", None) is not None:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
@@ -190,7 +202,8 @@ def bootstrap(args: argparse.Namespace) -> int:
         progress=progress,
     )
     out = result.to_dict()
-    out["settings"].update(data_settings(args))
+    out["settings"].update(data_settings(args, threshold=args.threshold))
+    out["rerun"] = rerun_command(out["settings"], command="bootstrap")
     write_result(dumps(out), args.out)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
@@ -206,8 +219,9 @@ def bootstrap(args: argparse.Namespace) -> int:
 
 
 def _report_hidden(est, net, quiet: bool) -> None:
-    """What the hidden-variable search did (unless ``quiet``), then always one line: the hidden
-    variables added, or that none was and why."""
+    """What the hidden-variable search did (unless ``quiet``), then one line (none with
+    ``--quiet``, which silences every line but errors): the hidden variables added, or that none
+    was and why."""
     if not quiet:
         for line in est.hidden_log_:
             say(f"  - hidden variables: {line}")

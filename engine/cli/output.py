@@ -17,6 +17,7 @@ __all__ = [
     "dumps",
     "finite",
     "say",
+    "QUIET",
     "one_line",
     "show_warning",
     "describe_score",
@@ -55,7 +56,14 @@ def dumps(obj: Any) -> str:
     return json.dumps(finite(obj), indent=2, allow_nan=False)
 
 
+#: ``--quiet``: stderr carries errors only (set by :func:`engine.cli.main` for one run)
+QUIET = {"on": False}
+
+
 def say(message: str) -> None:
+    """One line on stderr (with ``--quiet``, only an ``error:`` line)."""
+    if QUIET["on"] and not message.startswith("error:"):
+        return
     sys.stderr.write(message + "\n")
     sys.stderr.flush()
 

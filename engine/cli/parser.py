@@ -73,7 +73,8 @@ examples:
   python -m engine score data.csv --model result.json --refit
 
 Data: one row per instance and one column per variable, first row = variable names (CSV, TSV,
-whitespace text, XLSX, Parquet). A leading text column of unique labels is taken as row labels.
+whitespace text, XLSX, Parquet; --no-header when the first line is data). A leading text column of
+unique labels is taken as row labels. Every JSON result has 'rerun', the command that learns it again.
 Errors: exit status 2 and one line 'error: ...' on stderr (130 when interrupted).
 """
 
@@ -96,7 +97,7 @@ def build_parser() -> argparse.ArgumentParser:
         "data",
         metavar="DATA",
         nargs="?",  # checked in main(): '--drop A B data.csv' puts DATA at the end of the --drop list
-        help="CSV/TSV/text/XLSX/Parquet file; first row = variable names, one row per instance",
+        help="CSV/TSV/text/XLSX/Parquet file; first row = variable names (or --no-header), one row per instance",
     )
     data_opts.add_argument(
         "--transpose",
@@ -111,6 +112,19 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="COL",
         help="columns of the file to leave out, e.g. a text column of descriptions; with --transpose also "
         "variables (rows of the file), e.g. a constant gene",
+    )
+    header = data_opts.add_mutually_exclusive_group()
+    header.add_argument(
+        "--no-header",
+        action="store_true",
+        help="the file has no header row: its first line is data. The columns are named V1..VN (variables), or "
+        "with --transpose sample1..sampleM (instances); a first column of text still labels the rows",
+    )
+    header.add_argument(
+        "--header",
+        action="store_true",
+        help="the first line names the columns even though it holds only numbers (default: such a line is "
+        "refused as probably data, naming --no-header)",
     )
     data_opts.add_argument(
         "--number-repeats",
@@ -269,7 +283,7 @@ def build_parser() -> argparse.ArgumentParser:
     learn.add_argument(
         "--quiet",
         action="store_true",
-        help="no progress display on stderr (the notes on how the data were read are still shown)",
+        help="nothing on stderr but errors: no notes on how the data were read, no warnings, no progress",
     )
 
     score = sub.add_parser(

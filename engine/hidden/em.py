@@ -146,7 +146,7 @@ class StructuralEM:
         self.two_layer = bool(two_layer)
         self.fixed_structure = bool(fixed_structure)
         self.warmup = int(warmup)
-        self.max_iter = max_iter
+        self.max_iter, self.max_moves = max_iter, None  # max_moves: of all M-steps together (--max-steps)
         self.tol = tol
         self.mf_iter = mf_iter
         self.mf_tol = mf_tol
@@ -300,7 +300,7 @@ class StructuralEM:
             counts = np.bincount([c for _, c in self.edges], minlength=self.n_vars)
             max_parents = max(int(max_parents), int(counts.max(initial=0)))
         stepper = self.make_stepper(model, max_parents)
-        res = stepper.run(callback=callback)
+        res = stepper.run(None if self.max_moves is None else max(self.max_moves - self.n_moves, 0), callback=callback)
         self.edges = sorted(stepper.edges())
         self.stepper = stepper
         self.n_exact += res.n_exact

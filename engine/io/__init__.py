@@ -21,10 +21,12 @@ from ..data import Dataset, from_array
 from .columns import MAX_MISSING, RENAMED, missing_summary
 from .files import read_table, source_label
 from .frame import from_frame
+from .header import HeaderlessFileError
 from .orientation import OrientationWarning, orientation_warning, transpose_dataset
 
 __all__ = [
     "load_table",
+    "HeaderlessFileError",
     "read_table",
     "from_frame",
     "as_dataset",
@@ -63,10 +65,14 @@ def load_table(
     allow_constant: bool = False,
     rename_repeats: bool = False,
     max_missing: float | None = None,
+    no_header: bool = False,
+    check_header: bool = True,
 ) -> Dataset:
     """Load a data file (CSV, TSV, whitespace text, Excel, Parquet) into a :class:`Dataset`.
 
-    The first row must name the variables (or, with ``transpose``, the instances). A leading text
+    The first row must name the variables (or, with ``transpose``, the instances); a first line
+    that looks like data is refused unless ``no_header`` (read it as data) or not ``check_header``
+    (:mod:`engine.io.header`). A leading text
     column of unique labels is used as row labels. Missing cells (empty, NA, NaN, ?) are kept as
     missing. See :func:`from_frame` for the options.
     """
@@ -84,6 +90,8 @@ def load_table(
         allow_constant=allow_constant,
         rename_repeats=rename_repeats,
         max_missing=max_missing,
+        no_header=no_header,
+        check_header=check_header,
     )
 
 
@@ -92,5 +100,5 @@ def as_dataset(data, *, standardize: bool = True) -> Dataset:
     if isinstance(data, Dataset):
         return data
     if isinstance(data, pd.DataFrame):
-        return from_frame(data, standardize=standardize, source="DataFrame", label_column=None)
+        return from_frame(data, standardize=standardize, source="DataFrame", label_column=None, check_header=False)
     return from_array(np.asarray(data), standardize=standardize)

@@ -18,7 +18,7 @@ import numpy as np
 
 from ..data import Dataset
 
-__all__ = ["RENAMED", "rename_repeats", "drop_sparse_variables", "missing_summary", "MAX_MISSING"]
+__all__ = ["RENAMED", "rename_repeats", "drop_sparse_variables", "missing_summary", "share_text", "MAX_MISSING"]
 
 #: how a note that reports renamed (repeated) names begins
 RENAMED = "renamed "
@@ -98,6 +98,17 @@ def drop_sparse_variables(
     return values[:, keep], tuple(names[i] for i in keep)
 
 
+def share_text(part: int, whole: int) -> str:
+    """``part / whole`` as a percentage that never reads as none or all when it is not: "13.3%",
+    "<0.1%" (26 cells of a 2500 x 27 table, not "0.0%"), ">99.9%"."""
+    share = part / whole if whole else 0.0
+    if 0 < share < 0.001:
+        return "<0.1%"
+    if 0.999 < share < 1:
+        return ">99.9%"
+    return f"{share:.1%}"
+
+
 def missing_summary(dataset: Dataset, top: int = 5) -> str | None:
     """One line on the missing cells of ``dataset``: how many, in how many variables, and the
     variables with the most (None when no cell is missing)."""
@@ -110,6 +121,6 @@ def missing_summary(dataset: Dataset, top: int = 5) -> str | None:
     order = hit[np.argsort(-per_var[hit], kind="stable")][:top]
     most = ", ".join(f"{dataset.names[i]} ({int(per_var[i])})" for i in order)
     return (
-        f"{total:,} missing cell(s) ({total / missing.size:.1%} of the table) in {hit.size:,} of "
+        f"{total:,} missing cell(s) ({share_text(total, missing.size)} of the table) in {hit.size:,} of "
         f"{dataset.n_vars:,} variables; most in {most}"
     )

@@ -288,13 +288,16 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
         if not raw.strip():
             raise DataValidationError(f"{label}: the file is empty.")
         if spreadsheet:
-            return _read_spreadsheet(raw, suffix, label)
+            frame = _read_spreadsheet(raw, suffix, label)
+            frame.attrs["header_line"] = suffix in _EXCEL  # a sheet's first row may be data; a schema is not
+            return frame
         raw = _to_utf8(raw, label)
         sep = _separator(_decode(raw[:_LARGE]), suffix)
         frame = _read_numbers(raw, sep)
         if frame is None:
             frame = _read_text(_decode(raw), sep, label)
     del raw
+    frame.attrs["header_line"] = True  # the header is the file's first line (engine.io.header checks it)
     if frame.shape[1] < 1 or frame.shape[0] == 0:
         raise DataValidationError(f"{label}: no data rows found under the header.")
     if frame.shape[1] == 1 and pd.to_numeric(frame.iloc[:, 0], errors="coerce").isna().all():

@@ -21,6 +21,8 @@ from ..exceptions import DataValidationError
 from .columns import drop_sparse_variables
 from .columns import rename_repeats as _number_repeats
 from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
+from .header import check_header as check_header_line
+from .header import headerless
 from .orientation import transposed_warning
 
 __all__ = ["from_frame"]
@@ -32,14 +34,6 @@ _THOUSANDS = r"\s*[-+]?\d{1,3}(,\d{3})+(\.\d+)?\s*"
 #: cells that are dates, times or durations, not measurements
 _TIME_TYPES = (datetime.date, datetime.time, datetime.timedelta, pd.Timestamp, pd.Timedelta, pd.Period)
 _ID_HEADERS, _INDEX_HEADERS = ID_HEADERS, INDEX_HEADERS
-
-
-def _numeric_header(columns) -> bool:
-    """Whether every header cell parses as a number (a file without a header row)."""
-    cells = [c for c in columns if c != "" and not c.startswith("Unnamed:")]
-    if len(cells) < 2:
-        return False
-    return bool(pd.to_numeric(pd.Series(cells), errors="coerce").notna().all())
 
 
 def _looks_like_labels(col: pd.Series, header: str, transpose: bool = False, repeats: bool = False) -> bool:
@@ -113,11 +107,12 @@ def _take_labels(
             raise DataValidationError(f"{source}: no column named {label_column!r} for labels.")
         labels = [str(x) for x in df[label_column].tolist()]
         df = df.drop(columns=[label_column])
+        column = f"the first column {label_column!r}" if label_column else "the first column"
         if transpose:
-            notes.append(f"used the first column {label_column!r} as variable names")
+            notes.append(f"used {column} as variable names")
         else:
             notes.append(
-                f"used the first column {label_column!r} as instance labels (if the variables are in rows, "
+                f"used {column} as instance labels (if the variables are in rows, "
                 "e.g. genes x conditions, load with transpose)"
             )
         if repeats:
@@ -296,6 +291,8 @@ def from_frame(
     allow_constant: bool = False,
     rename_repeats: bool = False,
     max_missing: float | None = None,
+    no_header: bool = False,
+    check_header: bool = True,
 ) -> Dataset:
     """Build a Dataset from a DataFrame whose first row (header) names the columns.
 
@@ -327,11 +324,20 @@ def from_frame(
     max_missing : float, optional
         Leave out the variables with more than this share of their cells missing (named in the
         notes; :func:`engine.io.columns.drop_sparse_variables`). None keeps them.
+    no_header, check_header : bool
+        The frame's header is the file's first line of data: read it as data, with generated
+        column names (:func:`engine.io.header.headerless`). Otherwise, with ``check_header``, a
+        header that looks like data is refused with the fix named (:func:`engine.io.header.check_header`).
     """
     if not isinstance(frame, pd.DataFrame) or frame.shape[1] == 0:
         raise DataValidationError(f"{source}: not a table (no columns found).")
     notes: list[str] = list(frame.attrs.get("notes", []))  # e.g. short rows, noted by read_table
     df = frame.copy(deep=False)  # copy-on-write: changes never reach the caller
+    if no_header:  # the first line is data (engine.io.header)
+        df, said = headerless(df, transpose=transpose)
+        notes.append(said)
+    elif check_header and frame.attrs.get("header_line"):  # a file's first line, not a DataFrame's labels
+        check_header_line(df, transpose=transpose, source=source)
     df.columns = [str(c).strip() for c in df.columns]
     if "separator" not in frame.attrs:  # not text: typed cells from Parquet, Excel or a DataFrame
         df = _dates_as_text(df)
@@ -361,12 +367,6 @@ def from_frame(
         notes.append(renamed)
     elif len(set(named)) != len(named):
         check_names(named, input_name=source)
-    # (with variables in rows the headers are conditions or time points, often numbers)
-    if not transpose and _numeric_header(df.columns):
-        notes.append(
-            f"the first row ({', '.join(list(df.columns)[:3])}, ...) holds numbers and was read as the "
-            "variable names: if it is data, add a header row"
-        )
     df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
     df, labels = _take_labels(df, label_column, transpose, source, notes, rename_repeats)
     df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)

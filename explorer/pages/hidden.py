@@ -63,6 +63,26 @@ HOW_TO_READ = """
 """
 
 
+#: column widths (px) of the proposals table: every column, C1 and C2 included, fits the page at
+#: 1280 px; a long member list is cut at the column's edge (all are listed under "Proposal #k")
+PROPOSAL_WIDTHS = {
+    "rank": st.column_config.NumberColumn("rank", width=45),
+    "members": st.column_config.TextColumn(
+        "members", width=155, help="All the members are listed under the proposal below."
+    ),
+    "size": st.column_config.NumberColumn("size", width=45),
+    "source": st.column_config.TextColumn("source", width=70),
+    "edges replaced": st.column_config.NumberColumn(
+        "replaced", width=65, help="Edges among the members that the hidden variable replaces."
+    ),
+    "C1 bound": st.column_config.NumberColumn("C1 bound", width=70),
+    "C2 bound": st.column_config.NumberColumn("C2 bound", width=70),
+    "closest existing variable": st.column_config.TextColumn(
+        "closest variable", width=120, help="The existing variable closest to the shared profile z*."
+    ),
+}
+
+
 def _removal(prop) -> str:
     """What removing the edges among a proposal's members costs, in words (none to remove: say so,
     rather than "lose 0.00 when the 0 edge(s) among them are removed")."""
@@ -177,12 +197,15 @@ def render() -> None:
             hide_index=True,
             width="stretch",
             column_config={
+                **PROPOSAL_WIDTHS,
+                f"estimated Δ{session.score_label}": st.column_config.NumberColumn(width=100),
                 "status": st.column_config.TextColumn(
                     "status",
+                    width=75,
                     help="new: no existing variable carries the cluster's shared profile z*. covered by X: "
                     "variable X (outside the cluster, or a member) correlates with z* so strongly that it "
                     "already plays the role of the hidden parent.",
-                )
+                ),
             },
         )
         if len(proposals) < n_show:
@@ -197,6 +220,7 @@ def render() -> None:
         pick = labels.index(picked) if picked in labels else 0
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
+        st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
             f"data with the rest of the network fixed: {_removal(prop)}; they gain what one common factor "
@@ -278,7 +302,8 @@ def _accepted_section(session) -> None:
             }
             for h in hs.hidden
         ]
-        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        wide = {c: st.column_config.TextColumn(c, width=280) for c in ("children", "proposed members")}
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=wide)  # fits at 1280 px
         members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in children[h.name]], columns=["hidden", "child"])
         labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
         profiles = pd.DataFrame({h.name: hs.hidden_profile(h.name) for h in hs.hidden})

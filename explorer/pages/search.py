@@ -315,6 +315,7 @@ def _network(session, names: list[str], last, view: network_panel.NetworkView, *
             height=view.height,
             shown=view.shown,
             focus=view.focus,
+            regulators=session.regulators or (),
         ),
     )
     if view.sub is not None:
@@ -380,7 +381,8 @@ def render() -> None:
     design = text.design_summary(session.dataset)
     st.caption(
         f"{session.label} — {session.dataset.summary()}{'; ' + design if design else ''}. "
-        f"Search: {text.settings_summary(session.settings)} (change them in the sidebar and press Apply)."
+        f"Search: {text.settings_summary(session.settings, session.regulators, session.dataset.names)} "
+        "(change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
     missing_box()

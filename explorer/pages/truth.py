@@ -6,14 +6,16 @@ Scores come from :func:`engine.metrics.compare_edges`; the downloads are the CLI
 
 from __future__ import annotations
 
-import json
 import re
+import shlex
 
 import streamlit as st
 
+from engine.cli import rerun
+from engine.cli.output import dumps
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import exact_panel, interventions_view, network_panel, network_view, state
+from explorer import exact_panel, export, interventions_view, network_panel, network_view, state
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
@@ -96,16 +98,52 @@ def _compare_scores(session) -> None:
     st.caption(verdict)
 
 
-def _downloads(net) -> None:
+def _shell_lines(args: list[str]) -> str:
+    """``python -m engine`` and ``args`` as a shell command with one option per line (``\\``
+    continuations): the same command as the JSON's one-line ``rerun``, readable without scrolling."""
+    groups: list[list[str]] = [["python", "-m", "engine"]]
+    for i, word in enumerate(args):
+        if word.startswith("--") or i == 0:
+            groups.append([])
+        groups[-1].append(shlex.quote(word))
+    head = " ".join(groups[0] + groups[1])
+    return " \\\n    ".join([head, *(" ".join(g) for g in groups[2:])])
+
+
+def _rerun(session, exported: dict) -> None:
+    """The command that learns the network again (the export's ``rerun``), and the files it names
+    that the explorer holds: the regulator list, the targets chosen, generated data."""
+    st.markdown("**Learn it again from the command line** (the JSON's `rerun`; run from the folder of the data):")
+    st.code(_shell_lines(rerun.rerun_args(exported["settings"])), language="bash")
+    if exported.get("rerun_note"):
+        st.caption(f"Note: {exported['rerun_note']}")
+    settings = exported["settings"]
+    files = [
+        ("Regulator list (txt)", rerun.regulator_file_text(settings), rerun.REGULATOR_FILE, "text/plain"),
+        ("Targets (CSV)", rerun.targets_file_text(settings), rerun.TARGETS_FILE, "text/csv"),
+    ]
+    if session.source.get("generated"):
+        data = session.dataset.to_frame(original=True).to_csv(index=False)
+        files.append(("Data (CSV)", data, settings["data"], "text/csv"))
+    files = [f for f in files if f[1] is not None]
+    for col, (label, body, name, mime) in zip(st.columns(3), files, strict=False):
+        col.download_button(label, body, file_name=name, mime=mime, key=f"w_download_{name}", width="stretch")
+
+
+def _downloads(session, net) -> None:
     st.subheader("Download the learned network")
     label = state.session().label or "network"
     # e.g. "synthetic linear network (N=20, M=500, seed=0)" -> synthetic_linear_N20_M500_seed0
     base = re.sub(r"[^A-Za-z0-9]+", "_", label.replace(" network", "").replace("=", ""))
     base = base.strip("_")[:60] or "network"
+    # with every setting needed to learn it again, and how (built once per network: after Accept it
+    # computes the hidden variables' reports)
+    key = (session.data_version, session.version, tuple(session.stepper.edges()), repr(session.source))
+    exported = state.memo("export", key, lambda: export.export_dict(session))
     cols = st.columns(3)
     cols[0].download_button(
         "JSON (CLI result format)",
-        json.dumps(net.to_dict(), indent=2),
+        dumps(exported),
         file_name=f"{base}_network.json",
         mime="application/json",
         key=state.W_DL_JSON,
@@ -136,6 +174,7 @@ def _downloads(net) -> None:
         f"{'standardized' if net.transform.get('standardized') else 'original'} scale; the "
         "JSON records the transform."
     )
+    _rerun(session, exported)
 
 
 def render() -> None:
@@ -155,7 +194,7 @@ def render() -> None:
     # hidden variables are not in the reference network: their edges are not scored
     learned_edges = [(p, c) for p, c, _ in net.edges() if p not in hidden and c not in hidden]
     weights = {(p, c): w for p, c, w in net.edges()}
-    if hidden:
+    if hidden and truth is not None:  # (with no reference network nothing is scored at all)
         st.caption(
             f"Edges of the hidden variable(s) {', '.join(sorted(hidden))} are drawn but not scored: "
             "the reference network has no hidden variables."
@@ -193,13 +232,14 @@ def render() -> None:
                     height=view.height,
                     shown=view.shown,
                     focus=view.focus,
+                    regulators=session.regulators or (),
                 ),
             )
             if view.sub is not None:
                 st.caption(view.sub.caption())
             show_html(html, view.height + 70)
     exact_panel.render(session, truth)
-    _downloads(net)
+    _downloads(session, net)
 
 
 if __name__ == "__main__":

@@ -45,7 +45,7 @@ def model(csv, tmp_path, capsys):
 
 
 def learn(capsys, *args):
-    rc = main(["learn", *map(str, args), "--quiet"])
+    rc = main(["learn", *map(str, args)])
     out = capsys.readouterr()
     return rc, out
 
@@ -170,18 +170,20 @@ class TestLearn:
         assert "standardized each variable to mean 0 and variance 1" in captured.err
         assert "done:" in captured.err and str(out) in captured.err
 
-    def test_quiet_keeps_the_notes_but_not_the_progress(self, csv, capsys):
-        rc, out = learn(capsys, csv[0])
-        assert rc == 0
-        assert "standardized each variable" in out.err
-        assert "done:" not in out.err and "step " not in out.err
+    def test_quiet_is_quiet_except_errors(self, csv, tmp_path, capsys):
+        # #24: --quiet printed the loading notes; now stderr carries errors only
+        rc, out = learn(capsys, csv[0], "--quiet")
+        assert rc == 0 and json.loads(out.out)["edges"]
+        assert out.err == ""
+        rc, out = learn(capsys, tmp_path / "none.csv", "--quiet")
+        assert rc == 2 and out.err.startswith("error:") and out.err.count("\n") == 1
 
     def test_transpose_gives_the_same_network(self, csv, tmp_path, capsys):
         path, _, frame = csv
         t = tmp_path / "genes_x_conditions.csv"
         frame.T.rename_axis("gene").to_csv(t)
         a = learn_json(capsys, path)
-        rc = main(["learn", str(t), "--transpose", "--quiet"])
+        rc = main(["learn", str(t), "--transpose"])
         out = capsys.readouterr()
         assert rc == 0
         b = json.loads(out.out)
@@ -210,7 +212,7 @@ class TestLearn:
         with_text.insert(3, "comment", ["ok" if i % 2 else "check" for i in range(len(frame))])
         p = tmp_path / "annotated.csv"
         with_text.to_csv(p, index=False)
-        rc = main(["learn", str(p), "--drop", "comment", "--quiet"])
+        rc = main(["learn", str(p), "--drop", "comment"])
         out = capsys.readouterr()
         assert rc == 0, out.err
         res = json.loads(out.out)
@@ -256,7 +258,7 @@ class TestLearn:
         wide = pd.DataFrame(rng.normal(size=(10, 6)), index=[f"g{i}" for i in range(10)]).rename_axis("gene")
         p = tmp_path / "wide.csv"
         wide.to_csv(p)  # 10 genes (rows) x 6 conditions
-        rc = main(["learn", str(p), "--transpose", "--max-steps", "2", "--quiet"])
+        rc = main(["learn", str(p), "--transpose", "--max-steps", "2"])
         out = capsys.readouterr()
         assert rc == 0, out.err
         # no shape-only warning (issue #11): the score line says how wide data are scored
@@ -272,12 +274,12 @@ class TestLearn:
         expr = pd.DataFrame(rng.normal(size=(40, 8)), index=genes, columns=[f"GSM{j}" for j in range(8)])
         p = tmp_path / "expr.csv"
         expr.to_csv(p)
-        rc = main(["learn", str(p), "--max-steps", "1", "--quiet"])
+        rc = main(["learn", str(p), "--max-steps", "1"])
         err = capsys.readouterr().err
         assert rc == 0, err
         lines = [line for line in err.splitlines() if "wrong way round" in line]
         assert len(lines) == 1 and lines[0].startswith("warning:") and "with --transpose" in lines[0]
-        rc = main(["learn", str(p), "--transpose", "--max-steps", "1", "--quiet"])
+        rc = main(["learn", str(p), "--transpose", "--max-steps", "1"])
         err = capsys.readouterr().err
         assert rc == 0, err
         assert "wrong way round" not in err and "--transpose" not in err
@@ -555,7 +557,7 @@ class TestOutputHelpers:
         monkeypatch.setattr(IdealParentSearch, "fit", warn_then_fit)
         with warnings.catch_warnings():
             warnings.simplefilter("always")
-            assert main(["learn", str(csv[0]), "--quiet"]) == 0
+            assert main(["learn", str(csv[0])]) == 0
         err = capsys.readouterr().err
         assert "warning: structural EM stopped after 2 iterations before converging." in err
         assert "test_cli.py" not in err and "warnings.warn" not in err
@@ -606,7 +608,7 @@ def test_module_entry_point(csv, tmp_path):
     """``python -m engine learn`` works as a program: strict JSON on stdout, one-line errors, exit codes."""
     path, _, _ = csv
     proc = subprocess.run(
-        [sys.executable, "-m", "engine", "learn", str(path), "--quiet"], capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "engine", "learn", str(path)], capture_output=True, text=True, timeout=120
     )
     assert proc.returncode == 0, proc.stderr
     res = strict_loads(proc.stdout)

@@ -219,7 +219,7 @@ class TestMessages:
         assert "no hidden variable was added: --max-hidden is 0." in err
 
     def test_hidden_auto_without_a_kept_variable_says_why(self, tmp_path, capsys):
-        rc, _, err = run(capsys, "learn", write_chain(tmp_path, 1.0), "--hidden", "auto", "--quiet")
+        rc, _, err = run(capsys, "learn", write_chain(tmp_path, 1.0), "--hidden", "auto")
         assert rc == 0 and "callback" not in err
         assert "no hidden variable was added:" in err or "hidden variables added:" in err
 

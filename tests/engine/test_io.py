@@ -399,10 +399,13 @@ def test_scoring_mode_accepts_one_row_and_constant_columns(tmp_path):
     assert ds.n_samples == 1
 
 
-def test_numeric_first_row_gets_a_note(tmp_path):
-    ds = load_table(write(tmp_path, "nohead.csv", "0.1,0.2,0.3\n1,2,3\n2,3,1\n3,1,2\n4,4,4.5\n"))
-    assert any("holds numbers and was read as the variable names" in n for n in ds.notes)
-    assert not any("holds numbers" in n for n in load_table(write(tmp_path, "abc.csv", ABC)).notes)
+def test_numeric_first_row_is_refused_with_the_fix(tmp_path):
+    # #24: a first line of numbers is data, not a header (engine/io/header.py; tests/engine/test_header.py)
+    path = write(tmp_path, "nohead.csv", "0.1,0.2,0.3\n1,2,3\n2,3,1\n3,1,2\n4,4,4.5\n")
+    with pytest.raises(DataValidationError, match="no header row.*--no-header"):
+        load_table(path)
+    assert load_table(path, no_header=True).n_samples == 5
+    assert not any("header" in n for n in load_table(write(tmp_path, "abc.csv", ABC)).notes)
 
 
 def test_row_number_column_is_a_label_not_a_variable(tmp_path):

@@ -1,0 +1,102 @@
+"""What the Truth & export page downloads: the session's network as the CLI writes it, with every
+setting needed to learn it again (issue #24).
+
+:func:`export_settings` lists the search settings, the candidate-regulator list and how the data
+were read (file, orientation, scale, ``drop``, ``no_header``... in the CLI's names, as
+:attr:`explorer.session.SearchSession.source` recorded them; turning the data round with the
+Transpose button flips ``transpose``), plus any setting another part of the app adds to the
+session's settings. :func:`export_dict` is the CLI's JSON result with those settings, ``stats``
+counting the moves of an accepted hidden variable's structural EM, each hidden variable's report
+fields (as the CLI's ``--hidden auto`` writes them) and ``rerun``: the ``python -m engine learn``
+command that learns the network again (:func:`engine.cli.rerun.rerun_command`, the CLI's own
+builder), with ``rerun_note`` where the command cannot reproduce the session exactly.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from engine.cli.rerun import rerun_command
+
+if TYPE_CHECKING:
+    from explorer.session import SearchSession
+
+__all__ = ["export_settings", "export_dict", "rerun_notes"]
+
+
+def export_settings(session: SearchSession) -> dict:
+    """Every setting needed to learn the session's network again, in the CLI's names."""
+    out = dict(session.settings.to_dict())
+    stepped = session.hidden is None and not session.main.converged
+    # a search not run to convergence is reproduced by as many moves (--max-steps)
+    out["max_iter"] = session.stepper.n_iter if stepped else None
+    out["regulators"] = list(session.regulators) if session.regulators else None
+    source = dict(session.source)
+    if session.transposed:  # turned round by the Transpose button since it was loaded
+        source["transpose"] = not source.get("transpose", False)
+    out.update(source)
+    if session.hidden is not None:
+        out["hidden_accepted"] = sorted(session.hidden_names())
+    return out
+
+
+def rerun_notes(session: SearchSession) -> list[str]:
+    """Where the rerun command does not reproduce the session exactly, in words."""
+    notes = []
+    if session.hidden is not None:
+        notes.append(
+            f"the hidden variable(s) {', '.join(sorted(session.hidden_names()))} were accepted by hand in the "
+            "explorer: the command learns the observed network (add --hidden auto to let the CLI propose its own)"
+        )
+    if session.prepared.completion is not None:
+        notes.append(
+            "the explorer searched the data with their missing cells filled once by structural EM; the command "
+            "learns by structural EM throughout, which may end on a somewhat different network"
+        )
+    if session.source.get("generated"):
+        notes.append(f"the data were generated in the explorer: download them (Data, CSV) as {session.source['data']}")
+    elif not session.source.get("data"):
+        notes.append("the data are not a file: save them as CSV and name it in the command")
+    return notes
+
+
+def _stats(session: SearchSession, stats: dict) -> dict:
+    """``stats`` with the moves that built the network after a hidden variable was accepted: those
+    before each Accept, those of the last acceptance's structural EM, and those stepped since."""
+    if session.hidden is None:
+        return stats
+    from explorer.actions import AcceptHidden
+
+    before = sum(a.previous.stepper.n_iter for a in session.undo_stack if isinstance(a, AcceptHidden))
+    em = session.hidden.em
+    return {
+        **stats,
+        "steps": int(stats.get("steps", 0)) + before + int(em.n_moves),
+        "exact_evaluations": int(stats.get("exact_evaluations", 0)) + int(em.n_exact),
+        "em_iterations": int(em.n_iter_),
+    }
+
+
+def _hidden(session: SearchSession, hidden: list[dict]) -> list[dict]:
+    """Each hidden variable's entry with the report fields of the hidden search (gains, scores
+    before and after, closest observed variable, per-child loadings); its children and profile
+    are the current network's."""
+    if session.hidden is None or not hidden:
+        return hidden
+    report = {d["name"]: d for d in session.hidden.summary()["hidden"]}
+    return [{**report.get(h["name"], {}), **h} for h in hidden]
+
+
+def export_dict(session: SearchSession) -> dict:
+    """The session's network as the CLI's JSON result, with the settings, counters and hidden-variable
+    reports needed to learn it again, and the command that does (``rerun``)."""
+    net = session.learned_network()
+    out = net.to_dict()
+    out["settings"] = export_settings(session)
+    out["stats"] = _stats(session, dict(out.get("stats") or {}))
+    out["hidden"] = _hidden(session, list(out.get("hidden") or []))
+    out["rerun"] = rerun_command(out["settings"])
+    notes = rerun_notes(session)
+    if notes:
+        out["rerun_note"] = "; ".join(notes) + "."
+    return out

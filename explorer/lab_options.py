@@ -1,0 +1,118 @@
+"""The sidebar's checks of a lab's file and of the regulator list (issue #24).
+
+* the first line of an upload: read as the header (checked: a line of numbers is refused as
+  probably data, :mod:`engine.io.header`), as data (the box "First line is data", CLI
+  ``--no-header``), or kept as the header after all; the refusal offers both in one click;
+* the candidate-regulator list when the data change: re-checked against the new variables and
+  said in one place, under the list (kept, with the count of names found, or removed).
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.exceptions import IdealParentError
+from engine.io.regulators import parse_regulators
+from explorer import state
+
+__all__ = [
+    "header_option",
+    "header_fix",
+    "forget_header_choice",
+    "regulator_file_key",
+    "recheck_regulators",
+    "regulators_from_widgets",
+]
+
+
+def header_option() -> str:
+    """How an upload's first line is read: ``"check"`` (a header; one that looks like data is
+    refused, :mod:`engine.io.header`), ``"none"`` (the box "First line is data" is ticked) or
+    ``"first"`` (the header even if it holds only numbers: "Keep the first line as the header")."""
+    no_header = st.checkbox(
+        "First line is data (no header row)",
+        key=state.W_NO_HEADER,
+        help="For a file whose first line is already data (e.g. a gene id and its values): the columns are "
+        "then named V1, V2, ... (variables), or sample1, sample2, ... with variables in rows. CLI: --no-header.",
+    )
+    if no_header:
+        state.put(state.KEEP_HEADER, False)
+        return "none"
+    return "first" if state.get(state.KEEP_HEADER) else "check"
+
+
+def header_fix() -> None:
+    """Under a file refused because its first line looks like data: the two ways to read it."""
+    if state.get(state.FAILED_FIX) != {"no_header": True}:
+        return
+    # one under the other, full width: side by side their labels were cut in the sidebar
+    st.button(
+        "Read the first line as data", key="w_fix_no_header", on_click=_read_as_data, type="primary", width="stretch"
+    )
+    st.button("Keep the first line as the header", key="w_fix_keep_header", on_click=_keep_header, width="stretch")
+
+
+def forget_header_choice() -> None:
+    """A new file: its first line is checked again (the box and "Keep the first line" were for the last one)."""
+    st.session_state[state.W_NO_HEADER] = False
+    state.put(state.KEEP_HEADER, False)
+
+
+def _read_as_data() -> None:
+    st.session_state[state.W_NO_HEADER] = True
+
+
+def _keep_header() -> None:
+    state.put(state.KEEP_HEADER, True)
+
+
+def regulator_file_key() -> str:
+    """Widget key of the regulator file uploader (a new key empties it: :func:`recheck_regulators`)."""
+    gen = int(state.get(state.REGULATOR_FILE_GEN) or 0)
+    return state.W_REGULATOR_FILE if gen == 0 else f"{state.W_REGULATOR_FILE}_{gen}"
+
+
+def recheck_regulators() -> None:
+    """New data: the regulator list of the sidebar, checked against its variables and said in one
+    place (the note under the list). Kept, and in force, when some of its names are variables
+    (with the count found); removed, with a message, when none is."""
+    session = state.session()
+    try:
+        listed = regulators_from_widgets()
+    except IdealParentError:
+        listed = None
+    state.put(state.REGULATOR_NOTE, None)
+    if not listed:
+        return
+    n_listed, names = len(set(listed)), set(session.dataset.names)
+    found = len({n for n in listed if n in names})
+    if found:
+        try:
+            session.set_settings(session.settings, listed)
+        except IdealParentError as exc:  # e.g. too few rows for the score with these candidates
+            state.put(state.REGULATOR_NOTE, ("warning", f"The regulator list is not applied to the new data: {exc}"))
+            return
+        session.notice = None  # the note under the list says it, once
+        said = f"Regulator list kept for the new data: {found} of {n_listed} listed names found"
+        said += "; only those may be parents."
+        state.put(state.REGULATOR_NOTE, ("info", said))
+        return
+    st.session_state[state.W_REGULATORS] = ""
+    state.put(state.REGULATOR_FILE_GEN, int(state.get(state.REGULATOR_FILE_GEN) or 0) + 1)
+    said = (
+        f"The regulator list ({n_listed} names) was removed: none of its names is a variable of the new data. "
+        "Paste or upload a list for these data."
+    )
+    state.put(state.REGULATOR_NOTE, ("warning", said))
+
+
+def regulators_from_widgets() -> list[str] | None:
+    """The candidate regulators pasted or uploaded in the form (None: every variable may be a parent)."""
+    upload = state.get(regulator_file_key())
+    pasted = str(state.get(state.W_REGULATORS) or "")
+    text = pasted
+    if upload is not None:
+        text += "\n" + upload.getvalue().decode("utf-8-sig", errors="replace")
+    if not text.strip():
+        return None
+    return parse_regulators(text, source="the regulator list")
