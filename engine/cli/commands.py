@@ -13,9 +13,9 @@ import os
 import sys
 from pathlib import Path
 
-from ..exceptions import DataValidationError, ModelError
+from ..exceptions import DataValidationError
 from ..search import SearchSettings
-from .model_file import check_model, read_model
+from .model_file import load_network
 from .output import BootstrapProgress, Progress, describe_score, dumps, say
 
 __all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator", "write_result"]
@@ -231,15 +231,9 @@ def _report_hidden(est, net, quiet: bool) -> None:
 def score(args: argparse.Namespace) -> int:
     """``score``: the log-likelihood and BIC of DATA under the checked ``--model`` (refitted with ``--refit``)."""
     from ..io import load_table
-    from ..network import LearnedNetwork
 
     path = Path(args.model)
-    spec = read_model(path)
-    try:
-        network = LearnedNetwork.from_dict(spec)
-        check_model(network)
-    except ModelError as exc:
-        raise ModelError(f"{path.name}: {exc}") from None
+    network = load_network(path)
     # held-out data: one instance is enough, and columns the model does not use may be constant
     options = {
         "drop": args.drop,
