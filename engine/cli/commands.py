@@ -179,25 +179,36 @@ def bootstrap(args: argparse.Namespace) -> int:
     where = args.scheduler or f"a local cluster of {args.workers or os.cpu_count() or 1} worker process(es)"
     progress = BootstrapProgress(args.quiet, args.replicates)
     say(f"bootstrap: {args.replicates} replicate(s) on {where}")
-    result = est.bootstrap(
-        dataset,
-        args.replicates,
-        threshold=args.threshold,
-        scheduler=args.scheduler,
-        n_workers=args.workers,
-        random_state=args.seed,
-        progress=progress,
-    )
+    from ..bootstrap.parallel import Interrupted
+
+    interrupted = False
+    try:
+        result = est.bootstrap(
+            dataset,
+            args.replicates,
+            threshold=args.threshold,
+            scheduler=args.scheduler,
+            n_workers=args.workers,
+            random_state=args.seed,
+            progress=progress,
+            max_hours=args.max_hours,
+        )
+    except Interrupted as stop:  # Ctrl-C: the replicates finished so far are written all the same
+        progress.abort()
+        result, interrupted = stop.result, True
     out = result.to_dict()
     out["settings"].update(data_settings(args))
     write_result(dumps(out), args.out)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
     progress.done(
-        f"done: {result.replicates} replicate(s), {len(result.edges)} pairs seen, {len(result.averaged)} edges in "
-        f"the averaged network (threshold {result.threshold:.3f}), {result.stats['seconds']:.1f} s"
-        + (f"; written to {args.out}" if args.out else "")
+        f"{'stopped' if interrupted else 'done'}: {result.replicates} replicate(s), {len(result.edges)} pairs seen, "
+        f"{len(result.averaged)} edges in the averaged network (threshold {result.threshold:.3f}), "
+        f"{result.stats['seconds']:.1f} s" + (f"; written to {args.out}" if args.out else "")
     )
+    if interrupted:
+        say(f"error: interrupted after {result.replicates} of {args.replicates} replicate(s); their result is written.")
+        return 130
     if result.failures:
         say(f"error: {result.failure_summary()}")
         return 1
