@@ -13,7 +13,7 @@ import os
 import sys
 from pathlib import Path
 
-from ..exceptions import DataValidationError
+from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import load_network
 from .output import BootstrapProgress, Progress, describe_score, dumps, say
@@ -257,6 +257,8 @@ def score(args: argparse.Namespace) -> int:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
     try:
         out = network.evaluate(dataset, refit=args.refit, intercepts=True if args.condition_intercept else None)
+    except ModelError as exc:
+        raise ModelError(f"{path.name}: {exc}") from None
     except DataValidationError as exc:
         hidden = set(network.hidden_names())
         wanted = {v for v in network.variables if v not in hidden}

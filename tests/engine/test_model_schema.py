@@ -125,6 +125,39 @@ class TestTheFuzzCases:
         assert "family 'a': 'variance' must be a positive finite number" in _error_line(rc, err)
 
 
+def _with_hidden(spec: dict) -> dict:
+    """The chain model with a hidden root H1 as c's parent (hidden variables are integrated out)."""
+    spec = json.loads(json.dumps(spec))
+    spec["variables"].append("H1")
+    spec["families"]["H1"] = {
+        "parents": [],
+        "cpd": "linear",
+        "params": {"intercept": 0.0, "coefficients": {}, "variance": 1.0},
+    }
+    spec["families"]["c"]["parents"] = ["H1"]
+    spec["families"]["c"]["params"].update(coefficients={"H1": 0.9}, variance=0.19)
+    spec["edges"].append({"parent": "H1", "child": "c", "weight": 0.9})
+    spec["hidden"] = [{"name": "H1", "children": ["c"]}]
+    return spec
+
+
+class TestEvaluation:
+    """Values the schema accepts (finite) but no covariance can hold: refused when scored."""
+
+    def test_a_huge_variance_with_a_hidden_variable(self, models, tmp_path):
+        data, spec = models["plain"]
+        spec = _with_hidden(spec)
+        path = tmp_path / "hidden.json"
+        path.write_text(_dump(spec))
+        assert _run(["score", data, "--model", path])[0] == 0
+        spec["families"]["b"]["params"]["variance"] = 1e300
+        path.write_text(_dump(spec))
+        rc, _, err = _run(["score", data, "--model", path])
+        line = _error_line(rc, err)
+        assert "hidden.json" in line and "not positive definite" in line
+        assert _run(["score", data, "--model", path, "--refit"])[0] == 0  # refitted: the value is not used
+
+
 class TestSchema:
     """The schema itself, on documents (no files)."""
 
