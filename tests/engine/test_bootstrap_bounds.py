@@ -220,3 +220,23 @@ class TestHandshake:
 
     def test_a_dask_scheduler_passes(self, client):
         handshake.check_scheduler(client.scheduler.address, timeout=5)
+
+
+def test_a_log_hears_of_a_long_run_with_its_time_left(monkeypatch):
+    """Not a terminal: a line at the first replicate and then at least every LOG_EVERY_S seconds
+    (before, a line every tenth of the replicates: none for minutes on a large B)."""
+    import io
+
+    from engine.bootstrap import ReplicateOutcome
+    from engine.cli import output
+
+    clock = [100.0]
+    monkeypatch.setattr(output.time, "monotonic", lambda: clock[0])
+    stream = io.StringIO()
+    progress = BootstrapProgress(False, 100_000, stream=stream)
+    for n_done, at in [(1, 101.0), (2, 101.5), (3, 102.0), (40, 101.0 + output.LOG_EVERY_S + 1)]:
+        clock[0] = at
+        progress(ReplicateOutcome(n_done - 1), n_done, 100_000)
+    lines = stream.getvalue().splitlines()
+    assert [line.split()[1] for line in lines] == ["1/100000", "40/100000"]
+    assert lines[1].endswith("about 22 h 4 min left")  # 31 s for 39 replicates, 99,960 to go
