@@ -15,8 +15,9 @@ an optional field inside a block may be absent, not ``null``, unless said):
   registered CPD, :mod:`engine.cpd.registry`; default linear) and ``params``: the CPD's scalar
   parameters (``param_keys``) finite, ``variance`` finite and positive, ``coefficients`` one finite
   number per parent. The parents form no directed cycle.
-* ``transform``: ``standardized`` a boolean; when true, a finite ``means`` and a positive finite
-  ``scales`` entry for every observed variable.
+* ``transform`` (optional; absent or empty: the data are scored as they are): ``standardized`` a
+  boolean; when true, a finite ``means`` and a positive finite ``scales`` entry for every observed
+  variable.
 * ``hidden`` (optional): objects naming distinct variables, at least one variable left observed.
 * ``edges`` (optional): exactly the families' parent -> child pairs, each ``weight`` the
   family's coefficient (an edited edge list that ``score`` would ignore is refused).
@@ -265,7 +266,9 @@ def _hidden(hidden: Any, variables: list[str]) -> set[str]:
 
 
 def _transform(transform: Any, observed: list[str]) -> None:
-    t = _object(transform, "'transform'")
+    t = _object(transform, "'transform'", optional=True)
+    if not t:  # no transform (a network built in Python without one): the data are used as they are
+        return
     standardized = t.get("standardized")
     if not isinstance(standardized, bool):
         raise _fail("transform: 'standardized'", "true or false", standardized)

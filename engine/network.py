@@ -179,7 +179,7 @@ class LearnedNetwork:
             int(score.get("n_samples") or 0),
             dict(spec.get("stats") or {}),
             dict(spec.get("settings") or {}),
-            dict(spec["transform"]),
+            dict(spec.get("transform") or {}),
             list(spec.get("hidden") or []),
             str(spec.get("missing_values") or "none"),
             {k: v for k, v in score.items() if k not in ("bic", "loglik", "units", "n_samples")},

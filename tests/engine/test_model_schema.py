@@ -166,6 +166,18 @@ class TestSchema:
             validate_model(spec)
             assert LearnedNetwork.from_dict(spec).to_dict()["families"] == spec["families"]
 
+    def test_a_network_built_in_python_reads_back(self):
+        """No transform, NaN scores: what a LearnedNetwork built by hand writes, its reader accepts."""
+        from engine.network import Family
+
+        fams = {
+            "a": Family("a", [], "linear", {"intercept": 0.0, "coefficients": {}, "variance": 1.0}),
+            "b": Family("b", ["a"], "linear", {"intercept": 0.0, "coefficients": {"a": 0.5}, "variance": 2}),
+        }
+        spec = LearnedNetwork(["a", "b"], fams).to_dict()
+        assert spec["transform"] == {} and math.isnan(spec["score"]["bic"])
+        assert LearnedNetwork.from_dict(spec).edges() == [("a", "b", 0.5)]
+
     def test_parse_keeps_ordinary_numbers(self):
         assert parse_model('{"a": 3, "b": -2.5e-3, "c": [1e308]}') == {"a": 3, "b": -2.5e-3, "c": [1e308]}
 
