@@ -134,6 +134,10 @@ def open_client(scheduler=None, n_workers: int | None = None) -> Iterator:
         raise ParameterError(
             f"could not connect to the Dask scheduler at {scheduler!r} ({exc}); is it running?"
         ) from None
+    except Exception as exc:  # a Dask peer that is not a scheduler (e.g. a worker's address) fails its requests
+        raise ParameterError(
+            f"{scheduler} answered but is not a Dask scheduler (is it a worker's address?): {type(exc).__name__}: {exc}"
+        ) from None
     try:
         try:
             client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)

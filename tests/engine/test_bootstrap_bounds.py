@@ -218,6 +218,12 @@ class TestHandshake:
         with pytest.raises(ParameterError, match="expected tcp://HOST:PORT"):
             handshake.check_scheduler(address)
 
+    def test_a_workers_address_is_named(self, client):
+        worker = next(iter(client.scheduler_info()["workers"]))
+        with pytest.raises(ParameterError, match="answered but is not a Dask scheduler"):
+            with parallel_mod.open_client(worker):
+                pass  # pragma: no cover - must not be reached
+
     def test_a_dask_scheduler_passes(self, client):
         handshake.check_scheduler(client.scheduler.address, timeout=5)
 
