@@ -7,6 +7,8 @@ ran and never answered (#26). Now:
   started: an edge's strength is a share of replicates, known to about +-0.5/sqrt(B) (one standard
   error), so 100,000 replicates pin it to +-0.002, and every replicate's network is kept (to match
   hidden regulators across replicates), so memory grows with B.
+* :func:`check_workers` refuses more local worker processes than :data:`WORKERS_PER_CORE` per
+  core (at least 8): each is a process with a copy of the data.
 * :func:`over_budget` estimates the whole run from the first finished replicate (its own wall
   time in the worker plus Dask's overhead per task, times the replicates left, over the worker
   threads) and says, when that
@@ -18,15 +20,19 @@ ran and never answered (#26). Now:
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 
 from ..exceptions import ParameterError
 from .replicate import replicate_seeds
 
-__all__ = ["MAX_REPLICATES", "check_replicates", "over_budget", "duration", "SeedStream"]
+__all__ = ["MAX_REPLICATES", "WORKERS_PER_CORE", "check_replicates", "check_workers", "over_budget", "duration"]
 
 #: most replicates a run accepts (edge strengths to +-0.002; memory grows with B)
 MAX_REPLICATES = 100_000
+#: most local worker processes per core (each holds a copy of the data; more only queue for the cores)
+WORKERS_PER_CORE = 4
 #: Dask's cost of one task besides the replicate itself (scheduling, transfer of the outcome): 600
 #: replicates of a 3-variable model on one local worker took 19 ms each against 6 ms inside it
 TASK_OVERHEAD_S = 0.01
@@ -43,6 +49,23 @@ def check_replicates(n_replicates) -> int:
             "replicate's network is kept in memory."
         )
     return int(n_replicates)
+
+
+def check_workers(n_workers) -> int | None:
+    """``n_workers`` of a local cluster: None, or a whole number from 1 to :data:`WORKERS_PER_CORE`
+    per core (at least 8): ``--workers 1000`` would start a thousand processes on a laptop."""
+    if n_workers is None:
+        return None
+    if isinstance(n_workers, bool) or not isinstance(n_workers, (int, np.integer)) or n_workers < 1:
+        raise ParameterError(f"`n_workers` must be None or a whole number >= 1, got {n_workers!r}.")
+    cores = os.cpu_count() or 1
+    if n_workers > max(WORKERS_PER_CORE * cores, 8):
+        raise ParameterError(
+            f"`n_workers` (--workers) must be at most {max(WORKERS_PER_CORE * cores, 8)} on this machine of {cores} "
+            f"core(s), got {int(n_workers):,}: each worker is a process holding a copy of the data (for a larger "
+            "cluster start one and give its address, --scheduler)."
+        )
+    return int(n_workers)
 
 
 def duration(seconds: float) -> str:

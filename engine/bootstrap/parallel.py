@@ -30,6 +30,7 @@ from collections.abc import Callable, Iterator
 from ..data import Dataset
 from ..exceptions import ParameterError
 from .budget import SeedStream, check_replicates, over_budget
+from .budget import check_workers as _check_workers
 from .handshake import check_scheduler
 from .replicate import ReplicateOutcome, run_replicate
 from .result import BootstrapResult, check_threshold
@@ -69,14 +70,6 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, result: BootstrapResult) -> None:
         super().__init__("interrupted")
         self.result = result
-
-
-def _check_workers(n_workers) -> int | None:
-    if n_workers is None:
-        return None
-    if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
-        raise ParameterError(f"`n_workers` must be None or a whole number >= 1, got {n_workers!r}.")
-    return int(n_workers)
 
 
 def start_local_cluster(n_workers: int | None = None):

@@ -26,7 +26,7 @@ def read_model(path: Path) -> dict:
     if path.is_dir():
         raise ModelError(f"{name}: is a folder, not a model file.")
     try:
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8-sig")  # a byte-order mark (an editor's "UTF-8 with BOM") is not JSON
     except UnicodeDecodeError:
         raise ModelError(f"{name}: not a JSON model file (binary content).") from None
     except OSError as exc:

@@ -74,6 +74,13 @@ class TestReplicateCount:
         line = error_line(capsys.readouterr().err)
         assert "--replicates" in line and f"at most {MAX_REPLICATES:,}" in line and "1,000,000,000" in line
 
+    def test_a_thousand_local_workers_are_refused_before_a_cluster_starts(self, csv, capsys):
+        t0 = time.monotonic()
+        rc = main(["bootstrap", str(csv), "--replicates", "2", "--workers", "1000"])
+        line = error_line(capsys.readouterr().err)
+        assert rc == 2 and time.monotonic() - t0 < 10
+        assert "--workers" in line and "1,000" in line and "--scheduler" in line
+
     def test_over_the_time_budget_is_refused_with_the_estimate(self, client, data):
         run = BootstrapRun(client, data, IdealParentSearch(), 50_000, 0, max_seconds=1.0)
         with pytest.raises(ParameterError, match=r"50,000 replicates would take about .* about \d[\d,]* fit in it"):

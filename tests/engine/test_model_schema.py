@@ -117,6 +117,12 @@ class TestTheFuzzCases:
         assert f"family {child!r}: coefficient of {parent!r} must be a finite number" in line
         assert said in line and "beyond the range of a float" in line
 
+    def test_a_byte_order_mark_is_read(self, models, tmp_path):
+        data, spec = models["plain"]
+        path = tmp_path / "bom.json"
+        path.write_bytes(b"\xef\xbb\xbf" + json.dumps(spec).encode())
+        assert _run(["score", data, "--model", path])[0] == 0
+
     @pytest.mark.parametrize("token", ["NaN", "Infinity", "-Infinity"])
     def test_non_finite_tokens(self, models, tmp_path, token):
         data, spec = models["plain"]
