@@ -230,19 +230,36 @@ def _family(child: str, fam: Any, known: set[str]) -> list[str]:
 
 
 def _acyclic(parents: dict[str, list[str]]) -> None:
-    """Repeatedly remove variables without remaining parents; what is left holds a cycle."""
-    remaining = {c: set(ps) for c, ps in parents.items()}
-    while remaining:
-        roots = [c for c, ps in remaining.items() if not ps & remaining.keys()]
-        if not roots:
-            # drop the variables downstream of the cycle(s) too, to name only those on or between cycles
-            while sinks := [c for c in remaining if not any(c in ps for ps in remaining.values())]:
-                for c in sinks:
-                    del remaining[c]
-            among = ", ".join(map(repr, sorted(remaining)))
-            raise ModelError(f"the model's edges form a directed cycle among {among}.")
-        for c in roots:
-            del remaining[c]
+    """Kahn's algorithm (O(variables + edges)); what cannot be ordered holds a directed cycle."""
+    children: dict[str, list[str]] = {c: [] for c in parents}
+    for c, ps in parents.items():
+        for p in ps:
+            children[p].append(c)
+    waiting = {c: len(ps) for c, ps in parents.items()}
+    ready = [c for c, n in waiting.items() if n == 0]
+    while ready:
+        for child in children[ready.pop()]:
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                ready.append(child)
+    remaining = {c for c, n in waiting.items() if n > 0}
+    if not remaining:
+        return
+    # drop the variables downstream of the cycle(s) too (Kahn's again, from the sinks), to name only
+    # those on or between cycles
+    kids = {c: sum(c in parents[k] for k in children[c] if k in remaining) for c in remaining}
+    sinks = [c for c, n in kids.items() if n == 0]
+    while sinks:
+        c = sinks.pop()
+        remaining.discard(c)
+        for p in parents[c]:
+            if p in remaining:
+                kids[p] -= 1
+                if kids[p] == 0:
+                    sinks.append(p)
+    among = sorted(remaining)
+    more = f" and {len(among) - 8} more" if len(among) > 8 else ""
+    raise ModelError(f"the model's edges form a directed cycle among {', '.join(map(repr, among[:8]))}{more}.")
 
 
 def _hidden(hidden: Any, variables: list[str]) -> set[str]:
