@@ -193,10 +193,15 @@ class BootstrapRun:
         self._next = 0  # the next replicate to submit
         self._timed = False
         self._pending: dict = {}
+        self._threads_at = (-float("inf"), 1)
         self._submit()
 
     def _threads(self) -> int:
-        return max(sum(self.client.nthreads().values()), 1)
+        """Worker threads of the cluster (asked of the scheduler at most once a second)."""
+        now = time.monotonic()
+        if now - self._threads_at[0] >= 1.0:
+            self._threads_at = (now, max(sum(self.client.nthreads().values()), 1))
+        return self._threads_at[1]
 
     def _submit(self) -> list:
         """Submit replicates until a window of a few per worker thread is pending; the new futures."""
