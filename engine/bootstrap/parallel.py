@@ -372,7 +372,9 @@ def bootstrap(
     dataset = as_dataset(data)
     check_threshold(threshold)
     check_replicates(n_replicates)  # before a cluster is started
-    if max_hours is not None and not (isinstance(max_hours, (int, float)) and max_hours > 0):
+    if max_hours is not None and (
+        isinstance(max_hours, bool) or not isinstance(max_hours, (int, float)) or not max_hours > 0
+    ):
         raise ParameterError(f"`max_hours` (--max-hours) must be a positive number of hours, got {max_hours!r}.")
     seed = estimator.random_state if random_state is None else random_state
     with open_client(scheduler, n_workers) as client:
