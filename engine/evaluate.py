@@ -23,7 +23,7 @@ import numpy as np
 
 from .cpd import DEFAULT_CPD, family_loglik, get_cpd, make_families
 from .data import Dataset
-from .exceptions import DataValidationError, MissingValuesError
+from .exceptions import DataValidationError, MissingValuesError, ModelError
 
 __all__ = ["evaluate_network", "family_dim", "ScoringDesign"]
 
@@ -131,10 +131,13 @@ def evaluate_network(net, data, *, refit: bool = False, design=None, intercepts:
                 f"{source}: per-condition intercepts on data with missing cells or hidden variables are not "
                 "implemented; fill the missing cells first."
             )
-        if refit:
-            total = _refit_em(net, dataset, x, sd)
-        else:
-            total = _marginal_loglik(net, x, observed, sd)
+        try:
+            total = _refit_em(net, dataset, x, sd) if refit else _marginal_loglik(net, x, observed, sd)
+        except np.linalg.LinAlgError:  # e.g. a hand-edited variance of 1e300 (#26)
+            raise ModelError(
+                "the model's parameters give the observed variables a covariance that is not positive definite "
+                "(a variance or coefficient too large or too small to evaluate)."
+            ) from None
         per_family = None
     else:
         per_family = _family_logliks(net, x, refit, sd, index)

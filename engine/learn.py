@@ -200,6 +200,7 @@ class IdealParentSearch:
         n_workers=None,
         random_state=None,
         progress=None,
+        max_hours=None,
     ):
         """Edge and hidden-regulator confidence: relearn on ``n_replicates`` resamples of ``data``
         with these settings, in parallel on Dask (Friedman, Goldszmidt & Wyner 1999; bnlearn's
@@ -217,6 +218,7 @@ class IdealParentSearch:
             n_workers=n_workers,
             random_state=random_state,
             progress=progress,
+            max_hours=max_hours,
         )
 
     @property

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .cpd import get_cpd
 from .data import Dataset
 from .exceptions import ConvergenceWarning, ParameterError
 from .network import LearnedNetwork
@@ -147,7 +148,7 @@ class Completion:
         ran = "converged" if self.converged else "stopped at its iteration limit, before converging"
         searched = (
             "the structure search then ran on the completed data"
-            if cpd == "linear"
+            if get_cpd(cpd).structural_em  # the fill is in the search's own model
             else f"the {cpd} structure search then ran on the completed data (the E-step linearizes the CPDs)"
         )
         return (

@@ -26,11 +26,12 @@ from xml.sax.saxutils import escape
 import numpy as np
 import pandas as pd
 
-from .cpd import CPD_CHOICES, DEFAULT_CPD, get_cpd
+from .cpd import DEFAULT_CPD
 from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
 from .evaluate import evaluate_network, family_dim
 from .exceptions import DataValidationError, ModelError
+from .model_schema import validate_model
 from .score import BIC, ScoreChoice, make_score
 
 __all__ = ["LearnedNetwork", "Family"]
@@ -38,6 +39,11 @@ __all__ = ["LearnedNetwork", "Family"]
 
 #: BIC dimension of a saved family (kept under its old name)
 _family_dim = family_dim
+
+
+def _float_or_nan(value) -> float:
+    """A validated optional number of the score block (None: not recorded)."""
+    return math.nan if value is None else float(value)
 
 
 @dataclass
@@ -156,46 +162,29 @@ class LearnedNetwork:
 
     @classmethod
     def from_dict(cls, spec: dict) -> LearnedNetwork:
-        """Read a result written by :meth:`to_dict`; raises ModelError when it is malformed."""
-        try:
-            variables = [str(v) for v in spec["variables"]]
-            fams = {}
-            for child in variables:
-                f = spec["families"][child]
-                params = dict(f["params"])
-                cpd = f.get("cpd", DEFAULT_CPD)
-                if cpd not in CPD_CHOICES:  # exact spelling, as written by to_dict
-                    raise ModelError(f"family {child!r}: unknown CPD {cpd!r}.")
-                for key in get_cpd(cpd).param_keys:
-                    float(params[key])
-                if not float(params["variance"]) > 0:
-                    raise ModelError(f"family {child!r}: variance must be positive.")
-                coefs = params.get("coefficients", {})
-                if not isinstance(coefs, dict) or set(coefs) != set(f["parents"]):
-                    raise ModelError(f"family {child!r}: coefficients do not match its parents.")
-                for p in f["parents"]:
-                    if p not in variables:
-                        raise ModelError(f"family {child!r}: parent {p!r} is not a variable of the model.")
-                fams[child] = Family(child, [str(p) for p in f["parents"]], str(cpd), params)
-            score = spec.get("score", {})
-            return cls(
-                variables,
-                fams,
-                float(score.get("loglik", math.nan)),
-                float(score.get("bic", math.nan)),
-                int(score.get("n_samples", 0)),
-                dict(spec.get("stats", {})),
-                dict(spec.get("settings", {})),
-                dict(spec.get("transform", {})),
-                list(spec.get("hidden", [])),
-                str(spec.get("missing_values", "none")),
-                {k: v for k, v in score.items() if k not in ("bic", "loglik", "units", "n_samples")},
-                dict(spec.get("interventions", {})),
-            )
-        except ModelError:
-            raise
-        except (KeyError, TypeError, ValueError, AttributeError) as exc:
-            raise ModelError(f"not a model file written by this tool (missing or bad field: {exc}).") from None
+        """Read a result written by :meth:`to_dict`, checked as a whole first
+        (:func:`engine.model_schema.validate_model`); raises ModelError naming a malformed field."""
+        validate_model(spec)
+        variables = list(spec["variables"])
+        fams = {}
+        for child in variables:
+            f = spec["families"][child]
+            fams[child] = Family(child, list(f["parents"]), str(f.get("cpd", DEFAULT_CPD)), dict(f["params"]))
+        score = spec.get("score") or {}
+        return cls(
+            variables,
+            fams,
+            _float_or_nan(score.get("loglik")),
+            _float_or_nan(score.get("bic")),
+            int(score.get("n_samples") or 0),
+            dict(spec.get("stats") or {}),
+            dict(spec.get("settings") or {}),
+            dict(spec.get("transform") or {}),
+            list(spec.get("hidden") or []),
+            str(spec.get("missing_values") or "none"),
+            {k: v for k, v in score.items() if k not in ("bic", "loglik", "units", "n_samples")},
+            dict(spec.get("interventions") or {}),
+        )
 
     def to_graphml(self) -> str:
         """GraphML text (nodes with a boolean ``hidden`` attribute, directed edges with a ``weight``)."""

@@ -37,10 +37,11 @@ def render(session, truth: list[tuple[str, str]] | None) -> None:
         return  # the exact search is over the observed variables only
     st.subheader("The best network this score allows")
     families = exact_families(stepper)
-    if session.settings.cpd != "linear" or families > APP_MAX_FAMILIES:
+    closed_form = session.settings.cpd_type.closed_form
+    if not closed_form or families > APP_MAX_FAMILIES:
         why = (
             f"the {session.settings.cpd} CPD fits every family by an iterative optimization"
-            if session.settings.cpd != "linear"
+            if not closed_form
             else f"{stepper.n_vars} variables would mean scoring {families:,} families (this page: at most "
             f"{APP_MAX_FAMILIES:,}, e.g. 12 variables, or more with a max-parents limit)"
         )

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from engine.cpd import get_cpd
 from engine.data import Dataset
 from engine.io import missing_summary
 from engine.learn_em import Completion, complete_missing
@@ -92,5 +93,5 @@ def banner(prepared: PreparedData, cpd: str = "linear") -> str | None:
         "the full structural EM, learn from the command line (`python -m engine learn FILE "
         "--number-repeats --skip-unusable` reads the file as this app does) or with "
         "`IdealParentSearch(...).fit(data)`."
-        + ("" if cpd == "linear" else f" (With the {cpd} CPD the fill is still linear-Gaussian.)")
+        + ("" if get_cpd(cpd).structural_em else f" (With the {cpd} CPD the fill is still linear-Gaussian.)")
     )

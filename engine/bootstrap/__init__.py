@@ -9,7 +9,9 @@ The non-parametric bootstrap of Friedman, Goldszmidt & Wyner (1999) as bnlearn i
   and the averaged network;
 * :mod:`.regulators` hidden variables matched across replicates by their children (Jaccard >= 0.5);
 * :mod:`.result` :class:`BootstrapResult`, its tables and its JSON form;
-* :mod:`.parallel` the Dask side: a local cluster or an existing scheduler, one task per replicate.
+* :mod:`.parallel` the Dask side: a local cluster or an existing scheduler, one task per replicate;
+* :mod:`.budget` what a run may ask (replicates, local workers, time) and replicate seeds on demand;
+* :mod:`.handshake` a bounded first contact with a scheduler (a peer that is not Dask is named).
 
 The entry point is :meth:`engine.learn.IdealParentSearch.bootstrap` (CLI ``python -m engine
 bootstrap``).

@@ -8,7 +8,10 @@
   (:func:`~.replicate.run_replicate`, with the replicate's own seed) and collects the outcomes as
   they finish: blocking with progress (:meth:`BootstrapRun.wait`, ``as_completed``) or in time
   slices (:meth:`BootstrapRun.poll`, for the explorer). :meth:`BootstrapRun.result` sums up what
-  has finished so far.
+  has finished so far. Tasks are submitted in a bounded window (a few per worker thread, topped up
+  as they finish), so B costs nothing up front; B is capped and the run's time estimated from the
+  first replicate (:mod:`.budget`). Ctrl-C raises :class:`Interrupted` carrying the result of the
+  replicates finished.
 
 A replicate's failure (its own error, or its worker dying) is kept as a failed outcome naming the
 replicate; the other replicates go on. Dask is imported only here, when a bootstrap runs.
@@ -26,10 +29,21 @@ from collections.abc import Callable, Iterator
 
 from ..data import Dataset
 from ..exceptions import ParameterError
-from .replicate import ReplicateOutcome, replicate_seeds, run_replicate
+from .budget import SeedStream, check_replicates, over_budget
+from .budget import check_workers as _check_workers
+from .handshake import check_scheduler
+from .replicate import ReplicateOutcome, run_replicate
 from .result import BootstrapResult, check_threshold
 
-__all__ = ["BLAS_ENV", "open_client", "start_local_cluster", "BootstrapRun", "ProgressCallback", "bootstrap"]
+__all__ = [
+    "BLAS_ENV",
+    "open_client",
+    "start_local_cluster",
+    "BootstrapRun",
+    "Interrupted",
+    "ProgressCallback",
+    "bootstrap",
+]
 
 #: environment of the local cluster's worker processes: one BLAS/OpenMP thread each
 BLAS_ENV = {
@@ -46,13 +60,16 @@ CONNECT_TIMEOUT = 30
 #: ``progress(outcome, n_done, n_total)`` after each finished replicate; StopIteration stops the run
 ProgressCallback = Callable[[ReplicateOutcome, int, int], None]
 
+#: replicates submitted ahead per worker thread (the window is topped up as replicates finish)
+WINDOW_PER_THREAD = 4
 
-def _check_workers(n_workers) -> int | None:
-    if n_workers is None:
-        return None
-    if isinstance(n_workers, bool) or not isinstance(n_workers, int) or n_workers < 1:
-        raise ParameterError(f"`n_workers` must be None or a whole number >= 1, got {n_workers!r}.")
-    return int(n_workers)
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`bootstrap`: ``result`` holds the replicates finished before it (``stopped``)."""
+
+    def __init__(self, result: BootstrapResult) -> None:
+        super().__init__("interrupted")
+        self.result = result
 
 
 def start_local_cluster(n_workers: int | None = None):
@@ -103,11 +120,16 @@ def open_client(scheduler=None, n_workers: int | None = None) -> Iterator:
         raise ParameterError(
             "`n_workers` sets up a local cluster; with `scheduler` (--scheduler) the cluster's own workers are used."
         )
+    check_scheduler(scheduler)  # a bounded handshake: Client waits without bound on a peer that is not Dask
     try:
         client = Client(scheduler, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ParameterError(
             f"could not connect to the Dask scheduler at {scheduler!r} ({exc}); is it running?"
+        ) from None
+    except Exception as exc:  # a Dask peer that is not a scheduler (e.g. a worker's address) fails its requests
+        raise ParameterError(
+            f"{scheduler} answered but is not a Dask scheduler (is it a worker's address?): {type(exc).__name__}: {exc}"
         ) from None
     try:
         try:
@@ -136,6 +158,9 @@ class BootstrapRun:
     n_replicates : int
     random_state : None, int, SeedSequence or Generator
         Root of the replicates' seeds (:func:`~.replicate.replicate_seeds`).
+    max_seconds : float or None
+        Time budget: when the first replicate shows the run would take longer, :meth:`wait` stops it
+        and raises :class:`ParameterError` with the estimate (:func:`~.budget.over_budget`).
     """
 
     def __init__(
@@ -148,9 +173,9 @@ class BootstrapRun:
         *,
         threshold: float | None = None,
         settings: dict | None = None,
+        max_seconds: float | None = None,
     ) -> None:
-        if isinstance(n_replicates, bool) or not isinstance(n_replicates, int) or n_replicates < 1:
-            raise ParameterError(f"`n_replicates` must be a whole number >= 1, got {n_replicates!r}.")
+        n_replicates = check_replicates(n_replicates)
         self.threshold = check_threshold(threshold)
         self.client = client
         self.names = dataset.names
@@ -161,13 +186,46 @@ class BootstrapRun:
         self.outcomes: dict[int, ReplicateOutcome] = {}
         self.stopped = False
         self.t0 = time.perf_counter()
-        seeds = replicate_seeds(random_state, n_replicates)
+        self.max_seconds = max_seconds
+        self._seeds = SeedStream(random_state)
         [self._data] = client.scatter([(dataset, estimator)], hash=False)
-        tag = uuid.uuid4().hex[:8]
-        self._pending = {
-            client.submit(run_replicate, self._data, r, seeds[r], key=f"bootstrap-{tag}-replicate-{r}", pure=False): r
-            for r in range(n_replicates)
-        }
+        self._tag = uuid.uuid4().hex[:8]
+        self._next = 0  # the next replicate to submit
+        self._timed = False
+        self._pending: dict = {}
+        self._threads_at = (-float("inf"), 1)
+        self._submit()
+
+    def _threads(self) -> int:
+        """Worker threads of the cluster (asked of the scheduler at most once a second)."""
+        now = time.monotonic()
+        if now - self._threads_at[0] >= 1.0:
+            self._threads_at = (now, max(sum(self.client.nthreads().values()), 1))
+        return self._threads_at[1]
+
+    def _submit(self) -> list:
+        """Submit replicates until a window of a few per worker thread is pending; the new futures."""
+        window = max(WINDOW_PER_THREAD * self._threads(), 8)
+        new = []
+        while not self.stopped and self._next < self.n_replicates and len(self._pending) < window:
+            r = self._next
+            key = f"bootstrap-{self._tag}-replicate-{r}"
+            future = self.client.submit(run_replicate, self._data, r, self._seeds[r], key=key, pure=False)
+            self._pending[future] = r
+            new.append(future)
+            self._next += 1
+        return new
+
+    def _check_budget(self, outcome: ReplicateOutcome) -> None:
+        """After the first finished replicate: refuse a run the time budget cannot hold (stopping it)."""
+        if self.max_seconds is None or self._timed or not outcome.ok:
+            return
+        self._timed = True
+        n_left = self.n_replicates - self.n_done
+        why = over_budget(outcome.seconds, n_left, self.n_done, self._threads(), self.max_seconds)
+        if why is not None:
+            self.stop()
+            raise ParameterError(why)
 
     @property
     def n_done(self) -> int:
@@ -179,7 +237,7 @@ class BootstrapRun:
 
     @property
     def finished(self) -> bool:
-        return not self._pending
+        return not self._pending and (self.stopped or self._next >= self.n_replicates)
 
     def _take(self, future) -> ReplicateOutcome:
         r = self._pending.pop(future)
@@ -197,8 +255,12 @@ class BootstrapRun:
         from dask.distributed import as_completed
 
         try:
-            for future in as_completed(list(self._pending)):
+            queue = as_completed(list(self._pending))
+            for future in queue:
                 outcome = self._take(future)
+                self._check_budget(outcome)
+                for new in self._submit():
+                    queue.add(new)
                 if progress is not None:
                     progress(outcome, self.n_done, self.n_replicates)
         except StopIteration:
@@ -209,13 +271,16 @@ class BootstrapRun:
         return self
 
     def poll(self) -> list[ReplicateOutcome]:
-        """The replicates that finished since the last call (never blocks)."""
-        return [self._take(f) for f in [f for f in self._pending if f.done()]]
+        """The replicates that finished since the last call (never blocks); the window is topped up."""
+        done = [self._take(f) for f in [f for f in self._pending if f.done()]]
+        self._submit()
+        return done
 
     def stop(self) -> None:
-        """Cancel the replicates still pending; what has finished is kept."""
-        if self._pending:
+        """Cancel the replicates still pending and submit no more; what has finished is kept."""
+        if self._pending or self._next < self.n_replicates:
             self.stopped = True
+        if self._pending:
             self.client.cancel(list(self._pending))
             self._pending.clear()
 
@@ -250,6 +315,7 @@ def bootstrap(
     n_workers: int | None = None,
     random_state=None,
     progress: ProgressCallback | None = None,
+    max_hours: float | None = None,
 ) -> BootstrapResult:
     """Edge and hidden-regulator confidence by the non-parametric bootstrap, replicates on Dask.
 
@@ -259,7 +325,7 @@ def bootstrap(
         The settings every replicate learns with (its settings are checked before anything runs).
     data : Dataset, DataFrame or array
     n_replicates : int, default 200
-        B, the number of replicates (bnlearn's ``R``).
+        B, the number of replicates (bnlearn's ``R``), at most :data:`~.budget.MAX_REPLICATES`.
     threshold : float in [0, 1] or None
         The averaged network's threshold; None estimates it as bnlearn does
         (:func:`~.strength.inclusion_threshold`).
@@ -272,11 +338,20 @@ def bootstrap(
     progress : callable, optional
         ``progress(outcome, n_done, n_total)`` after each replicate, in the order they finish;
         raising StopIteration stops the run (cancelling the replicates not yet finished).
+    max_hours : float or None
+        Time budget: when the first replicate shows the run would take longer, it is stopped and
+        :class:`ParameterError` says how long it would take and how many replicates fit. None: no
+        budget (the CLI's ``--max-hours`` is 24 by default).
 
     Returns
     -------
     BootstrapResult
         With ``failures`` listing the replicates that failed (the others' figures are kept).
+
+    Raises
+    ------
+    Interrupted
+        On Ctrl-C (a ``KeyboardInterrupt``), with ``result`` from the replicates finished before it.
 
     References
     ----------
@@ -296,6 +371,11 @@ def bootstrap(
     )
     dataset = as_dataset(data)
     check_threshold(threshold)
+    check_replicates(n_replicates)  # before a cluster is started
+    if max_hours is not None and (
+        isinstance(max_hours, bool) or not isinstance(max_hours, (int, float)) or not max_hours > 0
+    ):
+        raise ParameterError(f"`max_hours` (--max-hours) must be a positive number of hours, got {max_hours!r}.")
     seed = estimator.random_state if random_state is None else random_state
     with open_client(scheduler, n_workers) as client:
         run = BootstrapRun(
@@ -306,12 +386,17 @@ def bootstrap(
             seed,
             threshold=threshold,
             settings={**estimator.settings(), "n_replicates": n_replicates, "seed": _seed_label(seed)},
+            max_seconds=None if max_hours is None else float(max_hours) * 3600,
         )
-        run.wait(progress)
+        where = "local cluster" if scheduler is None else scheduler if isinstance(scheduler, str) else "given client"
+        try:
+            run.wait(progress)
+        except KeyboardInterrupt:  # the run is stopped; keep what finished
+            result = run.result()
+            result.stats["scheduler"] = where
+            raise Interrupted(result) from None
         result = run.result()
-        result.stats["scheduler"] = (
-            "local cluster" if scheduler is None else scheduler if isinstance(scheduler, str) else "given client"
-        )
+        result.stats["scheduler"] = where
         return result
 
 

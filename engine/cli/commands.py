@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
-from .model_file import check_model, read_model
+from .model_file import load_network
 from .output import BootstrapProgress, Progress, describe_score, dumps, edge_summary, say
 from .rerun import rerun_command
 
@@ -192,15 +192,23 @@ def bootstrap(args: argparse.Namespace) -> int:
     where = args.scheduler or f"a local cluster of {args.workers or os.cpu_count() or 1} worker process(es)"
     progress = BootstrapProgress(args.quiet, args.replicates)
     say(f"bootstrap: {args.replicates} replicate(s) on {where}")
-    result = est.bootstrap(
-        dataset,
-        args.replicates,
-        threshold=args.threshold,
-        scheduler=args.scheduler,
-        n_workers=args.workers,
-        random_state=args.seed,
-        progress=progress,
-    )
+    from ..bootstrap.parallel import Interrupted
+
+    interrupted = False
+    try:
+        result = est.bootstrap(
+            dataset,
+            args.replicates,
+            threshold=args.threshold,
+            scheduler=args.scheduler,
+            n_workers=args.workers,
+            random_state=args.seed,
+            progress=progress,
+            max_hours=args.max_hours,
+        )
+    except Interrupted as stop:  # Ctrl-C: the replicates finished so far are written all the same
+        progress.abort()
+        result, interrupted = stop.result, True
     out = result.to_dict()
     out["settings"].update(data_settings(args, threshold=args.threshold))
     out["rerun"] = rerun_command(out["settings"], command="bootstrap")
@@ -208,10 +216,13 @@ def bootstrap(args: argparse.Namespace) -> int:
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
     progress.done(
-        f"done: {result.replicates} replicate(s), {len(result.edges)} pairs seen, {len(result.averaged)} edges in "
-        f"the averaged network (threshold {result.threshold:.3f}), {result.stats['seconds']:.1f} s"
-        + (f"; written to {args.out}" if args.out else "")
+        f"{'stopped' if interrupted else 'done'}: {result.replicates} replicate(s), {len(result.edges)} pairs seen, "
+        f"{len(result.averaged)} edges in the averaged network (threshold {result.threshold:.3f}), "
+        f"{result.stats['seconds']:.1f} s" + (f"; written to {args.out}" if args.out else "")
     )
+    if interrupted:
+        say(f"error: interrupted after {result.replicates} of {args.replicates} replicate(s); their result is written.")
+        return 130
     if result.failures:
         say(f"error: {result.failure_summary()}")
         return 1
@@ -246,15 +257,9 @@ def _report_hidden(est, net, quiet: bool) -> None:
 def score(args: argparse.Namespace) -> int:
     """``score``: the log-likelihood and BIC of DATA under the checked ``--model`` (refitted with ``--refit``)."""
     from ..io import load_table
-    from ..network import LearnedNetwork
 
     path = Path(args.model)
-    spec = read_model(path)
-    try:
-        network = LearnedNetwork.from_dict(spec)
-        check_model(network)
-    except ModelError as exc:
-        raise ModelError(f"{path.name}: {exc}") from None
+    network = load_network(path)
     # held-out data: one instance is enough, and columns the model does not use may be constant
     options = {
         "drop": args.drop,
@@ -267,6 +272,8 @@ def score(args: argparse.Namespace) -> int:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
     try:
         out = network.evaluate(dataset, refit=args.refit, intercepts=True if args.condition_intercept else None)
+    except ModelError as exc:
+        raise ModelError(f"{path.name}: {exc}") from None
     except DataValidationError as exc:
         hidden = set(network.hidden_names())
         wanted = {v for v in network.variables if v not in hidden}

@@ -75,6 +75,8 @@ def one_line(text: object) -> str:
 
 #: seconds after which the progress line adds an estimate of the time left
 ETA_AFTER_S = 5.0
+#: bootstrap progress written to a log (not a terminal): at least one line this often (seconds)
+LOG_EVERY_S = 30.0
 
 
 def _duration(seconds: float) -> str:
@@ -219,7 +221,7 @@ class BootstrapProgress(Progress):
             f"replicates {n_done:>4}/{n_total}"
             + (f" ({self.failed} failed)" if self.failed else "")
             + f"  {now - self.t0:.1f} s"
-            + (f", about {rate * (n_total - n_done):.0f} s left" if rate is not None and n_done < n_total else "")
+            + (f", about {_duration(rate * (n_total - n_done))} left" if rate is not None and n_done < n_total else "")
         )
         if self.tty:
             if now - self._shown < REFRESH_S and n_done < n_total:
@@ -228,6 +230,7 @@ class BootstrapProgress(Progress):
             self.stream.write("\r" + line + " " * max(self._width - len(line), 0))
             self.stream.flush()
             self._width = len(line)
-        elif n_done == n_total or n_done % max(1, n_total // 10) == 0:
+        elif n_done == n_total or n_done % max(1, n_total // 10) == 0 or now - self._shown >= LOG_EVERY_S:
+            self._shown = now  # a log also hears of a long run every LOG_EVERY_S seconds, with its time left
             self.stream.write(line + "\n")
             self.stream.flush()

@@ -351,6 +351,14 @@ def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
         "seed is the same whatever the number of workers",
     )
     boot.add_argument(
+        "--max-hours",
+        type=_float_between(1e-6, 1e6),
+        default=24.0,
+        metavar="H",
+        help="time budget (default 24): when the first replicate shows the run would take longer, it stops "
+        "at once and says how long it would take and how many replicates fit (at most 100,000 in any case)",
+    )
+    boot.add_argument(
         "--threshold",
         type=_fraction,
         default=None,

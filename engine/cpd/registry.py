@@ -98,8 +98,13 @@ class CPDType:
     measures: tuple[str, ...] = ("c1", "c2")
     #: C1 <= C2 <= the exact gain is guaranteed (Theorems 3.2 and 3.4); else they approximate it
     bounded: bool = False
-    #: structural EM (missing values, hidden variables; sections 5, 6) is implemented for it
+    #: structural EM (missing values, hidden variables; sections 5, 6) is implemented for it: the
+    #: missing-cell fill (:func:`engine.learn_em.complete_missing`) is then in this CPD's own model
     structural_em: bool = False
+    #: every family is fitted in closed form (least squares from sufficient statistics), not by an
+    #: iterative optimization: all families of a few variables are scored in seconds (the app's
+    #: exact-optimum panel is offered only then)
+    closed_form: bool = False
     #: user-facing options (:class:`Setting`)
     settings: tuple[Setting, ...] = ()
     #: the model takes ``names=`` to name variables in its data errors
@@ -152,6 +157,7 @@ CPD_TYPES: tuple[CPDType, ...] = (
         sample=sample_linear,
         bounded=True,
         structural_em=True,
+        closed_form=True,
     ),
     CPDType(
         name="sigmoid",

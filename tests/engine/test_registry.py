@@ -113,6 +113,16 @@ def test_capabilities():
     assert mul.positive_data and mul.raw_scale and not (lin.positive_data or sig.raw_scale)
     assert sig.network_params == ("theta1",) and lin.network_params == mul.network_params == ()
     assert lin.calibrate is None and sig.calibrate is not None and mul.calibrate is not None
+    assert lin.closed_form and not (sig.closed_form or mul.closed_form)
+
+
+@pytest.mark.parametrize("name", CPD_CHOICES)
+def test_the_missing_cell_fill_is_described_from_the_registry(name):
+    """#25: the fill's description asks the registry (structural EM in the CPD's own model), not the name."""
+    from engine.learn_em import Completion
+
+    text = Completion(None, 3, 2, True, 1, 0.1).describe(name)
+    assert ("linearizes the CPDs" in text) is not get_cpd(name).structural_em
 
 
 def test_settings():
