@@ -17,6 +17,7 @@ __all__ = [
     "IDEAL_COLOUR",
     "HIDDEN_COLOUR",
     "DOTS_ABOVE",
+    "TOOLBAR_PX",
     "line_mode",
     "apply_layout",
 ]
@@ -40,12 +41,18 @@ def line_mode(n: int) -> str:
     return "lines+markers" if n <= 120 else "lines"
 
 
+#: height (px) of the strip at the top of a figure where Streamlit shows plotly's toolbar (the
+#: modebar, at the top right on hover): no legend starts inside it
+TOOLBAR_PX = 32
+
+
 def apply_layout(fig: go.Figure, height: int, title: str | None = None, legend_rows: int = 1) -> go.Figure:
     """Common layout: the title, then the legend in the top margin, then the plot area.
 
-    The legend sits in the margin (container coordinates) so that it never covers subplot titles.
+    The legend sits in the margin (container coordinates) so that it never covers subplot titles,
+    and below :data:`TOOLBAR_PX`, so that the plot's toolbar never covers the legend.
     """
-    title_px = 40 if title else 8
+    title_px = 40 if title else TOOLBAR_PX
     legend_px = 22 * legend_rows
     fig.update_layout(
         height=height,
