@@ -68,21 +68,15 @@ def _check_child(stepper: Stepper, child: int) -> int:
 
 
 def most_promising_child(stepper: Stepper) -> int:
-    """The family whose best legal Add candidate has the largest C2 (0 when no family has one):
-    where the ideal profile and a candidate match best, the inspector's natural first view.
+    """The family whose best legal Add candidate has the largest C2 (0 when none has one): where a
+    candidate matches the ideal profile best. Costs one ranking per family not ranked yet."""
 
-    Reads each family's cached ranking (:meth:`Stepper.entry`), so it costs one ranking per family
-    not ranked yet: call it on networks of modest size."""
-    best, where = -np.inf, 0
-    for child in range(stepper.n_vars):
-        legal = stepper.legal_parents(child)
-        if not legal.size:
-            continue
-        c2 = stepper.entry(child).add_c2[legal]
-        c2 = c2[np.isfinite(c2)]
-        if c2.size and c2.max() > best:
-            best, where = float(c2.max()), child
-    return where
+    def top(child: int) -> float:
+        c2 = stepper.entry(child).add_c2[stepper.legal_parents(child)]
+        return float(np.max(c2[np.isfinite(c2)], initial=-np.inf))
+
+    tops = [top(c) for c in range(stepper.n_vars)]
+    return int(np.argmax(tops)) if tops and max(tops) > -np.inf else 0
 
 
 def legal_add_candidates(stepper: Stepper, child: int) -> np.ndarray:
@@ -291,7 +285,8 @@ def family_profiles(
     best = legal[np.lexsort((legal, -np.where(np.isfinite(c2_all), c2_all, -np.inf)))][:top]
     alpha, zc = weighted_alpha(y, vals[:, best], weights, centred)
     scaled = zc * alpha[None, :]
-    cosine = _cosines(y, zc, weights)
+    w = np.ones(y.shape[0]) if weights is None else weights  # cos phi = alpha_z |z*| / |y*|
+    cosine = alpha * np.linalg.norm(zc * w[:, None], axis=0) / max(float(np.linalg.norm(y * w)), 1e-300)
     gains = _exact_gains(stepper, child, parents, best, exact) if best.size else np.zeros(0)
     inst = np.argsort(y, kind="stable") if order == "ideal" else np.arange(y.shape[0])
     return FamilyProfiles(
@@ -321,16 +316,6 @@ def family_profiles(
         profiles_star=None if weights is None else zc * weights[:, None],
         cosine=cosine,
     )
-
-
-def _cosines(y: np.ndarray, z: np.ndarray, weights: np.ndarray | None) -> np.ndarray:
-    """cos phi between ``y`` and each column of ``z`` (both weighted by ``weights`` when given,
-    Theorem 7.1); 0 for a constant column."""
-    w = np.ones(y.shape[0]) if weights is None else np.asarray(weights, dtype=float)
-    ys, zs = y * w, z * w[:, None]
-    norms = np.sqrt(np.einsum("mj,mj->j", zs, zs) * (ys @ ys))
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(norms > 0, (ys @ zs) / np.where(norms > 0, norms, 1.0), 0.0)
 
 
 @dataclass

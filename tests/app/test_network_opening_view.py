@@ -45,7 +45,9 @@ var nodes = store([]), edges = store([]);
 var elements = {};
 var window = {innerHeight: 600};
 var document = {getElementById: function (id) {
-    if (!elements[id]) { elements[id] = {style: {height: '560px'}, offsetHeight: 25, addEventListener: function () {}}; }
+    if (!elements[id]) {
+      elements[id] = {style: {height: '560px'}, offsetHeight: 25, addEventListener: function () {}};
+    }
     return elements[id];
   }, fullscreenEnabled: false, addEventListener: function () {}};
 var getComputedStyle = function () { return {height: '560px'}; };
@@ -62,7 +64,8 @@ def _drawing_script(at) -> str:
 
 
 def _opening_view(script: str, fit_scale: float) -> dict:
-    report = "\nconsole.log(JSON.stringify({scale: scale, calls: calls, hint: elements['ipe-zoom-hint'].style.display}));"
+    hint = "elements['ipe-zoom-hint'].style.display"
+    report = f"\nconsole.log(JSON.stringify({{scale: scale, calls: calls, hint: {hint}}}));"
     code = MOCK.replace("__FIT__", repr(fit_scale)) + script + report
     out = subprocess.run([NODE, "-e", code], capture_output=True, text=True, timeout=30, check=True)
     return json.loads(out.stdout.strip().splitlines()[-1])
