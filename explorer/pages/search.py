@@ -23,6 +23,8 @@ ends it.
 
 from __future__ import annotations
 
+import time
+
 import streamlit as st
 
 from engine.exceptions import IdealParentError
@@ -34,6 +36,8 @@ from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
 NETWORK_KEYS = "w_search_net"
+#: this page's record of the last Step click: when it started, the search's own time, the page's
+KEY_TIMING = "ip_search_step_timing"
 
 
 def _rerun_panel() -> None:
@@ -63,22 +67,34 @@ def _on_compare() -> None:
 
 
 def _on_step() -> None:
-    _action(state.session().step_click)
+    """The Step button; times the click (the search's part and, at the panel's end, the page's)."""
+    session = state.session()
+    t0, search_before = time.perf_counter(), session.stepper.elapsed_s
+    _action(session.step_click)
+    st.session_state[KEY_TIMING] = {
+        "start": t0,
+        "search": session.stepper.elapsed_s - search_before,
+        "total": None,
+    }
 
 
 def _on_run_n() -> None:
+    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
     _action(state.session().start_run, int(state.get(state.W_N_STEPS) or 10))
 
 
 def _on_run_all() -> None:
+    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
     _action(state.session().start_run, None)
 
 
 def _on_undo() -> None:
+    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
     _action(state.session().undo)
 
 
 def _on_reset() -> None:
+    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
     _action(state.session().reset)
 
 
@@ -149,7 +165,9 @@ def _progress() -> bool:
     return True
 
 
-def _counters() -> None:
+def _counters():
+    """The counter row; returns the slot under it where :func:`_step_timing` writes the last
+    Step's times once the panel is drawn."""
     session = state.session()
     stepper = session.stepper
     # a wrapping row: on a narrow window a metric moves to the next line instead of showing "-12,..."
@@ -179,8 +197,13 @@ def _counters() -> None:
         width="content",
     )
     row.metric(
-        "Seconds", f"{stepper.elapsed_s:.2f}", help="Time spent inside the search's steps." + work, width="content"
+        "Search time",
+        text.duration(stepper.elapsed_s),
+        help="Time the search itself spent in its steps, all steps together (the rest of a Step's wait "
+        "is drawing the page: see the line below after a Step)." + work,
+        width="content",
     )
+    slot = st.empty()
     hidden = session.hidden_names()
     if hidden:
         st.caption(
@@ -192,6 +215,8 @@ def _counters() -> None:
             "variables' own terms); the Hidden variables page shows the observed-data BIC, with the "
             "hidden variables integrated out."
         )
+
+    return slot
 
 
 LOG_CONFIG = {
@@ -230,7 +255,23 @@ COMPARE_EDGE_WIDTH = 95
 def _log_caption(stepper) -> str:
     return (
         f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
-        f"ranked candidates: {stepper.n_ranked:,} · {stepper.elapsed_s:.2f} s"
+        f"ranked candidates: {stepper.n_ranked:,} · search time {text.duration(stepper.elapsed_s)}"
+    )
+
+
+def _step_timing(slot) -> None:
+    """Under the counters: how long the last Step took, the search's part and the page's (measured
+    from the click to the end of this panel's run; the browser's drawing comes on top)."""
+    timing = st.session_state.get(KEY_TIMING)
+    if not timing:
+        return
+    if timing["total"] is None:  # the run right after the click: the page is drawn now
+        timing["total"] = time.perf_counter() - timing["start"]
+    page = max(timing["total"] - timing["search"], 0.0)
+    slot.caption(
+        f"Last Step: {text.duration(timing['total'])} in the app — the search {text.duration(timing['search'])}, "
+        f"preparing the network, plots and log {text.duration(page)}. Your browser then draws them, which on a "
+        "small network is most of the wait."
     )
 
 
@@ -352,7 +393,7 @@ def step_panel() -> None:
     if running and not going:
         _rerun_panel()
     _status()
-    _counters()
+    timing_slot = _counters()
     stepper = session.stepper
     names = session.variable_names()
     last = stepper.history[-1] if stepper.history else None
@@ -369,6 +410,8 @@ def step_panel() -> None:
             plots.score_trace_figure(traces, score=session.score_label), width="stretch", key="search_trace"
         )
     _logs()
+    if not running:
+        _step_timing(timing_slot)
     if going:
         _rerun_panel()
 
