@@ -23,21 +23,17 @@ ends it.
 
 from __future__ import annotations
 
-import time
-
 import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import network_panel, network_view, plots, state, text
+from explorer import network_panel, network_view, plots, state, step_timing, text
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
 NETWORK_KEYS = "w_search_net"
-#: this page's record of the last Step click: when it started, the search's own time, the page's
-KEY_TIMING = "ip_search_step_timing"
 
 
 def _rerun_panel() -> None:
@@ -67,34 +63,27 @@ def _on_compare() -> None:
 
 
 def _on_step() -> None:
-    """The Step button; times the click (the search's part and, at the panel's end, the page's)."""
     session = state.session()
-    t0, search_before = time.perf_counter(), session.stepper.elapsed_s
-    _action(session.step_click)
-    st.session_state[KEY_TIMING] = {
-        "start": t0,
-        "search": session.stepper.elapsed_s - search_before,
-        "total": None,
-    }
+    step_timing.timed_step(session, lambda: _action(session.step_click))
 
 
 def _on_run_n() -> None:
-    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
+    step_timing.clear()
     _action(state.session().start_run, int(state.get(state.W_N_STEPS) or 10))
 
 
 def _on_run_all() -> None:
-    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
+    step_timing.clear()
     _action(state.session().start_run, None)
 
 
 def _on_undo() -> None:
-    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
+    step_timing.clear()
     _action(state.session().undo)
 
 
 def _on_reset() -> None:
-    st.session_state.pop(KEY_TIMING, None)  # the last Step's times no longer describe the page
+    step_timing.clear()
     _action(state.session().reset)
 
 
@@ -166,7 +155,7 @@ def _progress() -> bool:
 
 
 def _counters():
-    """The counter row; returns the slot under it where :func:`_step_timing` writes the last
+    """The counter row; returns the slot under it where :func:`step_timing.show` writes the last
     Step's times once the panel is drawn."""
     session = state.session()
     stepper = session.stepper
@@ -256,22 +245,6 @@ def _log_caption(stepper) -> str:
     return (
         f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
         f"ranked candidates: {stepper.n_ranked:,} · search time {text.duration(stepper.elapsed_s)}"
-    )
-
-
-def _step_timing(slot) -> None:
-    """Under the counters: how long the last Step took, the search's part and the page's (measured
-    from the click to the end of this panel's run; the browser's drawing comes on top)."""
-    timing = st.session_state.get(KEY_TIMING)
-    if not timing:
-        return
-    if timing["total"] is None:  # the run right after the click: the page is drawn now
-        timing["total"] = time.perf_counter() - timing["start"]
-    page = max(timing["total"] - timing["search"], 0.0)
-    slot.caption(
-        f"Last Step: {text.duration(timing['total'])} in the app — the search {text.duration(timing['search'])}, "
-        f"preparing the network, plots and log {text.duration(page)}. Your browser then draws them, which on a "
-        "small network is most of the wait."
     )
 
 
@@ -411,7 +384,7 @@ def step_panel() -> None:
         )
     _logs()
     if not running:
-        _step_timing(timing_slot)
+        step_timing.show(timing_slot)
     if going:
         _rerun_panel()
 

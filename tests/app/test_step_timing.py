@@ -11,8 +11,7 @@ from __future__ import annotations
 import pytest
 from conftest import page_test
 
-from explorer import state, text
-from explorer.pages import search
+from explorer import state, step_timing, text
 
 
 @pytest.mark.parametrize(
@@ -34,7 +33,7 @@ def test_a_step_reports_its_time(small_data):
     elapsed = at.session_state[state.SESSION].stepper.elapsed_s
     assert 0 < elapsed and metric.value == text.duration(elapsed) and metric.value != "0.00"
     line = next(c.value for c in at.caption if c.value.startswith("Last Step"))
-    timing = at.session_state[search.KEY_TIMING]
+    timing = at.session_state[step_timing.KEY]
     assert 0 < timing["search"] <= timing["total"]
     assert f"the search {text.duration(timing['search'])}" in line
     assert f"Last Step: {text.duration(timing['total'])}" in line
