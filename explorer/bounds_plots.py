@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from engine.search import CandidateTable, Operator
-from explorer.plot_style import apply_layout
+from explorer.plot_style import TOOLBAR_PX, apply_layout
 
 __all__ = ["bounds_scatter", "FAMILY_COLOURS"]
 
@@ -123,7 +123,7 @@ def bounds_scatter(
     fig.update_yaxes(title_text=f"{label} (nats)", type=axis_type, exponentformat="power")
     # the plot area (height minus the margins) is tall enough for the legend's title, the y = x
     # entry and one entry per child family (about 20 px each), so the legend never scrolls
-    top, bottom = 60, 50
+    top, bottom = TOOLBAR_PX + 60, 50  # the title below the plot's toolbar, then the plot
     rows_needed = (children.size if show_legend else 1) + 2
     height = int(min(1000, max(480, LEGEND_ROW_PX * rows_needed + top + bottom + 20)))
     title = f"{label} vs exact gain ({rows.size} candidates)"

@@ -49,15 +49,17 @@ TOOLBAR_PX = 32
 def apply_layout(fig: go.Figure, height: int, title: str | None = None, legend_rows: int = 1) -> go.Figure:
     """Common layout: the title, then the legend in the top margin, then the plot area.
 
-    The legend sits in the margin (container coordinates) so that it never covers subplot titles,
-    and below :data:`TOOLBAR_PX`, so that the plot's toolbar never covers the legend.
+    The legend sits in the margin (container coordinates) so that it never covers subplot titles;
+    title and legend start below :data:`TOOLBAR_PX`, so that the plot's toolbar (shown while the
+    pointer is on the plot) covers neither.
     """
-    title_px = 40 if title else TOOLBAR_PX
+    title_px = TOOLBAR_PX + (30 if title else 0)
     legend_px = 22 * legend_rows
+    height = height + 24  # the strip kept clear for the toolbar comes on top of the plot area asked for
     fig.update_layout(
         height=height,
         margin=dict(l=60, r=20, t=title_px + legend_px + 34, b=50),
-        title=dict(text=title, y=1.0 - 12 / height, yanchor="top", yref="container") if title else None,
+        title=dict(text=title, y=1.0 - (TOOLBAR_PX + 2) / height, yanchor="top", yref="container") if title else None,
         legend=dict(
             orientation="h",
             yref="container",
