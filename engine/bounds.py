@@ -21,7 +21,7 @@ from scipy import stats
 
 from .search import CandidateTable, Operator
 
-__all__ = ["BoundSummary", "bound_summary", "select_rows"]
+__all__ = ["BoundSummary", "bound_summary", "select_rows", "GAP_RTOL", "EXACT_RTOL"]
 
 
 @dataclass
@@ -33,6 +33,16 @@ class BoundSummary:
     exact gain (how well the estimate orders candidates); ``top_agreement`` is the fraction of
     families (with at least two candidates) whose best candidate by C2 is also the best exactly.
     ``max_excess_c2`` is the largest ``C2 - Delta`` (<= 0 when C2 is a bound everywhere).
+
+    ``n_c1_gap`` counts the candidates whose C1 lies visibly below C2 (by more than
+    :data:`GAP_RTOL` of C2), ``n_c2_exact`` those whose C2 equals the exact gain (within
+    :data:`EXACT_RTOL`). Both are common and say which of the bound's two gaps a plot can show:
+    C1 = (M/2) cos^2 phi and C2 = -(M/2) log sin^2 phi agree to first order in cos^2 phi, so
+    only candidates that explain much of the ideal profile separate them; and for a linear
+    Gaussian Add move C2 *is* the exact gain when the candidate is uncorrelated with the child's
+    current parents (always so for a child without parents, the candidates being centred):
+    Delta = -(M/2) log(1 - (y.z)^2 / ((y.y)(z_perp.z_perp))), z_perp the candidate's residual
+    on the parents (Frisch-Waugh-Lovell; see ``ideal-parent-math.md`` section 1.3).
     """
 
     n: int
@@ -47,6 +57,14 @@ class BoundSummary:
     max_excess_c2: float
     n_add: int = 0
     n_replace: int = 0
+    n_c1_gap: int = 0
+    n_c2_exact: int = 0
+    n_nonpositive: int = 0
+
+    @property
+    def n_positive(self) -> int:
+        """Candidates whose C1, C2 and exact gain are all > 0: the points log axes can draw."""
+        return self.n - self.n_nonpositive
 
 
 def select_rows(table: CandidateTable, ops: Sequence[Operator | int | str]) -> CandidateTable:
@@ -57,6 +75,11 @@ def select_rows(table: CandidateTable, ops: Sequence[Operator | int | str]) -> C
     mask = np.isin(np.asarray(table.op, dtype=int), sorted(wanted))
     return CandidateTable(**{f.name: np.array(getattr(table, f.name)[mask]) for f in fields(CandidateTable)})
 
+
+#: C1 counts as visibly below C2 when C2 - C1 exceeds this share of max(1, |C2|)
+GAP_RTOL = 0.01
+#: C2 counts as equal to the exact gain when |Delta - C2| is within this share of max(1, |Delta|)
+EXACT_RTOL = 1e-3
 
 #: values closer than this (relative to the largest) rank as ties in the rank correlations
 RANK_RTOL = 1e-12
@@ -127,4 +150,7 @@ def bound_summary(table: CandidateTable, tol: float = 1e-9) -> BoundSummary:
         max_excess_c2=float(np.max(c2 - ex)),
         n_add=int((ops == Operator.ADD).sum()),
         n_replace=int((ops == Operator.REPLACE).sum()),
+        n_c1_gap=int(np.sum(c2 - c1 > GAP_RTOL * np.maximum(1.0, np.abs(c2)))),
+        n_c2_exact=int(np.sum(np.abs(ex - c2) <= EXACT_RTOL * np.maximum(1.0, np.abs(ex)))),
+        n_nonpositive=int(np.sum((c1 <= 0) | (c2 <= 0) | (ex <= 0))),
     )

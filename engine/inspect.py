@@ -44,6 +44,7 @@ __all__ = [
     "candidate_table",
     "legal_add_candidates",
     "family_prediction",
+    "most_promising_child",
 ]
 
 
@@ -64,6 +65,18 @@ def _check_child(stepper: Stepper, child: int) -> int:
     if not 0 <= int(child) < stepper.n_vars:
         raise ParameterError(f"`child` == {child} is not a variable index (0..{stepper.n_vars - 1}).")
     return int(child)
+
+
+def most_promising_child(stepper: Stepper) -> int:
+    """The family whose best legal Add candidate has the largest C2 (0 when none has one): where a
+    candidate matches the ideal profile best. Costs one ranking per family not ranked yet."""
+
+    def top(child: int) -> float:
+        c2 = stepper.entry(child).add_c2[stepper.legal_parents(child)]
+        return float(np.max(c2[np.isfinite(c2)], initial=-np.inf))
+
+    tops = [top(c) for c in range(stepper.n_vars)]
+    return int(np.argmax(tops)) if tops and max(tops) > -np.inf else 0
 
 
 def legal_add_candidates(stepper: Stepper, child: int) -> np.ndarray:
@@ -152,9 +165,16 @@ class FamilyProfiles:
         Top legal Add candidates by C2 (best first).
     alpha : ndarray (K,)
         Their ``alpha_z`` (Theorem 3.2 / 7.1).
+    profiles : ndarray (M, K)
+        Each candidate's profile z as it is compared with the ideal profile (centred when
+        ``centred``).
     scaled : ndarray (M, K)
         ``alpha_z * z`` per candidate (z centred when ``centred``): the candidate's best imitation
-        of the ideal profile.
+        of the ideal profile, the least-squares line through (z, y) of Theorem 3.2.
+    cosine : ndarray (K,)
+        cos phi between the ideal profile and each candidate (weighted by g'(y) for non-linear
+        CPDs): C1 = (M/2) cos^2 phi and C2 = -(M/2) log(1 - cos^2 phi) for linear Gaussian
+        (Proposition 3.3, Theorem 3.4).
     c1, c2 : ndarray (K,)
         The engine's C1 and C2 of those candidates (nats).
     exact : ndarray (K,)
@@ -166,9 +186,9 @@ class FamilyProfiles:
     weights : ndarray (M,) or None
         Non-linear CPDs: ``g'(y)``, the importance of each instance in the linearized comparison
         (Theorem 7.1). None for linear Gaussian (all instances weigh 1).
-    ideal_star, scaled_star : ndarray or None
-        Distorted profiles ``y o g'`` and ``alpha_z z o g'`` (Theorem 7.1); None when ``weights``
-        is None.
+    ideal_star, scaled_star, profiles_star : ndarray or None
+        Distorted profiles ``y o g'``, ``alpha_z z o g'`` and ``z o g'`` (Theorem 7.1); None when
+        ``weights`` is None.
     variance : float
         The family's ML noise variance sigma^2.
     child_name, parent_names, candidate_names : optional names for display.
@@ -196,6 +216,9 @@ class FamilyProfiles:
     child_name: str | None = None
     parent_names: list[str] | None = None
     candidate_names: list[str] | None = None
+    profiles: np.ndarray | None = None
+    profiles_star: np.ndarray | None = None
+    cosine: np.ndarray | None = None
 
     @property
     def n_samples(self) -> int:
@@ -262,6 +285,8 @@ def family_profiles(
     best = legal[np.lexsort((legal, -np.where(np.isfinite(c2_all), c2_all, -np.inf)))][:top]
     alpha, zc = weighted_alpha(y, vals[:, best], weights, centred)
     scaled = zc * alpha[None, :]
+    w = np.ones(y.shape[0]) if weights is None else weights  # cos phi = alpha_z |z*| / |y*|
+    cosine = alpha * np.linalg.norm(zc * w[:, None], axis=0) / max(float(np.linalg.norm(y * w)), 1e-300)
     gains = _exact_gains(stepper, child, parents, best, exact) if best.size else np.zeros(0)
     inst = np.argsort(y, kind="stable") if order == "ideal" else np.arange(y.shape[0])
     return FamilyProfiles(
@@ -287,6 +312,9 @@ def family_profiles(
         child_name=None if names is None else str(names[child]),
         parent_names=_names(names, list(parents)) if parents else ([] if names is not None else None),
         candidate_names=_names(names, best) if best.size else ([] if names is not None else None),
+        profiles=zc,
+        profiles_star=None if weights is None else zc * weights[:, None],
+        cosine=cosine,
     )
 
 

@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 from plotly.colors import qualitative
 
 from engine.search import CandidateTable, Operator
-from explorer.plot_style import apply_layout
+from explorer.plot_style import TOOLBAR_PX, apply_layout
 
 __all__ = ["bounds_scatter", "FAMILY_COLOURS"]
 
@@ -34,6 +34,8 @@ def _family_shade(fam: np.ndarray) -> np.ndarray:
 
 
 _OP_NAME = {int(o): o.name.capitalize() for o in Operator}
+#: height of one legend entry (px), to size the figure so that its legend does not scroll
+LEGEND_ROW_PX = 20
 
 
 def bounds_scatter(
@@ -47,17 +49,21 @@ def bounds_scatter(
     """Scatter of an estimate (C1 or C2, y axis) against the exact log-likelihood gain (x axis).
 
     One point per Add/Replace candidate with a finite exact gain; colour = child family, symbol =
-    operator; the dashed line is y = x. Points on or below it are under-estimates (JMLR Figure 2).
-    With ``log`` both axes are logarithmic and only points with positive values are drawn.
+    operator; the dashed line is y = x (first in the legend, so a long legend never hides it).
+    Points on or below it are under-estimates (JMLR Figure 2). With ``log`` both axes are
+    logarithmic: a point with a value <= 0 (a Replace that loses, a negative sigmoid C1) has no
+    place on them, and the title says how many were left out (issue 24).
     """
     if measure not in ("c1", "c2"):
         raise ValueError(f"measure must be 'c1' or 'c2', got {measure!r}")
     est = np.asarray(getattr(table, measure), dtype=float)
     ex = np.asarray(table.delta_loglik, dtype=float)
     ok = np.isfinite(est) & np.isfinite(ex)
+    n_finite = int(ok.sum())
     if log:
         ok &= (est > 0) & (ex > 0)
     rows = np.flatnonzero(ok)
+    n_left_out = n_finite - rows.size
     label = measure.upper()
     fig = go.Figure()
     children = np.unique(np.asarray(table.child)[rows])
@@ -109,16 +115,26 @@ def bounds_scatter(
             hoverinfo="skip",
             line=dict(color="grey", dash="dash"),
             showlegend=True,
+            legendrank=1,  # first in the legend: the families follow (default rank 1000)
         )
     )
     axis_type = "log" if log else "linear"
     fig.update_xaxes(title_text="exact log-likelihood gain \u0394 (nats)", type=axis_type, exponentformat="power")
     fig.update_yaxes(title_text=f"{label} (nats)", type=axis_type, exponentformat="power")
-    # tall enough for a legend entry per child family (about 20 px each)
-    height = int(min(900, max(480, 20 * (children.size + 1) + 120))) if show_legend else 480
-    fig = apply_layout(fig, height, f"{label} vs exact gain ({rows.size} candidates)")
+    # the plot area (height minus the margins) is tall enough for the legend's title, the y = x
+    # entry and one entry per child family (about 20 px each), so the legend never scrolls
+    top, bottom = TOOLBAR_PX + 60, 50  # the title below the plot's toolbar, then the plot
+    rows_needed = (children.size if show_legend else 1) + 2
+    height = int(min(1000, max(480, LEGEND_ROW_PX * rows_needed + top + bottom + 20)))
+    title = f"{label} vs exact gain ({rows.size} candidates)"
+    if n_left_out:
+        title = (
+            f"{label} vs exact gain ({rows.size} of {n_finite} candidates)<br><sup>{n_left_out} with a value "
+            "≤ 0 cannot be drawn on log axes</sup>"
+        )
+    fig = apply_layout(fig, height, title)
     fig.update_layout(
-        margin=dict(t=60),
+        margin=dict(t=top + (14 if n_left_out else 0), b=bottom),
         legend=dict(orientation="v", yref="paper", y=1, x=1.02, yanchor="top", title="child"),
     )
     return fig

@@ -16,6 +16,11 @@ import numpy as np
 
 __all__ = ["MAX_LAYOUT_NODES", "spring_layout", "data_layout", "separate", "complete_positions"]
 
+#: node spacing of :func:`spring_layout`'s default size: the half-width is
+#: ``SPACING_PER_ROOT * sqrt(n) + 40`` pixels, so n nodes get about (90 px)^2 each, room for a
+#: label box once :func:`separate` has pushed close pairs apart; a 50-node neighbourhood fits the
+#: Search page's 470-px frame at a zoom near 0.45 (at 70 sqrt(n) about 0.36)
+SPACING_PER_ROOT = 38.0
 #: the most nodes :func:`spring_layout` and :func:`data_layout` lay out (a few 10 MB and about a
 #: second at this size; the n x n x 2 arrays grow quadratically beyond it)
 MAX_LAYOUT_NODES = 400
@@ -51,8 +56,8 @@ def spring_layout(
     iterations : int
         Number of cooling steps.
     scale : float, optional
-        Half-width of the drawing in pixels; default grows with ``sqrt(n)`` so that node spacing
-        stays about the same whatever the size.
+        Half-width (and half-height) of the drawing in pixels; default grows with ``sqrt(n)``
+        (:data:`SPACING_PER_ROOT`) so that node spacing stays about the same whatever the size.
 
     Notes
     -----
@@ -63,7 +68,7 @@ def spring_layout(
     _check_size(n)
     if n <= 0:
         return np.zeros((0, 2))
-    scale = float(scale if scale is not None else 70.0 * math.sqrt(n) + 60.0)
+    scale = float(scale if scale is not None else SPACING_PER_ROOT * math.sqrt(n) + 40.0)
     if n == 1:
         return np.zeros((1, 2))
     rng = np.random.default_rng(seed)
@@ -86,10 +91,11 @@ def spring_layout(
         t -= dt
     pos -= pos.mean(axis=0)
     # turn the longest direction horizontal and stretch the other one so that chain-like graphs
-    # fill the (wide) drawing area instead of a diagonal strip
+    # fill the drawing area instead of a diagonal strip; square, as the frames are about square
+    # (470 x 560 px beside the score trace, 900 x 860 in the large view)
     _, _, vt = np.linalg.svd(pos, full_matrices=False)
     pos = pos @ vt.T
-    for axis, share in ((0, 1.0), (1, 0.75)):
+    for axis, share in ((0, 1.0), (1, 1.15)):
         extent = np.abs(pos[:, axis]).max()
         if extent > 0:
             pos[:, axis] *= share * scale / extent

@@ -106,7 +106,9 @@ def network_controls(
             width=300,
         )
         row.number_input("Hops", min_value=1, max_value=4, step=1, key=keys["hops"], width=90)
-        row.number_input("Max nodes", min_value=10, max_value=SUBNETWORK_THRESHOLD, step=10, key=keys["max_nodes"])
+        row.number_input(
+            "Max nodes", min_value=10, max_value=SUBNETWORK_THRESHOLD, step=10, key=keys["max_nodes"], width=130
+        )
         state.remember_widgets(keys["mode"], keys["genes"], keys["hops"], keys["max_nodes"])
     large = st.toggle(
         "Large view",

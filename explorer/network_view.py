@@ -7,7 +7,8 @@
 
 Node positions are fixed (:mod:`explorer.graph_layout`); physics is off. The vis-network script
 is inlined, since the CDN may be unreachable. At every size the drawing opens at a zoom where
-labels are readable (centred on the ``focus`` nodes when given), hovering or clicking a node
+every node and its label are inside the frame (the ``focus`` nodes drawn with a thick border),
+hovering or clicking a node
 keeps it and its neighbours in colour and greys out the rest, and a button shows it full screen.
 Both drawings take ``shown``, the variables to draw (a sub-network of a large network, see
 :mod:`explorer.subnetwork`); edges are drawn when both ends are shown. No Streamlit here.
@@ -27,17 +28,15 @@ from pyvis.network import Network
 from engine.search import Move, Operator
 from explorer.graph_layout import complete_positions
 from explorer.plot_style import HIDDEN_COLOUR
-from explorer.vis_script import FULLSCREEN_BUTTON, SCRIPT
+from explorer.vis_script import FULLSCREEN_BUTTON, SCRIPT, ZOOM_HINT
 
-__all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES", "MIN_SCALE", "FIT_SCALE", "FONT_SIZE"]
+__all__ = ["search_network_html", "truth_network_html", "COLORS", "TRUTH_STYLES", "FIT_SCALE", "FONT_SIZE"]
 
-#: label size (canvas pixels) and the zooms the drawing opens at: the whole graph when it fits at
-#: FIT_SCALE or more (labels at least FONT_SIZE * FIT_SCALE, 9 screen pixels: an 11-variable
-#: network in the Search page's column at 1280 px fits at about 0.72, and must not open with
-#: nodes and edges cut off); a larger graph opens at MIN_SCALE (labels about 12 pixels) on its
-#: centre (or on the focus nodes), and zooming out shows the rest
+#: label size (canvas pixels), and the zoom below which the drawing, which always opens on the
+#: whole graph (issue 24), shows a hint to zoom in: labels under FONT_SIZE * FIT_SCALE = 9 screen
+#: pixels. :mod:`explorer.graph_layout` spaces nodes so that a 60-node neighbourhood fits the
+#: Search page's frame at 1280 px near that zoom.
 FONT_SIZE = 15
-MIN_SCALE = 0.8
 FIT_SCALE = 0.6
 #: right padding of the legend (px): room for the "Full screen" button (about 95 px wide, at 8 px
 #: from the right edge), which covered the end of a one-line legend
@@ -89,36 +88,33 @@ def _label(name: str) -> str:
     return str(name).replace("</", "<\u200b/")
 
 
-def _render(net: Network, legend: list[tuple[str, bool, str]] | None, focus: Iterable[int] = ()) -> str:
+def _render(net: Network, legend: list[tuple[str, bool, str]] | None) -> str:
     """HTML of ``net`` with the vis-network script inlined and the unreachable CDN tags removed."""
     net.templateEnv = _pyvis_env()
     text = net.generate_html(notebook=False)
     text = _CDN_TAG.sub("", text)
     text = _EMPTY_HEADING.sub("", text)
-    # open at a readable zoom, highlight neighbours on hover/click, full-screen button
-    script = (
-        SCRIPT.replace("__MIN_SCALE__", str(MIN_SCALE))
-        .replace("__FIT_SCALE__", str(FIT_SCALE))
-        .replace("__FOCUS__", json.dumps(list(focus)))
-    )
+    # open on the whole graph, highlight neighbours on hover/click, full-screen button, zoom hint
+    script = SCRIPT.replace("__FIT_SCALE__", str(FIT_SCALE))
     text = text.replace("</body>", f"<script>{script}</script></body>", 1)
-    text = text.replace("<body>", "<body>" + FULLSCREEN_BUTTON, 1)
-    if legend:
-        line = "width:26px;height:0;border-top:3px {} {}"  # an edge's style; a node's is a filled ellipse
-        node = f"width:20px;height:11px;border-radius:7px;background:{COLORS['regulator']};border:2px solid {{}}"
-        items = "".join(
-            f'<span style="margin-right:14px;white-space:nowrap">'
-            f'<span style="display:inline-block;vertical-align:middle;margin-right:5px;'
-            f'{node.format(color) if dashed == "node" else line.format("dashed" if dashed else "solid", color)}">'
-            f"</span>{html.escape(text_)}</span>"
-            for color, dashed, text_ in legend
-        )
-        # the right padding keeps the legend clear of the "Full screen" button at the top right
-        box = (
-            f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;'
-            f'padding:4px {LEGEND_CLEARANCE}px 6px 2px">{items}</div>'
-        )
-        text = text.replace("<body>", "<body>" + box, 1)
+    text = text.replace("<body>", "<body>" + FULLSCREEN_BUTTON + ZOOM_HINT, 1)
+    line = "width:26px;height:0;border-top:3px {} {}"  # an edge's style; a node's is a filled ellipse
+    node = f"width:20px;height:11px;border-radius:7px;background:{COLORS['regulator']};border:2px solid {{}}"
+    items = "".join(
+        f'<span style="margin-right:14px;white-space:nowrap">'
+        f'<span style="display:inline-block;vertical-align:middle;margin-right:5px;'
+        f'{node.format(color) if dashed == "node" else line.format("dashed" if dashed else "solid", color)}">'
+        f"</span>{html.escape(text_)}</span>"
+        for color, dashed, text_ in legend or ()
+    )
+    # the legend bar is there even when empty: the "Full screen" button at the top right sits on it,
+    # never on the drawing (it covered a node in the top right corner); its right padding keeps a
+    # one-line legend clear of the button
+    box = (
+        f'<div id="ipe-legend" style="font:12px sans-serif;color:#343a40;min-height:16px;'
+        f'padding:4px {LEGEND_CLEARANCE}px 6px 2px">{items or "&nbsp;"}</div>'
+    )
+    text = text.replace("<body>", "<body>" + box, 1)
     return text
 
 
@@ -228,7 +224,7 @@ def search_network_html(
     shown : collection of int, optional
         Indices of the variables to draw (default: all); edges between them are drawn.
     focus : collection of int
-        Variables the drawing opens on (e.g. a searched gene), drawn with a thick border.
+        Variables to mark (e.g. a searched gene), drawn with a thick border.
     regulators : iterable of str
         The candidate regulators (the only variables that may be parents): green ellipses, in the legend.
     """
@@ -312,11 +308,7 @@ def search_network_html(
             legend.append((COLORS["removed"], True, "edge removed by the last move"))
     if any(names[i] in regulators for i in keep):
         legend = [*(legend or []), REGULATOR_LEGEND]
-    # open on the searched genes, else on the last move
-    opening = focus
-    if not opening and last_move is not None:
-        opening = [i for i in (last_move.parent, last_move.child) if i in inside]
-    return _render(net, legend, opening)
+    return _render(net, legend)
 
 
 def truth_network_html(
@@ -385,4 +377,4 @@ def truth_network_html(
         (c, dashed, text) for key, (c, dashed, text) in TRUTH_STYLES.items() if key != "hidden" or key in shown_status
     ]
     legend += [REGULATOR_LEGEND] if any(names[i] in regulators for i in keep) else []
-    return _render(net, legend, focus)
+    return _render(net, legend)

@@ -17,6 +17,7 @@ __all__ = [
     "IDEAL_COLOUR",
     "HIDDEN_COLOUR",
     "DOTS_ABOVE",
+    "TOOLBAR_PX",
     "line_mode",
     "apply_layout",
 ]
@@ -40,17 +41,25 @@ def line_mode(n: int) -> str:
     return "lines+markers" if n <= 120 else "lines"
 
 
+#: height (px) of the strip at the top of a figure where Streamlit shows plotly's toolbar (the
+#: modebar, at the top right on hover): no legend starts inside it
+TOOLBAR_PX = 32
+
+
 def apply_layout(fig: go.Figure, height: int, title: str | None = None, legend_rows: int = 1) -> go.Figure:
     """Common layout: the title, then the legend in the top margin, then the plot area.
 
-    The legend sits in the margin (container coordinates) so that it never covers subplot titles.
+    The legend sits in the margin (container coordinates) so that it never covers subplot titles;
+    title and legend start below :data:`TOOLBAR_PX`, so that the plot's toolbar (shown while the
+    pointer is on the plot) covers neither.
     """
-    title_px = 40 if title else 8
+    title_px = TOOLBAR_PX + (30 if title else 0)
     legend_px = 22 * legend_rows
+    height = height + 24  # the strip kept clear for the toolbar comes on top of the plot area asked for
     fig.update_layout(
         height=height,
         margin=dict(l=60, r=20, t=title_px + legend_px + 34, b=50),
-        title=dict(text=title, y=1.0 - 12 / height, yanchor="top", yref="container") if title else None,
+        title=dict(text=title, y=1.0 - (TOOLBAR_PX + 2) / height, yanchor="top", yref="container") if title else None,
         legend=dict(
             orientation="h",
             yref="container",

@@ -69,6 +69,22 @@ def score_trace_figure(
     )
     if sum(1 for t in traces.values() if t) > 1:
         fig.update_layout(height=height + 40, margin={"l": 10, "r": 10, "t": 30, "b": 50})
+    if all(len(t) <= 1 for t in traces.values()):
+        # no move yet: one dot, whose y axis would tick 0.5-nat steps around it; name the start
+        # value on the dot and say what the plot will show instead
+        start = next((t[0][1] for t in traces.values() if t), None)
+        fig.update_yaxes(showticklabels=False, showgrid=False, zeroline=False)
+        fig.add_annotation(
+            x=0,
+            y=start if start is not None else 0,
+            text=(f"start: {start:,.1f}<br>" if start is not None else "")
+            + "Step the search to draw<br>the score after each move",
+            showarrow=False,
+            xanchor="left",
+            xshift=12,
+            align="left",
+            font={"size": 13, "color": "#495057"},
+        )
     last = max((t[-1][0] for t in traces.values() if t), default=0)
     # whole steps only: with few steps plotly would put ticks at halves, shown rounded ("0, 1, 1")
     fig.update_xaxes(

@@ -24,7 +24,23 @@ __all__ = [
     "design_summary",
     "move_record",
     "run_message",
+    "duration",
 ]
+
+
+def duration(seconds: float) -> str:
+    """A time span in words a person reads at a glance: "0.4 ms", "36 ms", "1.2 s", "2 min 5 s"
+    (a step of a small network takes milliseconds, which "0.00 s" hid)."""
+    if not math.isfinite(seconds) or seconds < 0:
+        return "–"
+    if seconds < 0.001:
+        return f"{seconds * 1000:.1f} ms"
+    if seconds < 1:
+        return f"{seconds * 1000:.0f} ms"
+    if seconds < 60:
+        return f"{seconds:.1f} s"
+    minutes, rest = divmod(round(seconds), 60)
+    return f"{minutes} min {rest} s"
 
 
 def other_method(method: str) -> str:
@@ -107,12 +123,12 @@ def run_message(session: SearchSession) -> str:
     n = session.stepper.n_iter - run.start_iter
     secs = time.perf_counter() - run.start_time
     if run.loop.status == -2:
-        return f"Stopped by you after {n} move(s) ({secs:.1f} s)."
+        return f"Stopped by you after {n} move(s) ({duration(secs)})."
     if session.all_converged():
-        return f"Converged: no legal move improves the score ({n} move(s) in this run, {secs:.1f} s)."
+        return f"Converged: no legal move improves the score ({n} move(s) in this run, {duration(secs)})."
     early = [w for w, track in session.tracks() if track.converged]
     note = ""
     if early:
         who = " and ".join("the main search" if w == "main" else "the comparison search" for w in early)
         note = f" ({who} converged on the way)"
-    return f"Ran the requested steps: {n} move(s) in {secs:.1f} s{note}."
+    return f"Ran the requested steps: {n} move(s) in {duration(secs)}{note}."

@@ -3,13 +3,16 @@
 Runs inside the drawing's iframe after vis-network has drawn (pyvis's template defines the
 globals ``network``, ``nodes`` and ``edges``):
 
-* opening view: the whole graph when it fits at a zoom of ``__FIT_SCALE__`` or more (its labels
-  still legible, so a small network never opens with nodes cut off), else a zoom of
-  ``__MIN_SCALE__`` centred on the focus nodes (``__FOCUS__``, e.g. a searched gene) or on the
-  graph's centre;
+* opening view: always the whole graph, every node and its label inside the frame (issue 24: a
+  2-hop neighbourhood of 60 nodes opened zoomed in on the searched gene, with its hub and most
+  nodes outside the frame); fitted again after the first drawing, when vis-network knows the
+  label sizes. Below a zoom of ``__FIT_SCALE__`` (labels under about 9 px) a hint at the bottom
+  says how to read them (zoom in, Large view, Full screen);
 * neighbour highlighting: hovering a node (or clicking it, which pins the highlight until the
   next click on the background) keeps the node, its neighbours and their edges in colour and
   greys out everything else;
+* the drawing's height shrinks to what the iframe leaves below the legend, so that a legend
+  wrapped onto several lines never pushes the bottom of the drawing out of view;
 * a "Full screen" button (the browser's Fullscreen API; Streamlit's iframes allow it) that
   resizes the drawing to the screen and back.
 
@@ -18,7 +21,7 @@ No Streamlit here; plain strings, with the three placeholders filled by the call
 
 from __future__ import annotations
 
-__all__ = ["SCRIPT", "FULLSCREEN_BUTTON"]
+__all__ = ["SCRIPT", "FULLSCREEN_BUTTON", "ZOOM_HINT"]
 
 #: the button, placed at the top right of the drawing
 FULLSCREEN_BUTTON = (
@@ -28,28 +31,42 @@ FULLSCREEN_BUTTON = (
     "Full screen</button>"
 )
 
+#: shown over the bottom left of the drawing when the whole graph fits only at a small zoom
+ZOOM_HINT = (
+    '<div id="ipe-zoom-hint" style="display:none;position:absolute;left:6px;bottom:6px;z-index:10;'
+    "font:12px sans-serif;color:#495057;background:rgba(255,255,255,0.85);padding:2px 6px;"
+    'border-radius:4px;pointer-events:none">All nodes shown: scroll to zoom in, or use Large view.</div>'
+)
+
 SCRIPT = """
 (function () {
   if (typeof network === 'undefined') { return; }
-  var minScale = __MIN_SCALE__;
   var fitScale = __FIT_SCALE__;
-  var focus = __FOCUS__;
   var container = document.getElementById('mynetwork');
   var normalHeight = container.style.height || getComputedStyle(container).height;
+  var hint = document.getElementById('ipe-zoom-hint');
+  var legendBar = document.getElementById('ipe-legend');
+
+  // a legend that wraps onto several lines must not push the drawing's bottom out of the iframe
+  function fitFrame() {
+    var free = window.innerHeight - (legendBar ? legendBar.offsetHeight : 0) - 8;
+    if (free > 100 && free < parseFloat(normalHeight)) {
+      container.style.height = free + 'px';
+      network.setSize('100%', free + 'px');
+    }
+  }
+  if (!document.fullscreenElement) { fitFrame(); }
 
   function openView() {
     network.fit({animation: false});
-    if (network.getScale() >= fitScale) { return; }
-    var ids = focus.filter(function (id) { return nodes.get(id) !== null; });
-    if (ids.length) {
-      var pos = network.getPositions(ids), x = 0, y = 0, k = 0;
-      for (var id in pos) { x += pos[id].x; y += pos[id].y; k += 1; }
-      network.moveTo({position: {x: x / k, y: y / k}, scale: minScale, animation: false});
-    } else {
-      network.moveTo({scale: minScale, animation: false});
-    }
+    if (hint) { hint.style.display = network.getScale() < fitScale ? 'block' : 'none'; }
   }
   openView();
+  // the labels' sizes are measured when first drawn: fit once more with them
+  var refitted = false;
+  network.on('afterDrawing', function () {
+    if (!refitted) { refitted = true; openView(); }
+  });
 
   var nodeStyle = {}, edgeStyle = {};
   nodes.get().forEach(function (n) { nodeStyle[n.id] = {color: n.color, font: n.font || {color: '#343434'}}; });

@@ -15,7 +15,7 @@ import math
 import numpy as np
 import streamlit as st
 
-from engine.bounds import bound_summary, select_rows
+from engine.bounds import GAP_RTOL, bound_summary, select_rows
 from explorer import state, text
 from explorer.bounds_plots import bounds_scatter
 
@@ -83,6 +83,23 @@ measures without the rescaling, untick "k1/k2 correction (sigmoid)" in the sideb
 settings and Apply (CLI `--no-correction`, Python `IdealParentSearch(correction=False)`).
 """
 
+#: why the C1 plot may look like the C2 plot (C1 = (M/2) cos^2 phi and C2 = -(M/2) log sin^2 phi
+#: agree to first order in cos^2 phi, JMLR 2007 section 3.2)
+C1_GAP_NOTE = (
+    "C1 and C2 differ visibly only for candidates that explain much of the ideal profile: C1 = (M/2) cos²φ and "
+    "C2 = −(M/2) log sin²φ agree while cos²φ is small. Include **Replace** (its C1 lies far below C2) or look "
+    "at step 0 (Reset on the Search page), where the strongest pairs are still open."
+)
+#: why C2 may equal the exact gain (Frisch-Waugh-Lovell, ideal-parent-math.md section 1.3)
+C2_EXACT_NOTE = (
+    "For Add moves in a linear-Gaussian model C2 *equals* the exact gain when the candidate is uncorrelated "
+    "with the child's current parents, which is always so for a child without parents (JMLR 2007 section 3.2: "
+    "the exact gain is −(M/2) log(1 − (y·z)² / ((y·y)(z⊥·z⊥))), z⊥ the part of the candidate its parents do "
+    "not explain, and C2 is the same with z in place of z⊥). C2 falls below the exact gain for children whose "
+    "parents are correlated with the candidate: step the search further, or choose the sigmoid CPD in the "
+    "sidebar, where C1 and C2 are approximations rather than bounds."
+)
+
 HOW_TO_READ = """
 - Each point is one candidate move. Hover to see the edge (*parent -> child*) and the operator
   (circle = Add, diamond = Replace). Colours group the candidates by child.
@@ -126,6 +143,18 @@ def _families(stepper, names: list[str]) -> tuple[int, ...] | None:
     )
     index = {n: i for i, n in enumerate(names)}
     return tuple(sorted(index[n] for n in picked if n in index))
+
+
+def _gap_notes(summary) -> None:
+    """Which gaps of C1 <= C2 <= exact the plots show, and why one is absent (linear Gaussian)."""
+    st.caption(
+        f"Of these {summary.n} candidates, {summary.n_c1_gap} have C1 visibly below C2 (by more than "
+        f"{GAP_RTOL:.0%}) and {summary.n_c2_exact} have C2 equal to the exact gain."
+    )
+    if summary.n_c1_gap == 0:
+        st.info(C1_GAP_NOTE)
+    if summary.n_c2_exact >= 0.9 * summary.n:
+        st.info(C2_EXACT_NOTE)
 
 
 def render() -> None:
@@ -184,7 +213,9 @@ def render() -> None:
         else:
             st.caption("Until you press the button, only the candidates the search chose to fit are shown.")
 
-    state.keep_widgets({KEY_OPS: ["Add"], KEY_LOG: False})
+    # both operators by default: Replace candidates show C1 far below C2, where on most Add
+    # candidates C1, C2 and the exact gain nearly coincide (issue 24)
+    state.keep_widgets({KEY_OPS: ["Add", "Replace"], KEY_LOG: False})
     left, right = st.columns([3, 1])
     ops = left.multiselect(
         "Operators",
@@ -195,7 +226,8 @@ def render() -> None:
     log_axes = right.checkbox(
         "Logarithmic axes",
         key=KEY_LOG,
-        help="Spreads out the many small gains near 0. Only points with positive values are drawn.",
+        help="Spreads out the many small gains near 0. Points with a value ≤ 0 cannot be drawn on "
+        "log axes: the plots' titles say how many are left out.",
     )
     state.remember_widgets(KEY_OPS, KEY_LOG)
     view = select_rows(table, ops)
@@ -261,6 +293,14 @@ def render() -> None:
             with st.expander("Why can the sigmoid C1/C2 be far from the exact gain?"):
                 st.markdown(SIGMOID_NOTE)
 
+    if cpd_type.bounded:
+        _gap_notes(summary)
+    if log_axes and summary.n_nonpositive:
+        st.warning(
+            f"Logarithmic axes: {summary.n_nonpositive} of the {summary.n} candidates have an exact gain or an "
+            "estimate ≤ 0 (such as Replace moves that lose) and cannot be drawn; untick *Logarithmic axes* "
+            "to see them."
+        )
     left, right = st.columns(2)
     with left:
         st.plotly_chart(bounds_scatter(view, "c1", names, log=log_axes), key="ip_bounds_c1_chart")

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from engine.inspect import candidate_table, family_profiles
+from engine.inspect import candidate_table, family_profiles, most_promising_child
 from explorer import state, text
-from explorer.inspect_plots import profiles_figure
+from explorer.inspect_plots import candidates_figure, profiles_figure
 
 #: widget keys and this page's cache of exact gains
 KEY_VAR = "ip_inspector_variable"
@@ -22,6 +22,8 @@ KEY_COMPUTE = "ip_inspector_compute_exact"
 KEY_EXACT_CACHE = "ip_inspector_exact_cache"
 #: how many computed candidate tables to keep
 CACHE_SIZE = 32
+#: up to this many variables the page opens on the most promising family (one ranking per family)
+PROMISING_UP_TO = 300
 
 INTRO = """
 For one variable (the *child*), this page shows how the search decides which new parent to try.
@@ -36,9 +38,17 @@ candidates with the highest C2.
 HOW_TO_READ = """
 - **Top:** the child's value in each instance (blue) and what its current parents predict (red
   dotted). Where the two differ, the model is missing something.
-- **Middle:** the ideal parent profile (black dotted) is that difference. Each coloured line is a
-  candidate parent multiplied by its best scale factor alpha_z = (y·z)/(z·z). The closer it follows
-  the black line, the more it would help, and the higher its C1 and C2.
+- **Middle:** the ideal parent profile (black dotted) is that difference: the values a perfect new
+  parent would take.
+"""
+
+CANDIDATES_INTRO = """
+Each panel compares one candidate parent *z* with the ideal profile *y*: one dot per instance, the
+candidate's value across, the ideal profile's value up. The black line is *alpha_z·z*, the
+candidate's best imitation of the ideal profile (alpha_z = (y·z)/(z·z), JMLR 2007 Theorem 3.2).
+**A candidate that matches the ideal profile has its dots close to its line**: cos φ near +1 or −1
+and a large C2 = −(M/2) log(1 − cos²φ). A candidate that does not help is a round cloud around a
+flat line (cos φ near 0). The panels share the vertical axis; the best candidate by C2 comes first.
 """
 
 HOW_TO_READ_WEIGHTS = """
@@ -78,7 +88,9 @@ def render() -> None:
     cpd_type = session.settings.cpd_type
     cpd = cpd_type.name
 
-    state.keep_widgets({KEY_VAR: names[0], KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names})
+    # opens on the family whose best candidate matches its ideal profile best (a small network)
+    first = names[most_promising_child(stepper)] if stepper.n_vars <= PROMISING_UP_TO else names[0]
+    state.keep_widgets({KEY_VAR: first, KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names})
     left, mid, right = st.columns([2, 1, 1])
     var = left.selectbox(
         "Variable (child)",
@@ -87,11 +99,11 @@ def render() -> None:
         help="The family to inspect: this variable and its current parents.",
     )
     n_show = mid.slider(
-        "Candidates to overlay",
+        "Candidates to compare",
         0,
         10,
         key=KEY_TOP,
-        help="How many of the best candidates (by C2) to draw over the ideal profile.",
+        help="How many of the best candidates (by C2) to plot against the ideal profile.",
     )
     order_ideal = right.checkbox(
         "Sort by ideal profile",
@@ -129,13 +141,18 @@ def render() -> None:
         state.remember_widgets(KEY_DISTORTED)
     if fp.n_legal == 0:
         st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
-    st.plotly_chart(profiles_figure(fp, n_show, distorted=distorted), key="ip_inspector_profiles_chart")
+    st.plotly_chart(profiles_figure(fp, distorted=distorted), key="ip_inspector_profiles_chart")
     with st.expander("How to read this plot", expanded=False):
         st.markdown(
             HOW_TO_READ
             + (HOW_TO_READ_WEIGHTS if fp.weights is not None else "")
             + "- Hover over a point to see the instance number."
         )
+    n_drawn = min(n_show, len(fp.candidates))
+    if n_drawn:
+        st.subheader(f"The best {n_drawn} candidate{'s' if n_drawn > 1 else ''} against the ideal profile")
+        st.markdown(CANDIDATES_INTRO)
+        st.plotly_chart(candidates_figure(fp, n_drawn, distorted=distorted), key="ip_inspector_candidates_chart")
 
     if cpd_type.bounded:
         st.caption(

@@ -27,7 +27,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import network_panel, network_view, plots, state, text
+from explorer import network_panel, network_view, plots, state, step_timing, text
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 from explorer.pages import show_html
@@ -63,22 +63,27 @@ def _on_compare() -> None:
 
 
 def _on_step() -> None:
-    _action(state.session().step_click)
+    session = state.session()
+    step_timing.timed_step(session, lambda: _action(session.step_click))
 
 
 def _on_run_n() -> None:
+    step_timing.clear()
     _action(state.session().start_run, int(state.get(state.W_N_STEPS) or 10))
 
 
 def _on_run_all() -> None:
+    step_timing.clear()
     _action(state.session().start_run, None)
 
 
 def _on_undo() -> None:
+    step_timing.clear()
     _action(state.session().undo)
 
 
 def _on_reset() -> None:
+    step_timing.clear()
     _action(state.session().reset)
 
 
@@ -149,7 +154,9 @@ def _progress() -> bool:
     return True
 
 
-def _counters() -> None:
+def _counters():
+    """The counter row; returns the slot under it where :func:`step_timing.show` writes the last
+    Step's times once the panel is drawn."""
     session = state.session()
     stepper = session.stepper
     # a wrapping row: on a narrow window a metric moves to the next line instead of showing "-12,..."
@@ -179,8 +186,13 @@ def _counters() -> None:
         width="content",
     )
     row.metric(
-        "Seconds", f"{stepper.elapsed_s:.2f}", help="Time spent inside the search's steps." + work, width="content"
+        "Search time",
+        text.duration(stepper.elapsed_s),
+        help="Time the search itself spent in its steps, all steps together (the rest of a Step's wait "
+        "is drawing the page: see the line below after a Step)." + work,
+        width="content",
     )
+    slot = st.empty()
     hidden = session.hidden_names()
     if hidden:
         st.caption(
@@ -192,6 +204,8 @@ def _counters() -> None:
             "variables' own terms); the Hidden variables page shows the observed-data BIC, with the "
             "hidden variables integrated out."
         )
+
+    return slot
 
 
 LOG_CONFIG = {
@@ -230,7 +244,7 @@ COMPARE_EDGE_WIDTH = 95
 def _log_caption(stepper) -> str:
     return (
         f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
-        f"ranked candidates: {stepper.n_ranked:,} · {stepper.elapsed_s:.2f} s"
+        f"ranked candidates: {stepper.n_ranked:,} · search time {text.duration(stepper.elapsed_s)}"
     )
 
 
@@ -353,7 +367,7 @@ def step_panel() -> None:
     if running and not going:
         _rerun_panel()
     _status()
-    _counters()
+    timing_slot = _counters()
     stepper = session.stepper
     names = session.variable_names()
     last = stepper.history[-1] if stepper.history else None
@@ -370,6 +384,8 @@ def step_panel() -> None:
             plots.score_trace_figure(traces, score=session.score_label), width="stretch", key="search_trace"
         )
     _logs()
+    if not running:
+        step_timing.show(timing_slot)
     if going:
         _rerun_panel()
 

@@ -38,3 +38,20 @@ def test_trace_axis_says_bic_for_the_paper_score(small_data):
     at = page_test("search.py", dataset, truth, settings=dict(score="bic")).run()
     assert not at.exception
     assert _trace_axis(at) == _score_metric(at) == "BIC (nats)"
+
+
+def test_step_zero_names_the_start_instead_of_ticking_around_one_dot(small_data):
+    """Issue 24: at step 0 the trace was one dot on an axis ticking -13,387.5 ... -13,389.0."""
+    dataset, truth = small_data
+    at = page_test("search.py", dataset, truth).run()
+    assert not at.exception
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    trace = next(c for c in charts if c["layout"]["title"]["text"] == "Score trace")
+    assert trace["layout"]["yaxis"]["showticklabels"] is False
+    note = trace["layout"]["annotations"][0]["text"]
+    score = at.session_state[state.SESSION].stepper.score
+    assert f"start: {score:,.1f}" in note and "Step the search" in note
+    at.button(key=state.W_STEP).click().run()
+    charts = [json.loads(c.proto.spec) for c in at.get("plotly_chart")]
+    trace = next(c for c in charts if c["layout"]["title"]["text"] == "Score trace")
+    assert trace["layout"]["yaxis"].get("showticklabels", True) and not trace["layout"].get("annotations")

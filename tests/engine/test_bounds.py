@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 
 from engine.bounds import bound_summary, select_rows
-from engine.search import CandidateTable, Operator
+from engine.data import Dataset
+from engine.learn import IdealParentSearch
+from engine.search import CandidateTable, Move, Operator
 
 
 # -------------------------------------------------------------------- bound_summary
@@ -52,6 +54,39 @@ def test_bound_summary_counts_violations_and_agreement():
     assert s.n_families == 1 and s.top_agreement == 1.0
     empty = bound_summary(table([np.nan], [np.nan], [1.0], [0]))
     assert empty.n == 0 and math.isnan(empty.spearman_c2)
+
+    # issue 24: which gaps a plot can show. Rows: C1 well below C2 = exact; C1 = C2 < exact;
+    # all three equal; a non-positive exact gain (a Replace that loses)
+    g = bound_summary(table([1.0, 3.0, 4.0, -9.0], [2.0, 3.0, 4.0, -2.0], [2.0, 5.0, 4.0, -2.0], [0, 1, 2, 3]))
+    assert (g.n_c1_gap, g.n_c2_exact, g.n_nonpositive, g.n_positive) == (2, 3, 1, 3)
+
+
+class TestWhenC2IsExact:
+    """Issue 24: C2 equals the exact gain of an Add move when the candidate is uncorrelated with the
+    child's parents (Frisch-Waugh: Delta = -(M/2) log(1 - (y.z)^2 / ((y.y)(z_perp.z_perp)))), so at
+    step 0 every Add point lies on y = x; a parent correlated with the candidate opens the gap."""
+
+    def test_no_parents_c2_is_exact(self, dataset):
+        st = IdealParentSearch(method="ideal", k=2).make_stepper(dataset)
+        s = bound_summary(st.evaluate_all(select_rows(st.propose(), ["add"])))
+        assert s.n > 0 and s.n_c2_exact == s.n
+
+    def test_correlated_parent_puts_c2_below_exact(self):
+        rng = np.random.default_rng(0)
+        m = 400
+        a = rng.normal(size=m)
+        b = 0.8 * a + 0.6 * rng.normal(size=m)  # the candidate, correlated with the parent a
+        x = a + b + rng.normal(size=m)
+        values = np.column_stack([a, b, x])
+        values = (values - values.mean(0)) / values.std(0)
+        st = IdealParentSearch(method="greedy").make_stepper(
+            Dataset(("a", "b", "x"), values, np.zeros(values.shape, bool))
+        )
+        st.apply(Move(Operator.ADD, 0, 2))
+        table = select_rows(st.evaluate_all(st.propose()), ["add"])
+        row = np.flatnonzero((table.parent == 1) & (table.child == 2))[0]
+        assert table.c2[row] < table.delta_loglik[row] - 1.0
+        assert bound_summary(select_rows(table, ["add"])).n_c2_exact < len(table)
 
 
 def test_select_rows(stepper):

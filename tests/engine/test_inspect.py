@@ -8,7 +8,7 @@ import pytest
 from engine.exceptions import ParameterError
 from engine.ideal import c1 as ideal_c1
 from engine.ideal import c2 as ideal_c2
-from engine.inspect import candidate_table, family_profiles, legal_add_candidates
+from engine.inspect import candidate_table, family_profiles, legal_add_candidates, most_promising_child
 from engine.learn import IdealParentSearch
 from engine.search import Operator, Stepper
 from engine.synth import random_network, sample_dataset
@@ -37,6 +37,27 @@ def test_alpha_is_projection_coefficient(stepper, dataset):
         zc = z - z.mean()
         assert fp.alpha[j] == pytest.approx((fp.ideal @ zc) / (zc @ zc), rel=1e-10)
         np.testing.assert_allclose(fp.scaled[:, j], fp.alpha[j] * zc, atol=1e-12)
+
+
+def test_cosine_gives_c1_and_c2(stepper, dataset):
+    """Issue 24: the inspector's scatter of ideal profile against candidate is labelled with cos phi;
+    C1 = (M/2) cos^2 phi and C2 = -(M/2) log(1 - cos^2 phi) (Proposition 3.3, Theorem 3.4)."""
+    child = next(c for c in range(dataset.n_vars) if stepper.parents(c))
+    fp = family_profiles(stepper, dataset.values, child, top=4)
+    m = dataset.n_samples
+    np.testing.assert_allclose(fp.profiles, dataset.values[:, fp.candidates] - dataset.values[:, fp.candidates].mean(0))
+    np.testing.assert_allclose(fp.c1, m / 2 * fp.cosine**2, rtol=1e-8)
+    np.testing.assert_allclose(fp.c2, -m / 2 * np.log1p(-(fp.cosine**2)), rtol=1e-8)
+    assert fp.profiles_star is None
+
+
+def test_most_promising_child_has_the_largest_c2(stepper, dataset):
+    best = most_promising_child(stepper)
+    tops = [
+        np.nanmax(stepper.entry(c).add_c2[legal_add_candidates(stepper, c)], initial=-np.inf)
+        for c in range(dataset.n_vars)
+    ]
+    assert tops[best] == max(tops)
 
 
 def test_top_candidates_are_best_legal_by_c2(stepper, dataset):
@@ -132,6 +153,10 @@ def test_family_profiles_sigmoid_weights():
     ys, zs = fp.ideal * fp.weights, ds.values[:, fp.candidates] * fp.weights[:, None]
     np.testing.assert_allclose(fp.alpha, (ys @ zs) / np.einsum("mj,mj->j", zs, zs), rtol=1e-10)
     assert np.all(np.isfinite(fp.exact)) and np.all(np.isfinite(fp.prediction))
+    zs = fp.profiles * fp.weights[:, None]
+    np.testing.assert_allclose(fp.profiles_star, zs)
+    cos = (ys @ zs) / np.sqrt(np.einsum("mj,mj->j", zs, zs) * (ys @ ys))
+    np.testing.assert_allclose(fp.cosine, cos, rtol=1e-10)
 
 
 def test_stepper_type(stepper):
