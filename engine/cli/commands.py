@@ -18,7 +18,17 @@ from ..search import SearchSettings
 from .model_file import check_model, read_model
 from .output import BootstrapProgress, Progress, describe_score, dumps, say
 
-__all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator", "write_result"]
+__all__ = [
+    "learn",
+    "score",
+    "bootstrap",
+    "check_out",
+    "load_data",
+    "make_estimator",
+    "write_result",
+    "read_gene_sets",
+    "add_enrichment",
+]
 
 
 def check_out(path: str | None, data: str | None = None) -> None:
@@ -120,6 +130,44 @@ def load_data(args: argparse.Namespace):
     return dataset
 
 
+def read_gene_sets(args: argparse.Namespace, dataset):
+    """``--gene-sets`` read and matched to DATA's variables before the search (a bad file fails
+    at once), its notes on stderr; None without the option."""
+    if not getattr(args, "gene_sets", None):
+        return None
+    from ..io.gene_sets import match_gene_sets
+    from ..io.gene_sets import read_gene_sets as read
+
+    sets = read(args.gene_sets)
+    matched = match_gene_sets(sets, dataset.names)
+    say(f"gene sets: {sets.source}: {sets.summary()}, {matched.n_tested:,} with genes in the data")
+    for note in sets.notes + matched.notes:
+        say(f"  - {note}")
+    return matched
+
+
+def add_enrichment(out: dict, matched, edges, hidden: dict, regulators) -> None:
+    """Each hidden variable's ``enrichment`` rows (``hidden``: name -> its entry in ``out``), the
+    ``regulator_enrichment`` table, and what was tested under ``gene_sets`` (engine.enrichment)."""
+    from ..enrichment import TOP_SETS, network_enrichment
+
+    hidden_rows, regulator_rows = network_enrichment(matched, edges, hidden=list(hidden), regulators=regulators)
+    for name, entry in hidden.items():
+        entry["enrichment"] = [row.to_dict() for row in hidden_rows[name]]
+    out["regulator_enrichment"] = regulator_rows
+    out["gene_sets"] = {
+        "file": Path(matched.sets.source.split(" ", 1)[-1]).name,
+        "format": matched.sets.format,
+        "n_sets": len(matched.sets),
+        "n_tested": matched.n_tested,
+        "universe": len(matched.universe),
+        "test": "one-sided hypergeometric p; Benjamini-Hochberg q over the sets tested for each variable",
+        "top": TOP_SETS,
+        "notes": matched.sets.notes + matched.notes,
+    }
+    out.setdefault("settings", {})["gene_sets"] = out["gene_sets"]["file"]
+
+
 def make_estimator(args: argparse.Namespace):
     """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of it)."""
     from ..io.regulators import read_regulators
@@ -143,6 +191,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     check_out(args.out, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
+    matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
     # structural EM runs its M-step searches to convergence without a progress callback
     est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
@@ -155,6 +204,9 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     if getattr(est, "result_", None) is not None:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
+    if matched is not None:
+        edges = [(e["parent"], e["child"]) for e in result["edges"]]
+        add_enrichment(result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset))
     write_result(dumps(result), args.out)
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
@@ -175,6 +227,7 @@ def bootstrap(args: argparse.Namespace) -> int:
     check_out(args.out, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
+    matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
     where = args.scheduler or f"a local cluster of {args.workers or os.cpu_count() or 1} worker process(es)"
     progress = BootstrapProgress(args.quiet, args.replicates)
@@ -190,6 +243,12 @@ def bootstrap(args: argparse.Namespace) -> int:
     )
     out = result.to_dict()
     out["settings"].update(data_settings(args))
+    if matched is not None:
+        # the averaged network's regulators, and each hidden regulator's core children
+        edges = [(e["parent"], e["child"]) for e in out["averaged"]]
+        hidden = {h["name"]: h for h in out.get("hidden", [])}
+        edges += [(name, child) for name, h in hidden.items() for child in h["core"]]
+        add_enrichment(out, matched, edges, hidden, est.regulator_names(dataset))
     write_result(dumps(out), args.out)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
