@@ -42,6 +42,7 @@ __all__ = [
     "benjamini_hochberg",
     "enrich",
     "network_enrichment",
+    "attach_enrichment",
 ]
 
 #: the fields of an enrichment row, as in the JSON and the CSV exports
@@ -179,3 +180,35 @@ def network_enrichment(
         {"regulator": r, "n_children": len(children[r]), **row.to_dict()} for r in ranked for row in per_regulator[r]
     ]
     return hidden_rows, rows
+
+
+def attach_enrichment(
+    out: dict,
+    matched: MatchedSets,
+    edges: Iterable[tuple[str, str]],
+    hidden: Mapping[str, dict],
+    regulators: Sequence[str] | None = None,
+    *,
+    top: int | None = TOP_SETS,
+) -> None:
+    """Write :func:`network_enrichment` into a JSON result ``out`` (``learn``'s or ``bootstrap``'s):
+    each hidden variable's entry (``hidden``: name -> its dict in ``out``) gets ``enrichment`` rows,
+    ``out`` gets the ``regulator_enrichment`` table, a ``gene_sets`` block saying what was tested
+    (file, format, sets, sets tested, universe, notes) and ``settings.gene_sets`` the file's name."""
+    hidden_rows, regulator_rows = network_enrichment(
+        matched, edges, hidden=list(hidden), regulators=regulators, top=top
+    )
+    for name, entry in hidden.items():
+        entry["enrichment"] = [row.to_dict() for row in hidden_rows[name]]
+    out["regulator_enrichment"] = regulator_rows
+    out["gene_sets"] = {
+        "file": matched.sets.file or matched.sets.source,
+        "format": matched.sets.format,
+        "n_sets": len(matched.sets),
+        "n_tested": matched.n_tested,
+        "universe": len(matched.universe),
+        "test": "one-sided hypergeometric p; Benjamini-Hochberg q over the sets tested for each variable",
+        "top": top,
+        "notes": matched.sets.notes + matched.notes,
+    }
+    out.setdefault("settings", {})["gene_sets"] = out["gene_sets"]["file"]

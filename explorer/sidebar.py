@@ -15,7 +15,7 @@ from engine.io import LEFT_OUT, RENAMED, omissions
 from engine.io.regulators import parse_regulators
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
-from explorer import interventions_panel, loading, state
+from explorer import gene_sets_box, interventions_panel, loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -306,6 +306,7 @@ def render() -> None:
         _data_source()
         _summary()
         _settings_form()
+        gene_sets_box.sidebar_box()
         error = state.get(state.ERROR)
         if error:
             st.error(error, icon="⚠️")

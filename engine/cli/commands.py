@@ -13,6 +13,7 @@ import os
 import sys
 from pathlib import Path
 
+from ..enrichment import attach_enrichment
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import check_model, read_model
@@ -27,7 +28,6 @@ __all__ = [
     "make_estimator",
     "write_result",
     "read_gene_sets",
-    "add_enrichment",
 ]
 
 
@@ -146,28 +146,6 @@ def read_gene_sets(args: argparse.Namespace, dataset):
     return matched
 
 
-def add_enrichment(out: dict, matched, edges, hidden: dict, regulators) -> None:
-    """Each hidden variable's ``enrichment`` rows (``hidden``: name -> its entry in ``out``), the
-    ``regulator_enrichment`` table, and what was tested under ``gene_sets`` (engine.enrichment)."""
-    from ..enrichment import TOP_SETS, network_enrichment
-
-    hidden_rows, regulator_rows = network_enrichment(matched, edges, hidden=list(hidden), regulators=regulators)
-    for name, entry in hidden.items():
-        entry["enrichment"] = [row.to_dict() for row in hidden_rows[name]]
-    out["regulator_enrichment"] = regulator_rows
-    out["gene_sets"] = {
-        "file": Path(matched.sets.source.split(" ", 1)[-1]).name,
-        "format": matched.sets.format,
-        "n_sets": len(matched.sets),
-        "n_tested": matched.n_tested,
-        "universe": len(matched.universe),
-        "test": "one-sided hypergeometric p; Benjamini-Hochberg q over the sets tested for each variable",
-        "top": TOP_SETS,
-        "notes": matched.sets.notes + matched.notes,
-    }
-    out.setdefault("settings", {})["gene_sets"] = out["gene_sets"]["file"]
-
-
 def make_estimator(args: argparse.Namespace):
     """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of it)."""
     from ..io.regulators import read_regulators
@@ -206,7 +184,9 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
     if matched is not None:
         edges = [(e["parent"], e["child"]) for e in result["edges"]]
-        add_enrichment(result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset))
+        attach_enrichment(
+            result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset)
+        )
     write_result(dumps(result), args.out)
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
@@ -248,7 +228,7 @@ def bootstrap(args: argparse.Namespace) -> int:
         edges = [(e["parent"], e["child"]) for e in out["averaged"]]
         hidden = {h["name"]: h for h in out.get("hidden", [])}
         edges += [(name, child) for name, h in hidden.items() for child in h["core"]]
-        add_enrichment(out, matched, edges, hidden, est.regulator_names(dataset))
+        attach_enrichment(out, matched, edges, hidden, est.regulator_names(dataset))
     write_result(dumps(out), args.out)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")

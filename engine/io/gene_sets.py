@@ -72,6 +72,8 @@ class GeneSets:
     source: str
     format: str
     notes: list[str] = field(default_factory=list)
+    #: the file's name (as exports record it)
+    file: str = ""
 
     def __len__(self) -> int:
         return len(self.names)
@@ -219,7 +221,8 @@ def parse_gene_sets(text: str, *, source: str = "gene sets", name: str = "") -> 
         notes.append(f"{len(empty)} set(s) without genes left out (first: {_first(empty)})")
     if not names:
         raise DataValidationError(f"{source}: holds no gene sets with genes.")
-    return GeneSets(names, genes_out, descriptions, source, "GMT" if gmt else "two-column table", notes)
+    fmt = "GMT" if gmt else "two-column table"
+    return GeneSets(names, genes_out, descriptions, source, fmt, notes, file=Path(name or source).name)
 
 
 def read_gene_sets(path: str | os.PathLike, *, label: str = "--gene-sets") -> GeneSets:

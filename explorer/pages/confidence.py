@@ -3,11 +3,17 @@
 Streamlit page (run by st.navigation). B replicates relearn the network on resampled instances
 with the sidebar's search settings (Friedman, Goldszmidt & Wyner 1999; bnlearn's
 ``boot.strength``), on a local Dask cluster that the page's controller
-(:class:`explorer.confidence.ConfidenceController`) starts at the first run and closes at the end
-of the session. The run goes on in the cluster's worker processes; the panel
+(:class:`explorer.confidence.ConfidenceController`) starts at the first run and closes when idle
+and at the end of the session. The run goes on in the cluster's worker processes; the panel
 (:func:`run_panel`, an ``st.fragment`` that reruns itself every :data:`POLL_SECONDS` while a run is
-going on) collects finished replicates and draws the progress, so the page stays responsive and
-Stop takes effect at the next poll. This page's own keys start with ``ip_conf_``.
+going on) collects finished replicates and draws the progress (elapsed time and an estimate of
+the time left), so the page stays responsive and Stop takes effect at the next poll.
+
+Results at any size: above :data:`~explorer.subnetwork.SUBNETWORK_THRESHOLD` variables the drawing
+shows a sub-network (most connected, or around searched genes; :mod:`explorer.network_panel`);
+the edge and regulator tables have a search box and sort by their headers; with gene sets loaded
+(sidebar), the regulators' children are tested against them. This page's own keys start with
+``ip_conf_``.
 """
 
 from __future__ import annotations
@@ -15,13 +21,16 @@ from __future__ import annotations
 import json
 import time
 
+import pandas as pd
 import streamlit as st
 
+from engine.cli.output import finite
+from engine.enrichment import attach_enrichment
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import state
+from explorer import gene_sets_box, network_panel, state
 from explorer.confidence import MAX_REPLICATES, ConfidenceController, RunKey
-from explorer.confidence_view import confidence_network_html, edges_table, regulators_table
+from explorer.confidence_view import confidence_network_html, duration, edges_table, regulators_table, search_frame
 from explorer.pages import show_html
 
 CONTROLLER = "ip_conf_controller"
@@ -36,10 +45,14 @@ KEY_PENDING = "ip_conf_pending"
 KEY_DL_EDGES = "ip_conf_dl_edges"
 KEY_DL_REGULATORS = "ip_conf_dl_regulators"
 KEY_DL_JSON = "ip_conf_dl_json"
+KEY_EDGE_SEARCH = "ip_conf_edge_search"
+KEY_EDGE_ABOVE = "ip_conf_edge_above"
+KEY_REG_SEARCH = "ip_conf_reg_search"
+#: key prefix of the network drawing's controls (sub-network choice, gene search, large view)
+NETWORK_KEYS = "ip_conf_net"
 
 #: seconds between two polls of a run in progress
 POLL_SECONDS = 0.5
-NETWORK_HEIGHT = 560
 
 INTRO = """
 How sure is the search of each edge? The **bootstrap** relearns the network on *B* data sets of the
@@ -93,7 +106,7 @@ def _on_run() -> None:
 def _start_pending(ctl: ConfidenceController) -> None:
     key = state.get(KEY_PENDING)
     state.put(KEY_PENDING, None)
-    what = "Starting the local Dask cluster (first run only)..." if not ctl.started else "Submitting the replicates..."
+    what = "Starting the local Dask cluster..." if not ctl.started else "Submitting the replicates..."
     try:
         with st.spinner(what):
             ctl.start(state.session().dataset, key)
@@ -129,10 +142,14 @@ def _controls(running: bool) -> None:
 
 def _progress(ctl: ConfidenceController) -> None:
     done, failed, total = ctl.progress()
+    elapsed, left = ctl.timing()
     where = "waiting for the first replicate" if not done else f"{done} of {total} replicates"
+    when = f"{duration(elapsed)} elapsed" + (f", about {duration(left)} left" if left is not None else "")
     st.progress(
-        done / total if total else 0.0, text=f"Bootstrap running: {where}" + (f", {failed} failed" if failed else "")
+        done / total if total else 0.0,
+        text=f"Bootstrap running: {where}" + (f", {failed} failed" if failed else "") + f" — {when}",
     )
+    st.caption("Stop keeps the replicates that have finished; their figures are shown.")
 
 
 def run_panel() -> None:
@@ -173,6 +190,142 @@ def _truth_precision(session, result, threshold: float) -> None:
     )
 
 
+def _averaged(result, threshold: float) -> list:
+    """The averaged network at the slider's threshold (computed once per threshold)."""
+    return state.memo("confidence_averaged", (id(result), threshold), lambda: result.averaged_at(threshold))
+
+
+def _network(names: list[str], result, threshold: float) -> None:
+    """The edges above the threshold; above SUBNETWORK_THRESHOLD variables a sub-network chosen as
+    on the Search page (most connected, or around searched genes)."""
+    index = {n: i for i, n in enumerate(names)}
+    pairs = [(index[e.parent], index[e.child]) for e in result.edges if e.strength >= threshold]
+    view = network_panel.network_controls(NETWORK_KEYS, names, pairs, modes=("most connected", "around genes"))
+    key = (id(result), threshold, view.key)
+    html = state.memo(
+        "confidence_network",
+        key,
+        lambda: confidence_network_html(
+            names,
+            result.edges,
+            _averaged(result, threshold),
+            view.positions,
+            threshold=threshold,
+            height=view.height,
+            shown=view.shown,
+            focus=view.focus,
+        ),
+    )
+    if view.sub is not None:
+        st.caption(view.sub.caption())
+    show_html(html, view.height + 40)
+
+
+def _edges_section(result, threshold: float) -> pd.DataFrame:
+    """The edge table (search, only those at the slider's strength, sorting by the headers)."""
+    st.subheader("Edges by strength")
+    table = state.memo(
+        "confidence_edges",
+        (id(result), threshold),
+        lambda: edges_table(result, threshold, _averaged(result, threshold)),
+    )
+    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
+    query = row.text_input("Search edges", key=KEY_EDGE_SEARCH, placeholder="a gene name…", width=260)
+    above = row.checkbox("Only edges at the slider's strength", key=KEY_EDGE_ABOVE)
+    shown = search_frame(table, query, ["parent", "child"])
+    if above:
+        shown = shown[shown["strength"] >= threshold]
+    st.caption(f"{len(shown):,} of {len(table):,} pairs; click a column header to sort.")
+    st.dataframe(
+        shown,
+        width="stretch",
+        height=min(420, 38 + 35 * max(1, len(shown))),
+        key="ip_conf_edges",
+        hide_index=True,
+        column_config=EDGE_COLUMNS,
+    )
+    return table
+
+
+def _regulators_section(result, enriched) -> None:
+    """Hidden regulators by support, with their best known gene set when gene sets are loaded."""
+    st.subheader("Hidden regulators by support")
+    known = None if enriched is None else {name: gene_sets_box.top_set(rows) for name, rows in enriched[0].items()}
+    regs = regulators_table(result, known)
+    if regs.empty:
+        st.info("No replicate added a hidden variable.")
+        return
+    query = st.text_input("Search regulators", key=KEY_REG_SEARCH, placeholder="a regulator or child…", width=260)
+    st.dataframe(
+        search_frame(regs, query),
+        width="stretch",
+        hide_index=True,
+        key="ip_conf_regulators",
+        column_config={"support": st.column_config.NumberColumn("support", format="%.2f")},
+    )
+
+
+def _enrichment_section(enriched) -> None:
+    if enriched is None:
+        st.caption("Upload gene sets under 'Gene sets' in the sidebar to compare the regulators with known sets.")
+        return
+    st.subheader("Known gene sets among the regulators' children")
+    st.caption(gene_sets_box.EXPLAIN + " Hidden regulators: their core children; observed ones: the averaged network.")
+    frame = gene_sets_box.hidden_frame(enriched[0], "regulator")
+    frame.insert(1, "n_children", None)
+    frame = pd.concat([frame, gene_sets_box.regulator_frame(enriched[1])], ignore_index=True)
+    gene_sets_box.show_table(frame, "ip_conf_enrich", "bootstrap_enrichment.csv", "enrichment")
+
+
+def _export(result, threshold: float, match=None, regulators=None) -> dict:
+    """The CLI's JSON, with the averaged network at the slider's threshold and, with gene sets
+    (``match``: a MatchedSets), the enrichment as ``bootstrap --gene-sets`` writes it."""
+    out = result.to_dict()
+    out["settings"] = dict(out["settings"])  # a copy: the result's own settings stay as they are
+    out["averaged_at_slider"] = {"threshold": threshold, "edges": [e.to_dict() for e in _averaged(result, threshold)]}
+    if match is not None:
+        hidden = {h["name"]: h for h in out.get("hidden", [])}
+        attach_enrichment(out, match, _enrichment_edges(result, threshold), hidden, regulators)
+    return out
+
+
+def _enrichment_edges(result, threshold: float) -> list[tuple[str, str]]:
+    edges = [(e.parent, e.child) for e in _averaged(result, threshold)]
+    return edges + [(r.name, c) for r in result.regulators or [] for c in r.core]
+
+
+def _downloads(result, table, threshold: float, enriched) -> None:
+    cols = st.columns(3)
+    match = gene_sets_box.matched() if enriched is not None else None
+    key = (id(result), threshold, id(match))
+    edges_csv = state.memo("confidence_edges_csv", key, lambda: table.to_csv(index=False))
+    payload = state.memo(
+        "confidence_json",
+        key,
+        lambda: json.dumps(
+            finite(_export(result, threshold, match, state.session().regulators)), indent=2, allow_nan=False
+        ),
+    )
+    cols[0].download_button(
+        "Edges (CSV)", edges_csv, file_name="bootstrap_edges.csv", mime="text/csv", key=KEY_DL_EDGES
+    )
+    cols[1].download_button(
+        "Result (JSON, as the CLI writes it)",
+        payload,
+        file_name="bootstrap.json",
+        mime="application/json",
+        key=KEY_DL_JSON,
+    )
+    if result.regulators:
+        cols[2].download_button(
+            "Regulators (CSV: support, member frequencies)",
+            result.regulators_frame().to_csv(index=False),
+            file_name="bootstrap_regulators.csv",
+            mime="text/csv",
+            key=KEY_DL_REGULATORS,
+        )
+
+
 def _results(result) -> None:
     session = state.session()
     if result.stopped:
@@ -183,9 +336,9 @@ def _results(result) -> None:
         return
     cols = st.columns(4)
     cols[0].metric("Replicates", result.replicates)
-    cols[1].metric("Pairs seen", len(result.edges))
+    cols[1].metric("Pairs seen", f"{len(result.edges):,}")
     cols[2].metric("Estimated threshold", f"{result.threshold:.2f}", help=result.threshold_method.capitalize() + ".")
-    cols[3].metric("Averaged network", f"{len(result.averaged)} edges")
+    cols[3].metric("Averaged network", f"{len(result.averaged):,} edges")
     threshold = st.slider(
         "Show edges with strength at least",
         0.0,
@@ -194,57 +347,27 @@ def _results(result) -> None:
         step=0.01,
         key=KEY_THRESHOLD,
     )
-    averaged = result.averaged_at(threshold)
     names = list(session.dataset.names)
-    key = (id(result), threshold)
-    html = state.memo(
-        "confidence_network",
-        key,
-        lambda: confidence_network_html(
-            names, result.edges, averaged, state.layout_positions(), threshold=threshold, height=NETWORK_HEIGHT
-        ),
-    )
-    show_html(html, NETWORK_HEIGHT + 40)
+    _network(names, result, threshold)
+    n_above = sum(e.strength >= threshold for e in result.edges)
     st.caption(
-        f"{sum(e.strength >= threshold for e in result.edges)} edges with strength >= {threshold:.2f}; "
-        f"{len(averaged)} of them form the averaged network at this threshold (solid)."
+        f"{n_above:,} edges with strength >= {threshold:.2f}; "
+        f"{len(_averaged(result, threshold)):,} of them form the averaged network at this threshold (solid)."
     )
     _truth_precision(session, result, threshold)
-    table = edges_table(result, threshold)
-    st.subheader("Edges by strength")
-    st.dataframe(
-        table,
-        width="stretch",
-        height=min(420, 38 + 35 * max(1, len(table))),
-        key="ip_conf_edges",
-        hide_index=True,
-        column_config=EDGE_COLUMNS,
-    )
-    cols = st.columns(3)
-    cols[0].download_button(
-        "Edges (CSV)", table.to_csv(index=False), file_name="bootstrap_edges.csv", mime="text/csv", key=KEY_DL_EDGES
-    )
-    cols[1].download_button(
-        "Result (JSON, as the CLI writes it)",
-        json.dumps(result.to_dict(), indent=2),
-        file_name="bootstrap.json",
-        mime="application/json",
-        key=KEY_DL_JSON,
-    )
+    table = _edges_section(result, threshold)
+    enriched = None
+    if gene_sets_box.current() is not None:
+        enriched = gene_sets_box.enrichment(
+            "confidence_enrichment",
+            _enrichment_edges(result, threshold),
+            [r.name for r in result.regulators or []],
+            session.regulators,
+        )
     if result.regulators is not None:
-        st.subheader("Hidden regulators by support")
-        regs = regulators_table(result)
-        if regs.empty:
-            st.info("No replicate added a hidden variable.")
-        else:
-            st.dataframe(regs, width="stretch", key="ip_conf_regulators")
-            cols[2].download_button(
-                "Regulators (CSV)",
-                result.regulators_frame().to_csv(index=False),
-                file_name="bootstrap_regulators.csv",
-                mime="text/csv",
-                key=KEY_DL_REGULATORS,
-            )
+        _regulators_section(result, enriched)
+    _enrichment_section(enriched)
+    _downloads(result, table, threshold, enriched)
 
 
 def render() -> None:
