@@ -23,6 +23,7 @@ from explorer.confidence_view import search_frame
 
 __all__ = [
     "KEY_UPLOAD",
+    "KEY_SETS",
     "sidebar_box",
     "current",
     "file_name",
@@ -37,7 +38,7 @@ __all__ = [
 
 KEY_UPLOAD = "ip_genesets_upload"
 KEY_SETS = "ip_genesets_sets"
-KEY_ERROR = "ip_genesets_error"
+KEY_SEEN = "ip_genesets_seen"
 EXPLAIN = (
     "One-sided hypergeometric p of each known set among the children (universe: the variables of the data), "
     "Benjamini-Hochberg q over the sets tested; the 10 sets with the smallest p per regulator."
@@ -60,21 +61,25 @@ def sidebar_box() -> None:
             "or regulator and target (e.g. ChIP or TRRUST targets). The children of each regulator, hidden or "
             "not, are tested for over-representation on the Hidden and Confidence pages.",
         )
-        if upload is None:
+        if upload is None and state.get(KEY_SEEN) is not None:  # the file was removed
             state.put(KEY_SETS, None)
-            state.put(KEY_ERROR, None)
+            state.put(KEY_SEEN, None)
+        if upload is not None:
+            seen = (upload.name, upload.size)
+            try:
+                sets = _parse(upload.getvalue(), upload.name)
+            except IdealParentError as exc:
+                state.put(KEY_SETS, None)
+                st.error(str(exc))
+                return
+            finally:
+                state.put(KEY_SEEN, seen)
+            state.put(KEY_SETS, sets)
+        sets = current()
+        if sets is None:
             st.caption("None loaded: regulators are not compared with known gene sets.")
             return
-        try:
-            sets = _parse(upload.getvalue(), upload.name)
-        except IdealParentError as exc:
-            state.put(KEY_SETS, None)
-            state.put(KEY_ERROR, str(exc))
-            st.error(str(exc))
-            return
-        state.put(KEY_SETS, sets)
-        state.put(KEY_ERROR, None)
-        st.caption(f"{upload.name}: {sets.summary()}.")
+        st.caption(f"{sets.file or sets.source}: {sets.summary()}.")
         match = matched()
         for note in sets.notes + (match.notes if match is not None else []):
             st.caption(f"- {note}")
@@ -102,7 +107,6 @@ def matched() -> MatchedSets | None:
             "genesets_matched", (id(sets), session.data_version), lambda: match_gene_sets(sets, session.dataset.names)
         )
     except IdealParentError as exc:
-        state.put(KEY_ERROR, str(exc))
         st.warning(str(exc))
         return None
 
