@@ -39,13 +39,15 @@ IDLE_SECONDS = 120.0
 @dataclass(frozen=True)
 class RunKey:
     """What a bootstrap result was computed from: the data set (by the session's serial number),
-    the search settings, B, the seed and whether hidden regulators were searched for."""
+    the search settings, B, the seed, whether hidden regulators were searched for, and the
+    candidate-regulator list (None: every variable may be a parent)."""
 
     data_version: int
     settings: SearchSettings
     n_replicates: int
     seed: int
     hidden: bool
+    regulators: tuple[str, ...] | None = None
 
 
 def _shutdown(holder: dict) -> None:
@@ -141,7 +143,10 @@ class ConfidenceController:
         if not 2 <= key.n_replicates <= MAX_REPLICATES:
             raise ParameterError(f"the number of replicates must be between 2 and {MAX_REPLICATES}.")
         est = IdealParentSearch(
-            **key.settings.to_dict(), hidden="auto" if key.hidden else None, random_state=int(key.seed)
+            **key.settings.to_dict(),
+            hidden="auto" if key.hidden else None,
+            random_state=int(key.seed),
+            regulators=None if key.regulators is None else list(key.regulators),
         )
         est._check_params()
         if key.hidden and not key.settings.cpd_type.structural_em:
@@ -205,5 +210,9 @@ class ConfidenceController:
         """The last result, if it was computed for ``key``'s data and settings (else None)."""
         if self.result is None or self.key is None:
             return None
-        same = (self.key.data_version, self.key.settings) == (key.data_version, key.settings)
+        same = (self.key.data_version, self.key.settings, self.key.regulators) == (
+            key.data_version,
+            key.settings,
+            key.regulators,
+        )
         return self.result if same else None

@@ -136,3 +136,26 @@ def test_timing_and_idle_close(small_data):
         assert ctl.result.replicates == 2
     finally:
         ctl.close()
+
+
+def test_regulator_list_reaches_the_replicates(small_data):
+    """The sidebar's candidate regulators are part of the run (the page ran without them)."""
+    ds, _ = small_data
+    ctl = ConfidenceController(threads_cluster)
+    try:
+        key = RunKey(1, SearchSettings(), 2, 0, False, ("X3",))
+        ctl.start(ds, key)
+        while ctl.poll():
+            time.sleep(0.05)
+        assert ctl.result.settings["regulators"] == ["X3"]
+        assert ctl.result.edges and all("X3" in (e.parent, e.child) for e in ctl.result.edges)
+        assert ctl.result_for(RunKey(1, SearchSettings(), 2, 0, False)) is None  # another list, another result
+    finally:
+        ctl.close()
+
+
+def test_averaged_network_is_not_recomputed_above_the_limit(wide, monkeypatch):
+    _, result = wide
+    assert page._averaged_threshold(result, 0.2) == 0.2
+    monkeypatch.setattr(page, "AVERAGED_LIMIT", 50)
+    assert page._averaged_threshold(result, 0.2) == result.threshold
