@@ -6,7 +6,8 @@ the query, the one-sided hypergeometric p-value is
 
     p = P(X >= k),  X ~ Hypergeometric(M, n, N)  (scipy.stats.hypergeom.sf(k - 1, M, n, N)),
 
-the test of GSEA/MSigDB's "investigate gene sets", DAVID and clusterProfiler's ``enricher``. The
+the test of GSEA/MSigDB's "investigate gene sets", DAVID and clusterProfiler's ``enricher``
+(:func:`hypergeometric_p`, vectorized). The
 p-values of the sets tested for one query (every set with at least one gene in the data) are
 adjusted by Benjamini & Hochberg's step-up procedure,
 
@@ -30,7 +31,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import sparse, stats
+from scipy import sparse, special, stats
 
 from .io.gene_sets import MatchedSets
 
@@ -73,10 +74,45 @@ class EnrichmentRow:
         }
 
 
+#: terms (rows x tail length) summed at once by :func:`hypergeometric_p`
+_BLOCK = 2_000_000
+
+
 def hypergeometric_p(overlap, set_size, n_query, n_universe) -> np.ndarray:
-    """P(X >= overlap) for X ~ Hypergeometric(n_universe, set_size, n_query), elementwise."""
-    k = np.asarray(overlap)
-    return np.clip(stats.hypergeom.sf(k - 1, n_universe, set_size, n_query), 0.0, 1.0)
+    """P(X >= overlap) for X ~ Hypergeometric(n_universe, set_size, n_query), elementwise.
+
+    The same as ``scipy.stats.hypergeom.sf(overlap - 1, n_universe, set_size, n_query)`` (tested
+    against it), computed as the sum of the tail's probabilities ``hypergeom.pmf(j)`` for ``j`` from
+    the overlap to ``min(set_size, n_query)`` (log-sum-exp of ``logpmf``) on blocks of queries of
+    similar tail length: scipy's ``sf`` sums each element's tail in a Python loop, 18 s for the
+    160,000 (regulator, set) pairs of 2,000 regulators against 10,000 sets.
+    """
+    k, n, big_n, m = (
+        np.asarray(a, dtype=np.int64) for a in np.broadcast_arrays(overlap, set_size, n_query, n_universe)
+    )
+    shape = k.shape
+    k, n, big_n, m = k.ravel(), n.ravel(), big_n.ravel(), m.ravel()
+    k = np.maximum(k, 0)
+    top = np.minimum(n, big_n)
+    width = np.maximum(top - k + 1, 0)
+    p = np.zeros(k.size)
+    order = np.argsort(width, kind="stable")
+    start = int(np.searchsorted(width[order], 1))  # a tail without terms has p = 0 (overlap beyond possible)
+    sorted_width = width[order]
+    while start < order.size:
+        # the largest block whose rows x longest tail stays within _BLOCK terms (at least one row)
+        cost = sorted_width[start:] * np.arange(1, order.size - start + 1)
+        stop = start + max(1, int(np.searchsorted(cost, _BLOCK, side="right")))
+        rows = order[start:stop]
+        span = int(width[rows].max())
+        j = k[rows, None] + np.arange(span)[None, :]
+        inside = j <= top[rows, None]
+        logpmf = stats.hypergeom.logpmf(
+            np.where(inside, j, k[rows, None]), m[rows, None], n[rows, None], big_n[rows, None]
+        )
+        p[rows] = np.exp(special.logsumexp(np.where(inside, logpmf, -np.inf), axis=1))
+        start = stop
+    return np.clip(p, 0.0, 1.0).reshape(shape)
 
 
 def benjamini_hochberg(p, n_tests: int | None = None) -> np.ndarray:
@@ -119,6 +155,7 @@ def enrich(matched: MatchedSets, queries: Mapping[str, Sequence[str]], *, top: i
     s, v, k = overlaps.row, overlaps.col, overlaps.data.astype(np.int64)
     p = hypergeometric_p(k, matched.sizes[s], n_query[v], len(matched.universe))
     out: dict[str, list[EnrichmentRow]] = {}
+    ind, ptr = matched.membership.indices, matched.membership.indptr  # each set's genes (CSR rows)
     by_query = np.argsort(v, kind="stable")
     bounds = np.searchsorted(v[by_query], np.arange(len(names) + 1))
     for qi, name in enumerate(names):
@@ -139,7 +176,7 @@ def enrich(matched: MatchedSets, queries: Mapping[str, Sequence[str]], *, top: i
                 p=float(p[at[i]]),
                 q=float(q[i]),
                 genes=tuple(
-                    matched.universe[j] for j in sorted(set(matched.membership.getrow(s[at[i]]).indices) & query)
+                    matched.universe[j] for j in sorted(query.intersection(ind[ptr[s[at[i]]] : ptr[s[at[i]] + 1]]))
                 ),
             )
             for i in order

@@ -37,6 +37,26 @@ class TestHypergeometricP:
         ]
         np.testing.assert_allclose(got, want, rtol=1e-9, atol=1e-300)
 
+    def test_edges_of_the_support_and_tiny_p(self):
+        assert hypergeometric_p(0, 4, 3, 10) == pytest.approx(1.0)
+        assert hypergeometric_p(4, 4, 3, 10) == 0.0  # more overlap than the query has
+        k = np.array([1, 5, 40, 60])
+        np.testing.assert_allclose(
+            hypergeometric_p(k, 80, 60, 20000), stats.hypergeom.sf(k - 1, 20000, 80, 60), rtol=1e-9
+        )
+        assert hypergeometric_p(60, 80, 60, 20000) > 0  # about 1e-180, not rounded to 0
+        assert hypergeometric_p(np.array([[1, 2], [2, 3]]), 5, 5, 50).shape == (2, 2)
+
+    def test_many_blocks(self, monkeypatch):
+        from engine import enrichment
+
+        monkeypatch.setattr(enrichment, "_BLOCK", 7)  # one or two rows per block
+        rng = np.random.default_rng(3)
+        n, big_n = rng.integers(1, 30, 50), rng.integers(1, 30, 50)
+        k = rng.integers(0, 30, 50)
+        want = stats.hypergeom.sf(k - 1, 100, n, big_n)
+        np.testing.assert_allclose(hypergeometric_p(k, n, big_n, 100), want, rtol=1e-9, atol=1e-300)
+
 
 class TestBenjaminiHochberg:
     def test_hand_computed(self):
