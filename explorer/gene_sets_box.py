@@ -93,7 +93,7 @@ def current() -> GeneSets | None:
 def file_name() -> str | None:
     """The uploaded file's name, as stored in exported settings."""
     sets = current()
-    return None if sets is None else sets.source
+    return None if sets is None else sets.file or sets.source
 
 
 def matched() -> MatchedSets | None:

@@ -20,7 +20,8 @@ is not a gene-set file (binary, a single column, a table of measurements) raises
 
 :func:`match_gene_sets` then restricts the sets to the variables of the data, the universe of the
 enrichment test: exact names first; only when no set gene matches a variable exactly, names are
-matched ignoring case (mouse ``Gata1`` against a table of ``GATA1``), and a note says so. Set genes
+matched ignoring case and Ensembl version suffixes (mouse ``Gata1`` against a set of ``GATA1``;
+``ENSG00000141510.16`` in a GENCODE table against ``ENSG00000141510``), and a note says so. Set genes
 that are not variables are counted in one note.
 """
 
@@ -273,6 +274,16 @@ class MatchedSets:
         return [self.universe[j] for j in np.sort(row.indices)]
 
 
+_ENSEMBL_VERSION = re.compile(r"^(ens[a-z]*\d{6,})\.\d+$")
+
+
+def _loose(name: str) -> str:
+    """A name for the fallback match: lower case, an Ensembl id without its version
+    (``ENSG00000141510.16`` -> ``ensg00000141510``)."""
+    low = name.strip().lower()
+    return _ENSEMBL_VERSION.sub(r"\1", low)
+
+
 def match_gene_sets(sets: GeneSets, universe: Sequence[str]) -> MatchedSets:
     """Restrict ``sets`` to the variable names ``universe`` (see the module docstring)."""
     universe = tuple(str(u) for u in universe)
@@ -281,14 +292,14 @@ def match_gene_sets(sets: GeneSets, universe: Sequence[str]) -> MatchedSets:
     lookup = {g: index[g] for g in all_genes if g in index}
     notes = []
     if not lookup:
-        lower: dict[str, int] = {}
+        loose: dict[str, int] = {}
         for name, j in index.items():
-            lower.setdefault(name.lower(), j)
-        lookup = {g: lower[g.lower()] for g in all_genes if g.lower() in lower}
+            loose.setdefault(_loose(name), j)
+        lookup = {g: loose[_loose(g)] for g in all_genes if _loose(g) in loose}
         if lookup:
             notes.append(
-                "no set gene matches a variable name exactly; genes were matched ignoring case "
-                f"(e.g. {next(iter(lookup))!r} = {universe[next(iter(lookup.values()))]!r})"
+                "no set gene matches a variable name exactly; genes were matched ignoring case and Ensembl "
+                f"version suffixes (e.g. {next(iter(lookup))!r} = {universe[next(iter(lookup.values()))]!r})"
             )
     if not lookup:
         raise DataValidationError(

@@ -115,3 +115,9 @@ class TestMatching:
         assert m.set_genes(0) == ["Gata1", "Tal1"]
         assert any("ignoring case" in n for n in m.notes)
         assert any(n.startswith("1 of the 3 genes") for n in m.notes)
+
+    def test_ensembl_versions_in_the_fallback(self):
+        gs = parse_gene_sets("S1,ENSG00000141510\nS1,ENSG00000012048\n", source="t")
+        m = match_gene_sets(gs, ["ENSG00000141510.16", "ENSG00000012048.23", "ENSG00000000003.15"])
+        assert m.set_genes(0) == ["ENSG00000141510.16", "ENSG00000012048.23"]
+        assert any("Ensembl version" in n for n in m.notes)
