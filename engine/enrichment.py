@@ -227,14 +227,16 @@ def attach_enrichment(
     regulators: Sequence[str] | None = None,
     *,
     top: int | None = TOP_SETS,
+    computed: tuple[dict, list[dict]] | None = None,
 ) -> None:
     """Write :func:`network_enrichment` into a JSON result ``out`` (``learn``'s or ``bootstrap``'s):
     each hidden variable's entry (``hidden``: name -> its dict in ``out``) gets ``enrichment`` rows,
     ``out`` gets the ``regulator_enrichment`` table, a ``gene_sets`` block saying what was tested
-    (file, format, sets, sets tested, universe, notes) and ``settings.gene_sets`` the file's name."""
-    hidden_rows, regulator_rows = network_enrichment(
-        matched, edges, hidden=list(hidden), regulators=regulators, top=top
-    )
+    (file, format, sets, sets tested, universe, notes) and ``settings.gene_sets`` the file's name.
+    ``computed``: what :func:`network_enrichment` returned for these arguments, when the caller has it."""
+    if computed is None:
+        computed = network_enrichment(matched, edges, hidden=list(hidden), regulators=regulators, top=top)
+    hidden_rows, regulator_rows = computed
     for name, entry in hidden.items():
         entry["enrichment"] = [row.to_dict() for row in hidden_rows[name]]
     out["regulator_enrichment"] = regulator_rows

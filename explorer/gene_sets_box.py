@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from engine.enrichment import ENRICHMENT_COLUMNS, EnrichmentRow, network_enrichment
+from engine.enrichment import ENRICHMENT_COLUMNS, EnrichmentRow, attach_enrichment, network_enrichment
 from engine.exceptions import IdealParentError
 from engine.io.gene_sets import GeneSets, MatchedSets, gene_sets_from_bytes, match_gene_sets
 from explorer import state
@@ -34,6 +34,7 @@ __all__ = [
     "top_set",
     "show_table",
     "hidden_section",
+    "with_enrichment",
 ]
 
 KEY_UPLOAD = "ip_genesets_upload"
@@ -121,6 +122,20 @@ def enrichment(
         return None
     key = (id(match), tuple(edges), tuple(hidden), None if regulators is None else tuple(regulators))
     return state.memo(name, key, lambda: network_enrichment(match, edges, hidden=hidden, regulators=regulators))
+
+
+def with_enrichment(out: dict) -> dict:
+    """A learned network's JSON (:meth:`engine.network.LearnedNetwork.to_dict`) with the enrichment
+    ``learn --gene-sets`` writes, when gene sets are loaded (``out`` as it is otherwise)."""
+    edges = [(e["parent"], e["child"]) for e in out.get("edges", [])]
+    out = {**out, "settings": dict(out.get("settings") or {}), "hidden": [dict(h) for h in out.get("hidden", [])]}
+    hidden = {h["name"]: h for h in out["hidden"]}
+    session = state.session()
+    regulators = session.regulators if session is not None else None
+    computed = enrichment("export_enrichment", edges, list(hidden), regulators)
+    if computed is not None:
+        attach_enrichment(out, matched(), edges, hidden, regulators, computed=computed)
+    return out
 
 
 def _row(row: dict) -> dict:

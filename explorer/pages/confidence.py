@@ -277,14 +277,14 @@ def _regulators_section(result, enriched) -> None:
     )
 
 
-def _enrichment_section(enriched) -> None:
+def _enrichment_section(result, enriched) -> None:
     if enriched is None:
         st.caption("Upload gene sets under 'Gene sets' in the sidebar to compare the regulators with known sets.")
         return
     st.subheader("Known gene sets among the regulators' children")
     st.caption(gene_sets_box.EXPLAIN + " Hidden regulators: their core children; observed ones: the averaged network.")
     frame = gene_sets_box.hidden_frame(enriched[0], "regulator")
-    frame.insert(1, "n_children", None)
+    frame.insert(1, "n_children", frame["regulator"].map({r.name: len(r.core) for r in result.regulators or []}))
     frame = pd.concat([frame, gene_sets_box.regulator_frame(enriched[1])], ignore_index=True)
     gene_sets_box.show_table(frame, "ip_conf_enrich", "bootstrap_enrichment.csv", "enrichment")
 
@@ -385,7 +385,7 @@ def _results(result) -> None:
         )
     if result.regulators is not None:
         _regulators_section(result, enriched)
-    _enrichment_section(enriched)
+    _enrichment_section(result, enriched)
     _downloads(result, table, threshold, enriched)
 
 

@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import exact_panel, interventions_view, network_panel, network_view, state
+from explorer import exact_panel, gene_sets_box, interventions_view, network_panel, network_view, state
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
@@ -105,7 +105,7 @@ def _downloads(net) -> None:
     cols = st.columns(3)
     cols[0].download_button(
         "JSON (CLI result format)",
-        json.dumps(net.to_dict(), indent=2),
+        json.dumps(gene_sets_box.with_enrichment(net.to_dict()), indent=2),
         file_name=f"{base}_network.json",
         mime="application/json",
         key=state.W_DL_JSON,

@@ -52,3 +52,9 @@ def test_hidden_page_shows_known_sets_among_the_children(repo_root):
     assert top["p"] < 1e-3
     labels = [b.label for b in at.get("download_button")]
     assert "Download hidden-variable enrichment (CSV)" in labels
+    # the Truth page's JSON export carries the same enrichment as `learn --gene-sets`
+    at.switch_page("explorer/pages/truth.py").run()
+    assert not at.exception
+    hidden_rows, regulator_rows = at.session_state[state.MEMO]["export_enrichment"][1]
+    assert hidden_rows["H1"][0].set == "KNOWN_TARGETS" and hidden_rows["H1"][0].p == top["p"]
+    assert all(set(r) >= {"regulator", "set", "overlap", "set_size", "p", "q", "genes"} for r in regulator_rows)
