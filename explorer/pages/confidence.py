@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import time
 
-import pandas as pd
 import streamlit as st
 
 from engine.cli.output import finite
@@ -30,7 +29,15 @@ from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
 from explorer import gene_sets_box, network_panel, state
 from explorer.confidence import MAX_REPLICATES, ConfidenceController, RunKey
-from explorer.confidence_view import confidence_network_html, duration, edges_table, regulators_table, search_frame
+from explorer.confidence_tables import (  # noqa: F401 (the keys, for tests)
+    KEY_EDGE_ABOVE,
+    KEY_EDGE_SEARCH,
+    KEY_REG_SEARCH,
+    edges_section,
+    enrichment_section,
+    regulators_section,
+)
+from explorer.confidence_view import confidence_network_html, duration
 from explorer.pages import show_html
 
 CONTROLLER = "ip_conf_controller"
@@ -45,9 +52,6 @@ KEY_PENDING = "ip_conf_pending"
 KEY_DL_EDGES = "ip_conf_dl_edges"
 KEY_DL_REGULATORS = "ip_conf_dl_regulators"
 KEY_DL_JSON = "ip_conf_dl_json"
-KEY_EDGE_SEARCH = "ip_conf_edge_search"
-KEY_EDGE_ABOVE = "ip_conf_edge_above"
-KEY_REG_SEARCH = "ip_conf_reg_search"
 #: key prefix of the network drawing's controls (sub-network choice, gene search, large view)
 NETWORK_KEYS = "ip_conf_net"
 
@@ -66,18 +70,6 @@ support whatever the sample; an edge found once in a while is noise. The **avera
 the edges above a threshold, by default estimated from the strengths themselves as bnlearn does
 (Scutari & Nagarajan 2013). Replicates run in parallel, one per core, on a local Dask cluster.
 """
-
-
-#: the edge table's columns: shares to two decimals (they were shown as "1", "0.54", "0.8889")
-EDGE_COLUMNS = {
-    "strength": st.column_config.NumberColumn(
-        "strength", format="%.2f", help="Share of the replicates with this edge, either way round."
-    ),
-    "direction": st.column_config.NumberColumn(
-        "direction", format="%.2f", help="Share of those replicates where it points from parent to child."
-    ),
-    "averaged": st.column_config.CheckboxColumn("averaged", help="In the averaged network at the slider's threshold."),
-}
 
 
 def controller() -> ConfidenceController:
@@ -233,62 +225,6 @@ def _network(names: list[str], result, threshold: float) -> None:
     show_html(html, view.height + 40)
 
 
-def _edges_section(result, threshold: float) -> pd.DataFrame:
-    """The edge table (search, only those at the slider's strength, sorting by the headers)."""
-    st.subheader("Edges by strength")
-    table = state.memo(
-        "confidence_edges",
-        (id(result), threshold),
-        lambda: edges_table(result, threshold, _averaged(result, threshold)),
-    )
-    row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
-    query = row.text_input("Search edges", key=KEY_EDGE_SEARCH, placeholder="a gene name…", width=260)
-    above = row.checkbox("Only edges at the slider's strength", key=KEY_EDGE_ABOVE)
-    shown = search_frame(table, query, ["parent", "child"])
-    if above:
-        shown = shown[shown["strength"] >= threshold]
-    st.caption(f"{len(shown):,} of {len(table):,} pairs; click a column header to sort.")
-    st.dataframe(
-        shown,
-        width="stretch",
-        height=min(420, 38 + 35 * max(1, len(shown))),
-        key="ip_conf_edges",
-        hide_index=True,
-        column_config=EDGE_COLUMNS,
-    )
-    return table
-
-
-def _regulators_section(result, enriched) -> None:
-    """Hidden regulators by support, with their best known gene set when gene sets are loaded."""
-    st.subheader("Hidden regulators by support")
-    known = None if enriched is None else {name: gene_sets_box.top_set(rows) for name, rows in enriched[0].items()}
-    regs = regulators_table(result, known)
-    if regs.empty:
-        st.info("No replicate added a hidden variable.")
-        return
-    query = st.text_input("Search regulators", key=KEY_REG_SEARCH, placeholder="a regulator or child…", width=260)
-    st.dataframe(
-        search_frame(regs, query),
-        width="stretch",
-        hide_index=True,
-        key="ip_conf_regulators",
-        column_config={"support": st.column_config.NumberColumn("support", format="%.2f")},
-    )
-
-
-def _enrichment_section(result, enriched) -> None:
-    if enriched is None:
-        st.caption("Upload gene sets under 'Gene sets' in the sidebar to compare the regulators with known sets.")
-        return
-    st.subheader("Known gene sets among the regulators' children")
-    st.caption(gene_sets_box.EXPLAIN + " Hidden regulators: their core children; observed ones: the averaged network.")
-    frame = gene_sets_box.hidden_frame(enriched[0], "regulator")
-    frame.insert(1, "n_children", frame["regulator"].map({r.name: len(r.core) for r in result.regulators or []}))
-    frame = pd.concat([frame, gene_sets_box.regulator_frame(enriched[1])], ignore_index=True)
-    gene_sets_box.show_table(frame, "ip_conf_enrich", "bootstrap_enrichment.csv", "enrichment")
-
-
 def _export(result, threshold: float, match=None, regulators=None) -> dict:
     """The CLI's JSON, with the averaged network at the slider's threshold and, with gene sets
     (``match``: a MatchedSets), the enrichment as ``bootstrap --gene-sets`` writes it."""
@@ -374,7 +310,7 @@ def _results(result) -> None:
         )
     )
     _truth_precision(session, result, threshold)
-    table = _edges_section(result, threshold)
+    table = edges_section(result, threshold, _averaged(result, threshold))
     enriched = None
     if gene_sets_box.current() is not None:
         enriched = gene_sets_box.enrichment(
@@ -384,8 +320,8 @@ def _results(result) -> None:
             session.regulators,
         )
     if result.regulators is not None:
-        _regulators_section(result, enriched)
-    _enrichment_section(result, enriched)
+        regulators_section(result, enriched)
+    enrichment_section(result, enriched)
     _downloads(result, table, threshold, enriched)
 
 
