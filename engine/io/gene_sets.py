@@ -3,7 +3,8 @@
 Two formats, told apart by the file's name and content:
 
 * **GMT**, the GSEA/MSigDB format: one set per line, ``name<TAB>description<TAB>gene<TAB>gene...``
-  (the description is often a URL or ``na``). A file named ``*.gmt`` is always read as GMT; another
+  (the description is often a URL, ``na`` or empty; a weight after a gene, Enrichr's
+  ``STAT3,1.0``, is dropped). A file named ``*.gmt`` is always read as GMT; another
   tab-separated file is GMT when its lines have different numbers of fields (sets of different sizes).
 * **A two-column table**, one (set, gene) pair per row: ``set,gene`` or ``regulator,target``
   (TF-target lists such as TRRUST), CSV, TSV or ``;``-separated; further columns (mode of
@@ -125,16 +126,29 @@ def _is_gmt(lines: list[str], name: str) -> bool:
     return len(set(firsts)) == len(firsts)
 
 
-def _parse_gmt(lines: list[str]) -> tuple[list[tuple[str, str, list[str]]], list[str]]:
-    rows, problems = [], []
+#: a gene with a weight after it, as in Enrichr's libraries ("STAT3,1.0")
+_WEIGHTED = re.compile(r"^(.+?),\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$")
+
+
+def _parse_gmt(lines: list[str]) -> tuple[list[tuple[str, str, list[str]]], list[str], int]:
+    """(name, description, genes) per line, the problems, and how many genes carried a weight."""
+    rows, problems, weighted = [], [], 0
     for n, line in enumerate(lines, 1):
         cells = [_clean(c) for c in line.split("\t")]
         if not cells[0]:
             problems.append(f"line {n} has no set name")
             continue
         description = cells[1] if len(cells) > 1 else ""
-        rows.append((cells[0], description, [g for g in cells[2:] if g]))
-    return rows, problems
+        genes = []
+        for g in cells[2:]:
+            m = _WEIGHTED.match(g)
+            if m:
+                weighted += 1
+                g = m.group(1).strip()
+            if g:
+                genes.append(g)
+        rows.append((cells[0], description, genes))
+    return rows, problems, weighted
 
 
 def _separator(lines: list[str]) -> str:
@@ -182,8 +196,10 @@ def parse_gene_sets(text: str, *, source: str = "gene sets", name: str = "") -> 
     if not lines:
         raise DataValidationError(f"{source}: holds no gene sets (the file is empty).")
     gmt = _is_gmt(lines, name or source)
-    rows, problems = _parse_gmt(lines) if gmt else _parse_table(lines, source)
+    rows, problems, weighted = _parse_gmt(lines) if gmt else (*_parse_table(lines, source), 0)
     notes = []
+    if weighted:
+        notes.append(f"{weighted} gene weight(s) after a comma (as in Enrichr's 'GENE,1.0') ignored")
     if skipped:
         notes.append(f"{skipped} blank or comment line(s) skipped")
     if problems:

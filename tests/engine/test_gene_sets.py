@@ -48,6 +48,11 @@ class TestParseGMT:
         gs = parse_gene_sets("S1\tna\ta\tb\tc\nS2\tna\td\n", source="sets.txt", name="sets.txt")
         assert gs.format == "GMT" and gs.genes == [("a", "b", "c"), ("d",)]
 
+    def test_enrichr_library_with_weights_and_empty_descriptions(self):
+        gs = parse_gene_sets("STAT3 ENCODE\t\tSOCS3,1.0\tJUNB,0.5\n", source="x.txt", name="ENCODE_TF.gmt")
+        assert gs.genes == [("SOCS3", "JUNB")]
+        assert any("2 gene weight(s)" in n for n in gs.notes)
+
 
 class TestParseTable:
     @pytest.mark.parametrize(
