@@ -146,6 +146,21 @@ def read_gene_sets(args: argparse.Namespace, dataset):
     return matched
 
 
+def _say_top_sets(hidden: list[dict], edges) -> None:
+    """One stderr line per hidden variable: its best known gene set (or that none overlaps)."""
+    for h in hidden:
+        n = sum(1 for p, _ in edges if p == h["name"])
+        rows = h.get("enrichment") or []
+        if not rows:
+            say(f"  {h['name']}: no known gene set holds any of its {n} children")
+            continue
+        r = rows[0]
+        say(
+            f"  {h['name']}: top known set {r['set']}: {r['overlap']} of its {n} children "
+            f"(set of {r['set_size']} in the data), p {r['p']:.2g}, q {r['q']:.2g}"
+        )
+
+
 def make_estimator(args: argparse.Namespace):
     """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of it)."""
     from ..io.regulators import read_regulators
@@ -187,6 +202,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         attach_enrichment(
             result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset)
         )
+        _say_top_sets(result["hidden"], edges)
     write_result(dumps(result), args.out)
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
@@ -229,6 +245,7 @@ def bootstrap(args: argparse.Namespace) -> int:
         hidden = {h["name"]: h for h in out.get("hidden", [])}
         edges += [(name, child) for name, h in hidden.items() for child in h["core"]]
         attach_enrichment(out, matched, edges, hidden, est.regulator_names(dataset))
+        _say_top_sets(out.get("hidden", []), edges)
     write_result(dumps(out), args.out)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")

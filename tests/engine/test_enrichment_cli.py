@@ -47,6 +47,7 @@ def test_learn_reports_enrichment_of_the_hidden_regulator(factor, capsys):
     assert "1 of the 12 genes in the sets are not variables of the data" in out.err
     assert "1 set(s) without genes left out" in out.err
     assert d["settings"]["gene_sets"] == "sets.gmt"
+    assert f"{d['hidden'][0]['name']}: top known set TF_TARGETS: " in out.err
     assert d["gene_sets"]["n_tested"] == 2 and d["gene_sets"]["universe"] == 14
     (h,) = d["hidden"]
     children = {e["child"] for e in d["edges"] if e["parent"] == h["name"]}
