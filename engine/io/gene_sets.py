@@ -20,9 +20,10 @@ is not a gene-set file (binary, a single column, a table of measurements) raises
 :class:`~engine.exceptions.DataValidationError` naming it.
 
 :func:`match_gene_sets` then restricts the sets to the variables of the data, the universe of the
-enrichment test: exact names first; only when no set gene matches a variable exactly, names are
-matched ignoring case and Ensembl version suffixes (mouse ``Gata1`` against a set of ``GATA1``;
-``ENSG00000141510.16`` in a GENCODE table against ``ENSG00000141510``), and a note says so. Set genes
+enrichment test: exact names first; a set gene without an exact match is then matched ignoring
+case and Ensembl version suffixes (mouse ``Gata1`` against a set of ``GATA1``; ``ENSG00000141510.16``
+in a GENCODE table against ``ENSG00000141510``; a hand-made set in lower case beside an MSigDB one),
+and a note says how many were. Set genes
 that are not variables are counted in one note.
 """
 
@@ -307,16 +308,20 @@ def match_gene_sets(sets: GeneSets, universe: Sequence[str]) -> MatchedSets:
     all_genes = list(dict.fromkeys(g for gs in sets.genes for g in gs))
     lookup = {g: index[g] for g in all_genes if g in index}
     notes = []
-    if not lookup:
+    unmatched = [g for g in all_genes if g not in lookup]
+    if unmatched:
         loose: dict[str, int] = {}
         for name, j in index.items():
             loose.setdefault(_loose(name), j)
-        lookup = {g: loose[_loose(g)] for g in all_genes if _loose(g) in loose}
-        if lookup:
+        extra = {g: loose[_loose(g)] for g in unmatched if _loose(g) in loose}
+        if extra:
+            first = next(iter(extra))
+            which = "no set gene matches" if not lookup else f"{len(extra):,} set gene(s) match no"
             notes.append(
-                "no set gene matches a variable name exactly; genes were matched ignoring case and Ensembl "
-                f"version suffixes (e.g. {next(iter(lookup))!r} = {universe[next(iter(lookup.values()))]!r})"
+                f"{which} variable name exactly; {'genes were' if not lookup else 'they were'} matched ignoring "
+                f"case and Ensembl version suffixes (e.g. {first!r} = {universe[extra[first]]!r})"
             )
+            lookup.update(extra)
     if not lookup:
         raise DataValidationError(
             f"{sets.source}: none of its {len(all_genes):,} genes is a variable of the data (first: "

@@ -108,10 +108,18 @@ class TestNotAGeneSetFile:
 
 class TestMatching:
     def test_exact_match_wins_over_case(self):
-        gs = parse_gene_sets("S1,GATA1\nS1,gata2\n", source="t")
-        m = match_gene_sets(gs, ["GATA1", "Gata2"])
-        assert m.set_genes(0) == ["GATA1"]  # an exact match exists: no case-insensitive fallback
+        gs = parse_gene_sets("S1,GATA1\nS1,TAL1\n", source="t")
+        m = match_gene_sets(gs, ["Gata1", "GATA1", "TAL1"])
+        assert m.set_genes(0) == ["GATA1", "TAL1"]  # exact matches: 'Gata1' is not also counted
         assert not any("ignoring case" in n for n in m.notes)
+
+    def test_genes_without_an_exact_match_fall_back_to_case(self):
+        # a hand-made lower-case set beside an exact one: its genes are found, and the note says so
+        gs = parse_gene_sets("S1,GATA1\nS2,tal1\nS2,klf1\n", source="t")
+        m = match_gene_sets(gs, ["GATA1", "TAL1", "Actb"])
+        assert m.set_genes(0) == ["GATA1"] and m.set_genes(1) == ["TAL1"]
+        assert any(n.startswith("1 set gene(s) match no variable name exactly; they were matched") for n in m.notes)
+        assert any(n.startswith("1 of the 3 genes") for n in m.notes)  # klf1
 
     def test_case_insensitive_fallback_is_noted(self):
         # a human-symbol set on mouse data
