@@ -225,42 +225,46 @@ def _network(names: list[str], result, threshold: float) -> None:
     show_html(html, view.height + 40)
 
 
-def _export(result, threshold: float, match=None, regulators=None) -> dict:
-    """The CLI's JSON, with the averaged network at the slider's threshold and, with gene sets
-    (``match``: a MatchedSets), the enrichment as ``bootstrap --gene-sets`` writes it."""
+def _export(result, threshold: float, averaged, match=None, regulators=None, computed=None) -> dict:
+    """The CLI's JSON, with ``averaged`` (the averaged network at ``threshold``) and, with gene sets
+    (``match``: a MatchedSets; ``computed``: its enrichment when already known), the enrichment as
+    ``bootstrap --gene-sets`` writes it. Reads no session state (it runs when a download is clicked,
+    on another thread)."""
     out = result.to_dict()
     out["settings"] = dict(out["settings"])  # a copy: the result's own settings stay as they are
-    t = _averaged_threshold(result, threshold)
-    out["averaged_at_slider"] = {"threshold": t, "edges": [e.to_dict() for e in _averaged(result, threshold)]}
+    out["averaged_at_slider"] = {"threshold": threshold, "edges": [e.to_dict() for e in averaged]}
     if match is not None:
         hidden = {h["name"]: h for h in out.get("hidden", [])}
-        attach_enrichment(out, match, _enrichment_edges(result, threshold), hidden, regulators)
+        edges = _enrichment_edges(result, averaged)
+        attach_enrichment(out, match, edges, hidden, regulators, computed=computed)
     return out
 
 
-def _enrichment_edges(result, threshold: float) -> list[tuple[str, str]]:
-    edges = [(e.parent, e.child) for e in _averaged(result, threshold)]
+def _enrichment_edges(result, averaged) -> list[tuple[str, str]]:
+    """The averaged network's edges and each hidden regulator's core children."""
+    edges = [(e.parent, e.child) for e in averaged]
     return edges + [(r.name, c) for r in result.regulators or [] for c in r.core]
 
 
 def _downloads(result, table, threshold: float, enriched) -> None:
+    """Edges (CSV), the result (JSON) and the regulators (CSV), each made when its button is clicked."""
     cols = st.columns(3)
     match = gene_sets_box.matched() if enriched is not None else None
-    key = (id(result), threshold, id(match))
-    edges_csv = state.memo("confidence_edges_csv", key, lambda: table.to_csv(index=False))
-    payload = state.memo(
-        "confidence_json",
-        key,
-        lambda: json.dumps(
-            finite(_export(result, threshold, match, state.session().regulators)), indent=2, allow_nan=False
-        ),
-    )
+    t, averaged, regulators = _averaged_threshold(result, threshold), _averaged(result, threshold), None
+    if state.session() is not None:
+        regulators = state.session().regulators
     cols[0].download_button(
-        "Edges (CSV)", edges_csv, file_name="bootstrap_edges.csv", mime="text/csv", key=KEY_DL_EDGES
+        "Edges (CSV)",
+        lambda: table.to_csv(index=False),
+        file_name="bootstrap_edges.csv",
+        mime="text/csv",
+        key=KEY_DL_EDGES,
     )
     cols[1].download_button(
         "Result (JSON, as the CLI writes it)",
-        payload,
+        lambda: json.dumps(
+            finite(_export(result, t, averaged, match, regulators, enriched)), indent=2, allow_nan=False
+        ),
         file_name="bootstrap.json",
         mime="application/json",
         key=KEY_DL_JSON,
@@ -268,7 +272,7 @@ def _downloads(result, table, threshold: float, enriched) -> None:
     if result.regulators:
         cols[2].download_button(
             "Regulators (CSV: support, member frequencies)",
-            result.regulators_frame().to_csv(index=False),
+            lambda: result.regulators_frame().to_csv(index=False),
             file_name="bootstrap_regulators.csv",
             mime="text/csv",
             key=KEY_DL_REGULATORS,
@@ -315,7 +319,7 @@ def _results(result) -> None:
     if gene_sets_box.current() is not None:
         enriched = gene_sets_box.enrichment(
             "confidence_enrichment",
-            _enrichment_edges(result, threshold),
+            _enrichment_edges(result, _averaged(result, threshold)),
             [r.name for r in result.regulators or []],
             session.regulators,
         )

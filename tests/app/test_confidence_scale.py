@@ -110,7 +110,7 @@ def test_enrichment_of_regulators_with_uploaded_gene_sets(wide):
     top = table[table.regulator == "R1"].iloc[0]
     assert top["set"] == "TARGETS_OF_X" and top["overlap"] == 10 and top["n_children"] == 10
     assert top["p"] == pytest.approx(math.comb(12, 10) / math.comb(N, 10))  # every child in the set
-    payload = page._export(ctl.result, 0.5, match_gene_sets(sets, ds.names))
+    payload = page._export(ctl.result, 0.5, ctl.result.averaged_at(0.5), match_gene_sets(sets, ds.names))
     assert payload["hidden"][0]["enrichment"][0]["set"] == "TARGETS_OF_X"
     assert payload["settings"]["gene_sets"] == "sets.gmt"
     json.dumps(payload)  # JSON-ready
