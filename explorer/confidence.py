@@ -65,7 +65,7 @@ def _close_if_idle(ref: weakref.ref, holder: dict, lock: threading.Lock) -> None
     """Close the cluster unless a run is going on (the idle timer's target)."""
     ctl = ref()
     with lock:
-        if ctl is None or ctl.run is None:
+        if ctl is None or (ctl.run is None and not ctl._starting):
             _shutdown(holder)
 
 
@@ -90,6 +90,7 @@ class ConfidenceController:
         self.key: RunKey | None = None
         self.result: BootstrapResult | None = None
         self.started_at: float | None = None
+        self._starting = False
 
     # ---------------------------------------------------------------- cluster
     @property
@@ -156,7 +157,11 @@ class ConfidenceController:
         settings = {**est.settings(), "n_replicates": key.n_replicates, "seed": key.seed}
         self._cancel_idle()
         self.started_at = time.monotonic()
-        self.run = BootstrapRun(self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings)
+        self._starting = True  # an idle timer firing now must not close the cluster being handed to the run
+        try:
+            self.run = BootstrapRun(self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings)
+        finally:
+            self._starting = False
         self.key = key
         self.result = None
 
