@@ -310,7 +310,7 @@ def _results(result) -> None:
             if _averaged_threshold(result, threshold) == threshold
             else f"solid: the averaged network at the estimated threshold {result.threshold:.2f} "
             f"({len(result.averaged):,} edges); above {AVERAGED_LIMIT:,} edges it is not recomputed at the "
-            "slider's threshold (a cycle check per edge takes minutes at this size)."
+            "slider's threshold (a cycle check per edge: seconds to minutes at this size)."
         )
     )
     _truth_precision(session, result, threshold)
