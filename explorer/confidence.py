@@ -8,11 +8,15 @@ controller is garbage-collected with the session's state, or at interpreter exit
 replicate (:class:`engine.bootstrap.BootstrapRun`) and returns at once; the page calls
 :meth:`ConfidenceController.poll` every fraction of a second to collect what has finished, so
 the page never freezes and Stop (cancelling the replicates not yet finished) takes effect at the
-next poll. No Streamlit here: the controller is tested directly.
+next poll. The cluster is also closed :data:`IDLE_SECONDS` after a run ends (finished or stopped)
+unless another starts, so idle worker processes do not hold memory; the next run starts a new one.
+No Streamlit here: the controller is tested directly.
 """
 
 from __future__ import annotations
 
+import threading
+import time
 import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -23,22 +27,27 @@ from engine.exceptions import ParameterError
 from engine.learn import IdealParentSearch
 from engine.search import SearchSettings
 
-__all__ = ["ConfidenceController", "RunKey", "MAX_REPLICATES"]
+__all__ = ["ConfidenceController", "RunKey", "MAX_REPLICATES", "IDLE_SECONDS"]
 
 #: the page's upper bound on B (a larger study belongs on the command line or a real cluster)
 MAX_REPLICATES = 1000
+#: seconds without a run after which the cluster is closed (its worker processes hold the data
+#: and the engine: two idle workers kept 1.8 GB for 30 minutes); the next run starts a new one
+IDLE_SECONDS = 120.0
 
 
 @dataclass(frozen=True)
 class RunKey:
     """What a bootstrap result was computed from: the data set (by the session's serial number),
-    the search settings, B, the seed and whether hidden regulators were searched for."""
+    the search settings, B, the seed, whether hidden regulators were searched for, and the
+    candidate-regulator list (None: every variable may be a parent)."""
 
     data_version: int
     settings: SearchSettings
     n_replicates: int
     seed: int
     hidden: bool
+    regulators: tuple[str, ...] | None = None
 
 
 def _shutdown(holder: dict) -> None:
@@ -52,6 +61,14 @@ def _shutdown(holder: dict) -> None:
                 pass
 
 
+def _close_if_idle(ref: weakref.ref, holder: dict, lock: threading.Lock) -> None:
+    """Close the cluster unless a run is going on (the idle timer's target)."""
+    ctl = ref()
+    with lock:
+        if ctl is None or (ctl.run is None and not ctl._starting):
+            _shutdown(holder)
+
+
 class ConfidenceController:
     """One explorer session's bootstrap runs and their results.
 
@@ -62,13 +79,18 @@ class ConfidenceController:
         core). The client is made on it lazily, at the first :meth:`start`.
     """
 
-    def __init__(self, cluster_factory: Callable[[], object] | None = None) -> None:
+    def __init__(self, cluster_factory: Callable[[], object] | None = None, idle_seconds: float = IDLE_SECONDS) -> None:
         self.cluster_factory = cluster_factory or start_local_cluster
+        self.idle_seconds = float(idle_seconds)
         self._holder: dict = {}
+        self._lock = threading.Lock()
+        self._idle: threading.Timer | None = None
         self._finalizer = weakref.finalize(self, _shutdown, self._holder)
         self.run: BootstrapRun | None = None
         self.key: RunKey | None = None
         self.result: BootstrapResult | None = None
+        self.started_at: float | None = None
+        self._starting = False
 
     # ---------------------------------------------------------------- cluster
     @property
@@ -78,19 +100,41 @@ class ConfidenceController:
 
     def client(self):
         """The session's Dask client, starting its cluster on first use."""
-        if "client" not in self._holder:
-            from dask.distributed import Client
+        with self._lock:
+            if "client" not in self._holder:
+                from dask.distributed import Client
 
-            cluster = self.cluster_factory()
-            self._holder["cluster"] = cluster
-            self._holder["client"] = Client(cluster)
-        return self._holder["client"]
+                cluster = self.cluster_factory()
+                self._holder["cluster"] = cluster
+                self._holder["client"] = Client(cluster)
+            return self._holder["client"]
 
     def close(self) -> None:
         """Stop any run and close the client and cluster (a later run starts new ones)."""
+        self._cancel_idle()
         if self.run is not None:
             self.stop()
-        _shutdown(self._holder)
+        with self._lock:
+            _shutdown(self._holder)
+
+    def _cancel_idle(self) -> None:
+        if self._idle is not None:
+            self._idle.cancel()
+            self._idle = None
+
+    def _went_idle(self) -> None:
+        """A run ended: close the cluster after :attr:`idle_seconds` unless another run starts."""
+        self._cancel_idle()
+        if self.idle_seconds <= 0:
+            self._close_if_idle()
+            return
+        # the timer holds no reference to the controller, which must stay collectable with the session
+        self._idle = threading.Timer(self.idle_seconds, _close_if_idle, (weakref.ref(self), self._holder, self._lock))
+        self._idle.daemon = True
+        self._idle.start()
+
+    def _close_if_idle(self) -> None:
+        _close_if_idle(weakref.ref(self), self._holder, self._lock)
 
     # ---------------------------------------------------------------- runs
     def start(self, dataset: Dataset, key: RunKey) -> None:
@@ -100,7 +144,10 @@ class ConfidenceController:
         if not 2 <= key.n_replicates <= MAX_REPLICATES:
             raise ParameterError(f"the number of replicates must be between 2 and {MAX_REPLICATES}.")
         est = IdealParentSearch(
-            **key.settings.to_dict(), hidden="auto" if key.hidden else None, random_state=int(key.seed)
+            **key.settings.to_dict(),
+            hidden="auto" if key.hidden else None,
+            random_state=int(key.seed),
+            regulators=None if key.regulators is None else list(key.regulators),
         )
         est._check_params()
         if key.hidden and not key.settings.cpd_type.structural_em:
@@ -108,7 +155,13 @@ class ConfidenceController:
                 "hidden regulators are learned by structural EM, implemented for the linear-Gaussian CPD only."
             )
         settings = {**est.settings(), "n_replicates": key.n_replicates, "seed": key.seed}
-        self.run = BootstrapRun(self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings)
+        self._cancel_idle()
+        self.started_at = time.monotonic()
+        self._starting = True  # an idle timer firing now must not close the cluster being handed to the run
+        try:
+            self.run = BootstrapRun(self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings)
+        finally:
+            self._starting = False
         self.key = key
         self.result = None
 
@@ -124,6 +177,7 @@ class ConfidenceController:
         if self.run.finished:
             self.result = self.run.result()
             self.run = None
+            self._went_idle()
             return False
         return True
 
@@ -135,6 +189,7 @@ class ConfidenceController:
         self.run.stop()
         self.result = self.run.result()
         self.run = None
+        self._went_idle()
 
     def progress(self) -> tuple[int, int, int]:
         """(replicates done, failed, requested) of the run in progress, or of the last result."""
@@ -145,9 +200,24 @@ class ConfidenceController:
             return r.replicates + len(r.failures), len(r.failures), r.requested
         return 0, 0, 0
 
+    def timing(self) -> tuple[float, float | None]:
+        """(seconds since the run started, estimated seconds left or None before the first replicate):
+        the replicates not finished times the mean time per finished replicate so far."""
+        if self.run is None or self.started_at is None:
+            return 0.0, None
+        elapsed = time.monotonic() - self.started_at
+        done = self.run.n_done
+        if not done:
+            return elapsed, None
+        return elapsed, (self.run.n_replicates - done) * elapsed / done
+
     def result_for(self, key: RunKey) -> BootstrapResult | None:
         """The last result, if it was computed for ``key``'s data and settings (else None)."""
         if self.result is None or self.key is None:
             return None
-        same = (self.key.data_version, self.key.settings) == (key.data_version, key.settings)
+        same = (self.key.data_version, self.key.settings, self.key.regulators) == (
+            key.data_version,
+            key.settings,
+            key.regulators,
+        )
         return self.result if same else None

@@ -73,13 +73,18 @@ def _sub_positions(nodes: tuple[int, ...], n_observed: int) -> dict[str, tuple[f
 
 
 def network_controls(
-    prefix: str, names: Sequence[str], edges: Sequence[tuple[int, int]], history: Sequence[Move] = ()
+    prefix: str,
+    names: Sequence[str],
+    edges: Sequence[tuple[int, int]],
+    history: Sequence[Move] = (),
+    modes: Sequence[str] = MODES,
 ) -> NetworkView:
     """Draw the controls (keys start with ``prefix``) and return what to draw.
 
     ``edges`` are the (parent, child) indices that decide neighbourhoods and degrees (the current
     network's, or on the Truth page the learned and true edges together); ``history`` the moves so
-    far (newest last).
+    far (newest last); ``modes`` the choices offered, the first the default (a page without moves,
+    such as Confidence, leaves out "last moves").
     """
     keys = _keys(prefix)
     session = state.session()
@@ -87,14 +92,14 @@ def network_controls(
     big = n > SUBNETWORK_THRESHOLD
     if big:
         state.keep_widgets(
-            {keys["mode"]: MODES[0], keys["genes"]: [], keys["hops"]: 1, keys["max_nodes"]: DEFAULT_MAX_NODES},
-            choices={keys["mode"]: MODES},
+            {keys["mode"]: modes[0], keys["genes"]: [], keys["hops"]: 1, keys["max_nodes"]: DEFAULT_MAX_NODES},
+            choices={keys["mode"]: tuple(modes)},
         )
         # a kept gene list may name variables these data do not have
         kept = [g for g in state.get(keys["genes"]) or [] if g in set(names)]
         state.put(keys["genes"], kept)
         row = st.container(horizontal=True, vertical_alignment="bottom", gap="small")
-        row.radio("Show", MODES, format_func=MODE_LABELS.get, horizontal=True, key=keys["mode"])
+        row.radio("Show", list(modes), format_func=MODE_LABELS.get, horizontal=True, key=keys["mode"])
         row.multiselect(
             "Search genes",
             list(names),
@@ -120,7 +125,7 @@ def network_controls(
         return NetworkView(None, (), state.layout_positions(), height, large)
     index = {name: i for i, name in enumerate(names)}
     centres = tuple(index[g] for g in state.get(keys["genes"]) or [] if g in index)
-    mode = state.get(keys["mode"]) or MODES[0]
+    mode = state.get(keys["mode"]) or modes[0]
     sub = select_subnetwork(
         names,
         edges,

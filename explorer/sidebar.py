@@ -14,7 +14,7 @@ from engine.exceptions import IdealParentError
 from engine.io import LEFT_OUT, RENAMED, omissions
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
-from explorer import interventions_panel, lab_options, loading, state
+from explorer import gene_sets_box, interventions_panel, lab_options, loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -312,6 +312,7 @@ def render() -> None:
             lab_options.recheck_regulators()
         _summary()
         _settings_form()
+        gene_sets_box.sidebar_box()
         error = state.get(state.ERROR)
         if error:
             st.error(error, icon="⚠️")

@@ -13,13 +13,23 @@ import os
 import sys
 from pathlib import Path
 
+from ..enrichment import attach_enrichment
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import load_network
 from .output import BootstrapProgress, Progress, describe_score, dumps, edge_summary, say
 from .rerun import rerun_command
 
-__all__ = ["learn", "score", "bootstrap", "check_out", "load_data", "make_estimator", "write_result"]
+__all__ = [
+    "learn",
+    "score",
+    "bootstrap",
+    "check_out",
+    "load_data",
+    "make_estimator",
+    "write_result",
+    "read_gene_sets",
+]
 
 
 def check_out(path: str | None, data: str | None = None) -> None:
@@ -131,6 +141,37 @@ def load_data(args: argparse.Namespace):
     return dataset
 
 
+def read_gene_sets(args: argparse.Namespace, dataset):
+    """``--gene-sets`` read and matched to DATA's variables before the search (a bad file fails
+    at once), its notes on stderr; None without the option."""
+    if not getattr(args, "gene_sets", None):
+        return None
+    from ..io.gene_sets import match_gene_sets
+    from ..io.gene_sets import read_gene_sets as read
+
+    sets = read(args.gene_sets)
+    matched = match_gene_sets(sets, dataset.names)
+    say(f"gene sets: {sets.source}: {sets.summary()}, {matched.n_tested:,} with genes in the data")
+    for note in sets.notes + matched.notes:
+        say(f"  - {note}")
+    return matched
+
+
+def _say_top_sets(hidden: list[dict], edges) -> None:
+    """One stderr line per hidden variable: its best known gene set (or that none overlaps)."""
+    for h in hidden:
+        n = sum(1 for p, _ in edges if p == h["name"])
+        rows = h.get("enrichment") or []
+        if not rows:
+            say(f"  {h['name']}: no known gene set holds any of its {n} children")
+            continue
+        r = rows[0]
+        say(
+            f"  {h['name']}: top known set {r['set']}: {r['overlap']} of its {n} children "
+            f"(set of {r['set_size']} in the data), p {r['p']:.2g}, q {r['q']:.2g}"
+        )
+
+
 def make_estimator(args: argparse.Namespace):
     """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of it)."""
     from ..io.regulators import read_regulators
@@ -154,6 +195,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     check_out(args.out, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
+    matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
     # structural EM runs its M-step searches to convergence without a progress callback
     est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
@@ -167,6 +209,12 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     if getattr(est, "result_", None) is not None:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
+    if matched is not None:
+        edges = [(e["parent"], e["child"]) for e in result["edges"]]
+        attach_enrichment(
+            result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset)
+        )
+        _say_top_sets(result["hidden"], edges)
     write_result(dumps(result), args.out)
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
@@ -188,6 +236,7 @@ def bootstrap(args: argparse.Namespace) -> int:
     check_out(args.out, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
+    matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
     where = args.scheduler or f"a local cluster of {args.workers or os.cpu_count() or 1} worker process(es)"
     progress = BootstrapProgress(args.quiet, args.replicates)
@@ -211,6 +260,13 @@ def bootstrap(args: argparse.Namespace) -> int:
         result, interrupted = stop.result, True
     out = result.to_dict()
     out["settings"].update(data_settings(args, threshold=args.threshold))
+    if matched is not None:
+        # the averaged network's regulators, and each hidden regulator's core children
+        edges = [(e["parent"], e["child"]) for e in out["averaged"]]
+        hidden = {h["name"]: h for h in out.get("hidden", [])}
+        edges += [(name, child) for name, h in hidden.items() for child in h["core"]]
+        attach_enrichment(out, matched, edges, hidden, est.regulator_names(dataset))
+        _say_top_sets(out.get("hidden", []), edges)
     out["rerun"] = rerun_command(out["settings"], command="bootstrap")
     write_result(dumps(out), args.out)
     for warning in result.warnings:

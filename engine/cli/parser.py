@@ -233,6 +233,15 @@ def build_parser() -> argparse.ArgumentParser:
         "names in the first column; blank lines and # comments ignored; names not in the data are reported",
     )
     learn.add_argument(
+        "--gene-sets",
+        metavar="FILE",
+        default=None,
+        help="known gene sets (a GMT file, the GSEA/MSigDB format, or a two-column set,gene / regulator,target "
+        "CSV/TSV): each hidden variable's and each regulator's children are tested for over-representation "
+        "(hypergeometric p, Benjamini-Hochberg q over the sets; universe = the variables of the data); the "
+        "top sets go under 'enrichment' and 'regulator_enrichment' in the result",
+    )
+    learn.add_argument(
         "--condition",
         metavar="COLUMN",
         default=None,

@@ -85,6 +85,7 @@ class RegulatorReport:
             "estimated_gain": num(self.estimated_gain),
             "realized_gain": num(self.realized_gain),
             "children": [asdict(c) for c in self.children],
+            **self.extra,  # e.g. "enrichment": known gene sets among the children (engine.enrichment)
         }
 
 

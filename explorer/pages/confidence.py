@@ -3,11 +3,17 @@
 Streamlit page (run by st.navigation). B replicates relearn the network on resampled instances
 with the sidebar's search settings (Friedman, Goldszmidt & Wyner 1999; bnlearn's
 ``boot.strength``), on a local Dask cluster that the page's controller
-(:class:`explorer.confidence.ConfidenceController`) starts at the first run and closes at the end
-of the session. The run goes on in the cluster's worker processes; the panel
+(:class:`explorer.confidence.ConfidenceController`) starts at the first run and closes when idle
+and at the end of the session. The run goes on in the cluster's worker processes; the panel
 (:func:`run_panel`, an ``st.fragment`` that reruns itself every :data:`POLL_SECONDS` while a run is
-going on) collects finished replicates and draws the progress, so the page stays responsive and
-Stop takes effect at the next poll. This page's own keys start with ``ip_conf_``.
+going on) collects finished replicates and draws the progress (elapsed time and an estimate of
+the time left), so the page stays responsive and Stop takes effect at the next poll.
+
+Results at any size: above :data:`~explorer.subnetwork.SUBNETWORK_THRESHOLD` variables the drawing
+shows a sub-network (most connected, or around searched genes; :mod:`explorer.network_panel`);
+the edge and regulator tables have a search box and sort by their headers; with gene sets loaded
+(sidebar), the regulators' children are tested against them. This page's own keys start with
+``ip_conf_``.
 """
 
 from __future__ import annotations
@@ -17,11 +23,21 @@ import time
 
 import streamlit as st
 
+from engine.cli.output import finite
+from engine.enrichment import attach_enrichment
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import state
+from explorer import gene_sets_box, network_panel, state
 from explorer.confidence import MAX_REPLICATES, ConfidenceController, RunKey
-from explorer.confidence_view import confidence_network_html, edges_table, regulators_table
+from explorer.confidence_tables import (  # noqa: F401 (the keys, for tests)
+    KEY_EDGE_ABOVE,
+    KEY_EDGE_SEARCH,
+    KEY_REG_SEARCH,
+    edges_section,
+    enrichment_section,
+    regulators_section,
+)
+from explorer.confidence_view import confidence_network_html, duration
 from explorer.pages import show_html
 
 CONTROLLER = "ip_conf_controller"
@@ -36,10 +52,14 @@ KEY_PENDING = "ip_conf_pending"
 KEY_DL_EDGES = "ip_conf_dl_edges"
 KEY_DL_REGULATORS = "ip_conf_dl_regulators"
 KEY_DL_JSON = "ip_conf_dl_json"
+#: key prefix of the network drawing's controls (sub-network choice, gene search, large view)
+NETWORK_KEYS = "ip_conf_net"
 
 #: seconds between two polls of a run in progress
 POLL_SECONDS = 0.5
-NETWORK_HEIGHT = 560
+#: the averaged network is recomputed at the slider's threshold for at most this many edges above it
+#: (a cycle check per edge: 0.5 s for 5,000 edges of 2,500 variables, 12 s for 17,700)
+AVERAGED_LIMIT = 5000
 
 INTRO = """
 How sure is the search of each edge? The **bootstrap** relearns the network on *B* data sets of the
@@ -50,18 +70,6 @@ support whatever the sample; an edge found once in a while is noise. The **avera
 the edges above a threshold, by default estimated from the strengths themselves as bnlearn does
 (Scutari & Nagarajan 2013). Replicates run in parallel, one per core, on a local Dask cluster.
 """
-
-
-#: the edge table's columns: shares to two decimals (they were shown as "1", "0.54", "0.8889")
-EDGE_COLUMNS = {
-    "strength": st.column_config.NumberColumn(
-        "strength", format="%.2f", help="Share of the replicates with this edge, either way round."
-    ),
-    "direction": st.column_config.NumberColumn(
-        "direction", format="%.2f", help="Share of those replicates where it points from parent to child."
-    ),
-    "averaged": st.column_config.CheckboxColumn("averaged", help="In the averaged network at the slider's threshold."),
-}
 
 
 def controller() -> ConfidenceController:
@@ -81,6 +89,7 @@ def _key() -> RunKey:
         int(state.get(KEY_B) or 50),
         int(state.get(KEY_SEED) or 0),
         bool(state.get(KEY_HIDDEN)),
+        tuple(session.regulators) if session.regulators else None,
     )
 
 
@@ -93,7 +102,7 @@ def _on_run() -> None:
 def _start_pending(ctl: ConfidenceController) -> None:
     key = state.get(KEY_PENDING)
     state.put(KEY_PENDING, None)
-    what = "Starting the local Dask cluster (first run only)..." if not ctl.started else "Submitting the replicates..."
+    what = "Starting the local Dask cluster..." if not ctl.started else "Submitting the replicates..."
     try:
         with st.spinner(what):
             ctl.start(state.session().dataset, key)
@@ -129,10 +138,14 @@ def _controls(running: bool) -> None:
 
 def _progress(ctl: ConfidenceController) -> None:
     done, failed, total = ctl.progress()
+    elapsed, left = ctl.timing()
     where = "waiting for the first replicate" if not done else f"{done} of {total} replicates"
+    when = f"{duration(elapsed)} elapsed" + (f", about {duration(left)} left" if left is not None else "")
     st.progress(
-        done / total if total else 0.0, text=f"Bootstrap running: {where}" + (f", {failed} failed" if failed else "")
+        done / total if total else 0.0,
+        text=f"Bootstrap running: {where}" + (f", {failed} failed" if failed else "") + f" — {when}",
     )
+    st.caption("Stop keeps the replicates that have finished; their figures are shown.")
 
 
 def run_panel() -> None:
@@ -173,6 +186,99 @@ def _truth_precision(session, result, threshold: float) -> None:
     )
 
 
+def _averaged_threshold(result, threshold: float) -> float:
+    """The threshold of the averaged network drawn and exported: the slider's, unless more than
+    :data:`AVERAGED_LIMIT` edges pass it (then the estimated one, and the caption says so)."""
+    n_above = sum(e.strength >= threshold for e in result.edges)
+    return threshold if n_above <= AVERAGED_LIMIT else result.threshold
+
+
+def _averaged(result, threshold: float) -> list:
+    """The averaged network at :func:`_averaged_threshold` (computed once per threshold)."""
+    t = _averaged_threshold(result, threshold)
+    return state.memo("confidence_averaged", (id(result), t), lambda: result.averaged_at(t))
+
+
+def _network(names: list[str], result, threshold: float) -> None:
+    """The edges above the threshold; above SUBNETWORK_THRESHOLD variables a sub-network chosen as
+    on the Search page (most connected, or around searched genes)."""
+    index = {n: i for i, n in enumerate(names)}
+    pairs = [(index[e.parent], index[e.child]) for e in result.edges if e.strength >= threshold]
+    view = network_panel.network_controls(NETWORK_KEYS, names, pairs, modes=("most connected", "around genes"))
+    key = (id(result), threshold, view.key)
+    html = state.memo(
+        "confidence_network",
+        key,
+        lambda: confidence_network_html(
+            names,
+            result.edges,
+            _averaged(result, threshold),
+            view.positions,
+            threshold=threshold,
+            height=view.height,
+            shown=view.shown,
+            focus=view.focus,
+        ),
+    )
+    if view.sub is not None:
+        st.caption(view.sub.caption())
+    show_html(html, view.height + 40)
+
+
+def _export(result, threshold: float, averaged, match=None, regulators=None, computed=None) -> dict:
+    """The CLI's JSON, with ``averaged`` (the averaged network at ``threshold``) and, with gene sets
+    (``match``: a MatchedSets; ``computed``: its enrichment when already known), the enrichment as
+    ``bootstrap --gene-sets`` writes it. Reads no session state (it runs when a download is clicked,
+    on another thread)."""
+    out = result.to_dict()
+    out["settings"] = dict(out["settings"])  # a copy: the result's own settings stay as they are
+    out["averaged_at_slider"] = {"threshold": threshold, "edges": [e.to_dict() for e in averaged]}
+    if match is not None:
+        hidden = {h["name"]: h for h in out.get("hidden", [])}
+        edges = _enrichment_edges(result, averaged)
+        attach_enrichment(out, match, edges, hidden, regulators, computed=computed)
+    return out
+
+
+def _enrichment_edges(result, averaged) -> list[tuple[str, str]]:
+    """The averaged network's edges and each hidden regulator's core children."""
+    edges = [(e.parent, e.child) for e in averaged]
+    return edges + [(r.name, c) for r in result.regulators or [] for c in r.core]
+
+
+def _downloads(result, table, threshold: float, enriched) -> None:
+    """Edges (CSV), the result (JSON) and the regulators (CSV), each made when its button is clicked."""
+    cols = st.columns(3)
+    match = gene_sets_box.matched() if enriched is not None else None
+    t, averaged, regulators = _averaged_threshold(result, threshold), _averaged(result, threshold), None
+    if state.session() is not None:
+        regulators = state.session().regulators
+    cols[0].download_button(
+        "Edges (CSV)",
+        lambda: table.to_csv(index=False),
+        file_name="bootstrap_edges.csv",
+        mime="text/csv",
+        key=KEY_DL_EDGES,
+    )
+    cols[1].download_button(
+        "Result (JSON, as the CLI writes it)",
+        lambda: json.dumps(
+            finite(_export(result, t, averaged, match, regulators, enriched)), indent=2, allow_nan=False
+        ),
+        file_name="bootstrap.json",
+        mime="application/json",
+        key=KEY_DL_JSON,
+    )
+    if result.regulators:
+        cols[2].download_button(
+            "Regulators (CSV: support, member frequencies)",
+            lambda: result.regulators_frame().to_csv(index=False),
+            file_name="bootstrap_regulators.csv",
+            mime="text/csv",
+            key=KEY_DL_REGULATORS,
+        )
+
+
 def _results(result) -> None:
     session = state.session()
     if result.stopped:
@@ -183,9 +289,9 @@ def _results(result) -> None:
         return
     cols = st.columns(4)
     cols[0].metric("Replicates", result.replicates)
-    cols[1].metric("Pairs seen", len(result.edges))
+    cols[1].metric("Pairs seen", f"{len(result.edges):,}")
     cols[2].metric("Estimated threshold", f"{result.threshold:.2f}", help=result.threshold_method.capitalize() + ".")
-    cols[3].metric("Averaged network", f"{len(result.averaged)} edges")
+    cols[3].metric("Averaged network", f"{len(result.averaged):,} edges")
     threshold = st.slider(
         "Show edges with strength at least",
         0.0,
@@ -194,57 +300,33 @@ def _results(result) -> None:
         step=0.01,
         key=KEY_THRESHOLD,
     )
-    averaged = result.averaged_at(threshold)
     names = list(session.dataset.names)
-    key = (id(result), threshold)
-    html = state.memo(
-        "confidence_network",
-        key,
-        lambda: confidence_network_html(
-            names, result.edges, averaged, state.layout_positions(), threshold=threshold, height=NETWORK_HEIGHT
-        ),
-    )
-    show_html(html, NETWORK_HEIGHT + 40)
+    _network(names, result, threshold)
+    n_above = sum(e.strength >= threshold for e in result.edges)
     st.caption(
-        f"{sum(e.strength >= threshold for e in result.edges)} edges with strength >= {threshold:.2f}; "
-        f"{len(averaged)} of them form the averaged network at this threshold (solid)."
+        f"{n_above:,} edges with strength >= {threshold:.2f}; "
+        + (
+            f"{len(_averaged(result, threshold)):,} of them form the averaged network at this threshold (solid)."
+            if _averaged_threshold(result, threshold) == threshold
+            else f"solid: the averaged network at the estimated threshold {result.threshold:.2f} "
+            f"({len(result.averaged):,} edges); above {AVERAGED_LIMIT:,} edges it is not recomputed at the "
+            "slider's threshold (a cycle check per edge: seconds to minutes at this size)."
+        )
     )
     _truth_precision(session, result, threshold)
-    table = edges_table(result, threshold)
-    st.subheader("Edges by strength")
-    st.dataframe(
-        table,
-        width="stretch",
-        height=min(420, 38 + 35 * max(1, len(table))),
-        key="ip_conf_edges",
-        hide_index=True,
-        column_config=EDGE_COLUMNS,
-    )
-    cols = st.columns(3)
-    cols[0].download_button(
-        "Edges (CSV)", table.to_csv(index=False), file_name="bootstrap_edges.csv", mime="text/csv", key=KEY_DL_EDGES
-    )
-    cols[1].download_button(
-        "Result (JSON, as the CLI writes it)",
-        json.dumps(result.to_dict(), indent=2),
-        file_name="bootstrap.json",
-        mime="application/json",
-        key=KEY_DL_JSON,
-    )
+    table = edges_section(result, threshold, _averaged(result, threshold))
+    enriched = None
+    if gene_sets_box.current() is not None:
+        enriched = gene_sets_box.enrichment(
+            "confidence_enrichment",
+            _enrichment_edges(result, _averaged(result, threshold)),
+            [r.name for r in result.regulators or []],
+            session.regulators,
+        )
     if result.regulators is not None:
-        st.subheader("Hidden regulators by support")
-        regs = regulators_table(result)
-        if regs.empty:
-            st.info("No replicate added a hidden variable.")
-        else:
-            st.dataframe(regs, width="stretch", key="ip_conf_regulators")
-            cols[2].download_button(
-                "Regulators (CSV)",
-                result.regulators_frame().to_csv(index=False),
-                file_name="bootstrap_regulators.csv",
-                mime="text/csv",
-                key=KEY_DL_REGULATORS,
-            )
+        regulators_section(result, enriched)
+    enrichment_section(result, enriched)
+    _downloads(result, table, threshold, enriched)
 
 
 def render() -> None:

@@ -18,7 +18,7 @@ from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
 from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
 from engine.hidden.candidates import ROOT_PER_INSTANCE
-from explorer import actions, state
+from explorer import actions, gene_sets_box, state
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -367,6 +367,10 @@ def _report_section(session, hs, names: list[str], values) -> None:
     c1.download_button(
         "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
     )
+    edges = [(names[p], names[c]) for p, c in stepper.edges()]
+    enriched = gene_sets_box.hidden_section(edges, [r.name for r in reports], session.regulators)
+    for r in reports if enriched is not None else ():  # the known sets among its children, in the JSON
+        r.extra["enrichment"] = [row.to_dict() for row in enriched[r.name]]
     payload = json.dumps([r.to_dict() for r in reports], indent=2)
     c2.download_button(
         "Download regulator report (JSON)", payload, "regulators.json", "application/json", key=KEY_DL_REPORT_JSON

@@ -15,7 +15,7 @@ from engine.cli import rerun
 from engine.cli.output import dumps
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import exact_panel, export, interventions_view, network_panel, network_view, state
+from explorer import exact_panel, export, gene_sets_box, interventions_view, network_panel, network_view, state
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
@@ -143,7 +143,7 @@ def _downloads(session, net) -> None:
     cols = st.columns(3)
     cols[0].download_button(
         "JSON (CLI result format)",
-        dumps(exported),
+        dumps(gene_sets_box.with_enrichment(exported)),
         file_name=f"{base}_network.json",
         mime="application/json",
         key=state.W_DL_JSON,
