@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -51,7 +52,10 @@ def streamlit_server(port: int):
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
     cmd += ["--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    # the server's output goes to a file: an unread pipe fills up (Dask's worker logs, warnings) and
+    # then blocks the server mid-page
+    log = tempfile.TemporaryFile()
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -63,7 +67,8 @@ def streamlit_server(port: int):
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                out = proc.stdout.read().decode() if proc.poll() is not None else ""
+                log.seek(0)
+                out = log.read().decode(errors="replace")
                 pytest.fail(f"streamlit server did not become healthy on {url}\n{out}")
             time.sleep(0.3)
         yield url
@@ -74,6 +79,7 @@ def streamlit_server(port: int):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        log.close()
 
 
 @pytest.fixture(scope="module")

@@ -44,7 +44,12 @@ def test_headerless_file_fix_regulators_and_rerun(tmp_path):
 
         box = page.locator("[data-testid=stSidebar] textarea").first
         box.fill("Rv0001\nRv0002\nRv0003\nRv9999")
-        page.get_by_role("button", name="Apply").click()
+        apply = page.get_by_role("button", name="Apply")
+        for _ in range(100):  # while the rerun after the fix redraws the sidebar, a stale form lingers
+            if apply.count() == 1:
+                break
+            page.wait_for_timeout(100)
+        apply.click()
         page.get_by_text("regulators: 3 of 4 listed names found").first.wait_for(timeout=60_000)
         page.get_by_role("link", name="Search").first.click()
         page.get_by_text("Moves: 0").first.wait_for(timeout=60_000)

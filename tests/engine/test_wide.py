@@ -190,7 +190,7 @@ class TestCLI:
         regs = tmp_path / "regs.txt"
         regs.write_text("# candidates\n" + "\n".join(train.columns[:10]) + "\nUNMEASURED\n")
         out = tmp_path / "model.json"
-        assert main(["learn", str(data), "--regulators", str(regs), "--out", str(out), "--quiet"]) == 0
+        assert main(["learn", str(data), "--regulators", str(regs), "--out", str(out)]) == 0
         err = capsys.readouterr().err
         assert "score: EBIC (gamma 1, 10 candidate parents), chosen automatically" in err
         assert "1 of 11 candidate regulator(s) are not in the data" in err
