@@ -22,7 +22,10 @@ import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import spsolve
 
+from .leverage import instance_names, profile_leverage
 from .proposals import ClusterProposal, family_coefficients
 
 __all__ = [
@@ -96,6 +99,28 @@ def _corr(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(den > 0, (ac @ bc) / np.where(den > 0, den, 1.0), 0.0)
 
 
+def implied_variances(coef: np.ndarray, variance: np.ndarray, *rows) -> np.ndarray:
+    """Marginal variances of the network ``x = coef^T x + eps`` (``eps ~ N(0, diag(variance))``)
+    at the variables ``rows`` (index iterables, or a boolean/weight block whose non-zero columns
+    are wanted); NaN elsewhere. ``Var(x_i) = sum_k A[i, k]^2 d_k`` with ``A = (I - coef^T)^{-1}``:
+    row i of A is a sparse solve of ``(I - coef) y = e_i``, so no N x N inverse is formed."""
+    n = coef.shape[0]
+    want = set()
+    for r in rows:
+        arr = np.asarray(r)
+        want.update(int(i) for i in (np.flatnonzero(arr.any(axis=0)) if arr.ndim == 2 else arr.ravel()))
+    out = np.full(n, np.nan)
+    if not want:
+        return out
+    idx = np.array(sorted(want), dtype=np.intp)
+    lhs = (sparse.identity(n, format="csc") - sparse.csc_matrix(np.asarray(coef, dtype=float))).tocsc()
+    rhs = sparse.csc_matrix((np.ones(idx.size), (idx, np.arange(idx.size))), shape=(n, idx.size))
+    y = spsolve(lhs, rhs)
+    y = y.toarray() if sparse.issparse(y) else np.asarray(y).reshape(n, idx.size)
+    out[idx] = np.maximum((y**2 * np.asarray(variance, dtype=float)[:, None]).sum(axis=0), 1e-300)
+    return out
+
+
 def regulator_report(
     names: list[str],
     n_observed: int,
@@ -116,9 +141,7 @@ def regulator_report(
     gains : name -> (estimated, realized) score change, optional
     """
     n = len(names)
-    a = np.linalg.inv(np.eye(n) - coef.T)
-    cov = (a * variance) @ a.T
-    var = np.maximum(np.diag(cov), 1e-300)
+    var = implied_variances(coef, variance, range(n_observed, n), coef[n_observed:, :n_observed])
     gains = gains or {}
     out = []
     for h in range(n_observed, n):
@@ -244,7 +267,10 @@ class HiddenVariable:
         """Observed-data score after minus before (the same score, the same data)."""
         return self.score_after - self.baseline_score
 
-    def to_dict(self, profile: np.ndarray | None = None) -> dict:
+    def to_dict(self, profile: np.ndarray | None = None, labels=None) -> dict:
+        """JSON-friendly record; with ``profile`` (the posterior mean per instance) also the
+        instance names (``labels``, the file's; ``1..M`` without), its ``leverage`` and the
+        instances that flag it (:mod:`.leverage`)."""
         out = {
             "name": self.name,
             "children": list(self.children),
@@ -258,4 +284,8 @@ class HiddenVariable:
         }
         if profile is not None:
             out["profile"] = [float(v) for v in profile]
+            out["instances"] = instance_names(labels, len(profile))
+            lev = profile_leverage(profile, labels)
+            out["leverage"] = lev.leverage
+            out["flagged_instances"] = lev.instances
         return out
