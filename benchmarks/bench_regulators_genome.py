@@ -43,12 +43,32 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.data import from_array  # noqa: E402
+from engine.hidden.leverage import profile_leverage  # noqa: E402
 from engine.learn import IdealParentSearch  # noqa: E402
 
 N_GENES, M, N_TF, N_PROG = 2500, 27, 116, 6
 
 
 def generate(seed: int, kind: str = "module") -> dict:
+    """One table of the generator ``kind`` (see the module docstring); ``outlier`` is the
+    yeast-shaped table: 2555 genes x 50 conditions, 53 listed TFs, the module as in ``module``,
+    condition ``cond17`` 5 sd high in 100 random genes (of which none is in the module), and 26
+    missing cells at random."""
+    if kind == "outlier":
+        rng = np.random.default_rng(10_000 + seed)
+        g = _generate(seed, "module", n_genes=2555, m=50, n_tf=54)
+        bad = rng.choice(np.arange(53, 2555), size=140, replace=False)
+        module = {g["names"].index(x) for x in g["module"]}
+        bad = [int(b) for b in bad if int(b) not in module][:100]
+        g["values"][16, bad] += 5.0 * g["values"][:, bad].std(axis=0)
+        cells = rng.choice(50 * 2555, size=26, replace=False)
+        g["values"].flat[cells] = np.nan
+        g["extreme"] = "cond17"
+        return g
+    return _generate(seed, kind)
+
+
+def _generate(seed: int, kind: str, n_genes: int = N_GENES, m: int = M, n_tf: int = N_TF) -> dict:
     """One table: ``values`` (M x genes), ``names``, ``labels`` (condition names), ``regulators``
     (the listed TFs), ``removed`` (R*'s values, or None for the null), ``driver`` (D or None),
     ``module`` and ``driven`` (gene names)."""
@@ -57,22 +77,22 @@ def generate(seed: int, kind: str = "module") -> dict:
     null = kind == "null"
     n_mod = 30 if count else 40
     on = 2 if count else 3
-    prog = rng.normal(size=(M, N_PROG))
-    tf = np.empty((M, N_TF))
-    for j in range(N_TF):
-        tf[:, j] = 0.6 * prog @ rng.normal(0, 0.5, N_PROG) + rng.normal(size=M)
+    prog = rng.normal(size=(m, N_PROG))
+    tf = np.empty((m, n_tf))
+    for j in range(n_tf):
+        tf[:, j] = 0.6 * prog @ rng.normal(0, 0.5, N_PROG) + rng.normal(size=m)
         if j > 5 and rng.random() < 1 / 3:
             tf[:, j] += rng.uniform(0.5, 1.0) * rng.choice([-1, 1]) * tf[:, rng.integers(0, j)]
     tf = (tf - tf.mean(axis=0)) / tf.std(axis=0)
     star = 0  # R*, the regulator that will be removed
-    n_other = N_GENES - (N_TF - 1)
-    eta = np.zeros((M, n_other))
+    n_other = n_genes - (n_tf - 1)
+    eta = np.zeros((m, n_other))
     noise_sd = np.ones(n_other)
     genes = rng.permutation(n_other)
     module, driven = genes[:n_mod], genes[n_mod : n_mod + 40]
-    hub = rng.pareto(1.5, N_TF - 1) + 1.0
+    hub = rng.pareto(1.5, n_tf - 1) + 1.0
     hub /= hub.sum()
-    listed = np.arange(1, N_TF)
+    listed = np.arange(1, n_tf)
     for g in range(n_other):
         k = 0 if rng.random() < 0.08 else rng.integers(1, 4)
         if g in set(module.tolist()):
@@ -82,8 +102,8 @@ def generate(seed: int, kind: str = "module") -> dict:
             eta[:, g] += rng.uniform(0.3, 1.0) * rng.choice([-1, 1]) * tf[:, p]
         if not null and rng.random() < 0.35:  # regulators nobody listed: a condition program directly
             eta[:, g] += rng.uniform(0.3, 0.8) * rng.choice([-1, 1]) * prog[:, rng.integers(N_PROG)]
-    driver = np.zeros(M)
-    driver[rng.choice(M, size=on, replace=False)] = 1.0
+    driver = np.zeros(m)
+    driver[rng.choice(m, size=on, replace=False)] = 1.0
     for g in module:
         sign = 1.0 if rng.random() < 0.85 else -1.0
         eta[:, g] = 0.3 * eta[:, g] + sign * rng.uniform(0.8, 1.3) * tf[:, star]
@@ -96,15 +116,15 @@ def generate(seed: int, kind: str = "module") -> dict:
         tf_expr = np.log2(rng.poisson(np.exp(4.0 + 0.55 * tf)) + 1.0)
     else:
         expr, tf_expr = eta, tf
-    tf_names = [f"TF{j:03d}" for j in range(N_TF)]
+    tf_names = [f"TF{j:03d}" for j in range(n_tf)]
     gene_names = [f"g{g:04d}" for g in range(n_other)]
-    keep_tf = np.arange(N_TF) if null else listed
+    keep_tf = np.arange(n_tf) if null else listed
     values = np.column_stack([tf_expr[:, keep_tf], expr])
     names = [tf_names[j] for j in keep_tf] + gene_names
     return {
         "values": values,
         "names": names,
-        "labels": [f"cond{i + 1:02d}" for i in range(M)],
+        "labels": [f"cond{i + 1:02d}" for i in range(m)],
         "regulators": [tf_names[j] for j in keep_tf],
         "removed": None if null else tf[:, star],
         "driver": None if null else driver,
@@ -140,6 +160,8 @@ def run_seed(seed: int, kind: str, max_hidden: int = 3, propose: bool = True) ->
                 "recall": hit / max(len(g["module"]), 1),
                 "realized": h.realized_gain,
                 "parents": [p for p, c in hs.edges() if c == h.name],
+                "top_instance": g["labels"][int(np.argmax(np.abs(prof - prof.mean())))],
+                "leverage": profile_leverage(prof).leverage,
             }
         )
     out = {"seed": seed, "seconds": seconds, "hidden": rows, "log": est.hidden_log_}
@@ -152,9 +174,17 @@ def run_seed(seed: int, kind: str, max_hidden: int = 3, propose: bool = True) ->
         ranks = [i + 1 for i, p in enumerate(props) if _abs_corr(p.profile, g["removed"]) >= 0.9]
         out["first_rank"] = ranks[0] if ranks else None
         out["proposals"] = [
-            (len(p.members), round(_abs_corr(p.profile, g["removed"]), 2), round(getattr(p, "leverage", np.nan), 2))
+            (len(p.members), round(_abs_corr(p.profile, g["removed"]), 2), round(p.leverage, 2), p.high_leverage)
             for p in props
         ]
+        top = props[0] if props else None
+        out["top_is_extreme"] = bool(
+            top is not None
+            and "extreme" in g
+            and g["labels"][int(np.argmax(np.abs(top.profile)))] == g["extreme"]
+            and top.leverage > 0.5
+        )
+        out["flag_names_extreme"] = any(g.get("extreme") in p.high_leverage for p in props)
     return out
 
 
@@ -167,13 +197,14 @@ def _seeds(text: str) -> list[int]:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gen", choices=["module", "count", "null"], default="module")
+    ap.add_argument("--gen", choices=["module", "count", "null", "outlier"], default="module")
     ap.add_argument("--seeds", default="0-9")
     ap.add_argument("--max-hidden", type=int, default=3)
     ap.add_argument("--no-propose", action="store_true")
     args = ap.parse_args(argv)
     print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
     hits = kept_any = 0
+    g_extreme = "cond17"
     seeds = _seeds(args.seeds)
     for seed in seeds:
         r = run_seed(seed, args.gen, args.max_hidden, propose=not args.no_propose)
@@ -183,12 +214,17 @@ def main(argv: list[str] | None = None) -> None:
         kept_any += bool(r["hidden"])
         kept = "; ".join(
             f"{h['name']} {h['children']} kids r*={h['r_removed']:.2f} rD={h['r_driver']:.2f} "
+            f"lev={h['leverage']:.2f}@{h['top_instance']} "
             f"P={h['precision']:.2f} R={h['recall']:.2f} {h['realized']:+.1f} <- {','.join(h['parents']) or '-'}"
             for h in r["hidden"]
         )
         extra = ""
         if "propose_seconds" in r:
             extra = f" | propose {r['propose_seconds']:.1f} s, rank of R* {r['first_rank']}, {r['proposals']}"
+            if args.gen == "outlier":
+                extra += (
+                    f" | top proposal is {g_extreme}: {r['top_is_extreme']}; flag names it: {r['flag_names_extreme']}"
+                )
         print(
             f"seed {seed:3d} {r['seconds']:6.1f} s {'OK ' if ok else '-- '} {kept or 'nothing kept'}{extra}", flush=True
         )

@@ -203,7 +203,8 @@ class ClusterView:
     ``ideal`` holds the members' ideal profiles scaled by 1/sigma_i (columns, the matrix Y of
     eq. 11), ``profile`` the proposed hidden profile z* (standardized), ``member_corr`` the
     correlation matrix of the members' values, and ``ideal_corr`` that of their ideal profiles.
-    ``order`` sorts the instances by z* so that a plot of the profiles is readable.
+    ``order`` sorts the instances by z* so that a plot of the profiles is readable; ``instances``
+    names them (the file's labels, ``1..M`` without), in the data's order.
     """
 
     names: list[str]
@@ -213,11 +214,13 @@ class ClusterView:
     ideal_corr: np.ndarray
     loadings: np.ndarray
     order: np.ndarray
+    instances: list[str] = field(default_factory=list)
 
 
-def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
+def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal, labels=None) -> ClusterView:
     """Profiles and correlations of a proposal's members under the stepper's current families,
-    without the edges inside the set that the proposal removes (its other parents kept)."""
+    without the edges inside the set that the proposal removes (its other parents kept);
+    ``labels`` are the instance names."""
     parents = [stepper.parents(c) for c in range(stepper.n_vars)]
     inside = set(proposal.members)
     parents = [tuple(p for p in ps if p not in inside) if c in inside else ps for c, ps in enumerate(parents)]
@@ -239,6 +242,7 @@ def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> Clus
         ideal_corr=np.corrcoef(y, rowvar=False),
         loadings=np.asarray(proposal.loadings),
         order=np.argsort(z, kind="stable"),
+        instances=instance_names(labels, m),
     )
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import pandas as pd
 import streamlit as st
@@ -105,6 +106,8 @@ def render() -> None:
     values = session.values()
 
     def _status(p) -> str:
+        if p.flagged:
+            return f"one odd sample? mostly {' and '.join(p.high_leverage)}"
         if not p.explained_by:
             return "new"
         return f"covered by member {p.explained_by}" if p.explained_by in p.names else f"covered by {p.explained_by}"
@@ -167,6 +170,7 @@ def render() -> None:
                     "C1 bound": round(p.c1, 2),
                     "C2 bound": round(p.c2, 2),
                     "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
+                    "leverage": round(p.leverage, 2),
                     "status": _status(p),
                 }
                 for i, p in enumerate(proposals)
@@ -181,10 +185,24 @@ def render() -> None:
                     "status",
                     help="new: no existing variable carries the cluster's shared profile z*. covered by X: "
                     "variable X (outside the cluster, or a member) correlates with z* so strongly that it "
-                    "already plays the role of the hidden parent.",
-                )
+                    "already plays the role of the hidden parent. one odd sample?: z* draws most of its "
+                    "energy from the named condition(s); such proposals are listed last.",
+                ),
+                "leverage": st.column_config.NumberColumn(
+                    "leverage",
+                    help="The largest share of z*'s energy (sum of squares about its mean) in one instance. "
+                    "Flagged above 0.5, or when two instances hold more than 0.8.",
+                ),
             },
         )
+        flagged = [p for p in proposals if p.flagged]
+        if flagged:
+            named = sorted({c for p in flagged for c in p.high_leverage})
+            st.warning(
+                f"{len(flagged)} proposal(s) draw most of their profile from {', '.join(named)}: "
+                "one or two conditions, not a regulator acting across the data. They are listed last, and "
+                "`--hidden auto` never adds them. Check those conditions (a failed sample, a one-off shock)."
+            )
         if len(proposals) < n_show:
             st.caption(
                 f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
@@ -212,13 +230,20 @@ def render() -> None:
                 else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
             )
         )
+        if prop.flagged:
+            st.warning(
+                f"**One odd sample?** {prop.leverage:.0%} of z*'s energy is in {prop.high_leverage[0]}"
+                + (f" and most of the rest in {prop.high_leverage[1]}" if len(prop.high_leverage) > 1 else "")
+                + ": this proposal mostly explains the members' values there (see the profile plot's "
+                "right or left end)."
+            )
         if prop.estimated_gain <= 0:
             st.warning(
                 "With the rest of the network fixed this proposal does not pay. Structural EM re-learns the "
                 "edges around it after Accept, which can change that (most often for semi-cliques); the "
                 "realized change is reported."
             )
-        view = cluster_view(stepper, values, prop)
+        view = cluster_view(stepper, values, prop, dataset.instance_labels)
         st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
         left, right = st.columns(2)
         with left:
@@ -237,8 +262,7 @@ def render() -> None:
             type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary",
         ):
             try:
-                with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
-                    st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop)
+                st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop, _accept_progress())
                 st.rerun()
             except IdealParentError as exc:
                 st.error(str(exc))
@@ -247,6 +271,17 @@ def render() -> None:
             st.rerun()
 
     _accepted_section(session)
+
+
+def _accept_progress():
+    """A progress bar for Accept, told each stage and EM iteration, with the time elapsed."""
+    bar = st.progress(0.0, text="Adding the hidden variable...")
+    start = time.perf_counter()
+
+    def show(stage: str, fraction: float) -> None:
+        bar.progress(fraction, text=f"Accept: {stage} · {time.perf_counter() - start:.0f} s elapsed")
+
+    return show
 
 
 def _accepted_section(session) -> None:
