@@ -46,10 +46,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from .proposals import ClusterProposal, family_coefficients, make_proposal, propose_clusters, score_cluster
+from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .semiclique import find_semicliques
 
-__all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "propose_from_search", "score_candidate"]
+__all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
 
 
 @dataclass
@@ -394,3 +394,16 @@ def _common(cs: CandidateScore) -> float:
 
 #: the estimate's root term per instance (nats): -(log 2 pi + 1) / 2
 ROOT_PER_INSTANCE = -0.5 * (math.log(2.0 * math.pi) + 1.0)
+
+
+def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    """``coef[p, c]`` and ``rss[c]`` of the current families of a linear-Gaussian model."""
+    n = len(parents)
+    coef = np.zeros((n, n))
+    rss = np.zeros(n)
+    for c, ps in enumerate(parents):
+        fit = model.fit(c, tuple(ps))
+        if ps:
+            coef[list(ps), c] = fit.params["coefficients"]
+        rss[c] = fit.params["variance"] * model.n_samples
+    return coef, rss

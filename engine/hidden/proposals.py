@@ -47,7 +47,6 @@ from .leverage import profile_leverage
 
 __all__ = [
     "ClusterProposal",
-    "family_coefficients",
     "ideal_cosines",
     "make_proposal",
     "profile_correlations",
@@ -172,6 +171,10 @@ def ideal_cosines(scatter: np.ndarray, coef: np.ndarray, rss: np.ndarray) -> np.
     return np.clip(cos, -1.0, 1.0)
 
 
+#: largest cluster of ideal profiles proposed by default (#22: at 2500 genes the dendrogram's
+#: large nodes made half the proposal time)
+PROFILE_CAP = 300
+
 #: clusters larger than this get only their top eigenpair (Lanczos) in :func:`score_cluster`
 DENSE_EIGH = 24
 
@@ -237,7 +240,9 @@ def propose_clusters(
     n_proposals : int
         How many non-overlapping clusters to return, best first.
     max_size : int, optional
-        Largest cluster considered (default: all candidates).
+        Largest cluster considered (default :data:`PROFILE_CAP`: each dendrogram node is scored by
+        an eigenpair of its size; a hidden variable accepted from a smaller cluster still takes
+        any further children structural EM finds).
     min_size : int
         Smallest cluster (>= 2: a single variable always matches its own profile).
     explained_threshold : float
@@ -269,7 +274,7 @@ def propose_clusters(
     cand = np.arange(n) if candidates is None else np.asarray(candidates, dtype=np.intp)
     if cand.size < min_size:
         raise ParameterError(f"need at least {min_size} candidate variables to propose a cluster, got {cand.size}.")
-    max_size = cand.size if max_size is None else int(max_size)
+    max_size = min(cand.size, PROFILE_CAP) if max_size is None else int(max_size)
     means = values.mean(axis=0)
     xc = values - means
     if scatter is None:
@@ -405,16 +410,3 @@ def make_proposal(
         high_leverage=lev.instances,
         **extra,
     )
-
-
-def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
-    """``coef[p, c]`` and ``rss[c]`` of the current families of a linear-Gaussian model."""
-    n = len(parents)
-    coef = np.zeros((n, n))
-    rss = np.zeros(n)
-    for c, ps in enumerate(parents):
-        fit = model.fit(c, tuple(ps))
-        if ps:
-            coef[list(ps), c] = fit.params["coefficients"]
-        rss[c] = fit.params["variance"] * model.n_samples
-    return coef, rss

@@ -25,8 +25,9 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
+from .candidates import family_coefficients
 from .leverage import instance_names, profile_leverage
-from .proposals import ClusterProposal, family_coefficients
+from .proposals import ClusterProposal
 
 __all__ = [
     "REPORT_COLUMNS",
