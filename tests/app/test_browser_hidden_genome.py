@@ -50,7 +50,7 @@ def test_hidden_page_at_2500_genes_names_the_odd_condition(hidden_server, tmp_pa
         upload(page, path)
         page.get_by_text("27 instances x 2500 variables").first.wait_for(timeout=120_000)
         page.get_by_role("link", name="Hidden variables").first.click()
-        button = page.locator("[data-testid=stMain] button", has_text="Propose hidden variables")
+        button = page.get_by_role("button", name="Propose hidden variables", exact=True).first
         button.wait_for(timeout=60_000)
         t0 = time.monotonic()
         button.click()
@@ -62,7 +62,7 @@ def test_hidden_page_at_2500_genes_names_the_odd_condition(hidden_server, tmp_pa
         # the profile plot's axis names conditions, not sorted indices
         page.locator(".js-plotly-plot").first.wait_for(timeout=30_000)
         page.wait_for_timeout(1500)
-        ticks = page.locator(".js-plotly-plot .xtick text").all_inner_texts()
+        ticks = page.eval_on_selector_all(".js-plotly-plot .xtick text", "els => els.map(e => e.textContent)")
         assert any(t.endswith("min") for t in ticks), ticks
         _shot(page, tmp_path, "hidden_genome_2500.png")
         print(f"Hidden page, 2500 genes x 27 conditions: proposals listed {listed_s:.1f} s after the click")
