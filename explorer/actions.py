@@ -113,12 +113,11 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
     say("searching the network without it to convergence (the baseline)", 0.02)
     baseline = hs.baseline_score()
     steps = 2 * hs.em.max_iter  # EM over H's Markov blanket, then over the whole network
+    done = [0]
 
     def tick(it) -> None:
-        say(
-            f"structural EM, iteration {it.iteration} ({it.n_edges} edges)",
-            min(0.3 + 0.65 * it.iteration / steps, 0.95),
-        )
+        done[0] += 1  # iterations of both stages (each counts its own from 1)
+        say(f"structural EM, iteration {it.iteration} ({it.n_edges} edges)", min(0.3 + 0.65 * done[0] / steps, 0.95))
 
     say("structural EM over the new variable's Markov blanket, then the whole network", 0.3)
     hv = hs.accept(proposal, baseline=baseline, callback=tick)

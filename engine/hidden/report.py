@@ -77,6 +77,8 @@ class RegulatorReport:
     estimated_gain: float = math.nan
     realized_gain: float = math.nan
     extra: dict = field(default_factory=dict)
+    #: H's own parents (regulators it depends on, ``H <- TF``), strongest first
+    parents: list[str] = field(default_factory=list)
 
     def to_dict(self) -> dict:
         def num(x: float) -> float | None:
@@ -88,6 +90,7 @@ class RegulatorReport:
             "closest_corr": num(self.closest_corr),
             "estimated_gain": num(self.estimated_gain),
             "realized_gain": num(self.realized_gain),
+            "parents": list(self.parents),
             "children": [asdict(c) for c in self.children],
         }
 
@@ -162,6 +165,8 @@ def regulator_report(
         children.sort(key=lambda c: -abs(c.loading))
         j = int(np.argmax(np.abs(corr_obs))) if n_observed else -1
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
+        ups = np.flatnonzero(coef[:, h])
+        ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
         out.append(
             RegulatorReport(
                 name=str(names[h]),
@@ -170,6 +175,7 @@ def regulator_report(
                 closest_corr=float(abs(corr_obs[j])) if j >= 0 else math.nan,
                 estimated_gain=float(est),
                 realized_gain=float(real),
+                parents=[str(names[p]) for p in ups],
             )
         )
     return out

@@ -399,6 +399,7 @@ class HiddenSearch:
             d["closest_observed"] = rep.get("closest_observed")
             d["closest_corr"] = rep.get("closest_corr")
             d["report"] = rep.get("children", [])
+            d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
             hidden.append(d)
         return {
             "hidden": hidden,

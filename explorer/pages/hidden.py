@@ -368,7 +368,9 @@ def _report_section(session, hs, names: list[str], values) -> None:
     )
     for r in reports:
         st.markdown(
-            f"**{r.name}**: closest observed variable **{r.closest_observed}** (|r| = {r.closest_corr:.2f}); "
+            f"**{r.name}**"
+            + (f" (depends on {', '.join(r.parents)})" if r.parents else "")
+            + f": closest observed variable **{r.closest_observed}** (|r| = {r.closest_corr:.2f}); "
             f"estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
         )
     rows = pd.DataFrame(report_rows(reports), columns=REPORT_COLUMNS)

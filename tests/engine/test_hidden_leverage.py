@@ -169,3 +169,16 @@ class TestExactFigures:
         d = hv.to_dict(z, labels(12))
         assert d["instances"] == labels(12) and d["flagged_instances"] == ["cond05"]
         assert hv.to_dict(z)["instances"][:3] == ["1", "2", "3"]
+
+    def test_report_names_the_regulators_h_depends_on(self):
+        """``H <- TF``: the regulator report lists H's own parents, strongest first."""
+        from engine.hidden import regulator_report
+
+        names = ["tf1", "tf2", "g1", "g2", "H1"]
+        coef = np.zeros((5, 5))
+        coef[0, 4], coef[1, 4] = 0.3, -0.8  # tf1, tf2 -> H1
+        coef[4, 2], coef[4, 3] = 1.0, -0.7  # H1 -> g1, g2
+        values = np.random.default_rng(0).normal(size=(20, 5))
+        (rep,) = regulator_report(names, 4, coef, np.ones(5), values)
+        assert rep.parents == ["tf2", "tf1"] and rep.to_dict()["parents"] == ["tf2", "tf1"]
+        assert [c.child for c in rep.children] == ["g1", "g2"]
