@@ -164,11 +164,14 @@ def ideal_cosines(scatter: np.ndarray, coef: np.ndarray, rss: np.ndarray) -> np.
     """
     w = sparse.csr_matrix(coef)  # the network's edges: sparse, so each product is O(edges x N)
     wts = np.asarray(w.T @ scatter)  # W^T S
-    yty = scatter - wts - wts.T + np.asarray(w.T @ wts.T).T  # (I - W)^T S (I - W), S symmetric
+    cos = scatter - wts  # (I - W)^T S (I - W), S symmetric; in place from here (N x N at genome scale)
+    cos -= wts.T
+    cos += np.asarray(w.T @ wts.T).T
     d = 1.0 / np.sqrt(np.maximum(rss, 1e-300))
-    cos = yty * d[:, None] * d[None, :]
+    cos *= d[:, None]
+    cos *= d[None, :]
     np.fill_diagonal(cos, 1.0)
-    return np.clip(cos, -1.0, 1.0)
+    return np.clip(cos, -1.0, 1.0, out=cos)
 
 
 #: largest cluster of ideal profiles proposed by default (#22: at 2500 genes the dendrogram's
@@ -279,14 +282,17 @@ def propose_clusters(
     xc = values - means
     if scatter is None:
         scatter = xc.T @ xc
-    cos_all = ideal_cosines(scatter, coef, rss)
-    cos = cos_all[np.ix_(cand, cand)]
+    cos = ideal_cosines(scatter, coef, rss)
+    if cand.size < n or np.any(cand != np.arange(n)):
+        cos = cos[np.ix_(cand, cand)]
     exclude = exclude or set()
 
     # average-linkage dendrogram on 1 - |cos|
-    dist = 1.0 - np.abs(cos)
+    dist = np.abs(cos)
+    np.subtract(1.0, dist, out=dist)
     np.fill_diagonal(dist, 0.0)
-    tree = linkage(squareform(np.maximum(dist, 0.0), checks=False), method="average")
+    tree = linkage(squareform(np.maximum(dist, 0.0, out=dist), checks=False), method="average")
+    del dist
     clusters: list[np.ndarray] = [np.array([i]) for i in range(cand.size)]
     pen = 0.5 * math.log(m) if per_param is None else float(per_param)
     root = -0.5 * m * (LOG_2PI + 1.0)
