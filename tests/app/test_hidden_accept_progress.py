@@ -27,3 +27,30 @@ def test_accept_reports_stages_in_order():
     assert any(s.startswith("structural EM, iteration 1 ") for s in stages)
     fractions = [f for _, f in seen]
     assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] <= 0.95
+
+
+def test_page_warns_on_a_proposal_resting_on_one_condition():
+    """The odd-sample case on the page: a flagged proposal is listed last with its condition
+    named in the status column and in a warning (#22)."""
+    from conftest import PAGES, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    from explorer import state
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(30, 40))
+    h = rng.normal(size=30)
+    x[:, :6] = 0.85 * h[:, None] + 0.5 * rng.normal(size=(30, 6))
+    x[8, 20:32] += 6.0
+    labels = [f"t{5 * i:02d}min" for i in range(30)]
+    labels[8] = "heat_shock"
+    session = SearchSession(from_array(x, [f"g{i}" for i in range(40)], instance_labels=labels), None, "odd")
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    flagged = table[table["status"].str.contains("heat_shock")]
+    assert len(flagged) >= 1 and (flagged["leverage"] > 0.5).all()
+    assert flagged["rank"].min() > table.loc[~table.index.isin(flagged.index), "rank"].max()
+    assert any("heat_shock" in w.value for w in at.warning)
