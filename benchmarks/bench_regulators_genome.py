@@ -24,9 +24,12 @@ Per seed: ``IdealParentSearch(hidden="auto", max_hidden=3, regulators=TFs)`` on 
 table; wall time; for each kept H its |corr(profile, R*)| and |corr(profile, D)|, its children
 against the module (precision, recall), its leverage; and the Hidden page's proposals
 (``HiddenSearch.propose`` after the search): time, the rank of the first proposal tracking R*.
-Recovered = a kept H with |r(H, R*)| >= 0.9, the whole run within 60 s.
+Recovered = a kept H with |r(H, R*)| >= 0.9, the whole run within 60 s (CPU seconds of the
+process, which is the wall time on an idle machine with ``OMP_NUM_THREADS=1``; wall is printed
+too: the machine these figures come from is shared).
 
-Run:  nice -n 10 python benchmarks/bench_regulators_genome.py [--gen module|count|null] [--seeds 0-9]
+Run:  OMP_NUM_THREADS=1 nice -n 10 python benchmarks/bench_regulators_genome.py
+          [--gen module|count|null|outlier] [--seeds 0-9]
 """
 
 from __future__ import annotations
@@ -141,9 +144,9 @@ def run_seed(seed: int, kind: str, max_hidden: int = 3, propose: bool = True) ->
     g = generate(seed, kind)
     ds = from_array(g["values"], g["names"], instance_labels=g["labels"], source=f"{kind}-{seed}")
     est = IdealParentSearch(hidden="auto", max_hidden=max_hidden, regulators=g["regulators"], random_state=seed)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     est.fit(ds)
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     hs = est.hidden_search_
     rows = []
     for h in hs.hidden:
@@ -164,7 +167,7 @@ def run_seed(seed: int, kind: str, max_hidden: int = 3, propose: bool = True) ->
                 "leverage": profile_leverage(prof).leverage,
             }
         )
-    out = {"seed": seed, "seconds": seconds, "hidden": rows, "log": est.hidden_log_}
+    out = {"seed": seed, "seconds": seconds, "cpu": cpu, "hidden": rows, "log": est.hidden_log_}
     if propose:
         fresh = type(hs)(ds, hs.settings, em_options=hs.em_options)
         fresh.set_edges([(p, c) for p, c in hs.em.edges if p < hs.n_observed and c < hs.n_observed])
@@ -209,7 +212,7 @@ def main(argv: list[str] | None = None) -> None:
     for seed in seeds:
         r = run_seed(seed, args.gen, args.max_hidden, propose=not args.no_propose)
         best = max((h["r_removed"] for h in r["hidden"]), default=0.0)
-        ok = best >= 0.9 and r["seconds"] < 60
+        ok = best >= 0.9 and min(r["seconds"], r["cpu"]) < 60
         hits += ok
         kept_any += bool(r["hidden"])
         kept = "; ".join(
@@ -226,7 +229,9 @@ def main(argv: list[str] | None = None) -> None:
                     f" | top proposal is {g_extreme}: {r['top_is_extreme']}; flag names it: {r['flag_names_extreme']}"
                 )
         print(
-            f"seed {seed:3d} {r['seconds']:6.1f} s {'OK ' if ok else '-- '} {kept or 'nothing kept'}{extra}", flush=True
+            f"seed {seed:3d} {r['seconds']:6.1f} s wall {r['cpu']:6.1f} s CPU {'OK ' if ok else '-- '} "
+            f"{kept or 'nothing kept'}{extra}",
+            flush=True,
         )
     if args.gen == "null":
         print(f"null: a hidden variable kept on {kept_any}/{len(seeds)}")
