@@ -79,6 +79,8 @@ class RegulatorReport:
     extra: dict = field(default_factory=dict)
     #: H's own parents (regulators it depends on, ``H <- TF``), strongest first
     parents: list[str] = field(default_factory=list)
+    #: H's profile per instance: ``{"instances": names, "values": posterior means}``
+    profile: dict = field(default_factory=dict)
 
     def to_dict(self) -> dict:
         def num(x: float) -> float | None:
@@ -91,6 +93,7 @@ class RegulatorReport:
             "estimated_gain": num(self.estimated_gain),
             "realized_gain": num(self.realized_gain),
             "parents": list(self.parents),
+            "profile": dict(self.profile),
             "children": [asdict(c) for c in self.children],
         }
 
@@ -132,6 +135,7 @@ def regulator_report(
     variance: np.ndarray,
     values: np.ndarray,
     gains: dict[str, tuple[float, float]] | None = None,
+    labels=None,
 ) -> list[RegulatorReport]:
     """Reports for the hidden variables ``names[n_observed:]`` of a linear-Gaussian network.
 
@@ -143,6 +147,7 @@ def regulator_report(
     variance : (N,), each family's noise variance
     values : (M, N), observed values and the hidden variables' posterior means
     gains : name -> (estimated, realized) score change, optional
+    labels : instance names (the file's), for each report's ``profile`` (``1..M`` without)
     """
     n = len(names)
     var = implied_variances(coef, variance, range(n_observed, n), coef[n_observed:, :n_observed])
@@ -176,6 +181,7 @@ def regulator_report(
                 estimated_gain=float(est),
                 realized_gain=float(real),
                 parents=[str(names[p]) for p in ups],
+                profile={"instances": instance_names(labels, prof.size), "values": [float(v) for v in prof]},
             )
         )
     return out

@@ -387,7 +387,8 @@ class HiddenSearch:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
         par = self.em.params()
         gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
-        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains)
+        labels = self.dataset.instance_labels
+        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels)
 
     def summary(self) -> dict:
         """JSON-friendly description of the hidden variables and missing-value handling."""

@@ -359,7 +359,8 @@ def _report_section(session, hs, names: list[str], values) -> None:
     parents = [stepper.parents(c) for c in range(stepper.n_vars)]
     coef, rss = family_coefficients(stepper.model, parents)
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
-    reports = regulator_report(names, session.dataset.n_vars, coef, rss / len(values), values, gains)
+    labels = session.dataset.instance_labels
+    reports = regulator_report(names, session.dataset.n_vars, coef, rss / len(values), values, gains, labels)
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "

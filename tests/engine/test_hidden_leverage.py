@@ -182,3 +182,7 @@ class TestExactFigures:
         (rep,) = regulator_report(names, 4, coef, np.ones(5), values)
         assert rep.parents == ["tf2", "tf1"] and rep.to_dict()["parents"] == ["tf2", "tf1"]
         assert [c.child for c in rep.children] == ["g1", "g2"]
+        prof = rep.to_dict()["profile"]
+        assert prof["instances"][:2] == ["1", "2"] and np.allclose(prof["values"], values[:, 4])
+        (named,) = regulator_report(names, 4, coef, np.ones(5), values, labels=labels(20))
+        assert named.profile["instances"] == labels(20)
