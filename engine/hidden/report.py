@@ -81,6 +81,9 @@ class RegulatorReport:
     parents: list[str] = field(default_factory=list)
     #: H's profile per instance: ``{"instances": names, "values": posterior means}``
     profile: dict = field(default_factory=dict)
+    #: share of H's (implied) variance its parents explain, ``1 - sigma_H^2 / Var(H)``: near 1, H is
+    #: a combination of measured regulators rather than a new one (0 without parents)
+    parents_r2: float = 0.0
 
     def to_dict(self) -> dict:
         def num(x: float) -> float | None:
@@ -93,6 +96,7 @@ class RegulatorReport:
             "estimated_gain": num(self.estimated_gain),
             "realized_gain": num(self.realized_gain),
             "parents": list(self.parents),
+            "parents_r2": float(self.parents_r2),
             "profile": dict(self.profile),
             "children": [asdict(c) for c in self.children],
         }
@@ -181,6 +185,7 @@ def regulator_report(
                 estimated_gain=float(est),
                 realized_gain=float(real),
                 parents=[str(names[p]) for p in ups],
+                parents_r2=float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0,
                 profile={"instances": instance_names(labels, prof.size), "values": [float(v) for v in prof]},
             )
         )

@@ -401,6 +401,7 @@ class HiddenSearch:
             d["closest_corr"] = rep.get("closest_corr")
             d["report"] = rep.get("children", [])
             d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
+            d["parents_r2"] = rep.get("parents_r2", 0.0)
             hidden.append(d)
         return {
             "hidden": hidden,

@@ -370,7 +370,11 @@ def _report_section(session, hs, names: list[str], values) -> None:
     for r in reports:
         st.markdown(
             f"**{r.name}**"
-            + (f" (depends on {', '.join(r.parents)})" if r.parents else "")
+            + (
+                f" (depends on {', '.join(r.parents)}, which explain {r.parents_r2:.0%} of its variance)"
+                if r.parents
+                else ""
+            )
             + f": closest observed variable **{r.closest_observed}** (|r| = {r.closest_corr:.2f}); "
             f"estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
         )

@@ -181,6 +181,8 @@ class TestExactFigures:
         values = np.random.default_rng(0).normal(size=(20, 5))
         (rep,) = regulator_report(names, 4, coef, np.ones(5), values)
         assert rep.parents == ["tf2", "tf1"] and rep.to_dict()["parents"] == ["tf2", "tf1"]
+        # Var(H1) = 0.3^2 + 0.8^2 + 1 (unit noise everywhere): its parents explain 0.73 / 1.73
+        assert rep.parents_r2 == pytest.approx(0.73 / 1.73)
         assert [c.child for c in rep.children] == ["g1", "g2"]
         prof = rep.to_dict()["profile"]
         assert prof["instances"][:2] == ["1", "2"] and np.allclose(prof["values"], values[:, 4])
