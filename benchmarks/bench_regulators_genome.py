@@ -149,6 +149,7 @@ def run_seed(seed: int, kind: str, max_hidden: int = 3, propose: bool = True) ->
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     hs = est.hidden_search_
     rows = []
+    r2 = {r.name: r.parents_r2 for r in hs.report()}
     for h in hs.hidden:
         prof = hs.hidden_profile(h.name)
         kids = set(h.children)
@@ -163,6 +164,7 @@ def run_seed(seed: int, kind: str, max_hidden: int = 3, propose: bool = True) ->
                 "recall": hit / max(len(g["module"]), 1),
                 "realized": h.realized_gain,
                 "parents": [p for p, c in hs.edges() if c == h.name],
+                "parents_r2": r2.get(h.name, 0.0),
                 "top_instance": g["labels"][int(np.argmax(np.abs(prof - prof.mean())))],
                 "leverage": profile_leverage(prof).leverage,
             }
@@ -219,6 +221,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{h['name']} {h['children']} kids r*={h['r_removed']:.2f} rD={h['r_driver']:.2f} "
             f"lev={h['leverage']:.2f}@{h['top_instance']} "
             f"P={h['precision']:.2f} R={h['recall']:.2f} {h['realized']:+.1f} <- {','.join(h['parents']) or '-'}"
+            f" (R2 {h['parents_r2']:.2f})"
             for h in r["hidden"]
         )
         extra = ""
