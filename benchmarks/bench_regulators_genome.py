@@ -55,8 +55,8 @@ N_GENES, M, N_TF, N_PROG = 2500, 27, 116, 6
 def generate(seed: int, kind: str = "module") -> dict:
     """One table of the generator ``kind`` (see the module docstring); ``outlier`` is the
     yeast-shaped table: 2555 genes x 50 conditions, 53 listed TFs, the module as in ``module``,
-    condition ``cond17`` 5 sd high in 100 random genes (of which none is in the module), and 26
-    missing cells at random."""
+    condition ``cond17`` 5 sd high in 100 random genes (|z| 3-5 after standardizing; none is
+    in the module), and 26 missing cells at random."""
     if kind == "outlier":
         rng = np.random.default_rng(10_000 + seed)
         g = _generate(seed, "module", n_genes=2555, m=50, n_tf=54)

@@ -188,3 +188,28 @@ class TestExactFigures:
         assert prof["instances"][:2] == ["1", "2"] and np.allclose(prof["values"], values[:, 4])
         (named,) = regulator_report(names, 4, coef, np.ones(5), values, labels=labels(20))
         assert named.profile["instances"] == labels(20)
+
+
+class TestGenomeBenchSmoke:
+    """The generators of ``benchmarks/bench_regulators_genome.py`` (the seeded study runs there)."""
+
+    def test_generators_plant_what_they_say(self):
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+        import bench_regulators_genome as bench
+
+        g = bench.generate(0, "module")
+        assert g["values"].shape == (27, 2500) and len(g["regulators"]) == 115 and len(g["module"]) == 40
+        assert "TF000" not in g["names"]  # R* removed from the table and the list
+        cols = [g["names"].index(n) for n in sorted(g["module"])]
+        r = [abs(np.corrcoef(g["values"][:, c], g["removed"])[0, 1]) for c in cols]
+        assert np.median(r) > 0.75
+        assert g["driver"].sum() == 3
+        o = bench.generate(0, "outlier")
+        assert o["values"].shape == (50, 2555) and np.isnan(o["values"]).sum() == 26 and len(o["regulators"]) == 53
+        z = np.nan_to_num((o["values"] - np.nanmean(o["values"], 0)) / np.nanstd(o["values"], 0))
+        assert (np.abs(z[16]) > 3).sum() >= 95  # cond17 extreme in about 100 genes (|z| 3-5)
+        n = bench.generate(0, "null")
+        assert n["removed"] is None and "TF000" in n["regulators"]
