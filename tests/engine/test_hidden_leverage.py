@@ -52,20 +52,20 @@ class TestLeverageRule:
         assert profile_leverage(z).instances == ["3"]
 
 
-def odd_sample_table(seed: int = 0, m: int = 30, n: int = 60):
-    """A 6-gene module driven by an unmeasured factor h, and condition ``cond09`` 6 sd high in 15
-    other genes (the one-odd-sample case); the rest independent noise."""
+def odd_sample_table(seed: int = 0, m: int = 30, n: int = 60, odd: int = 15):
+    """A 6-gene module driven by an unmeasured factor h, and condition ``cond09`` 6 sd high in
+    ``odd`` other genes (the one-odd-sample case); the rest independent noise."""
     rng = np.random.default_rng(seed)
     x = rng.normal(size=(m, n))
     h = rng.normal(size=m)
     x[:, :6] = 0.85 * h[:, None] + 0.5 * rng.normal(size=(m, 6))
-    x[8, 20:35] += 6.0
+    x[8, 20 : 20 + odd] += 6.0
     return from_array(x, [f"g{j:02d}" for j in range(n)], instance_labels=labels(m)), h
 
 
 class TestOddSample:
     def test_flagged_proposal_is_named_and_ranked_last(self):
-        ds, h = odd_sample_table()
+        ds, h = odd_sample_table(n=160, odd=100)
         s = Stepper(LinearGaussianFamilies(ds.values))
         props = propose_from_search(s, ds.values, ds.names, min_size=3, labels=ds.instance_labels)
         flagged = [p for p in props if p.flagged]
@@ -78,14 +78,25 @@ class TestOddSample:
         assert not props[0].flagged and abs(np.corrcoef(props[0].profile, h)[0, 1]) > 0.9
 
     def test_auto_never_keeps_the_odd_sample(self):
-        ds, h = odd_sample_table()
-        hs = HiddenSearch(ds, seed=0)
+        """The issue's outlier check: one condition extreme in 100 genes, 20 listed regulators (so
+        children cannot be tied by edges). On the searched network the cond09 cluster has the
+        largest estimate of all (it would be ranked first), is flagged by name and listed last;
+        ``auto`` keeps the module's regulator and nothing resting on cond09."""
+        ds, h = odd_sample_table(n=160, odd=100)
+        regs = {"regulators": list(ds.names[140:])}
+        base = HiddenSearch(ds, seed=0, em_options=regs)
+        base.fit_structure()
+        props = base.propose()
+        odd = [p for p in props if p.flagged]
+        assert odd and odd[0].high_leverage == ["cond09"] and props[-1] is odd[-1]
+        assert odd[0].estimated_gain > max(p.estimated_gain for p in props if not p.flagged)
+        hs = HiddenSearch(ds, seed=0, em_options=regs)
         hs.auto(max_hidden=2)
+        assert hs.hidden, "the module's regulator is kept"
+        assert abs(np.corrcoef(hs.hidden_profile(hs.hidden[0].name), h)[0, 1]) > 0.9
         for hv in hs.hidden:
-            prof = hs.hidden_profile(hv.name)
-            assert not profile_leverage(prof, ds.instance_labels).flagged
-        out = hs.summary()["hidden"]
-        for d in out:
+            assert not profile_leverage(hs.hidden_profile(hv.name), ds.instance_labels).flagged
+        for d in hs.summary()["hidden"]:
             assert d["instances"] == labels(30) and len(d["profile"]) == 30
             assert 0 < d["leverage"] < 0.5 and d["flagged_instances"] == []
 
