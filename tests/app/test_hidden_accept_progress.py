@@ -54,3 +54,16 @@ def test_page_warns_on_a_proposal_resting_on_one_condition():
     assert len(flagged) >= 1 and (flagged["leverage"] > 0.5).all()
     assert flagged["rank"].min() > table.loc[~table.index.isin(flagged.index), "rank"].max()
     assert any("heat_shock" in w.value for w in at.warning)
+
+
+def test_profile_plot_axis_names_conditions_in_z_order():
+    """The profile plot's axis shows the file's condition names, sorted by z*; repeated names
+    (replicates) stay distinct points (#22)."""
+    from engine.hidden.report import ClusterView
+    from explorer.hidden_plots import cluster_profiles_figure
+
+    z = np.array([0.5, -1.0, 0.2, 1.3])
+    view = ClusterView(["a"], z[:, None], z, np.eye(1), np.eye(1), np.ones(1), np.argsort(z), ["c", "c", "heat", "c"])
+    fig = cluster_profiles_figure(view)
+    assert list(fig.data[-1].x) == ["c #2", "heat", "c", "c #3"]
+    assert fig.layout.xaxis.type == "category" and "conditions" in fig.layout.xaxis.title.text
