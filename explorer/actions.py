@@ -90,11 +90,12 @@ class AcceptHidden:
         return f"The accepted hidden variable {self.name} was taken back."
 
 
-def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
+def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=None) -> str:
     """Add a hidden variable as parent of the proposal's members and re-learn the network by
     structural EM (:meth:`engine.hidden.HiddenSearch.accept`); the result becomes the session's
     search and the acceptance goes on the undo stack. Returns a report with the observed-data
-    BIC before and after."""
+    BIC before and after. ``progress(stage, fraction)`` is told each stage and EM iteration."""
+    say = progress or (lambda stage, fraction: None)
     stepper = session.stepper
     names = session.variable_names()
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
@@ -109,7 +110,17 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal) -> str:
     previous = (session.main, session.hidden)
     # the baseline is the network before Accept searched to convergence (HiddenSearch.accept), so
     # the reported change is the hidden variable's, not the search's (#12)
-    hv = hs.accept(proposal)
+    say("searching the network without it to convergence (the baseline)", 0.02)
+    baseline = hs.baseline_score()
+    steps = 2 * hs.em.max_iter  # EM over H's Markov blanket, then over the whole network
+    done = [0]
+
+    def tick(it) -> None:
+        done[0] += 1  # iterations of both stages (each counts its own from 1)
+        say(f"structural EM, iteration {it.iteration} ({it.n_edges} edges)", min(0.3 + 0.65 * done[0] / steps, 0.95))
+
+    say("structural EM over the new variable's Markov blanket, then the whole network", 0.3)
+    hv = hs.accept(proposal, baseline=baseline, callback=tick)
     # EM ran its search to convergence (unless it stopped at its iteration limit): the export says so (#14)
     session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
     session.push(AcceptHidden(*previous, name=hv.name))

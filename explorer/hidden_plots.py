@@ -14,9 +14,11 @@ __all__ = ["cluster_profiles_figure", "correlation_heatmap"]
 
 def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.Figure:
     """Members' scaled ideal profiles (thin) and the proposed hidden profile z* (thick), with the
-    instances sorted by z* so that agreement reads as lines rising together."""
+    instances sorted by z* so that agreement reads as lines rising together; the axis names the
+    instances (the file's condition labels), so a profile carried by one condition shows which."""
     order = view.order
-    xs = np.arange(order.size)
+    names = _unique(view.instances or [str(i + 1) for i in range(order.size)])
+    xs = [names[i] for i in order]
     mode = "markers" if order.size > DOTS_ABOVE else "lines"
     fig = go.Figure()
     colours = qualitative.Set2 + qualitative.Pastel1
@@ -46,11 +48,22 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.F
     fig.update_layout(
         height=380,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        xaxis_title="instances, sorted by z*",
+        xaxis={"title": "instances (conditions), sorted by z*", "type": "category", "nticks": 40, "tickangle": -45},
         yaxis_title="standardized value",
         legend={"orientation": "h", "y": 1.12, "x": 0},
     )
     return fig
+
+
+def _unique(labels: list[str]) -> list[str]:
+    """Instance labels made unique for a category axis (replicates often share a condition name;
+    a repeat gets " #2", " #3", ... so that its point is not drawn on the first one's)."""
+    seen: dict[str, int] = {}
+    out = []
+    for lab in labels:
+        seen[lab] = seen.get(lab, 0) + 1
+        out.append(lab if seen[lab] == 1 else f"{lab} #{seen[lab]}")
+    return out
 
 
 def correlation_heatmap(names: list[str], corr: np.ndarray, title: str) -> go.Figure:

@@ -338,6 +338,8 @@ class SearchSession:
             exclude=set(self.rejected),
             max_size=MAX_CLUSTER if self.dataset.n_vars > CAP_CLUSTERS_ABOVE else None,
             min_size=min(3, self.dataset.n_vars),  # a hidden parent of two does no more than an edge
+            labels=self.dataset.instance_labels,
+            explainers=self.stepper.cols,  # with a regulator list, only regulators stand in for H
         )
 
     def reject_hidden(self, proposal: ClusterProposal) -> str:

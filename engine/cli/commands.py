@@ -293,7 +293,11 @@ def _report_hidden(est, net, quiet: bool) -> None:
         for line in est.hidden_log_:
             say(f"  - hidden variables: {line}")
     if net.hidden:
-        added = "; ".join(f"{h['name']} -> {', '.join(h.get('children') or []) or 'no children'}" for h in net.hidden)
+        added = "; ".join(
+            (f"{h['name']} <- {', '.join(h['parents'])}; " if h.get("parents") else "")
+            + f"{h['name']} -> {', '.join(h.get('children') or []) or 'no children'}"
+            for h in net.hidden
+        )
         say(f"hidden variables added: {added}")
         for h in net.hidden:
             if h.get("realized_gain") is not None:

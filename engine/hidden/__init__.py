@@ -10,12 +10,11 @@
 * :mod:`.search` :class:`HiddenSearch`: propose, accept or reject, and the automatic protocol.
 """
 
-from .candidates import propose_from_search, score_candidate
+from .candidates import family_coefficients, propose_from_search, score_candidate
 from .em import MISSING_HANDLING, EMIteration, StructuralEM
 from .marginal import marginal_loglik
 from .proposals import (
     ClusterProposal,
-    family_coefficients,
     ideal_cosines,
     propose_clusters,
     score_cluster,

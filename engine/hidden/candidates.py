@@ -46,10 +46,10 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from .proposals import ClusterProposal, family_coefficients, make_proposal, propose_clusters, score_cluster
+from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .semiclique import find_semicliques
 
-__all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "propose_from_search", "score_candidate"]
+__all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
 
 
 @dataclass
@@ -266,6 +266,8 @@ def propose_from_search(
     exclude: set[frozenset] | None = None,
     scatter: np.ndarray | None = None,
     semicliques: bool = True,
+    labels=None,
+    explainers: np.ndarray | None = None,
 ) -> list[ClusterProposal]:
     """Ranked hidden-variable proposals for the current state of a :class:`~engine.search.Stepper`.
 
@@ -276,6 +278,9 @@ def propose_from_search(
     the same joint distribution as an edge between them, at two more parameters. Other parameters as in
     :func:`~.proposals.propose_clusters`. On a network without edges nothing is removed, and
     ``complete_gain`` is the paper's estimate by which :func:`~.proposals.propose_clusters` ranks.
+    ``labels`` name the instances of a flagged proposal (one or two instances hold most of z*'s
+    energy, :mod:`.leverage`), which is ranked after every unflagged one; ``explainers`` are the
+    variables that may be parents (a regulator list), the only ones that can be ``explained_by``.
     """
     values = np.asarray(values, dtype=float)
     model = stepper.model
@@ -298,6 +303,8 @@ def propose_from_search(
         explained_threshold=explained_threshold,
         exclude=exclude,
         per_param=scorer.per_param,
+        labels=labels,
+        explainers=explainers,
     )
     sets: dict[tuple[int, ...], str] = {tuple(p.members): "profiles" for p in clusters}
     if semicliques and cand.size >= 3:
@@ -372,8 +379,11 @@ def propose_from_search(
                 removed_loss=cs.removed_loss,
                 common_variance=_common(cs),
                 complete_gain=cs.complete_gain,
+                labels=labels,
+                explainers=explainers,
             )
         )
+    out.sort(key=lambda p: p.flagged)  # stable: by the estimate within flagged and unflagged
     return out
 
 
@@ -384,3 +394,16 @@ def _common(cs: CandidateScore) -> float:
 
 #: the estimate's root term per instance (nats): -(log 2 pi + 1) / 2
 ROOT_PER_INSTANCE = -0.5 * (math.log(2.0 * math.pi) + 1.0)
+
+
+def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
+    """``coef[p, c]`` and ``rss[c]`` of the current families of a linear-Gaussian model."""
+    n = len(parents)
+    coef = np.zeros((n, n))
+    rss = np.zeros(n)
+    for c, ps in enumerate(parents):
+        fit = model.fit(c, tuple(ps))
+        if ps:
+            coef[list(ps), c] = fit.params["coefficients"]
+        rss[c] = fit.params["variance"] * model.n_samples
+    return coef, rss

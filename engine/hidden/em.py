@@ -239,7 +239,8 @@ class StructuralEM:
         """Families on the expected sufficient statistics under the current Q."""
         mu = self.mean.mean(axis=0)
         xc = self.mean - mu
-        scatter = xc.T @ xc + np.diag(self.var.sum(axis=0))
+        scatter = xc.T @ xc
+        scatter[np.diag_indices_from(scatter)] += self.var.sum(axis=0)  # no N x N diagonal matrix
         return LinearGaussianFamilies.from_moments(mu, scatter, self.n_samples)
 
     def _forbidden(self) -> list[tuple[int, int]]:

@@ -36,16 +36,17 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
+from scipy import sparse
 from scipy.cluster.hierarchy import linkage
 from scipy.sparse.linalg import eigsh
 from scipy.spatial.distance import squareform
 
 from .._validation import check_scalar
 from ..exceptions import ParameterError
+from .leverage import profile_leverage
 
 __all__ = [
     "ClusterProposal",
-    "family_coefficients",
     "ideal_cosines",
     "make_proposal",
     "profile_correlations",
@@ -82,10 +83,8 @@ class ClusterProposal:
         The paper's complete-data estimate (JMLR 2007 section 5): sum_i C2_i plus the root
         log-likelihood of z* (standardized), minus the penalty of the new parameters, as if z*
         were observed; with the inside edges removed, their loss is counted too. NaN if unset.
-    closest : str or None
-        The existing variable (outside the cluster) whose profile is most correlated with z*.
-    closest_corr : float
-        That absolute correlation.
+    closest, closest_corr : str or None, float
+        The existing variable (outside the cluster) most correlated with z*, and that |corr|.
     explained_by : str or None
         ``closest`` when its correlation reaches the threshold: an existing variable already
         plays this role.
@@ -104,6 +103,9 @@ class ClusterProposal:
     common_variance : float
         Sum of the members' squared one-factor loadings (residuals with the inside edges removed):
         how much of their variance one common parent explains; ranks semi-cliques (NaN if unset).
+    leverage, high_leverage : float, list of str
+        Largest share of z*'s energy in one instance; the instances (file labels) that flag the
+        proposal, empty if not flagged (:mod:`.leverage`). Flagged proposals rank last.
     """
 
     members: list[int]
@@ -125,6 +127,13 @@ class ClusterProposal:
     member_corr: np.ndarray = field(default_factory=lambda: np.zeros(0))
     common_variance: float = math.nan
     complete_gain: float = math.nan
+    leverage: float = math.nan
+    high_leverage: list[str] = field(default_factory=list)
+
+    @property
+    def flagged(self) -> bool:
+        """z* draws most of its energy from one or two instances (:mod:`.leverage`)."""
+        return bool(self.high_leverage)
 
     def to_dict(self) -> dict:
         """JSON-friendly summary (without the profile)."""
@@ -141,6 +150,8 @@ class ClusterProposal:
             "closest": self.closest,
             "closest_corr": float(self.closest_corr),
             "explained_by": self.explained_by,
+            "leverage": None if math.isnan(self.leverage) else float(self.leverage),
+            "flagged_instances": list(self.high_leverage),
         }
 
 
@@ -151,14 +162,21 @@ def ideal_cosines(scatter: np.ndarray, coef: np.ndarray, rss: np.ndarray) -> np.
     child c's family, so ``Y^T Y = (I - W)^T S (I - W)``; dividing by ``sqrt(rss_i rss_j)`` gives
     the cosines (the diagonal is 1). ``A = M * cosines`` is the matrix of eq. (12).
     """
-    n = scatter.shape[0]
-    iw = np.eye(n) - coef
-    yty = iw.T @ scatter @ iw
+    w = sparse.csr_matrix(coef)  # the network's edges: sparse, so each product is O(edges x N)
+    wts = np.asarray(w.T @ scatter)  # W^T S
+    cos = scatter - wts  # (I - W)^T S (I - W), S symmetric; in place from here (N x N at genome scale)
+    cos -= wts.T
+    cos += np.asarray(w.T @ wts.T).T
     d = 1.0 / np.sqrt(np.maximum(rss, 1e-300))
-    cos = yty * d[:, None] * d[None, :]
+    cos *= d[:, None]
+    cos *= d[None, :]
     np.fill_diagonal(cos, 1.0)
-    return np.clip(cos, -1.0, 1.0)
+    return np.clip(cos, -1.0, 1.0, out=cos)
 
+
+#: largest cluster of ideal profiles proposed by default (#22: at 2500 genes the dendrogram's
+#: large nodes made half the proposal time)
+PROFILE_CAP = 300
 
 #: clusters larger than this get only their top eigenpair (Lanczos) in :func:`score_cluster`
 DENSE_EIGH = 24
@@ -204,6 +222,8 @@ def propose_clusters(
     explained_threshold: float = 0.9,
     exclude: set[frozenset] | None = None,
     per_param: float | None = None,
+    labels=None,
+    explainers: np.ndarray | None = None,
 ) -> list[ClusterProposal]:
     """Propose hidden parents for clusters of variables with similar ideal profiles.
 
@@ -223,7 +243,9 @@ def propose_clusters(
     n_proposals : int
         How many non-overlapping clusters to return, best first.
     max_size : int, optional
-        Largest cluster considered (default: all candidates).
+        Largest cluster considered (default :data:`PROFILE_CAP`: each dendrogram node is scored by
+        an eigenpair of its size; a hidden variable accepted from a smaller cluster still takes
+        any further children structural EM finds).
     min_size : int
         Smallest cluster (>= 2: a single variable always matches its own profile).
     explained_threshold : float
@@ -233,15 +255,19 @@ def propose_clusters(
     per_param : float, optional
         Score penalty per free parameter (default BIC's ``log(M) / 2``; the search's scorer's
         ``per_param`` when called from :func:`~engine.hidden.candidates.propose_from_search`).
+    labels : sequence of str, optional
+        Instance names (the file's), naming the instances of a flagged proposal (:mod:`.leverage`).
+    explainers : ndarray of int, optional
+        Variables that may be parents (a regulator list), the only ones that can be ``explained_by``
+        (default: all): a gene that is no regulator cannot stand in for the hidden parent (#22).
 
     Returns
     -------
-    list of ClusterProposal, by decreasing estimated gain.
+    list of ClusterProposal, by decreasing estimated gain (flagged ones last).
 
     Notes
     -----
-    Cost: one N x N product for the cosines (done once), an O(N^2) linkage, and one small
-    eigenproblem per dendrogram cluster (sizes capped by ``max_size``).
+    Cost: the cosines (sparse products), an O(N^2) linkage, one eigenpair per dendrogram cluster.
     """
     values = np.asarray(values, dtype=float)
     m, n = values.shape
@@ -251,19 +277,22 @@ def propose_clusters(
     cand = np.arange(n) if candidates is None else np.asarray(candidates, dtype=np.intp)
     if cand.size < min_size:
         raise ParameterError(f"need at least {min_size} candidate variables to propose a cluster, got {cand.size}.")
-    max_size = cand.size if max_size is None else int(max_size)
+    max_size = min(cand.size, PROFILE_CAP) if max_size is None else int(max_size)
     means = values.mean(axis=0)
     xc = values - means
     if scatter is None:
         scatter = xc.T @ xc
-    cos_all = ideal_cosines(scatter, coef, rss)
-    cos = cos_all[np.ix_(cand, cand)]
+    cos = ideal_cosines(scatter, coef, rss)
+    if cand.size < n or np.any(cand != np.arange(n)):
+        cos = cos[np.ix_(cand, cand)]
     exclude = exclude or set()
 
     # average-linkage dendrogram on 1 - |cos|
-    dist = 1.0 - np.abs(cos)
+    dist = np.abs(cos)
+    np.subtract(1.0, dist, out=dist)
     np.fill_diagonal(dist, 0.0)
-    tree = linkage(squareform(np.maximum(dist, 0.0), checks=False), method="average")
+    tree = linkage(squareform(np.maximum(dist, 0.0, out=dist), checks=False), method="average")
+    del dist
     clusters: list[np.ndarray] = [np.array([i]) for i in range(cand.size)]
     pen = 0.5 * math.log(m) if per_param is None else float(per_param)
     root = -0.5 * m * (LOG_2PI + 1.0)
@@ -299,8 +328,8 @@ def propose_clusters(
     used = np.zeros(cand.size, dtype=bool)
     out: list[ClusterProposal] = []
     # residual (ideal) profiles of the candidates, scaled by 1/sigma: y_i / sigma_i
-    iw = np.eye(n) - coef
     sig = np.sqrt(np.maximum(rss, 1e-300) / m)
+    extra = {"labels": labels, "explainers": explainers}
     for gain, merged, lam, vec, c2m in scored:
         if used[merged].any():
             continue
@@ -308,15 +337,14 @@ def propose_clusters(
         key = frozenset(str(names[i]) for i in members)
         if key in exclude:
             continue
-        y = (xc @ iw[:, members]) / sig[members]
+        y = (xc[:, members] - xc @ coef[:, members]) / sig[members]
         z = y @ vec
-        out.append(
-            make_proposal(z, members, lam, vec, c2m, gain, xc, values, names, explained_threshold, complete_gain=gain)
-        )
+        extra["complete_gain"] = gain
+        out.append(make_proposal(z, members, lam, vec, c2m, gain, xc, values, names, explained_threshold, **extra))
         used[merged] = True
         if len(out) >= n_proposals:
             break
-    out.sort(key=lambda p: -p.estimated_gain)
+    out.sort(key=lambda p: (p.flagged, -p.estimated_gain))
     return out
 
 
@@ -340,25 +368,34 @@ def make_proposal(
     values: np.ndarray,
     names,
     explained_threshold: float,
+    labels=None,
+    explainers: np.ndarray | None = None,
     **extra,
 ) -> ClusterProposal:
     """A :class:`ClusterProposal` for ``members`` with profile ``z`` (standardized here), its
-    closest variable outside the set, and ``explained_by`` (an existing variable already plays
-    the role: one outside the cluster, or a member that is itself nearly z*, when L > 2)."""
+    closest variable outside the set, ``explained_by`` (an existing variable that may be a parent,
+    one of ``explainers``, already plays the role: one outside the cluster, or a member that is
+    itself nearly z*, when L > 2) and its leverage (:mod:`.leverage`, instances named by ``labels``)."""
     n = xc.shape[1]
     z = (z - z.mean()) / max(z.std(), 1e-300)
     signed = profile_correlations(z, xc, values)
     corr = np.abs(signed)
+    can = np.ones(n, dtype=bool) if explainers is None else np.isin(np.arange(n), explainers)
     others = np.setdiff1d(np.arange(n), members)
     closest, closest_corr = None, 0.0
     if others.size:
         j = int(np.argmax(corr[others]))
         closest, closest_corr = str(names[others[j]]), float(corr[others][j])
-    explained_by = closest if closest_corr >= explained_threshold else None
-    if explained_by is None:
-        jm = int(np.argmax(corr[members]))
-        if corr[members][jm] >= explained_threshold and members.size > 2:
-            explained_by = str(names[members[jm]])
+    able = others[can[others]]
+    explained_by = None
+    if able.size and corr[able].max() >= explained_threshold:
+        explained_by = str(names[able[int(np.argmax(corr[able]))]])
+    inner = members[can[members]]
+    if explained_by is None and inner.size and members.size > 2:
+        jm = int(np.argmax(corr[inner]))
+        if corr[inner][jm] >= explained_threshold:
+            explained_by = str(names[inner[jm]])
+    lev = profile_leverage(z, labels)
     order = np.argsort(members)
     return ClusterProposal(
         members=[int(i) for i in members[order]],
@@ -375,18 +412,7 @@ def make_proposal(
         explained_by=explained_by,
         key=frozenset(str(names[i]) for i in members),
         member_corr=signed[members[order]],
+        leverage=lev.leverage,
+        high_leverage=lev.instances,
         **extra,
     )
-
-
-def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
-    """``coef[p, c]`` and ``rss[c]`` of the current families of a linear-Gaussian model."""
-    n = len(parents)
-    coef = np.zeros((n, n))
-    rss = np.zeros(n)
-    for c, ps in enumerate(parents):
-        fit = model.fit(c, tuple(ps))
-        if ps:
-            coef[list(ps), c] = fit.params["coefficients"]
-        rss[c] = fit.params["variance"] * model.n_samples
-    return coef, rss

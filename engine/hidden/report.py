@@ -22,8 +22,12 @@ import math
 from dataclasses import asdict, dataclass, field
 
 import numpy as np
+from scipy import sparse
+from scipy.sparse.linalg import spsolve
 
-from .proposals import ClusterProposal, family_coefficients
+from .candidates import family_coefficients
+from .leverage import instance_names, profile_leverage
+from .proposals import ClusterProposal
 
 __all__ = [
     "REPORT_COLUMNS",
@@ -73,6 +77,13 @@ class RegulatorReport:
     estimated_gain: float = math.nan
     realized_gain: float = math.nan
     extra: dict = field(default_factory=dict)
+    #: H's own parents (regulators it depends on, ``H <- TF``), strongest first
+    parents: list[str] = field(default_factory=list)
+    #: H's profile per instance: ``{"instances": names, "values": posterior means}``
+    profile: dict = field(default_factory=dict)
+    #: share of H's (implied) variance its parents explain, ``1 - sigma_H^2 / Var(H)``: near 1, H is
+    #: a combination of measured regulators rather than a new one (0 without parents)
+    parents_r2: float = 0.0
 
     def to_dict(self) -> dict:
         def num(x: float) -> float | None:
@@ -84,6 +95,9 @@ class RegulatorReport:
             "closest_corr": num(self.closest_corr),
             "estimated_gain": num(self.estimated_gain),
             "realized_gain": num(self.realized_gain),
+            "parents": list(self.parents),
+            "parents_r2": float(self.parents_r2),
+            "profile": dict(self.profile),
             "children": [asdict(c) for c in self.children],
             **self.extra,  # e.g. "enrichment": known gene sets among the children (engine.enrichment)
         }
@@ -97,6 +111,28 @@ def _corr(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return np.where(den > 0, (ac @ bc) / np.where(den > 0, den, 1.0), 0.0)
 
 
+def implied_variances(coef: np.ndarray, variance: np.ndarray, *rows) -> np.ndarray:
+    """Marginal variances of the network ``x = coef^T x + eps`` (``eps ~ N(0, diag(variance))``)
+    at the variables ``rows`` (index iterables, or a boolean/weight block whose non-zero columns
+    are wanted); NaN elsewhere. ``Var(x_i) = sum_k A[i, k]^2 d_k`` with ``A = (I - coef^T)^{-1}``:
+    row i of A is a sparse solve of ``(I - coef) y = e_i``, so no N x N inverse is formed."""
+    n = coef.shape[0]
+    want = set()
+    for r in rows:
+        arr = np.asarray(r)
+        want.update(int(i) for i in (np.flatnonzero(arr.any(axis=0)) if arr.ndim == 2 else arr.ravel()))
+    out = np.full(n, np.nan)
+    if not want:
+        return out
+    idx = np.array(sorted(want), dtype=np.intp)
+    lhs = (sparse.identity(n, format="csc") - sparse.csc_matrix(np.asarray(coef, dtype=float))).tocsc()
+    rhs = sparse.csc_matrix((np.ones(idx.size), (idx, np.arange(idx.size))), shape=(n, idx.size))
+    y = spsolve(lhs, rhs)
+    y = y.toarray() if sparse.issparse(y) else np.asarray(y).reshape(n, idx.size)
+    out[idx] = np.maximum((y**2 * np.asarray(variance, dtype=float)[:, None]).sum(axis=0), 1e-300)
+    return out
+
+
 def regulator_report(
     names: list[str],
     n_observed: int,
@@ -104,6 +140,7 @@ def regulator_report(
     variance: np.ndarray,
     values: np.ndarray,
     gains: dict[str, tuple[float, float]] | None = None,
+    labels=None,
 ) -> list[RegulatorReport]:
     """Reports for the hidden variables ``names[n_observed:]`` of a linear-Gaussian network.
 
@@ -115,11 +152,10 @@ def regulator_report(
     variance : (N,), each family's noise variance
     values : (M, N), observed values and the hidden variables' posterior means
     gains : name -> (estimated, realized) score change, optional
+    labels : instance names (the file's), for each report's ``profile`` (``1..M`` without)
     """
     n = len(names)
-    a = np.linalg.inv(np.eye(n) - coef.T)
-    cov = (a * variance) @ a.T
-    var = np.maximum(np.diag(cov), 1e-300)
+    var = implied_variances(coef, variance, range(n_observed, n), coef[n_observed:, :n_observed])
     gains = gains or {}
     out = []
     for h in range(n_observed, n):
@@ -139,6 +175,8 @@ def regulator_report(
         children.sort(key=lambda c: -abs(c.loading))
         j = int(np.argmax(np.abs(corr_obs))) if n_observed else -1
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
+        ups = np.flatnonzero(coef[:, h])
+        ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
         out.append(
             RegulatorReport(
                 name=str(names[h]),
@@ -147,6 +185,9 @@ def regulator_report(
                 closest_corr=float(abs(corr_obs[j])) if j >= 0 else math.nan,
                 estimated_gain=float(est),
                 realized_gain=float(real),
+                parents=[str(names[p]) for p in ups],
+                parents_r2=float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0,
+                profile={"instances": instance_names(labels, prof.size), "values": [float(v) for v in prof]},
             )
         )
     return out
@@ -181,7 +222,8 @@ class ClusterView:
     ``ideal`` holds the members' ideal profiles scaled by 1/sigma_i (columns, the matrix Y of
     eq. 11), ``profile`` the proposed hidden profile z* (standardized), ``member_corr`` the
     correlation matrix of the members' values, and ``ideal_corr`` that of their ideal profiles.
-    ``order`` sorts the instances by z* so that a plot of the profiles is readable.
+    ``order`` sorts the instances by z* so that a plot of the profiles is readable; ``instances``
+    names them (the file's labels, ``1..M`` without), in the data's order.
     """
 
     names: list[str]
@@ -191,11 +233,13 @@ class ClusterView:
     ideal_corr: np.ndarray
     loadings: np.ndarray
     order: np.ndarray
+    instances: list[str] = field(default_factory=list)
 
 
-def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> ClusterView:
+def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal, labels=None) -> ClusterView:
     """Profiles and correlations of a proposal's members under the stepper's current families,
-    without the edges inside the set that the proposal removes (its other parents kept)."""
+    without the edges inside the set that the proposal removes (its other parents kept);
+    ``labels`` are the instance names."""
     parents = [stepper.parents(c) for c in range(stepper.n_vars)]
     inside = set(proposal.members)
     parents = [tuple(p for p in ps if p not in inside) if c in inside else ps for c, ps in enumerate(parents)]
@@ -217,6 +261,7 @@ def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal) -> Clus
         ideal_corr=np.corrcoef(y, rowvar=False),
         loadings=np.asarray(proposal.loadings),
         order=np.argsort(z, kind="stable"),
+        instances=instance_names(labels, m),
     )
 
 
@@ -245,7 +290,10 @@ class HiddenVariable:
         """Observed-data score after minus before (the same score, the same data)."""
         return self.score_after - self.baseline_score
 
-    def to_dict(self, profile: np.ndarray | None = None) -> dict:
+    def to_dict(self, profile: np.ndarray | None = None, labels=None) -> dict:
+        """JSON-friendly record; with ``profile`` (the posterior mean per instance) also the
+        instance names (``labels``, the file's; ``1..M`` without), its ``leverage`` and the
+        instances that flag it (:mod:`.leverage`)."""
         out = {
             "name": self.name,
             "children": list(self.children),
@@ -259,4 +307,8 @@ class HiddenVariable:
         }
         if profile is not None:
             out["profile"] = [float(v) for v in profile]
+            out["instances"] = instance_names(labels, len(profile))
+            lev = profile_leverage(profile, labels)
+            out["leverage"] = lev.leverage
+            out["flagged_instances"] = lev.instances
         return out

@@ -143,6 +143,9 @@ class HiddenSearch:
         # a hidden parent of two variables is never better than an edge between them, where
         # edges between observed variables are allowed
         kwargs.setdefault("min_size", 2 if self.two_layer else 3)
+        reg = self.em.regulators  # with a regulator list only regulators (and H's) can explain a cluster
+        kwargs.setdefault("explainers", None if reg is None else np.r_[reg, self.n_observed : len(self.names)])
+        kwargs.setdefault("labels", self.dataset.instance_labels)
         return propose_from_search(
             stepper,
             self.em.mean,
@@ -373,7 +376,8 @@ class HiddenSearch:
         semi-clique also needs the paper's complete-data estimate to be positive (JMLR 2007
         section 5, ``complete_gain``), as before #12: see :meth:`auto`."""
         props = self.propose(n_proposals=10 + len(skipped))
-        props = [p for p in props if p.explained_by is None and p.key not in skipped]
+        # a flagged proposal (one or two instances hold most of z*'s energy, #22) is never tried
+        props = [p for p in props if p.explained_by is None and p.key not in skipped and not p.flagged]
         good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
         semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
         semis.sort(key=lambda p: -p.common_variance)
@@ -383,18 +387,21 @@ class HiddenSearch:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
         par = self.em.params()
         gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
-        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains)
+        labels = self.dataset.instance_labels
+        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels)
 
     def summary(self) -> dict:
         """JSON-friendly description of the hidden variables and missing-value handling."""
         reports = {r.name: r.to_dict() for r in self.report()}
         hidden = []
         for h in self.hidden:
-            d = h.to_dict(self.hidden_profile(h.name))
+            d = h.to_dict(self.hidden_profile(h.name), self.dataset.instance_labels)
             rep = reports.get(h.name, {})
             d["closest_observed"] = rep.get("closest_observed")
             d["closest_corr"] = rep.get("closest_corr")
             d["report"] = rep.get("children", [])
+            d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
+            d["parents_r2"] = rep.get("parents_r2", 0.0)
             hidden.append(d)
         return {
             "hidden": hidden,

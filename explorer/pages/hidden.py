@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+import time
 
 import pandas as pd
 import streamlit as st
@@ -19,6 +20,7 @@ from engine.exceptions import IdealParentError
 from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from explorer import actions, gene_sets_box, state
+from explorer.hidden_columns import proposal_columns
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -63,26 +65,6 @@ HOW_TO_READ = """
 """
 
 
-#: column widths (px) of the proposals table: every column, C1 and C2 included, fits the page at
-#: 1280 px; a long member list is cut at the column's edge (all are listed under "Proposal #k")
-PROPOSAL_WIDTHS = {
-    "rank": st.column_config.NumberColumn("rank", width=45),
-    "members": st.column_config.TextColumn(
-        "members", width=155, help="All the members are listed under the proposal below."
-    ),
-    "size": st.column_config.NumberColumn("size", width=45),
-    "source": st.column_config.TextColumn("source", width=70),
-    "edges replaced": st.column_config.NumberColumn(
-        "replaced", width=65, help="Edges among the members that the hidden variable replaces."
-    ),
-    "C1 bound": st.column_config.NumberColumn("C1 bound", width=70),
-    "C2 bound": st.column_config.NumberColumn("C2 bound", width=70),
-    "closest existing variable": st.column_config.TextColumn(
-        "closest variable", width=120, help="The existing variable closest to the shared profile z*."
-    ),
-}
-
-
 def _removal(prop) -> str:
     """What removing the edges among a proposal's members costs, in words (none to remove: say so,
     rather than "lose 0.00 when the 0 edge(s) among them are removed")."""
@@ -125,6 +107,8 @@ def render() -> None:
     values = session.values()
 
     def _status(p) -> str:
+        if p.flagged:
+            return f"one odd sample? mostly {' and '.join(p.high_leverage)}"
         if not p.explained_by:
             return "new"
         return f"covered by member {p.explained_by}" if p.explained_by in p.names else f"covered by {p.explained_by}"
@@ -187,6 +171,7 @@ def render() -> None:
                     "C1 bound": round(p.c1, 2),
                     "C2 bound": round(p.c2, 2),
                     "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
+                    "leverage": round(p.leverage, 2),
                     "status": _status(p),
                 }
                 for i, p in enumerate(proposals)
@@ -196,18 +181,16 @@ def render() -> None:
             table,
             hide_index=True,
             width="stretch",
-            column_config={
-                **PROPOSAL_WIDTHS,
-                f"estimated Δ{session.score_label}": st.column_config.NumberColumn(width=100),
-                "status": st.column_config.TextColumn(
-                    "status",
-                    width=75,
-                    help="new: no existing variable carries the cluster's shared profile z*. covered by X: "
-                    "variable X (outside the cluster, or a member) correlates with z* so strongly that it "
-                    "already plays the role of the hidden parent.",
-                ),
-            },
+            column_config=proposal_columns(session.score_label),
         )
+        flagged = [p for p in proposals if p.flagged]
+        if flagged:
+            named = sorted({c for p in flagged for c in p.high_leverage})
+            st.warning(
+                f"{len(flagged)} proposal(s) draw most of their profile from {', '.join(named)}: "
+                "one or two conditions, not a regulator acting across the data. They are listed last, and "
+                "`--hidden auto` never adds them. Check those conditions (a failed sample, a one-off shock)."
+            )
         if len(proposals) < n_show:
             st.caption(
                 f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
@@ -236,13 +219,20 @@ def render() -> None:
                 else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
             )
         )
+        if prop.flagged:
+            st.warning(
+                f"**One odd sample?** {prop.leverage:.0%} of z*'s energy is in {prop.high_leverage[0]}"
+                + (f" and most of the rest in {prop.high_leverage[1]}" if len(prop.high_leverage) > 1 else "")
+                + ": this proposal mostly explains the members' values there (see the profile plot's "
+                "right or left end)."
+            )
         if prop.estimated_gain <= 0:
             st.warning(
                 "With the rest of the network fixed this proposal does not pay. Structural EM re-learns the "
                 "edges around it after Accept, which can change that (most often for semi-cliques); the "
                 "realized change is reported."
             )
-        view = cluster_view(stepper, values, prop)
+        view = cluster_view(stepper, values, prop, dataset.instance_labels)
         st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
         left, right = st.columns(2)
         with left:
@@ -261,8 +251,7 @@ def render() -> None:
             type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary",
         ):
             try:
-                with st.spinner("Adding the hidden variable and re-learning by structural EM..."):
-                    st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop)
+                st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop, _accept_progress())
                 st.rerun()
             except IdealParentError as exc:
                 st.error(str(exc))
@@ -271,6 +260,17 @@ def render() -> None:
             st.rerun()
 
     _accepted_section(session)
+
+
+def _accept_progress():
+    """A progress bar for Accept, told each stage and EM iteration, with the time elapsed."""
+    bar = st.progress(0.0, text="Adding the hidden variable...")
+    start = time.perf_counter()
+
+    def show(stage: str, fraction: float) -> None:
+        bar.progress(fraction, text=f"Accept: {stage} · {time.perf_counter() - start:.0f} s elapsed")
+
+    return show
 
 
 def _accepted_section(session) -> None:
@@ -349,7 +349,8 @@ def _report_section(session, hs, names: list[str], values) -> None:
     parents = [stepper.parents(c) for c in range(stepper.n_vars)]
     coef, rss = family_coefficients(stepper.model, parents)
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
-    reports = regulator_report(names, session.dataset.n_vars, coef, rss / len(values), values, gains)
+    labels = session.dataset.instance_labels
+    reports = regulator_report(names, session.dataset.n_vars, coef, rss / len(values), values, gains, labels)
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
@@ -358,7 +359,13 @@ def _report_section(session, hs, names: list[str], values) -> None:
     )
     for r in reports:
         st.markdown(
-            f"**{r.name}**: closest observed variable **{r.closest_observed}** (|r| = {r.closest_corr:.2f}); "
+            f"**{r.name}**"
+            + (
+                f" (depends on {', '.join(r.parents)}, which explain {r.parents_r2:.0%} of its variance)"
+                if r.parents
+                else ""
+            )
+            + f": closest observed variable **{r.closest_observed}** (|r| = {r.closest_corr:.2f}); "
             f"estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
         )
     rows = pd.DataFrame(report_rows(reports), columns=REPORT_COLUMNS)

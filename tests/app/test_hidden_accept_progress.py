@@ -1,0 +1,69 @@
+"""Accept on the Hidden page reports its progress: each stage and EM iteration with a fraction
+that only grows (issues #22, #23: a progress bar with the stage and the time elapsed, not a bare
+spinner)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.data import from_array
+from explorer import actions
+from explorer.session import SearchSession
+
+
+def test_accept_reports_stages_in_order():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(80, 12))
+    h = rng.normal(size=80)
+    x[:, :4] += 1.2 * h[:, None]
+    session = SearchSession(from_array(x, [f"g{i}" for i in range(12)]), None, "progress")
+    for _ in range(20):
+        session.step()
+    seen: list[tuple[str, float]] = []
+    message = actions.accept_hidden(session, session.propose_hidden(1)[0], lambda s, f: seen.append((s, f)))
+    assert "Added H1" in message
+    stages = [s for s, _ in seen]
+    assert stages[0].startswith("searching the network without it")
+    assert any(s.startswith("structural EM, iteration 1 ") for s in stages)
+    fractions = [f for _, f in seen]
+    assert fractions == sorted(fractions) and 0 < fractions[0] and fractions[-1] <= 0.95
+
+
+def test_page_warns_on_a_proposal_resting_on_one_condition():
+    """The odd-sample case on the page: a flagged proposal is listed last with its condition
+    named in the status column and in a warning (#22)."""
+    from conftest import PAGES, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    from explorer import state
+
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(30, 40))
+    h = rng.normal(size=30)
+    x[:, :6] = 0.85 * h[:, None] + 0.5 * rng.normal(size=(30, 6))
+    x[8, 20:32] += 6.0
+    labels = [f"t{5 * i:02d}min" for i in range(30)]
+    labels[8] = "heat_shock"
+    session = SearchSession(from_array(x, [f"g{i}" for i in range(40)], instance_labels=labels), None, "odd")
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    table = at.dataframe[0].value
+    flagged = table[table["status"].str.contains("heat_shock")]
+    assert len(flagged) >= 1 and (flagged["leverage"] > 0.5).all()
+    assert flagged["rank"].min() > table.loc[~table.index.isin(flagged.index), "rank"].max()
+    assert any("heat_shock" in w.value for w in at.warning)
+
+
+def test_profile_plot_axis_names_conditions_in_z_order():
+    """The profile plot's axis shows the file's condition names, sorted by z*; repeated names
+    (replicates) stay distinct points (#22)."""
+    from engine.hidden.report import ClusterView
+    from explorer.hidden_plots import cluster_profiles_figure
+
+    z = np.array([0.5, -1.0, 0.2, 1.3])
+    view = ClusterView(["a"], z[:, None], z, np.eye(1), np.eye(1), np.ones(1), np.argsort(z), ["c", "c", "heat", "c"])
+    fig = cluster_profiles_figure(view)
+    assert list(fig.data[-1].x) == ["c #2", "heat", "c", "c #3"]
+    assert fig.layout.xaxis.type == "category" and "conditions" in fig.layout.xaxis.title.text
