@@ -224,7 +224,7 @@ def general(name: str, seeds: int, null: bool) -> dict:
         found = hs.auto(max_hidden=2)
         r = {"added": len(found), "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0}
         r["real"] = [v.realized_gain for v in found]
-        r["check"] = independent_score(hs) - found[-1].score_after if found else 0.0
+        r["check"] = independent_score(hs) - hs.observed_bic() if found else 0.0
         r["ok"] = False
         text = "none"
         if found and h is not None:
