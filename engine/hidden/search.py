@@ -280,13 +280,18 @@ class HiddenSearch:
         form charges M times the entropy of a standard normal, which the members' C2 pays back
         only when they determine H well (two-layer benchmark: 10 hidden variables kept instead of
         8 at M = 50 and 7 at M = 100 without it, worse on test; benchmarks/RESULTS.md, session 7).
-        A tried variable is kept only if the observed-data score after structural EM (over its
-        Markov blanket, then everywhere) beats the network before it, searched to convergence
-        (#12), and also the network without it re-searched from the structure reached with it:
-        on networks with nothing planted, a hidden variable otherwise gets the credit for leading
-        the search out of a local optimum (2 of 10 null DAGs in benchmarks/bench_regulators.py).
-        The network then stays the one before (reported gains stay comparable). A proposal that
-        does not pay is set aside and the next is tried (two in a row end the search);
+        On a general network (not two-layer) each proposal is tried by
+        :func:`~.trial.try_proposal` (#22): from the learned network (structural EM over H's
+        Markov blanket, then everywhere) and, on networks of at most ``RELEARN_MAX_VARS``
+        observed variables, from a re-learned structure; H's children are screened by their
+        dependence on E[H | x]. H is kept only if its observed-data score beats the network
+        before it, searched to convergence (#12), and every network without it re-searched from
+        where it led (on null networks a hidden variable otherwise gets the credit for leading
+        the search out of a local optimum); its realized gain is measured against the best of
+        them, and when H is not kept but such a network beats the one before, auto continues
+        from it (the best network without hidden variables seen on any path). A proposal that
+        does not pay is set aside and the next is tried (``MAX_FAILURES`` in a row end the
+        search, ``SMALL_MAX_FAILURES`` on small networks);
         set-aside clusters are not added to the user's rejections.
         """
         say = progress or (lambda msg: None)

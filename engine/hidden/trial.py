@@ -66,6 +66,9 @@ RELEARN_WARMUP = 20
 #: observed variables (each try costs a fraction of a second there; above, search.MAX_FAILURES)
 SMALL_MAX_FAILURES = 4
 
+#: after the re-learned start, one more re-learned start from H's posterior and its children there
+REFINE = True
+
 #: child-screen rounds (drop the weak children, run structural EM again)
 SCREEN_ROUNDS = 2
 
@@ -127,9 +130,11 @@ def try_proposal(search, proposal, best: float, callback=None) -> Trial:
     if small:
         starts["relearned"] = [e for e in search.edges() if e[0] in earlier]
     tried: list[tuple[float, str, StructuralEM, list[int]]] = []
-    for label, edges in starts.items():
-        warm = {"warmup": RELEARN_WARMUP} if label == "relearned" and "warmup" not in search.em_options else {}
-        em = search._new_model(name, proposal.profile, members, edges, **warm)
+    plan = [(label, edges, proposal.profile, members) for label, edges in starts.items()]
+    while plan:
+        label, edges, profile, kids = plan.pop(0)
+        warm = {"warmup": RELEARN_WARMUP} if label != "learned" and "warmup" not in search.em_options else {}
+        em = search._new_model(name, profile, kids, edges, **warm)
         col = em.names.index(name)
         if label == "learned":  # thesis ch. 4 variant 2: H's Markov blanket first
             free = markov_blanket(em.edges, col) | {col}
@@ -142,6 +147,11 @@ def try_proposal(search, proposal, best: float, callback=None) -> Trial:
             em.run(callback=callback)
         dropped = _screen(em, col, callback) if small else []
         tried.append((em.observed_bic(), label, em, dropped))
+        if label == "relearned" and REFINE:
+            # once more from what EM made of H: its posterior and its children, structure re-learned
+            now = [em.names[c] for p, c in em.edges if p == col and c < em.n_obs]
+            if len(now) >= 2 and set(now) != set(kids):
+                plan.append(("refined", starts["relearned"], em.mean[:, col].copy(), now))
     score, label, em, dropped = max(tried, key=lambda t: t[0])
     trial = Trial(em, name, label, score, [em.names[c] for c in dropped], starts={t[1]: t[0] for t in tried})
     for s, _, model, _ in tried:
