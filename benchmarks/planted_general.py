@@ -77,6 +77,13 @@ def _weights(spec: Spec, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
     return order, w
 
 
+def true_edges(name: str, seed: int) -> list[tuple[int, int]]:
+    """The observed-to-observed edges (parent, child) of the generator's DAG for ``seed``."""
+    spec = SPECS[name]
+    _, w = _weights(spec, np.random.default_rng(7000 + spec.seed0 + seed))
+    return [(int(p), int(c)) for p, c in zip(*np.nonzero(w), strict=True)]
+
+
 def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, set[int], np.ndarray | None]:
     """Data (M, N) scaled to unit variance, the planted children, and h (None for a null network).
 

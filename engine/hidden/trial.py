@@ -69,6 +69,9 @@ SMALL_MAX_FAILURES = 4
 #: after the re-learned start, one more re-learned start from H's posterior and its children there
 REFINE = True
 
+#: when H loses to the network without it that it led to, one more start on that network
+REBASE = True
+
 #: child-screen rounds (drop the weak children, run structural EM again)
 SCREEN_ROUNDS = 2
 
@@ -131,12 +134,53 @@ def try_proposal(search, proposal, best: float, callback=None) -> Trial:
         starts["relearned"] = [e for e in search.edges() if e[0] in earlier]
     tried: list[tuple[float, str, StructuralEM, list[int]]] = []
     plan = [(label, edges, proposal.profile, members) for label, edges in starts.items()]
+    _run_starts(search, name, plan, tried, best, small, callback)
+    trial = _best(tried, name)
+    _alternatives(search, trial, tried, best)
+    if small and REBASE and trial.alternative is not None and trial.alternative_score >= trial.score:
+        # H lost to the network without it that it led to: start H again on that network, with
+        # its posterior and children (edges among them removed), as accept() would on it
+        alt, em = trial.alternative, trial.em
+        col = em.names.index(name)
+        kids = [em.names[c] for p, c in em.edges if p == col and c < em.n_obs]
+        inside = set(kids)
+        edges = [(alt.names[p], alt.names[c]) for p, c in alt.edges]
+        edges = [e for e in edges if not (e[0] in inside and e[1] in inside)]
+        more: list[tuple[float, str, StructuralEM, list[int]]] = []
+        _run_starts(search, name, [("rebased", edges, em.mean[:, col].copy(), kids)], more, best, small, callback)
+        _alternatives(search, trial, more, best)
+        tried += more
+        alt_best = (trial.alternative, trial.alternative_score)
+        trial = _best(tried, name)
+        trial.alternative, trial.alternative_score = alt_best
+    return trial
+
+
+def _best(tried, name: str) -> Trial:
+    score, label, em, dropped = max(tried, key=lambda t: t[0])
+    return Trial(em, name, label, score, [em.names[c] for c in dropped], starts={t[1]: t[0] for t in tried})
+
+
+def _alternatives(search, trial: Trial, tried, best: float) -> None:
+    """For every start that beats ``best``: the network without H re-searched from where it led;
+    the best of them (and of what ``trial`` holds) becomes ``trial.alternative``."""
+    for s, _, model, _ in tried:
+        if s > best:  # could be the search's way out of a local optimum: re-search without H
+            alt = observed_only(search, search.em, model)
+            alt_score = alt.observed_bic()
+            if alt_score > trial.alternative_score:
+                trial.alternative, trial.alternative_score = alt, alt_score
+
+
+def _run_starts(search, name, plan, tried, best, small, callback) -> None:
+    """Run every start of ``plan`` (label, observed edges, H's profile, H's children), appending
+    (observed-data score, label, model, children dropped by the screen) to ``tried``."""
     while plan:
         label, edges, profile, kids = plan.pop(0)
         warm = {"warmup": RELEARN_WARMUP} if label != "learned" and "warmup" not in search.em_options else {}
         em = search._new_model(name, profile, kids, edges, **warm)
         col = em.names.index(name)
-        if label == "learned":  # thesis ch. 4 variant 2: H's Markov blanket first
+        if label in ("learned", "rebased"):  # thesis ch. 4 variant 2: H's Markov blanket first
             free = markov_blanket(em.edges, col) | {col}
             em.frozen = ~np.isin(np.arange(em.n_vars), sorted(free))
             em.run(callback=callback)
@@ -151,16 +195,7 @@ def try_proposal(search, proposal, best: float, callback=None) -> Trial:
             # once more from what EM made of H: its posterior and its children, structure re-learned
             now = [em.names[c] for p, c in em.edges if p == col and c < em.n_obs]
             if len(now) >= 2 and set(now) != set(kids):
-                plan.append(("refined", starts["relearned"], em.mean[:, col].copy(), now))
-    score, label, em, dropped = max(tried, key=lambda t: t[0])
-    trial = Trial(em, name, label, score, [em.names[c] for c in dropped], starts={t[1]: t[0] for t in tried})
-    for s, _, model, _ in tried:
-        if s > best:  # could be the search's way out of a local optimum: re-search without H
-            alt = observed_only(search, search.em, model)
-            alt_score = alt.observed_bic()
-            if alt_score > trial.alternative_score:
-                trial.alternative, trial.alternative_score = alt, alt_score
-    return trial
+                plan.append(("refined", edges, em.mean[:, col].copy(), now))
 
 
 def auto_step(search, skipped: set[frozenset], best: float, say, score: str) -> tuple[bool | None, float]:
