@@ -150,7 +150,7 @@ def run_one(x: np.ndarray, kids: set[int] | None, truth: set[int] | None, h: np.
         out["corr"] = abs(np.corrcoef(hs.hidden_profile("H1"), h)[0, 1]) if h is not None else nan
         out["est"] = h1.estimated_gain
         out["real"] = sum(v.realized_gain for v in found)
-        out["check"] = independent_score(hs) - found[-1].score_after
+        out["check"] = independent_score(hs) - hs.observed_bic()
     return out
 
 
