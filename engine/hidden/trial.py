@@ -42,6 +42,7 @@ without the child screen: the wide-data cost stays as it was.
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass, field
 
@@ -79,6 +80,9 @@ REFINE = True
 #: when H loses to the network without it that it led to, one more start on that network
 REBASE = True
 
+#: the child screen also drops children for which H only stands in for another child
+PROXY_SCREEN = True
+
 #: child-screen rounds (drop the weak children, run structural EM again)
 SCREEN_ROUNDS = 2
 
@@ -115,17 +119,87 @@ def weak_children(em: StructuralEM, col: int) -> list[int]:
     return [c for c, g in zip(children, gain, strict=True) if g <= cost]
 
 
-def _screen(em: StructuralEM, col: int, callback) -> list[int]:
+def proxy_children(em: StructuralEM, col: int) -> list[int]:
+    """Children X of variable ``col`` (H) for which H is only a stand-in for one of its other
+    children: with X's other parents and the best single other observed child K of H (the one
+    whose values best explain X's residual) in X's family, H's leave-X-out posterior mean
+    E[H | x without X] does not pass the score's test for one more parent.
+
+    The leave-X-out mean removes X's own term from H's mean-field update (section 6), so X's
+    noise does not count as evidence for H. A child of one of H's children whose edge from it was
+    replaced by H -> X fails; a true child passes, since the other children together determine H
+    better than any one of them does."""
+    par = em.params()
+    coef, b0, s2 = par.coef, par.intercept, par.variance
+    mean = em.mean
+    children = [c for p, c in em.edges if p == col]
+    obs = [c for c in children if c < em.n_obs]
+    if len(obs) < 3:
+        return []
+    m = em.n_samples
+    pa_h = np.flatnonzero(coef[:, col])
+    prec = 1.0 / s2[col] + sum(coef[col, c] ** 2 / s2[c] for c in children)
+    acc = (b0[col] + mean[:, pa_h] @ coef[pa_h, col]) / s2[col]
+    resid = {}
+    for c in children:
+        others = [p for p in np.flatnonzero(coef[:, c]) if p != col]
+        resid[c] = mean[:, c] - b0[c] - mean[:, others] @ coef[others, c]
+        acc = acc + coef[col, c] * resid[c] / s2[c]
+    scorer = em.scorer
+    out = []
+    for c in obs:
+        z = (acc - coef[col, c] * resid[c] / s2[c]) / (prec - coef[col, c] ** 2 / s2[c])
+        others = [int(p) for p in np.flatnonzero(coef[:, c]) if p != col]
+        base = np.column_stack([np.ones(m)] + [mean[:, p] for p in others])
+        y = mean[:, c] - base @ np.linalg.lstsq(base, mean[:, c], rcond=None)[0]
+        cand = [k for k in obs if k != c and k not in others]
+        if not cand:
+            continue
+        xk = mean[:, cand] - mean[:, cand].mean(axis=0)
+        k = cand[int(np.argmax(np.abs(y @ xk) / np.maximum(np.linalg.norm(xk, axis=0), 1e-300)))]
+        design = np.column_stack([base, mean[:, k]])
+        rss0 = np.sum((mean[:, c] - design @ np.linalg.lstsq(design, mean[:, c], rcond=None)[0]) ** 2)
+        design = np.column_stack([design, z])
+        rss1 = np.sum((mean[:, c] - design @ np.linalg.lstsq(design, mean[:, c], rcond=None)[0]) ** 2)
+        n_par = len(others) + 1
+        cost = scorer.penalty(n_par + 3, n_par + 1) - scorer.penalty(n_par + 2, n_par)
+        if 0.5 * m * np.log(max(rss0, 1e-300) / max(rss1, 1e-300)) <= cost:
+            out.append(c)
+    return out
+
+
+def _drop(em: StructuralEM, col: int, children, callback) -> None:
+    """Remove and forbid the edges ``col`` -> ``children``, then run structural EM again."""
+    em.user_forbidden = list(em.user_forbidden) + [(col, c) for c in children]
+    em.edges = [e for e in em.edges if not (e[0] == col and e[1] in children)]
+    em.run(callback=callback)
+
+
+def _copy(em: StructuralEM) -> StructuralEM:
+    """A copy whose EM runs leave ``em`` as it is (the E-step updates the moments in place)."""
+    new = copy.copy(em)
+    new.mean, new.var = em.mean.copy(), em.var.copy()
+    new.edges, new.history, new.user_forbidden = list(em.edges), list(em.history), list(em.user_forbidden)
+    return new
+
+
+def _screen(em: StructuralEM, col: int, callback) -> tuple[StructuralEM, list[int]]:
+    """The marginal screen (:func:`weak_children`; its drops are kept), then the stand-in screen
+    (:func:`proxy_children`) on a copy, kept only if the observed-data score does not fall."""
     dropped: list[int] = []
     for _ in range(SCREEN_ROUNDS):
         weak = weak_children(em, col)
         if not weak:
             break
-        em.user_forbidden = list(em.user_forbidden) + [(col, c) for c in weak]
-        em.edges = [e for e in em.edges if not (e[0] == col and e[1] in weak)]
+        _drop(em, col, weak, callback)
         dropped += weak
-        em.run(callback=callback)
-    return dropped
+    proxies = proxy_children(em, col) if PROXY_SCREEN else []
+    if proxies:
+        trial = _copy(em)
+        _drop(trial, col, proxies, callback)
+        if trial.observed_bic() >= em.observed_bic():
+            em, dropped = trial, dropped + proxies
+    return em, dropped
 
 
 def try_proposal(search, proposal, best: float, callback=None) -> Trial:
@@ -196,7 +270,7 @@ def _run_starts(search, name, plan, tried, best, small, callback) -> None:
                 em.run(callback=callback)
         else:
             em.run(callback=callback)
-        dropped = _screen(em, col, callback) if small else []
+        em, dropped = _screen(em, col, callback) if small else (em, [])
         tried.append((em.observed_bic(), label, em, dropped))
         if label == "relearned" and REFINE:
             # once more from what EM made of H: its posterior and its children, structure re-learned

@@ -13,7 +13,7 @@ from scipy.stats import multivariate_normal
 from engine.data import from_array
 from engine.hidden import HiddenSearch, StructuralEM
 from engine.hidden import trial as trial_mod
-from engine.hidden.trial import try_proposal, weak_children
+from engine.hidden.trial import proxy_children, try_proposal, weak_children
 
 
 def planted_dag(seed: int, n: int = 14, m: int = 400, n_kids: int = 5, p_edge: float = 0.12):
@@ -82,6 +82,26 @@ class TestWeakChildren:
         z = em.mean[:, 5]
         r = np.corrcoef(z, x[:, 4])[0, 1]
         assert -0.5 * m * math.log(1 - r**2) <= 0.5 * math.log(m)
+
+
+class TestProxyChildren:
+    def test_a_childs_child_hung_on_h_is_dropped(self):
+        """H -> a, b, c, d (a factor's children) and H -> e where e is really a child of a (no
+        a -> e edge in the model): given a, H's leave-e-out posterior adds nothing to e, so e is
+        the only child flagged; the marginal screen passes e (it does depend on H through a)."""
+        rng = np.random.default_rng(1)
+        m = 400
+        h = rng.normal(size=m)
+        kids = [0.8 * h + 0.6 * rng.normal(size=m) for _ in range(4)]
+        e = 0.9 * kids[0] + 0.5 * rng.normal(size=m)
+        x = np.column_stack([*kids, e])
+        names = ["a", "b", "c", "d", "e"]
+        ds = from_array(x, names, standardize=False)
+        em = StructuralEM(ds, hidden={"H": (h, names)}, fixed_structure=True)
+        em.run()
+        col = em.names.index("H")
+        assert weak_children(em, col) == []
+        assert proxy_children(em, col) == [4]
 
 
 class TestAutoGeneral:
