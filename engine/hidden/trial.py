@@ -25,7 +25,10 @@ So a proposal is tried from several starts, and the best observed-data score is 
 one parent: ``-(M/2) log(1 - r^2) > pen(X | H) - pen(X)`` with r = corr(x, E[H | x]) over the
 instances. Otherwise the search may hang H onto weakly related variables (the children's
 children) with weights that cancel along other paths; those edges are dropped and forbidden, and
-structural EM runs again (at most :data:`SCREEN_ROUNDS` times).
+structural EM runs again (at most :data:`SCREEN_ROUNDS` times). A second screen
+(:func:`proxy_children`) finds children for which H only stands in for another of its children
+(a child's child whose edge from it the search replaced by H -> X); those edges are dropped and
+forbidden on a copy, kept only if the observed-data score does not fall.
 
 **Alternatives.** A start that beats the network before can owe its gain to leading the search
 out of a local optimum. For each such start, the network without H is re-searched from the
