@@ -47,11 +47,12 @@ from __future__ import annotations
 
 import copy
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
-from ..exceptions import ParameterError
+from ..exceptions import ConvergenceWarning, ParameterError
 from .em import StructuralEM
 from .marginal import markov_blanket
 from .report import HiddenVariable
@@ -207,7 +208,15 @@ def _screen(em: StructuralEM, col: int, callback) -> tuple[StructuralEM, list[in
 
 def try_proposal(search, proposal, best: float, callback=None) -> Trial:
     """Try ``proposal`` on ``search`` (a :class:`~engine.hidden.search.HiddenSearch`, left as it
-    is) against the network before, whose observed-data score is ``best``."""
+    is) against the network before, whose observed-data score is ``best``. A start whose
+    structural EM stops at ``max_iter`` is one attempt among several: its ConvergenceWarning is
+    not raised (the kept model's ``converged_`` says how it ended)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return _try(search, proposal, best, callback)
+
+
+def _try(search, proposal, best: float, callback) -> Trial:
     name = search._next_name()
     members = list(proposal.names)
     small = search.n_observed <= RELEARN_MAX_VARS
