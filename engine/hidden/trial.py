@@ -36,7 +36,8 @@ structure it reached (earlier hidden variables kept); the best of these is the b
 and :meth:`HiddenSearch.auto` takes it as its network when H does not clear it.
 
 On the issue's generator (``sparse`` in benchmarks/bench_regulators.py) these took recovery from
-3/10 to 6/10 with no false regulator on its null networks (RESULTS.md, #22).
+3/10 to 5/10, and on ``dag-root`` from 3/10 to 7/10, with no false regulator on their null
+networks; the other generators, the hold-out and what is not met: RESULTS.md, #22.
 
 Above :data:`RELEARN_MAX_VARS` observed variables only the ``learned`` start runs, with the old
 early exit (no full search when the Markov-blanket stage does not beat the network before) and
