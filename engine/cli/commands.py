@@ -304,7 +304,7 @@ def _report_hidden(est, net, quiet: bool) -> None:
                 say(
                     f"  {h['name']}: estimated score change {h['estimated_gain']:+.2f}, "
                     f"realized {h['realized_gain']:+.2f}"
-                    f" (observed data, against the network before it searched to convergence: "
+                    f" (observed data, against the best network without it found: "
                     f"{h['baseline_score']:.2f} -> {h['score_after']:.2f})"
                 )
     elif est.max_hidden == 0:

@@ -33,20 +33,12 @@ from .em import MISSING_HANDLING, StructuralEM
 from .marginal import markov_blanket
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
+from .trial import RELEARN_MAX_VARS, SMALL_MAX_FAILURES, auto_step, carry_posteriors
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
 
 #: proposals in a row that :meth:`HiddenSearch.auto` tries without a gain before it stops
 MAX_FAILURES = 2
-
-
-def _carry_posteriors(target: StructuralEM, source: StructuralEM, names: list[str]) -> None:
-    """Start the hidden variables ``names`` of ``target`` at their posterior means and variances
-    in ``source`` (a new model keeps what EM already learned about the earlier hidden variables)."""
-    for n in names:
-        j, k = target.names.index(n), source.names.index(n)
-        target.mean[:, j] = source.mean[:, k]
-        target.var[:, j] = source.var[:, k]
 
 
 class HiddenSearch:
@@ -174,7 +166,7 @@ class HiddenSearch:
         base.em = self._structural_em(
             hidden={h.name: (self.hidden_profile(h.name), []) for h in self.hidden}, initial_edges=self.edges()
         )
-        _carry_posteriors(base.em, self.em, [h.name for h in self.hidden])
+        carry_posteriors(base.em, self.em, [h.name for h in self.hidden])
         base.em.run()
         return base.observed_bic()
 
@@ -226,14 +218,9 @@ class HiddenSearch:
             children = [c for c in children if count.get(c, 0) < int(cap)]
             if not children:
                 raise ParameterError(f"every member already has max_parents = {cap} hidden parents; no edge to add.")
-        hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
-        hidden[name] = (np.asarray(profile, dtype=float), list(children))
         gone = {tuple(e) for e in removed}
-        obs_edges = [e for e in self.edges() if e not in gone]
         warmup = {} if informed or "warmup" in self.em_options else {"warmup": 50}
-        em = self._structural_em(hidden=hidden, initial_edges=obs_edges, **warmup)
-        # carry over the current posterior of the earlier hidden variables
-        _carry_posteriors(em, self.em, [h.name for h in self.hidden])
+        em = self._new_model(name, profile, children, [e for e in self.edges() if e not in gone], **warmup)
         if informed and not self.two_layer:
             # structural EM over the new variable's Markov blanket first (thesis ch. 4, variant 2)
             free = markov_blanket(em.edges, em.names.index(name)) | {em.names.index(name)}
@@ -249,6 +236,16 @@ class HiddenSearch:
         self.hidden.append(hv)
         self._refresh_children()
         return hv
+
+    def _new_model(self, name: str, profile, children, edges, **kwargs) -> StructuralEM:
+        """Structural EM with the current hidden variables plus ``name`` (started at ``profile``,
+        parent of ``children``) and the edges ``edges`` (name pairs); the earlier hidden variables
+        start at their current posterior."""
+        hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
+        hidden[name] = (np.asarray(profile, dtype=float), list(children))
+        em = self._structural_em(hidden=hidden, initial_edges=edges, **kwargs)
+        carry_posteriors(em, self.em, [h.name for h in self.hidden])
+        return em
 
     def _refresh_children(self) -> None:
         for h in self.hidden:
@@ -286,13 +283,18 @@ class HiddenSearch:
         form charges M times the entropy of a standard normal, which the members' C2 pays back
         only when they determine H well (two-layer benchmark: 10 hidden variables kept instead of
         8 at M = 50 and 7 at M = 100 without it, worse on test; benchmarks/RESULTS.md, session 7).
-        A tried variable is kept only if the observed-data score after structural EM (over its
-        Markov blanket, then everywhere) beats the network before it, searched to convergence
-        (#12), and also the network without it re-searched from the structure reached with it:
-        on networks with nothing planted, a hidden variable otherwise gets the credit for leading
-        the search out of a local optimum (2 of 10 null DAGs in benchmarks/bench_regulators.py).
-        The network then stays the one before (reported gains stay comparable). A proposal that
-        does not pay is set aside and the next is tried (two in a row end the search);
+        On a general network (not two-layer) each proposal is tried by
+        :func:`~.trial.try_proposal` (#22): from the learned network (structural EM over H's
+        Markov blanket, then everywhere) and, on networks of at most ``RELEARN_MAX_VARS``
+        observed variables, from a re-learned structure; H's children are screened by their
+        dependence on E[H | x]. H is kept only if its observed-data score beats the network
+        before it, searched to convergence (#12), and every network without it re-searched from
+        where it led (on null networks a hidden variable otherwise gets the credit for leading
+        the search out of a local optimum); its realized gain is measured against the best of
+        them, and when H is not kept but such a network beats the one before, auto continues
+        from it (the best network without hidden variables seen on any path). A proposal that
+        does not pay is set aside and the next is tried (``MAX_FAILURES`` in a row end the
+        search, ``SMALL_MAX_FAILURES`` on small networks);
         set-aside clusters are not added to the user's rejections.
         """
         say = progress or (lambda msg: None)
@@ -320,6 +322,15 @@ class HiddenSearch:
             elif self.n_observed < 2:  # a hidden variable needs a cluster of at least two children
                 say("fewer than 2 observed variables, so no cluster to propose")
                 break
+            elif not self.two_layer:  # general network (#22): see engine/hidden/trial.py
+                kept, best = auto_step(self, skipped, best, say, score)
+                if kept is None:
+                    break
+                failures = 0 if kept else failures + 1
+                if failures >= (SMALL_MAX_FAILURES if self.n_observed <= RELEARN_MAX_VARS else MAX_FAILURES):
+                    say("stopped")
+                    break
+                continue
             else:
                 props = self._auto_candidates(skipped)
                 hv = None
@@ -334,17 +345,11 @@ class HiddenSearch:
                 if hv is None:
                     say("no cluster with a positive estimated gain, and no semi-clique, is left")
                     break
-            after, beat, alt = self.observed_bic(), best, None
-            if after > best and not self.two_layer and not greedy_hidden:
-                # was it H, or only the search's way around a local optimum? (#12, null networks)
-                alt = self._observed_only(snapshot[0])
-                beat = max(best, alt.observed_bic())
-            if after <= beat:
+            after = self.observed_bic()
+            if after <= best:
                 self.em, self.hidden = snapshot
-                if alt is not None and beat > best:  # reported; the network stays the one before
-                    say(f"the network without {hv.name}, re-searched from there, scores {beat:.2f}")
                 failures += 1
-                say(f"adding {hv.name} did not improve the {score} ({after:.2f} <= {beat:.2f})")
+                say(f"adding {hv.name} did not improve the {score} ({after:.2f} <= {best:.2f})")
                 if greedy_hidden or last_prop is None or failures >= MAX_FAILURES:
                     say("stopped")
                     break
@@ -358,17 +363,6 @@ class HiddenSearch:
         self._refresh_children()
         return self.hidden
 
-    def _observed_only(self, before: StructuralEM) -> StructuralEM:
-        """The network without the newest hidden variable, re-searched from the structure reached
-        with it (edges among the variables of ``before``), earlier hidden variables kept."""
-        keep = set(before.names)
-        edges = [(p, c) for p, c in self.edges() if p in keep and c in keep]
-        hidden = {n: (self.hidden_profile(n), []) for n in before.names[before.n_obs :]}
-        alt = self._structural_em(hidden=hidden, initial_edges=edges)
-        _carry_posteriors(alt, before, list(hidden))
-        alt.run()
-        return alt
-
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
         """The proposals :meth:`auto` tries, in order: those with a positive estimate (best first),
         then the semi-cliques by common variance (largest first; their estimate is pessimistic,
@@ -376,8 +370,12 @@ class HiddenSearch:
         semi-clique also needs the paper's complete-data estimate to be positive (JMLR 2007
         section 5, ``complete_gain``), as before #12: see :meth:`auto`."""
         props = self.propose(n_proposals=10 + len(skipped))
-        # a flagged proposal (one or two instances hold most of z*'s energy, #22) is never tried
-        props = [p for p in props if p.explained_by is None and p.key not in skipped and not p.flagged]
+        # on small general networks a set whose z* one of its own members nearly matches is tried
+        # too: structural EM decides whether H or that member becomes the parent (#22); a flagged
+        # proposal (one or two instances hold most of z*'s energy, #22) is never tried
+        own = not self.two_layer and self.n_observed <= RELEARN_MAX_VARS
+        props = [p for p in props if (p.explained_by is None or (own and p.explained_by in p.names))]
+        props = [p for p in props if p.key not in skipped and not p.flagged]
         good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
         semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
         semis.sort(key=lambda p: -p.common_variance)
