@@ -198,10 +198,13 @@ class IdealParentSearch:
         n_workers=None,
         random_state=None,
         progress=None,
+        resample="auto",
     ):
         """Edge and hidden-regulator confidence: relearn on ``n_replicates`` resamples of ``data``
         with these settings, in parallel on Dask (Friedman, Goldszmidt & Wyner 1999; bnlearn's
-        ``boot.strength`` and ``averaged.network``). Returns a
+        ``boot.strength`` and ``averaged.network``); ``resample`` is ``"bootstrap"``,
+        ``"subsample"`` (half-samples in complementary pairs) or ``"auto"`` (by the data's shape,
+        :func:`engine.bootstrap.choose_resample`). Returns a
         :class:`~engine.bootstrap.BootstrapResult`; see :func:`engine.bootstrap.bootstrap` for the
         parameters (a local cluster by default, or ``scheduler="tcp://host:port"``)."""
         from .bootstrap import bootstrap
@@ -215,6 +218,7 @@ class IdealParentSearch:
             n_workers=n_workers,
             random_state=random_state,
             progress=progress,
+            resample=resample,
         )
 
     @property

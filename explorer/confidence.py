@@ -17,7 +17,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bootstrap import BootstrapResult, BootstrapRun, start_local_cluster
+from engine.bootstrap import BootstrapResult, BootstrapRun, resample_choice, start_local_cluster
 from engine.data import Dataset
 from engine.exceptions import ParameterError
 from engine.learn import IdealParentSearch
@@ -39,6 +39,8 @@ class RunKey:
     n_replicates: int
     seed: int
     hidden: bool
+    #: "auto", "bootstrap" or "subsample" (engine.bootstrap.choose_resample)
+    resample: str = "auto"
 
 
 def _shutdown(holder: dict) -> None:
@@ -107,8 +109,12 @@ class ConfidenceController:
             raise ParameterError(
                 "hidden regulators are learned by structural EM, implemented for the linear-Gaussian CPD only."
             )
-        settings = {**est.settings(), "n_replicates": key.n_replicates, "seed": key.seed}
-        self.run = BootstrapRun(self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings)
+        choice = resample_choice(est, dataset, key.resample)
+        settings = {**est.settings(), "n_replicates": key.n_replicates, "seed": key.seed, "resample": choice.describe()}
+        est.score = est.score_choice(dataset).name  # replicates keep the score chosen on all the data
+        self.run = BootstrapRun(
+            self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings, resample=choice.name
+        )
         self.key = key
         self.result = None
 

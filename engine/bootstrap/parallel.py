@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterator
 from ..data import Dataset
 from ..exceptions import ParameterError
 from .replicate import ReplicateOutcome, replicate_seeds, run_replicate
+from .resampling import ResampleChoice, choose_resample
 from .result import BootstrapResult, check_threshold
 
 __all__ = ["BLAS_ENV", "open_client", "start_local_cluster", "BootstrapRun", "ProgressCallback", "bootstrap"]
@@ -136,6 +137,8 @@ class BootstrapRun:
     n_replicates : int
     random_state : None, int, SeedSequence or Generator
         Root of the replicates' seeds (:func:`~.replicate.replicate_seeds`).
+    resample : {"bootstrap", "subsample"}
+        How each replicate resamples the instances (:mod:`.resampling`).
     """
 
     def __init__(
@@ -148,7 +151,10 @@ class BootstrapRun:
         *,
         threshold: float | None = None,
         settings: dict | None = None,
+        resample: str = "bootstrap",
     ) -> None:
+        if resample not in ("bootstrap", "subsample"):
+            raise ParameterError(f"`resample` == {resample!r}, must be 'bootstrap' or 'subsample'.")
         if isinstance(n_replicates, bool) or not isinstance(n_replicates, int) or n_replicates < 1:
             raise ParameterError(f"`n_replicates` must be a whole number >= 1, got {n_replicates!r}.")
         self.threshold = check_threshold(threshold)
@@ -165,7 +171,16 @@ class BootstrapRun:
         [self._data] = client.scatter([(dataset, estimator)], hash=False)
         tag = uuid.uuid4().hex[:8]
         self._pending = {
-            client.submit(run_replicate, self._data, r, seeds[r], key=f"bootstrap-{tag}-replicate-{r}", pure=False): r
+            client.submit(
+                run_replicate,
+                self._data,
+                r,
+                seeds[r],
+                resample,
+                seeds[r - r % 2],  # a half-sample's pair shares its split (complementary pairs)
+                key=f"{resample}-{tag}-replicate-{r}",
+                pure=False,
+            ): r
             for r in range(n_replicates)
         }
 
@@ -250,6 +265,7 @@ def bootstrap(
     n_workers: int | None = None,
     random_state=None,
     progress: ProgressCallback | None = None,
+    resample: str = "auto",
 ) -> BootstrapResult:
     """Edge and hidden-regulator confidence by the non-parametric bootstrap, replicates on Dask.
 
@@ -272,6 +288,10 @@ def bootstrap(
     progress : callable, optional
         ``progress(outcome, n_done, n_total)`` after each replicate, in the order they finish;
         raising StopIteration stops the run (cancelling the replicates not yet finished).
+    resample : {"auto", "bootstrap", "subsample"}, default "auto"
+        Rows drawn with replacement, or half-samples in complementary pairs; ``auto`` by the data's
+        shape (:func:`~.resampling.choose_resample`). The choice and its reason are in
+        ``result.settings["resample"]``.
 
     Returns
     -------
@@ -296,6 +316,9 @@ def bootstrap(
     )
     dataset = as_dataset(data)
     check_threshold(threshold)
+    choice = resample_choice(estimator, dataset, resample)
+    # every replicate keeps the score chosen on all the data (a half-sample may look wide)
+    template.score = estimator.score_choice(dataset).name
     seed = estimator.random_state if random_state is None else random_state
     with open_client(scheduler, n_workers) as client:
         run = BootstrapRun(
@@ -305,7 +328,13 @@ def bootstrap(
             n_replicates,
             seed,
             threshold=threshold,
-            settings={**estimator.settings(), "n_replicates": n_replicates, "seed": _seed_label(seed)},
+            settings={
+                **estimator.settings(),
+                "n_replicates": n_replicates,
+                "seed": _seed_label(seed),
+                "resample": choice.describe(),
+            },
+            resample=choice.name,
         )
         run.wait(progress)
         result = run.result()
@@ -313,6 +342,14 @@ def bootstrap(
             "local cluster" if scheduler is None else scheduler if isinstance(scheduler, str) else "given client"
         )
         return result
+
+
+def resample_choice(estimator, dataset, resample: str = "auto") -> ResampleChoice:
+    """The resampling ``bootstrap`` uses for ``estimator`` on ``dataset`` and why."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
+        regulators = estimator.regulator_names(dataset) is not None
+    return choose_resample(resample, dataset.n_samples, dataset.n_vars, regulators=regulators)
 
 
 def _seed_label(seed):

@@ -176,6 +176,10 @@ def bootstrap(args: argparse.Namespace) -> int:
     dataset = load_data(args)
     est = make_estimator(args)
     say(f"score: {describe_score(est.score_choice(dataset))}")
+    from ..bootstrap import resample_choice
+
+    choice = resample_choice(est, dataset, args.resample)
+    say(f"resample: {choice}")
     where = args.scheduler or f"a local cluster of {args.workers or os.cpu_count() or 1} worker process(es)"
     progress = BootstrapProgress(args.quiet, args.replicates)
     say(f"bootstrap: {args.replicates} replicate(s) on {where}")
@@ -187,8 +191,10 @@ def bootstrap(args: argparse.Namespace) -> int:
         n_workers=args.workers,
         random_state=args.seed,
         progress=progress,
+        resample=choice.name,
     )
     out = result.to_dict()
+    out["settings"]["resample"] = choice.describe()  # the reason of auto's choice, not "chosen by the user"
     out["settings"].update(data_settings(args))
     write_result(dumps(out), args.out)
     for warning in result.warnings:

@@ -337,6 +337,15 @@ def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
         "seed is the same whatever the number of workers",
     )
     boot.add_argument(
+        "--resample",
+        choices=("auto", "bootstrap", "subsample"),
+        default="auto",
+        help="how replicates draw instances: 'bootstrap' (M rows with replacement), 'subsample' (half-samples, "
+        "floor(M/2) rows without replacement, in complementary pairs: stability selection) or 'auto' "
+        "(default: bootstrap on tall data, half-samples when rows are few or a regulator list is given; "
+        "the choice and why are printed and stored in settings.resample)",
+    )
+    boot.add_argument(
         "--threshold",
         type=_fraction,
         default=None,

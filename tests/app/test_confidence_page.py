@@ -53,6 +53,14 @@ class TestController:
         assert controller.progress() == (4, 0, 4)
         assert controller.result_for(RunKey(2, SearchSettings(), 4, 0, False)) is None  # other data
 
+    def test_resampling_choice_reaches_the_run(self, controller, small_data):
+        ds, _ = small_data
+        key = RunKey(1, SearchSettings(), 4, 0, False, "subsample")
+        controller.start(ds, key)
+        finish(controller)
+        result = controller.result_for(key)
+        assert result.replicates == 4 and result.settings["resample"]["name"] == "subsample"
+
     def test_stop_keeps_what_finished(self, controller, small_data):
         ds, _ = small_data
         controller.start(ds, RunKey(1, SearchSettings(), 200, 0, False))
