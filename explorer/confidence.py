@@ -41,6 +41,8 @@ class RunKey:
     hidden: bool
     #: "auto", "bootstrap" or "subsample" (engine.bootstrap.choose_resample)
     resample: str = "auto"
+    #: the session's candidate regulators (None: every variable may be a parent)
+    regulators: tuple[str, ...] | None = None
 
 
 def _shutdown(holder: dict) -> None:
@@ -102,7 +104,10 @@ class ConfidenceController:
         if not 2 <= key.n_replicates <= MAX_REPLICATES:
             raise ParameterError(f"the number of replicates must be between 2 and {MAX_REPLICATES}.")
         est = IdealParentSearch(
-            **key.settings.to_dict(), hidden="auto" if key.hidden else None, random_state=int(key.seed)
+            **key.settings.to_dict(),
+            hidden="auto" if key.hidden else None,
+            random_state=int(key.seed),
+            regulators=None if key.regulators is None else list(key.regulators),
         )
         est._check_params()
         if key.hidden and not key.settings.cpd_type.structural_em:
@@ -155,5 +160,9 @@ class ConfidenceController:
         """The last result, if it was computed for ``key``'s data and settings (else None)."""
         if self.result is None or self.key is None:
             return None
-        same = (self.key.data_version, self.key.settings) == (key.data_version, key.settings)
+        same = (self.key.data_version, self.key.settings, self.key.regulators) == (
+            key.data_version,
+            key.settings,
+            key.regulators,
+        )
         return self.result if same else None

@@ -348,8 +348,9 @@ def resample_choice(estimator, dataset, resample: str = "auto") -> ResampleChoic
     """The resampling ``bootstrap`` uses for ``estimator`` on ``dataset`` and why."""
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
-        regulators = estimator.regulator_names(dataset) is not None
-    return choose_resample(resample, dataset.n_samples, dataset.n_vars, regulators=regulators)
+        regulators = estimator.regulator_names(dataset)
+    n_cand = None if regulators is None else len(regulators)
+    return choose_resample(resample, dataset.n_samples, dataset.n_vars, n_candidates=n_cand)
 
 
 def _seed_label(seed):

@@ -56,28 +56,26 @@ class ResampleChoice:
         return f"{self.name} ({self.reason})"
 
 
-def choose_resample(name: str, n_samples: int, n_vars: int, *, regulators: bool = False) -> ResampleChoice:
+def choose_resample(name: str, n_samples: int, n_vars: int, *, n_candidates: int | None = None) -> ResampleChoice:
     """The resampling for ``name`` (``"bootstrap"``, ``"subsample"`` or ``"auto"``) on this shape.
 
-    ``auto``: the bootstrap on tall data (at least :data:`~engine.score.TALL_RATIO` rows per
-    variable, no candidate-regulator list: the shape on which ``score="auto"`` keeps the paper's
-    BIC), half-samples otherwise.
+    ``auto``: the bootstrap when there are at least :data:`~engine.score.TALL_RATIO` rows per
+    candidate parent (per variable, or per regulator of a candidate-regulator list of
+    ``n_candidates``), half-samples otherwise: with few rows per candidate, the duplicates of a
+    bootstrap resample let chance parents in (``benchmarks/RESULTS.md``, "Resampling that suits
+    the shape").
     """
     name = check_choice(name, "resample", RESAMPLES)
     if name != "auto":
         return ResampleChoice(name, "chosen by the user")
-    if regulators:
+    per, what = (n_vars, "variables") if n_candidates is None else (int(n_candidates), "candidate regulators")
+    if n_samples < TALL_RATIO * per:
         return ResampleChoice(
             "subsample",
-            f"a candidate-regulator list, {n_samples} rows: duplicates in a bootstrap resample let chance parents in",
+            f"{n_samples} rows < {TALL_RATIO:g} x {per} {what}: duplicates in a bootstrap resample let chance "
+            "parents in",
         )
-    if n_samples < TALL_RATIO * n_vars:
-        return ResampleChoice(
-            "subsample",
-            f"{n_samples} rows < {TALL_RATIO:g} x {n_vars} variables: duplicates in a bootstrap resample let "
-            "chance parents in",
-        )
-    return ResampleChoice("bootstrap", f"tall data, {n_samples} rows >= {TALL_RATIO:g} x {n_vars} variables")
+    return ResampleChoice("bootstrap", f"tall data, {n_samples} rows >= {TALL_RATIO:g} x {per} {what}")
 
 
 def resample_rows(

@@ -342,8 +342,8 @@ def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
         default="auto",
         help="how replicates draw instances: 'bootstrap' (M rows with replacement), 'subsample' (half-samples, "
         "floor(M/2) rows without replacement, in complementary pairs: stability selection) or 'auto' "
-        "(default: bootstrap on tall data, half-samples when rows are few or a regulator list is given; "
-        "the choice and why are printed and stored in settings.resample)",
+        "(default: the bootstrap with at least 2 rows per candidate parent, half-samples with fewer; the "
+        "choice and why are printed and stored in settings.resample)",
     )
     boot.add_argument(
         "--threshold",

@@ -83,6 +83,7 @@ def _key() -> RunKey:
         int(state.get(KEY_SEED) or 0),
         bool(state.get(KEY_HIDDEN)),
         str(state.get(KEY_RESAMPLE) or "auto"),
+        None if session.regulators is None else tuple(session.regulators),
     )
 
 
@@ -121,8 +122,8 @@ def _controls(running: bool) -> None:
         disabled=running,
         width=150,
         help="bootstrap: as many rows as the data, drawn with replacement; subsample: half the rows without "
-        "replacement, in complementary pairs (stability selection). auto: the bootstrap on tall data, half-samples "
-        "when rows are few or a regulator list is given (duplicated rows let chance parents in).",
+        "replacement, in complementary pairs (stability selection). auto: the bootstrap with at least 2 rows per "
+        "candidate parent, half-samples with fewer (duplicated rows let chance parents in).",
     )
     hidden_ok = session.settings.cpd_type.supports_hidden and not session.dataset.has_missing
     row.checkbox(

@@ -60,7 +60,9 @@ def test_auto_by_shape():
     wide = choose_resample("auto", 27, 2500)
     assert wide.name == "subsample" and "27 rows < 2 x 2500 variables" in wide.reason
     assert "chance parents" in wide.reason
-    assert choose_resample("auto", 1000, 20, regulators=True).name == "subsample"
+    regs = choose_resample("auto", 27, 2500, n_candidates=115)
+    assert regs.name == "subsample" and "27 rows < 2 x 115 candidate regulators" in regs.reason
+    assert choose_resample("auto", 400, 60, n_candidates=10).name == "bootstrap"
     assert choose_resample("Bootstrap", 27, 2500).describe() == {"name": "bootstrap", "reason": "chosen by the user"}
     assert choose_resample("subsample", 1000, 5).describe()["pairs"] == "complementary"
     with pytest.raises(ParameterError, match="resample"):
@@ -91,7 +93,8 @@ def test_api_records_the_choice(data):
     assert res.replicates == 4 and res.settings["resample"]["name"] == "subsample"
     assert [e.to_dict() for e in res.edges] == [e.to_dict() for e in again.edges]  # same seed, same result
     assert boot.settings["resample"] == {"name": "bootstrap", "reason": "tall data, 81 rows >= 2 x 6 variables"}
-    assert resample_choice(IdealParentSearch(regulators=["X1", "X2"]), data).name == "subsample"
+    assert resample_choice(IdealParentSearch(regulators=["X1", "X2"]), data).name == "bootstrap"
+    assert resample_choice(IdealParentSearch(regulators=["X1", "X2"]), data, "subsample").name == "subsample"
 
 
 def test_cli_says_and_stores_the_choice(tmp_path, capsys):
