@@ -187,7 +187,9 @@ def chance_parents(m: int, n_cand: int, trials: int = 2000) -> tuple[float, floa
 
 
 def timing(n_reps: int) -> None:
-    ds, _, regs = genome_case()
+    from engine.bootstrap import edge_counts, edge_strengths
+
+    ds, truth, regs = genome_case()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         c0 = time.process_time()
@@ -195,7 +197,8 @@ def timing(n_reps: int) -> None:
         learn_cpu = time.process_time() - c0
     print(
         f"2500 x 27, 115 regulators: one learn {learn_cpu:.2f} CPU s, {est.network_.n_edges} edges, "
-        f"{est.stats_.steps} moves, score {est.score_choice_.name}"
+        f"{est.stats_.steps} moves, score {est.score_choice_.name}, skeleton precision "
+        f"{skeleton_precision([(p, c) for p, c, _ in est.network_.edges()], truth):.3f}"
     )
     tmpl = IdealParentSearch(regulators=regs, score=est.score_choice(ds).name)
     seeds = replicate_seeds(0, n_reps)
@@ -203,9 +206,12 @@ def timing(n_reps: int) -> None:
         outs = [run_replicate((ds, tmpl), r, seeds[r], method, seeds[r - r % 2]) for r in range(n_reps)]
         cpu = [o.cpu_seconds for o in outs]
         edges = [len(o.edges) for o in outs]
+        conf = edge_strengths(ds.names, edge_counts(ds.n_vars, (o.edges for o in outs)), n_reps)
+        sure = [(e.parent, e.child) for e in conf if e.strength >= 0.8]
         print(
             f"{method}: CPU s per replicate {', '.join(f'{c:.1f}' for c in cpu)} (mean {np.mean(cpu):.2f}, "
-            f"{np.mean(cpu) / learn_cpu:.1f}x a learn); edges {', '.join(map(str, edges))}",
+            f"{np.mean(cpu) / learn_cpu:.1f}x a learn); edges {', '.join(map(str, edges))}; in >= 80% of these "
+            f"{n_reps}: {len(sure)} edges, skeleton precision {skeleton_precision(sure, truth):.3f}",
             flush=True,
         )
     fresh, boot, half = chance_parents(27, len(regs))

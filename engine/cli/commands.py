@@ -53,6 +53,23 @@ def write_result(text: str, out: str | None) -> None:
         raise OSError(exc.errno, why, out or "standard output") from None
 
 
+def write_csv(frame, path: str | None) -> None:
+    """Write a table as CSV to ``path`` (nothing when None); a failed write raises an ``OSError``
+    naming the file, as :func:`write_result` does."""
+    if not path:
+        return
+    try:
+        frame.to_csv(path, index=False)
+    except OSError as exc:
+        raise OSError(exc.errno, f"the table could not be written ({exc.strerror or exc})", path) from None
+
+
+def regulators_csv(path: str) -> str:
+    """Where ``bootstrap --csv FILE`` writes the hidden regulators' table: FILE's stem + ``_regulators.csv``."""
+    p = Path(path)
+    return str(p.with_name(p.stem + "_regulators.csv"))
+
+
 def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
     """Loading options for a lab's file (``--number-repeats``, ``--skip-unusable``), as the explorer
     applies them to an upload. ``scoring``: only what keeps the variables of the learned model
@@ -141,6 +158,7 @@ def make_estimator(args: argparse.Namespace):
 def learn(args: argparse.Namespace, progress: Progress) -> int:
     """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
     check_out(args.out, args.data)
+    check_out(args.csv, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
     say(f"score: {describe_score(est.score_choice(dataset))}")
@@ -156,6 +174,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
     write_result(dumps(result), args.out)
+    write_csv(net.edges_frame(), args.csv)
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
     value_text = f"{value:,.2f} nats" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
@@ -173,6 +192,7 @@ def bootstrap(args: argparse.Namespace) -> int:
     Exit status 0, or 1 when some replicates failed (the others' result is written all the same).
     """
     check_out(args.out, args.data)
+    check_out(args.csv, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
     say(f"score: {describe_score(est.score_choice(dataset))}")
@@ -197,6 +217,11 @@ def bootstrap(args: argparse.Namespace) -> int:
     out["settings"]["resample"] = choice.describe()  # the reason of auto's choice, not "chosen by the user"
     out["settings"].update(data_settings(args))
     write_result(dumps(out), args.out)
+    write_csv(result.edges_frame(), args.csv)
+    if result.regulators is not None:
+        if args.csv:
+            write_csv(result.regulators_frame(), regulators_csv(args.csv))
+        _report_support(result, progress.quiet)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
     progress.done(
@@ -208,6 +233,24 @@ def bootstrap(args: argparse.Namespace) -> int:
         say(f"error: {result.failure_summary()}")
         return 1
     return 0
+
+
+def _report_support(result, quiet: bool, limit: int = 5) -> None:
+    """The hidden regulators found across replicates: the most supported (all of them unless
+    ``quiet``: one line when none was found), each with its support and its most frequent children."""
+    regs = result.regulators or []
+    if not regs:
+        say(f"hidden regulators: none added in {result.replicates} replicate(s).")
+        return
+    say(f"hidden regulators: {len(regs)} matched across replicates by their children (Jaccard >= 0.5)")
+    for r in regs[: limit if quiet else len(regs)]:
+        kids = list(r.children.items())
+        shown = ", ".join(f"{c} {f:.2f}" for c, f in kids[:8]) + (
+            f", ... ({len(kids)} children)" if len(kids) > 8 else ""
+        )
+        say(f"  {r.name}: support {r.support:.2f} ({len(r.replicates)} replicates), children (frequency): {shown}")
+    if quiet and len(regs) > limit:
+        say(f"  ... and {len(regs) - limit} more in the JSON ('hidden')")
 
 
 def _report_hidden(est, net, quiet: bool) -> None:

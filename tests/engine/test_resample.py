@@ -114,3 +114,33 @@ def test_cli_says_and_stores_the_choice(tmp_path, capsys):
     assert json.loads(cap.out)["settings"]["resample"] == {"name": "bootstrap", "reason": "chosen by the user"}
     assert main([*args, "--resample", "jackknife"]) == 2
     assert "invalid choice" in capsys.readouterr().err
+
+
+def test_csv_exports_and_regulator_report(tmp_path, capsys):
+    """``--csv``: learn's edges ranked by strength; bootstrap's edges, and with --hidden auto the
+    regulators' support and each child's frequency (also summed up on stderr)."""
+    import pandas as pd
+
+    rng = np.random.default_rng(0)
+    h = rng.normal(size=200)
+    x = np.outer(h, rng.choice([-1, 1], size=8) * rng.uniform(0.6, 1.0, size=8)) + 0.7 * rng.normal(size=(200, 8))
+    path = tmp_path / "factor.csv"
+    from_array(x, [f"V{i}" for i in range(8)]).to_frame().to_csv(path, index=False)
+    out = tmp_path / "learn.csv"
+    assert main(["learn", str(path), "--quiet", "--csv", str(out)]) == 0
+    learned = pd.read_csv(out)
+    assert list(learned.columns) == ["parent", "child", "weight", "strength"]
+    assert learned["strength"].is_monotonic_decreasing and (learned["strength"] > 0).all()
+    capsys.readouterr()
+    out = tmp_path / "boot.csv"
+    args = ["bootstrap", str(path), "--replicates", "2", "--workers", "1", "--hidden", "auto", "--max-hidden", "1"]
+    assert main([*args, "--resample", "subsample", "--csv", str(out)]) == 0
+    cap = capsys.readouterr()
+    edges = pd.read_csv(out)
+    assert list(edges.columns) == ["parent", "child", "strength", "direction", "averaged"]
+    regs = pd.read_csv(tmp_path / "boot_regulators.csv")
+    assert list(regs.columns) == ["regulator", "support", "child", "frequency", "in_core"]
+    d = json.loads(cap.out)
+    top = d["hidden"][0]
+    assert regs.loc[regs["regulator"] == top["name"], "child"].tolist() == [c["child"] for c in top["children"]]
+    assert f"{top['name']}: support {top['support']:.2f}" in cap.err and "children (frequency)" in cap.err
