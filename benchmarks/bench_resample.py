@@ -155,7 +155,8 @@ def calibration(b: int) -> None:
                     f"| {gen} | {shape} {ds.n_vars}x{ds.n_samples}{' +regs' if regs else ''} | {seed} | {one['score']} "
                     f"| {one['all']:.3f} ({one['edges']}) | {one['strength_topk']:.3f} | {one['moves_topk']:.3f} "
                     f"| {boot['sure_prec']:.3f} ({boot['sure']}) | {sub['sure_prec']:.3f} ({sub['sure']}) "
-                    f"| {boot['topk']:.3f} | {sub['topk']:.3f} | {one['cpu']:.2f} / {boot['cpu']:.2f} / {sub['cpu']:.2f} |",
+                    f"| {boot['topk']:.3f} | {sub['topk']:.3f} "
+                    f"| {one['cpu']:.2f} / {boot['cpu']:.2f} / {sub['cpu']:.2f} |",
                     flush=True,
                 )
     client.close()
