@@ -235,21 +235,22 @@ def bootstrap(args: argparse.Namespace) -> int:
     return 0
 
 
-def _report_support(result, quiet: bool, limit: int = 5) -> None:
-    """The hidden regulators found across replicates: the most supported (all of them unless
-    ``quiet``: one line when none was found), each with its support and its most frequent children."""
+def _report_support(result, quiet: bool) -> None:
+    """The hidden regulators found across replicates, most supported first (5 of them with
+    ``quiet``, else 20), each with its support and its most frequent children; the JSON has all."""
     regs = result.regulators or []
     if not regs:
         say(f"hidden regulators: none added in {result.replicates} replicate(s).")
         return
     say(f"hidden regulators: {len(regs)} matched across replicates by their children (Jaccard >= 0.5)")
-    for r in regs[: limit if quiet else len(regs)]:
+    limit = 5 if quiet else 20
+    for r in regs[:limit]:
         kids = list(r.children.items())
         shown = ", ".join(f"{c} {f:.2f}" for c, f in kids[:8]) + (
             f", ... ({len(kids)} children)" if len(kids) > 8 else ""
         )
         say(f"  {r.name}: support {r.support:.2f} ({len(r.replicates)} replicates), children (frequency): {shown}")
-    if quiet and len(regs) > limit:
+    if len(regs) > limit:
         say(f"  ... and {len(regs) - limit} more in the JSON ('hidden')")
 
 
