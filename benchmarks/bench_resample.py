@@ -228,7 +228,7 @@ def timing(n_reps: int) -> None:
     )
 
 
-def dask_runs(b: int) -> None:
+def dask_runs(b: int, external: bool = True) -> None:
     from engine.bootstrap import start_local_cluster
 
     ds, truth, regs = genome_case()
@@ -262,6 +262,8 @@ def dask_runs(b: int) -> None:
         res = est.bootstrap(ds, b, scheduler=cluster.scheduler_address, random_state=0)
     report("LocalCluster(2 workers), cluster start included", res, time.perf_counter() - t0)
     cluster.close()
+    if not external:
+        return
 
     port = 8786 + os.getpid() % 500
     env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
@@ -341,6 +343,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("study", choices=("calibration", "timing", "dask", "regulators"))
     ap.add_argument("--replicates", type=int, default=None)
+    ap.add_argument("--local-only", action="store_true", help="dask: the LocalCluster run only")
     args = ap.parse_args()
     print(f"load: {os.getloadavg()}")
     if args.study == "calibration":
@@ -350,7 +353,7 @@ def main() -> None:
     elif args.study == "regulators":
         regulator_support(args.replicates or 20)
     else:
-        dask_runs(args.replicates or 100)
+        dask_runs(args.replicates or 100, external=not args.local_only)
     print(f"load: {os.getloadavg()}")
 
 
