@@ -228,7 +228,7 @@ def timing(n_reps: int) -> None:
     )
 
 
-def dask_runs(b: int, external: bool = True) -> None:
+def dask_runs(b: int, external: bool = True, local: bool = True) -> None:
     from engine.bootstrap import start_local_cluster
 
     ds, truth, regs = genome_case()
@@ -255,13 +255,15 @@ def dask_runs(b: int, external: bool = True) -> None:
             flush=True,
         )
 
-    t0 = time.perf_counter()
-    cluster = start_local_cluster(2)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        res = est.bootstrap(ds, b, scheduler=cluster.scheduler_address, random_state=0)
-    report("LocalCluster(2 workers), cluster start included", res, time.perf_counter() - t0)
-    cluster.close()
+    res = None
+    if local:
+        t0 = time.perf_counter()
+        cluster = start_local_cluster(2)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            res = est.bootstrap(ds, b, scheduler=cluster.scheduler_address, random_state=0)
+        report("LocalCluster(2 workers), cluster start included", res, time.perf_counter() - t0)
+        cluster.close()
     if not external:
         return
 
@@ -291,8 +293,9 @@ def dask_runs(b: int, external: bool = True) -> None:
             warnings.simplefilter("ignore")
             res2 = est.bootstrap(ds, b, scheduler=address, random_state=0)
         report("external dask scheduler (2 workers)", res2, time.perf_counter() - t0)
-        same = [e.to_dict() for e in res.edges] == [e.to_dict() for e in res2.edges]
-        print(f"same edges and strengths as on the LocalCluster: {same}")
+        if res is not None:
+            same = [e.to_dict() for e in res.edges] == [e.to_dict() for e in res2.edges]
+            print(f"same edges and strengths as on the LocalCluster: {same}")
     finally:
         for p in procs[::-1]:
             p.terminate()
@@ -344,6 +347,7 @@ def main() -> None:
     ap.add_argument("study", choices=("calibration", "timing", "dask", "regulators"))
     ap.add_argument("--replicates", type=int, default=None)
     ap.add_argument("--local-only", action="store_true", help="dask: the LocalCluster run only")
+    ap.add_argument("--external-only", action="store_true", help="dask: the external scheduler run only")
     args = ap.parse_args()
     print(f"load: {os.getloadavg()}")
     if args.study == "calibration":
@@ -353,7 +357,7 @@ def main() -> None:
     elif args.study == "regulators":
         regulator_support(args.replicates or 20)
     else:
-        dask_runs(args.replicates or 100, external=not args.local_only)
+        dask_runs(args.replicates or 100, external=not args.local_only, local=not args.external_only)
     print(f"load: {os.getloadavg()}")
 
 
