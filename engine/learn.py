@@ -201,10 +201,13 @@ class IdealParentSearch:
         random_state=None,
         progress=None,
         max_hours=None,
+        resample="auto",
     ):
         """Edge and hidden-regulator confidence: relearn on ``n_replicates`` resamples of ``data``
         with these settings, in parallel on Dask (Friedman, Goldszmidt & Wyner 1999; bnlearn's
-        ``boot.strength`` and ``averaged.network``). Returns a
+        ``boot.strength`` and ``averaged.network``); ``resample`` is ``"bootstrap"``,
+        ``"subsample"`` (half-samples in complementary pairs) or ``"auto"`` (by the data's shape,
+        :func:`engine.bootstrap.choose_resample`). Returns a
         :class:`~engine.bootstrap.BootstrapResult`; see :func:`engine.bootstrap.bootstrap` for the
         parameters (a local cluster by default, or ``scheduler="tcp://host:port"``)."""
         from .bootstrap import bootstrap
@@ -219,6 +222,7 @@ class IdealParentSearch:
             random_state=random_state,
             progress=progress,
             max_hours=max_hours,
+            resample=resample,
         )
 
     @property

@@ -25,6 +25,7 @@ from .cpd import get_cpd
 from .data import Dataset
 from .exceptions import ConvergenceWarning, ParameterError
 from .network import LearnedNetwork
+from .score import ScoreChoice
 from .search import RunStats, SearchSettings
 
 if TYPE_CHECKING:
@@ -98,7 +99,12 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     )
     parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
     net = LearnedNetwork.from_parents(
-        full, parents, em.expected_model(), stats=self.stats_.to_dict(), settings=self.settings()
+        full,
+        parents,
+        em.expected_model(),
+        stats=self.stats_.to_dict(),
+        settings=self.settings(),
+        score=ScoreChoice(em.scorer, em.score_choice.reason),  # edge strengths in the score EM maximizes
     )
     net.hidden = summary["hidden"]
     net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"

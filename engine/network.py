@@ -3,7 +3,7 @@
 The JSON layout is the CLI's result format::
 
     {"variables": [...],
-     "edges": [{"parent": str, "child": str, "weight": float}, ...],
+     "edges": [{"parent": str, "child": str, "weight": float, "strength": float}, ...],
      "families": {child: {"parents": [...], "cpd": "linear",
                           "params": {"intercept": b0, "coefficients": {parent: w}, "variance": s2}}},
      "score": {"bic": float, "loglik": float, "units": "nats", "n_samples": int,
@@ -14,7 +14,9 @@ The JSON layout is the CLI's result format::
 ``transform`` records how the training data were standardized, so that held-out data are put on
 the same scale before the fitted parameters are evaluated on them. ``score.bic`` is always the
 paper's BIC; ``score.value`` is the score the search maximized (``score.name``, with its
-parameters and the reason it was chosen; :mod:`engine.score`).
+parameters and the reason it was chosen; :mod:`engine.score`). ``edges`` are ranked strongest
+first: an edge's ``strength`` is the score (nats) the network loses when that edge alone is removed
+(:mod:`engine.arc_strength`, bnlearn's ``arc.strength`` with the sign turned).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from xml.sax.saxutils import escape
 import numpy as np
 import pandas as pd
 
+from .arc_strength import arc_strengths
 from .cpd import DEFAULT_CPD
 from .cpd.linear import LinearGaussianFamilies
 from .data import Dataset
@@ -44,6 +47,11 @@ _family_dim = family_dim
 def _float_or_nan(value) -> float:
     """A validated optional number of the score block (None: not recorded)."""
     return math.nan if value is None else float(value)
+
+
+def items_of(parents: dict[int, tuple[int, ...]] | list[tuple[int, ...]]):
+    """(child, parents) pairs of a structure given as a dict or a list."""
+    return parents.items() if isinstance(parents, dict) else enumerate(parents)
 
 
 @dataclass
@@ -79,6 +87,8 @@ class LearnedNetwork:
     score_info: dict = field(default_factory=dict)
     #: interventional data: condition column, targets, rows per family (empty when observational)
     interventions: dict = field(default_factory=dict)
+    #: (parent, child) -> nats the score loses when that edge alone is removed (empty: not computed)
+    strengths: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- build
     @classmethod
@@ -101,8 +111,7 @@ class LearnedNetwork:
         bic = value = 0.0
         scorer = score.score if score is not None else BIC(dataset.n_samples)
         plain = BIC(dataset.n_samples)
-        items = parents.items() if isinstance(parents, dict) else enumerate(parents)
-        for c, ps in items:
+        for c, ps in items_of(parents):
             ps = tuple(sorted(int(p) for p in ps))
             fit = model.fit(int(c), ps)
             loglik += fit.loglik
@@ -119,6 +128,8 @@ class LearnedNetwork:
         net = cls(names, fams, loglik, bic, dataset.n_samples, dict(stats or {}), dict(settings or {}), transform)
         reason = score.reason if score is not None else "chosen by the user"
         net.score_info = {**scorer.describe(), "value": value, "reason": reason}
+        strengths = arc_strengths(model, scorer, {int(c): ps for c, ps in items_of(parents)})
+        net.strengths = {(names[p], names[c]): s for (p, c), s in strengths.items()}
         return net
 
     # ---------------------------------------------------------------- views
@@ -132,8 +143,16 @@ class LearnedNetwork:
                 out.append((p, child, float(w)))
         return out
 
+    def ranked_edges(self) -> list[tuple[str, str, float, float]]:
+        """(parent, child, weight, strength) for every edge, strongest first (ties in variable
+        order); strength is NaN when it was not computed (a model file saved without it)."""
+        rows = [(p, c, w, float(self.strengths.get((p, c), math.nan))) for p, c, w in self.edges()]
+        order = sorted(range(len(rows)), key=lambda i: (-rows[i][3] if math.isfinite(rows[i][3]) else math.inf, i))
+        return [rows[i] for i in order]
+
     def edges_frame(self) -> pd.DataFrame:
-        return pd.DataFrame(self.edges(), columns=["parent", "child", "weight"])
+        """The edges as a table (parent, child, weight, strength), strongest first."""
+        return pd.DataFrame(self.ranked_edges(), columns=["parent", "child", "weight", "strength"])
 
     @property
     def n_edges(self) -> int:
@@ -143,7 +162,10 @@ class LearnedNetwork:
         """The CLI's JSON result (see the module docstring)."""
         return {
             "variables": list(self.variables),
-            "edges": [{"parent": p, "child": c, "weight": w} for p, c, w in self.edges()],
+            "edges": [
+                {"parent": p, "child": c, "weight": w, **({} if math.isnan(s) else {"strength": s})}
+                for p, c, w, s in self.ranked_edges()
+            ],
             "families": {c: self.families[c].to_dict() for c in self.variables},
             "score": {
                 "bic": self.bic,
@@ -184,14 +206,21 @@ class LearnedNetwork:
             str(spec.get("missing_values") or "none"),
             {k: v for k, v in score.items() if k not in ("bic", "loglik", "units", "n_samples")},
             dict(spec.get("interventions") or {}),
+            {
+                (str(e["parent"]), str(e["child"])): float(e["strength"])
+                for e in spec.get("edges") or []
+                if isinstance(e, dict) and isinstance(e.get("strength"), (int, float))
+            },
         )
 
     def to_graphml(self) -> str:
-        """GraphML text (nodes with a boolean ``hidden`` attribute, directed edges with a ``weight``)."""
+        """GraphML text (nodes with a boolean ``hidden`` attribute, directed edges with a ``weight``
+        and a ``strength``, strongest first)."""
         lines = [
             '<?xml version="1.0" encoding="UTF-8"?>',
             '<graphml xmlns="http://graphml.graphdrawing.org/xmlns">',
             '  <key id="weight" for="edge" attr.name="weight" attr.type="double"/>',
+            '  <key id="strength" for="edge" attr.name="strength" attr.type="double"/>',
             '  <key id="hidden" for="node" attr.name="hidden" attr.type="boolean"><default>false</default></key>',
             '  <graph id="G" edgedefault="directed">',
         ]
@@ -200,11 +229,12 @@ class LearnedNetwork:
             node = escape(v, {chr(34): "&quot;"})
             mark = '<data key="hidden">true</data>' if v in hidden else ""
             lines.append(f'    <node id="{node}">{mark}</node>' if mark else f'    <node id="{node}"/>')
-        for i, (p, c, w) in enumerate(self.edges()):
+        for i, (p, c, w, s) in enumerate(self.ranked_edges()):
             q = {chr(34): "&quot;"}
+            strength = "" if math.isnan(s) else f'<data key="strength">{s!r}</data>'
             lines.append(
                 f'    <edge id="e{i}" source="{escape(p, q)}" target="{escape(c, q)}">'
-                f'<data key="weight">{w!r}</data></edge>'
+                f'<data key="weight">{w!r}</data>{strength}</edge>'
             )
         lines += ["  </graph>", "</graphml>"]
         return "\n".join(lines) + "\n"

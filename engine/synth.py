@@ -27,7 +27,14 @@ from .cpd.registry import DEFAULT_CPD, get_cpd
 from .data import Dataset, from_array
 from .exceptions import ModelError
 
-__all__ = ["LinearGaussianNetwork", "random_network", "load_network", "sample", "sample_dataset"]
+__all__ = [
+    "LinearGaussianNetwork",
+    "random_network",
+    "regulatory_network",
+    "load_network",
+    "sample",
+    "sample_dataset",
+]
 
 
 @dataclass
@@ -192,6 +199,54 @@ def random_network(
     if cpd_type.calibrate is not None:
         cpd_type.calibrate(net, order, rng, signal)
     return net
+
+
+def regulatory_network(
+    n_genes: int,
+    n_regulators: int,
+    *,
+    expected_parents: float = 1.5,
+    max_parents: int = 4,
+    hub_shape: float = 1.5,
+    signal: float = 0.6,
+    seed: int | np.random.Generator | None = None,
+) -> tuple[LinearGaussianNetwork, list[str]]:
+    """A transcription-network-like linear-Gaussian network and its regulator list.
+
+    The first ``n_regulators`` genes are regulators (``TF1``, ...), wired among themselves as a
+    sparse random DAG (half a parent each on average); every other gene (``G1``, ...) gets
+    Poisson(``expected_parents``) regulators (at most ``max_parents``), chosen with probability
+    proportional to a Pareto(``hub_shape``) activity per regulator, so that a few hubs regulate
+    many genes as in measured networks. Weights are +-U(0.5, 1.5), rescaled so that each family's
+    parents explain ``signal`` of its child's variance (unit noise). Returns the network and the
+    regulator names.
+    """
+    check_scalar(n_regulators, "n_regulators", int, min_val=1)
+    check_scalar(n_genes, "n_genes", int, min_val=n_regulators + 1)
+    rng = np.random.default_rng(seed)
+    tfs = random_network(n_regulators, expected_parents=0.5, max_parents=2, signal=signal, seed=rng, prefix="TF")
+    cov = np.eye(n_regulators)
+    for j in tfs.topological_order():  # the regulators' covariance, for the targets' signal scaling
+        ps, w = tfs.parents[j], np.asarray(tfs.weights[j])
+        if ps:
+            cov[j, :] = w @ cov[ps, :]
+            cov[:, j] = cov[j, :]
+            cov[j, j] = float(w @ cov[np.ix_(ps, ps)] @ w) + tfs.variances[j]
+    activity = rng.pareto(hub_shape, size=n_regulators) + 1.0
+    activity /= activity.sum()
+    parents, weights = list(tfs.parents), list(tfs.weights)
+    for _ in range(n_genes - n_regulators):
+        k = min(int(rng.poisson(expected_parents)), max_parents, n_regulators)
+        ps = sorted(int(p) for p in rng.choice(n_regulators, size=k, replace=False, p=activity))
+        w = rng.uniform(0.5, 1.5, size=k) * rng.choice([-1.0, 1.0], size=k)
+        if ps:
+            w = w * np.sqrt(signal / (1.0 - signal) / float(w @ cov[np.ix_(ps, ps)] @ w))
+        parents.append(ps)
+        weights.append([float(x) for x in w])
+    names = list(tfs.names) + [f"G{i + 1}" for i in range(n_genes - n_regulators)]
+    intercepts = np.concatenate([tfs.intercepts, rng.normal(size=n_genes - n_regulators)])
+    net = LinearGaussianNetwork(names, parents, weights, intercepts, np.ones(n_genes))
+    return net, list(tfs.names)
 
 
 def load_network(source: str | os.PathLike | dict) -> LinearGaussianNetwork:

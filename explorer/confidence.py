@@ -21,7 +21,7 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bootstrap import BootstrapResult, BootstrapRun, start_local_cluster
+from engine.bootstrap import BootstrapResult, BootstrapRun, resample_choice, start_local_cluster
 from engine.data import Dataset
 from engine.exceptions import ParameterError
 from engine.learn import IdealParentSearch
@@ -47,6 +47,9 @@ class RunKey:
     n_replicates: int
     seed: int
     hidden: bool
+    #: "auto", "bootstrap" or "subsample" (engine.bootstrap.choose_resample)
+    resample: str = "auto"
+    #: the session's candidate regulators (None: every variable may be a parent)
     regulators: tuple[str, ...] | None = None
 
 
@@ -154,12 +157,16 @@ class ConfidenceController:
             raise ParameterError(
                 "hidden regulators are learned by structural EM, implemented for the linear-Gaussian CPD only."
             )
-        settings = {**est.settings(), "n_replicates": key.n_replicates, "seed": key.seed}
+        choice = resample_choice(est, dataset, key.resample)
+        settings = {**est.settings(), "n_replicates": key.n_replicates, "seed": key.seed, "resample": choice.describe()}
+        est.score = est.score_choice(dataset).name  # replicates keep the score chosen on all the data
         self._cancel_idle()
         self.started_at = time.monotonic()
         self._starting = True  # an idle timer firing now must not close the cluster being handed to the run
         try:
-            self.run = BootstrapRun(self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings)
+            self.run = BootstrapRun(
+                self.client(), dataset, est, key.n_replicates, int(key.seed), settings=settings, resample=choice.name
+            )
         finally:
             self._starting = False
         self.key = key

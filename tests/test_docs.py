@@ -177,7 +177,7 @@ def test_readme_first_command_prints_what_it_found(tmp_path, capsys, monkeypatch
     failures, _, outputs = run_page([first], tmp_path, capsys, monkeypatch)
     assert not failures, failures
     err = outputs[0][2]
-    assert "edges, largest" in err and " -> " in err
+    assert "edges, strongest first" in err and " -> " in err
     shown = next(body for start, body, _ in code_blocks(text) if start > first.line)
     seconds = re.compile(r"\d+\.\d+ s;")
     assert [seconds.sub("s;", line) for line in shown] == [seconds.sub("s;", line) for line in err.splitlines()]

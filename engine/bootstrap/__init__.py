@@ -3,6 +3,7 @@
 The non-parametric bootstrap of Friedman, Goldszmidt & Wyner (1999) as bnlearn implements it
 (``boot.strength``, ``averaged.network``), one concern per module:
 
+* :mod:`.resampling` the bootstrap or half-samples in complementary pairs, and ``auto``'s choice;
 * :mod:`.replicate` one replicate: resample the instances with the replicate's own seed, relearn
   with the estimator's settings, keep the edges and the hidden variables' children (a Dask task);
 * :mod:`.strength` edge strength and direction, the estimated threshold (Scutari & Nagarajan 2013)
@@ -17,9 +18,10 @@ The entry point is :meth:`engine.learn.IdealParentSearch.bootstrap` (CLI ``pytho
 bootstrap``).
 """
 
-from .parallel import BLAS_ENV, BootstrapRun, bootstrap, open_client, start_local_cluster
+from .parallel import BLAS_ENV, BootstrapRun, bootstrap, open_client, resample_choice, start_local_cluster
 from .regulators import MIN_JACCARD, RegulatorSupport, jaccard, match_regulators
 from .replicate import ReplicateOutcome, replicate_seeds, resample, run_replicate
+from .resampling import RESAMPLES, ResampleChoice, choose_resample, resample_rows
 from .result import THRESHOLD_METHOD, BootstrapResult
 from .strength import (
     EdgeStrength,
@@ -41,6 +43,11 @@ __all__ = [
     "start_local_cluster",
     "BLAS_ENV",
     "replicate_seeds",
+    "RESAMPLES",
+    "ResampleChoice",
+    "choose_resample",
+    "resample_choice",
+    "resample_rows",
     "resample",
     "run_replicate",
     "edge_counts",

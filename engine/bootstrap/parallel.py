@@ -19,20 +19,17 @@ replicate; the other replicates go on. Dask is imported only here, when a bootst
 
 from __future__ import annotations
 
-import contextlib
-import logging
-import os
 import time
 import uuid
 import warnings
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from ..data import Dataset
 from ..exceptions import ParameterError
 from .budget import SeedStream, check_replicates, over_budget
-from .budget import check_workers as _check_workers
-from .handshake import check_scheduler
+from .cluster import BLAS_ENV, open_client, start_local_cluster
 from .replicate import ReplicateOutcome, run_replicate
+from .resampling import ResampleChoice, choose_resample
 from .result import BootstrapResult, check_threshold
 
 __all__ = [
@@ -44,18 +41,6 @@ __all__ = [
     "ProgressCallback",
     "bootstrap",
 ]
-
-#: environment of the local cluster's worker processes: one BLAS/OpenMP thread each
-BLAS_ENV = {
-    "OMP_NUM_THREADS": "1",
-    "OPENBLAS_NUM_THREADS": "1",
-    "MKL_NUM_THREADS": "1",
-    "VECLIB_MAXIMUM_THREADS": "1",
-    "NUMEXPR_NUM_THREADS": "1",
-}
-
-#: seconds to wait for a scheduler to answer and for a first worker to join it
-CONNECT_TIMEOUT = 30
 
 #: ``progress(outcome, n_done, n_total)`` after each finished replicate; StopIteration stops the run
 ProgressCallback = Callable[[ReplicateOutcome, int, int], None]
@@ -70,78 +55,6 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, result: BootstrapResult) -> None:
         super().__init__("interrupted")
         self.result = result
-
-
-def start_local_cluster(n_workers: int | None = None):
-    """A ``LocalCluster`` of ``n_workers`` processes (default: the number of cores), one thread each,
-    BLAS pinned to one thread, no dashboard. The caller closes it."""
-    from dask.distributed import LocalCluster
-
-    n = _check_workers(n_workers) or max(1, os.cpu_count() or 1)
-    with warnings.catch_warnings():
-        # without a dashboard the scheduler still serves its health routes over HTTP, on 8787 when
-        # free and elsewhere otherwise: nothing the user needs to hear about
-        warnings.filterwarnings("ignore", message="Port .* is already in use", category=UserWarning)
-        return LocalCluster(
-            n_workers=n,
-            threads_per_worker=1,
-            processes=True,
-            dashboard_address=None,
-            env=dict(BLAS_ENV),
-            silence_logs=logging.ERROR,
-        )
-
-
-@contextlib.contextmanager
-def open_client(scheduler=None, n_workers: int | None = None) -> Iterator:
-    """A ``distributed.Client``: on ``scheduler`` (an address, or a Client used as it is), or on a new
-    local cluster of ``n_workers`` processes. Closes the client and cluster it started."""
-    from dask.distributed import Client
-
-    n_workers = _check_workers(n_workers)
-    if isinstance(scheduler, Client):
-        if n_workers is not None:
-            raise ParameterError("`n_workers` sets up a local cluster; it cannot be used with a given Client.")
-        yield scheduler
-        return
-    if scheduler is None:
-        cluster = start_local_cluster(n_workers)
-        try:
-            with Client(cluster) as client:
-                yield client
-        finally:
-            cluster.close()
-        return
-    if not isinstance(scheduler, str) or not scheduler.strip():
-        raise ParameterError(
-            f"`scheduler` must be None, an address such as 'tcp://host:8786' or a Client, got {scheduler!r}."
-        )
-    if n_workers is not None:
-        raise ParameterError(
-            "`n_workers` sets up a local cluster; with `scheduler` (--scheduler) the cluster's own workers are used."
-        )
-    check_scheduler(scheduler)  # a bounded handshake: Client waits without bound on a peer that is not Dask
-    try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise ParameterError(
-            f"could not connect to the Dask scheduler at {scheduler!r} ({exc}); is it running?"
-        ) from None
-    except Exception as exc:  # a Dask peer that is not a scheduler (e.g. a worker's address) fails its requests
-        raise ParameterError(
-            f"{scheduler} answered but is not a Dask scheduler (is it a worker's address?): {type(exc).__name__}: {exc}"
-        ) from None
-    try:
-        try:
-            client.wait_for_workers(1, timeout=CONNECT_TIMEOUT)
-        except TimeoutError:
-            raise ParameterError(
-                f"the Dask scheduler at {scheduler!r} has no workers (waited {CONNECT_TIMEOUT} s); start some "
-                f"with 'dask worker {scheduler}'."
-            ) from None
-        yield client
-    finally:
-        client.close()
 
 
 class BootstrapRun:
@@ -161,6 +74,8 @@ class BootstrapRun:
     max_seconds : float or None
         Time budget: when the first replicate shows the run would take longer, :meth:`wait` stops it
         and raises :class:`ParameterError` with the estimate (:func:`~.budget.over_budget`).
+    resample : {"bootstrap", "subsample"}
+        How each replicate resamples the instances (:mod:`.resampling`).
     """
 
     def __init__(
@@ -174,7 +89,10 @@ class BootstrapRun:
         threshold: float | None = None,
         settings: dict | None = None,
         max_seconds: float | None = None,
+        resample: str = "bootstrap",
     ) -> None:
+        if resample not in ("bootstrap", "subsample"):
+            raise ParameterError(f"`resample` == {resample!r}, must be 'bootstrap' or 'subsample'.")
         n_replicates = check_replicates(n_replicates)
         self.threshold = check_threshold(threshold)
         self.client = client
@@ -189,6 +107,7 @@ class BootstrapRun:
         self.max_seconds = max_seconds
         self._seeds = SeedStream(random_state)
         [self._data] = client.scatter([(dataset, estimator)], hash=False)
+        self.resample = resample
         self._tag = uuid.uuid4().hex[:8]
         self._next = 0  # the next replicate to submit
         self._timed = False
@@ -209,8 +128,16 @@ class BootstrapRun:
         new = []
         while not self.stopped and self._next < self.n_replicates and len(self._pending) < window:
             r = self._next
-            key = f"bootstrap-{self._tag}-replicate-{r}"
-            future = self.client.submit(run_replicate, self._data, r, self._seeds[r], key=key, pure=False)
+            future = self.client.submit(
+                run_replicate,
+                self._data,
+                r,
+                self._seeds[r],
+                self.resample,
+                self._seeds[r - r % 2],  # a half-sample's pair shares its split (complementary pairs)
+                key=f"{self.resample}-{self._tag}-replicate-{r}",
+                pure=False,
+            )
             self._pending[future] = r
             new.append(future)
             self._next += 1
@@ -316,6 +243,7 @@ def bootstrap(
     random_state=None,
     progress: ProgressCallback | None = None,
     max_hours: float | None = None,
+    resample: str = "auto",
 ) -> BootstrapResult:
     """Edge and hidden-regulator confidence by the non-parametric bootstrap, replicates on Dask.
 
@@ -342,6 +270,10 @@ def bootstrap(
         Time budget: when the first replicate shows the run would take longer, it is stopped and
         :class:`ParameterError` says how long it would take and how many replicates fit. None: no
         budget (the CLI's ``--max-hours`` is 24 by default).
+    resample : {"auto", "bootstrap", "subsample"}, default "auto"
+        Rows drawn with replacement, or half-samples in complementary pairs; ``auto`` by the data's
+        shape (:func:`~.resampling.choose_resample`). The choice and its reason are in
+        ``result.settings["resample"]``.
 
     Returns
     -------
@@ -376,6 +308,9 @@ def bootstrap(
         isinstance(max_hours, bool) or not isinstance(max_hours, (int, float)) or not max_hours > 0
     ):
         raise ParameterError(f"`max_hours` (--max-hours) must be a positive number of hours, got {max_hours!r}.")
+    choice = resample_choice(estimator, dataset, resample)
+    # every replicate keeps the score chosen on all the data (a half-sample may look wide)
+    template.score = estimator.score_choice(dataset).name
     seed = estimator.random_state if random_state is None else random_state
     with open_client(scheduler, n_workers) as client:
         run = BootstrapRun(
@@ -385,8 +320,14 @@ def bootstrap(
             n_replicates,
             seed,
             threshold=threshold,
-            settings={**estimator.settings(), "n_replicates": n_replicates, "seed": _seed_label(seed)},
+            settings={
+                **estimator.settings(),
+                "n_replicates": n_replicates,
+                "seed": _seed_label(seed),
+                "resample": choice.describe(),
+            },
             max_seconds=None if max_hours is None else float(max_hours) * 3600,
+            resample=choice.name,
         )
         where = "local cluster" if scheduler is None else scheduler if isinstance(scheduler, str) else "given client"
         try:
@@ -398,6 +339,15 @@ def bootstrap(
         result = run.result()
         result.stats["scheduler"] = where
         return result
+
+
+def resample_choice(estimator, dataset, resample: str = "auto") -> ResampleChoice:
+    """The resampling ``bootstrap`` uses for ``estimator`` on ``dataset`` and why."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
+        regulators = estimator.regulator_names(dataset)
+    n_cand = None if regulators is None else len(regulators)
+    return choose_resample(resample, dataset.n_samples, dataset.n_vars, n_candidates=n_cand)
 
 
 def _seed_label(seed):

@@ -1,11 +1,13 @@
-"""One bootstrap replicate: resample the instances, learn a network, keep its edges and regulators.
+"""One replicate: resample the instances, learn a network, keep its edges and regulators.
 
 The non-parametric bootstrap (Friedman, Goldszmidt & Wyner 1999): replicate r draws M instances
 with replacement from the M instances of the data and relearns the network with the same estimator
-settings. Everything random in replicate r comes from the r-th child of
+settings; with ``method="subsample"`` it learns on one half of a random split instead
+(:mod:`.resampling`). Everything random in replicate r comes from the r-th child of
 ``numpy.random.SeedSequence(random_state)`` (:func:`replicate_seeds`): the resampled rows and the
-estimator's own ``random_state`` (restarts, hidden-variable starts). So a replicate's result
-depends only on the data, the settings, the seed and r: not on which worker ran it or when.
+estimator's own ``random_state`` (restarts, hidden-variable starts); a half-sample's split comes
+from its pair's seed (replicate ``r - r % 2``). So a replicate's result depends only on the data,
+the settings, the seed and r: not on which worker ran it or when.
 
 The replicate's data are built like the loaded data: standardized again when the data were
 standardized (each resample to mean 0, variance 1), kept on their scale otherwise; missing cells
@@ -29,6 +31,7 @@ import numpy as np
 
 from ..data import Dataset, from_array
 from ..exceptions import IdealParentError
+from .resampling import resample_rows
 
 __all__ = ["ReplicateOutcome", "replicate_seeds", "resample", "run_replicate"]
 
@@ -70,25 +73,40 @@ def replicate_seeds(random_state, n_replicates: int) -> list[np.random.SeedSeque
     return root.spawn(n_replicates)
 
 
-def resample(dataset: Dataset, seed: np.random.SeedSequence, index: int = 0) -> tuple[Dataset, int]:
-    """Replicate ``index``'s data set (M rows drawn with replacement) and its estimator seed."""
+def resample(
+    dataset: Dataset,
+    seed: np.random.SeedSequence,
+    index: int = 0,
+    method: str = "bootstrap",
+    split_seed: np.random.SeedSequence | None = None,
+) -> tuple[Dataset, int]:
+    """Replicate ``index``'s data set and its estimator seed: M rows drawn with replacement
+    (``bootstrap``) or half of the split drawn from ``split_seed`` (``subsample``;
+    :func:`~.resampling.resample_rows`)."""
     rng = np.random.default_rng(seed)
-    rows = rng.integers(0, dataset.n_samples, size=dataset.n_samples)
+    rows = resample_rows(dataset.n_samples, method, rng, index, split_seed)
     est_seed = int(rng.integers(0, 2**31 - 1))
     values = np.array(dataset.values[rows])
     data = from_array(
         values,
         dataset.names,
         standardize=dataset.standardized,
-        source=f"bootstrap replicate {index}",
+        source=f"{method} replicate {index}",
     )
     if dataset.interventions is not None:  # each drawn row keeps its condition and intervention mask
         data = dataclasses.replace(data, interventions=dataset.interventions.subset(rows))
     return data, est_seed
 
 
-def run_replicate(payload: tuple[Dataset, object], index: int, seed: np.random.SeedSequence) -> ReplicateOutcome:
-    """Resample, learn with a copy of the estimator ``payload[1]``, return the edges (a Dask task).
+def run_replicate(
+    payload: tuple[Dataset, object],
+    index: int,
+    seed: np.random.SeedSequence,
+    method: str = "bootstrap",
+    split_seed: np.random.SeedSequence | None = None,
+) -> ReplicateOutcome:
+    """Resample (``method``, :func:`resample`), learn with a copy of the estimator ``payload[1]``,
+    return the edges (a Dask task).
 
     ``payload`` is ``(dataset, estimator)``, scattered once to the workers; the estimator (an
     unfitted :class:`~engine.learn.IdealParentSearch`) is copied with ``get_params()`` and the
@@ -100,7 +118,7 @@ def run_replicate(payload: tuple[Dataset, object], index: int, seed: np.random.S
     try:
         with warnings.catch_warnings(record=True) as caught:
             warnings.simplefilter("always")
-            data, est_seed = resample(dataset, seed, index)
+            data, est_seed = resample(dataset, seed, index, method, split_seed)
             est = type(template)(**{**template.get_params(), "random_state": est_seed})
             est.fit(data)
         out.warnings = sorted({str(w.message) for w in caught})

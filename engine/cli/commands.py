@@ -18,6 +18,7 @@ from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .model_file import load_network
 from .output import BootstrapProgress, Progress, describe_score, dumps, edge_summary, say
+from .reports import report_hidden, report_support, say_top_sets
 from .rerun import rerun_command
 
 __all__ = [
@@ -62,6 +63,23 @@ def write_result(text: str, out: str | None) -> None:
     except OSError as exc:
         why = f"the result could not be written ({exc.strerror or exc})"
         raise OSError(exc.errno, why, out or "standard output") from None
+
+
+def write_csv(frame, path: str | None) -> None:
+    """Write a table as CSV to ``path`` (nothing when None); a failed write raises an ``OSError``
+    naming the file, as :func:`write_result` does."""
+    if not path:
+        return
+    try:
+        frame.to_csv(path, index=False)
+    except OSError as exc:
+        raise OSError(exc.errno, f"the table could not be written ({exc.strerror or exc})", path) from None
+
+
+def regulators_csv(path: str) -> str:
+    """Where ``bootstrap --csv FILE`` writes the hidden regulators' table: FILE's stem + ``_regulators.csv``."""
+    p = Path(path)
+    return str(p.with_name(p.stem + "_regulators.csv"))
 
 
 def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
@@ -157,21 +175,6 @@ def read_gene_sets(args: argparse.Namespace, dataset):
     return matched
 
 
-def _say_top_sets(hidden: list[dict], edges) -> None:
-    """One stderr line per hidden variable: its best known gene set (or that none overlaps)."""
-    for h in hidden:
-        n = sum(1 for p, _ in edges if p == h["name"])
-        rows = h.get("enrichment") or []
-        if not rows:
-            say(f"  {h['name']}: no known gene set holds any of its {n} children")
-            continue
-        r = rows[0]
-        say(
-            f"  {h['name']}: top known set {r['set']}: {r['overlap']} of its {n} children "
-            f"(set of {r['set_size']} in the data), p {r['p']:.2g}, q {r['q']:.2g}"
-        )
-
-
 def make_estimator(args: argparse.Namespace):
     """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of it)."""
     from ..io.regulators import read_regulators
@@ -193,6 +196,7 @@ def make_estimator(args: argparse.Namespace):
 def learn(args: argparse.Namespace, progress: Progress) -> int:
     """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
     check_out(args.out, args.data)
+    check_out(args.csv, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
     matched = read_gene_sets(args, dataset)
@@ -201,7 +205,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
     net = est.network_
     if args.hidden == "auto" or args.two_layer:
-        _report_hidden(est, net, progress.quiet)
+        report_hidden(est, net, progress.quiet)
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
     result["settings"].update(data_settings(args, seed=args.seed))
@@ -214,8 +218,9 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         attach_enrichment(
             result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset)
         )
-        _say_top_sets(result["hidden"], edges)
+        say_top_sets(result["hidden"], edges)
     write_result(dumps(result), args.out)
+    write_csv(net.edges_frame(), args.csv)
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
     value_text = f"{value:,.2f} nats" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
@@ -234,10 +239,15 @@ def bootstrap(args: argparse.Namespace) -> int:
     Exit status 0, or 1 when some replicates failed (the others' result is written all the same).
     """
     check_out(args.out, args.data)
+    check_out(args.csv, args.data)
     dataset = load_data(args)
     est = make_estimator(args)
     matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
+    from ..bootstrap import resample_choice
+
+    choice = resample_choice(est, dataset, args.resample)
+    say(f"resample: {choice}")
     where = args.scheduler or f"a local cluster of {args.workers or os.cpu_count() or 1} worker process(es)"
     progress = BootstrapProgress(args.quiet, args.replicates)
     say(f"bootstrap: {args.replicates} replicate(s) on {where}")
@@ -254,21 +264,28 @@ def bootstrap(args: argparse.Namespace) -> int:
             random_state=args.seed,
             progress=progress,
             max_hours=args.max_hours,
+            resample=choice.name,
         )
     except Interrupted as stop:  # Ctrl-C: the replicates finished so far are written all the same
         progress.abort()
         result, interrupted = stop.result, True
     out = result.to_dict()
     out["settings"].update(data_settings(args, threshold=args.threshold))
+    out["settings"]["resample"] = choice.describe()  # the reason of auto's choice, not "chosen by the user"
     if matched is not None:
         # the averaged network's regulators, and each hidden regulator's core children
         edges = [(e["parent"], e["child"]) for e in out["averaged"]]
         hidden = {h["name"]: h for h in out.get("hidden", [])}
         edges += [(name, child) for name, h in hidden.items() for child in h["core"]]
         attach_enrichment(out, matched, edges, hidden, est.regulator_names(dataset))
-        _say_top_sets(out.get("hidden", []), edges)
+        say_top_sets(out.get("hidden", []), edges)
     out["rerun"] = rerun_command(out["settings"], command="bootstrap")
     write_result(dumps(out), args.out)
+    write_csv(result.edges_frame(), args.csv)
+    if result.regulators is not None:
+        if args.csv:
+            write_csv(result.regulators_frame(), regulators_csv(args.csv))
+        report_support(result, progress.quiet)
     for warning in result.warnings:
         say(f"warning: (in some replicates) {warning}")
     progress.done(
@@ -283,35 +300,6 @@ def bootstrap(args: argparse.Namespace) -> int:
         say(f"error: {result.failure_summary()}")
         return 1
     return 0
-
-
-def _report_hidden(est, net, quiet: bool) -> None:
-    """What the hidden-variable search did (unless ``quiet``), then one line (none with
-    ``--quiet``, which silences every line but errors): the hidden variables added, or that none
-    was and why."""
-    if not quiet:
-        for line in est.hidden_log_:
-            say(f"  - hidden variables: {line}")
-    if net.hidden:
-        added = "; ".join(
-            (f"{h['name']} <- {', '.join(h['parents'])}; " if h.get("parents") else "")
-            + f"{h['name']} -> {', '.join(h.get('children') or []) or 'no children'}"
-            for h in net.hidden
-        )
-        say(f"hidden variables added: {added}")
-        for h in net.hidden:
-            if h.get("realized_gain") is not None:
-                say(
-                    f"  {h['name']}: estimated score change {h['estimated_gain']:+.2f}, "
-                    f"realized {h['realized_gain']:+.2f}"
-                    f" (observed data, against the best network without it found: "
-                    f"{h['baseline_score']:.2f} -> {h['score_after']:.2f})"
-                )
-    elif est.max_hidden == 0:
-        say("no hidden variable was added: --max-hidden is 0.")
-    else:
-        reasons = [line for line in est.hidden_log_[1:] if line != "stopped"]
-        say(f"no hidden variable was added: {reasons[-1] if reasons else 'none was proposed'}.")
 
 
 def score(args: argparse.Namespace) -> int:

@@ -109,9 +109,15 @@ def edge_summary(edges: list[dict], where: str, limit: int = SHOWN_EDGES) -> lis
     ranked = sorted(edges, key=lambda e: -abs(e.get(key) or 0.0))
     shown = ranked[:limit]
     width = max(len(f"{e['parent']} -> {e['child']}") for e in shown)
-    by = "strength" if key == "strength" else "|weight|"
-    lines = [f"edges, largest {by} first:"]
-    lines += [f"  {e['parent'] + ' -> ' + e['child']:<{width}}  {e.get(key) or 0.0:+.3f}" for e in shown]
+    if key == "strength":  # nats the score loses without the edge, and the edge's weight beside it
+        lines = ["edges, strongest first (strength: nats the score loses without the edge):"]
+        lines += [
+            f"  {e['parent'] + ' -> ' + e['child']:<{width}}  strength {e['strength']:9.2f}   weight {e['weight']:+.3f}"
+            for e in shown
+        ]
+    else:
+        lines = ["edges, largest |weight| first:"]
+        lines += [f"  {e['parent'] + ' -> ' + e['child']:<{width}}  {e.get(key) or 0.0:+.3f}" for e in shown]
     if len(ranked) > limit:
         lines.append(f"  ... and {len(ranked) - limit:,} more in {where}")
     return lines

@@ -290,6 +290,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     learn.add_argument("--out", metavar="FILE", help="write the JSON result to FILE instead of stdout")
     learn.add_argument(
+        "--csv",
+        metavar="FILE",
+        help="also write the edges as CSV to FILE, strongest first (learn: parent, child, weight, strength in "
+        "nats; bootstrap: parent, child, strength, direction, averaged, and with --hidden auto the hidden "
+        "regulators' support and each child's frequency in FILE's name + '_regulators.csv')",
+    )
+    learn.add_argument(
         "--quiet",
         action="store_true",
         help="nothing on stderr but errors: no notes on how the data were read, no warnings, no progress",
@@ -340,14 +347,15 @@ def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
         parents=[learn],  # DATA, --transpose, --drop, every learn option, --out, --quiet (and -h)
         add_help=False,
         help="edge and hidden-regulator confidence by the bootstrap, in parallel on Dask",
-        description="Relearn the network on B resamples of DATA (instances drawn with replacement; Friedman, "
-        "Goldszmidt & Wyner 1999) with the learn options given, in parallel on Dask (a local cluster of one "
-        "process per core by default), and print (or --out) JSON as bnlearn's boot.strength and "
-        "averaged.network: 'edges' (one row per pair of variables seen in some replicate, in its dominant "
-        "direction: strength = share of replicates with the edge either way, direction = share of those with "
-        "parent -> child), 'threshold' and 'averaged' (the edges above it), and with --hidden auto the hidden "
-        "regulators' support (matched across replicates by their children, Jaccard >= 0.5) and each child's "
-        "membership frequency. Progress goes to stderr.",
+        description="Relearn the network on B resamples of DATA (instances drawn with replacement, "
+        "Friedman, Goldszmidt & Wyner 1999, or half-samples: --resample) with the learn options given, "
+        "in parallel on Dask (a local cluster of one process per core by default), and print (or --out) "
+        "JSON as bnlearn's boot.strength and averaged.network: 'edges' (one row per pair of variables "
+        "seen in some replicate, in its dominant direction: strength = share of replicates with the edge "
+        "either way, direction = share of those with parent -> child), 'threshold' and 'averaged' (the "
+        "edges above it), and with --hidden auto the hidden regulators' support (matched across "
+        "replicates by their children, Jaccard >= 0.5) and each child's membership frequency. Progress "
+        "goes to stderr.",
         epilog="Exit status 1 when some replicates failed: the result of the others is still written, with "
         "'failed' naming each failed replicate and its error.",
     )
@@ -366,6 +374,15 @@ def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
         metavar="H",
         help="time budget (default 24): when the first replicate shows the run would take longer, it stops "
         "at once and says how long it would take and how many replicates fit (at most 100,000 in any case)",
+    )
+    boot.add_argument(
+        "--resample",
+        choices=("auto", "bootstrap", "subsample"),
+        default="auto",
+        help="how replicates draw instances: 'bootstrap' (M rows with replacement), 'subsample' (half-samples, "
+        "floor(M/2) rows without replacement, in complementary pairs: stability selection) or 'auto' "
+        "(default: the bootstrap with at least 2 rows per candidate parent, half-samples with fewer; the "
+        "choice and why are printed and stored in settings.resample)",
     )
     boot.add_argument(
         "--threshold",

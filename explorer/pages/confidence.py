@@ -44,6 +44,7 @@ CONTROLLER = "ip_conf_controller"
 KEY_B = "ip_conf_replicates"
 KEY_SEED = "ip_conf_seed"
 KEY_HIDDEN = "ip_conf_hidden"
+KEY_RESAMPLE = "ip_conf_resample"
 KEY_RUN = "ip_conf_run"
 KEY_STOP = "ip_conf_stop"
 KEY_THRESHOLD = "ip_conf_threshold"
@@ -89,6 +90,7 @@ def _key() -> RunKey:
         int(state.get(KEY_B) or 50),
         int(state.get(KEY_SEED) or 0),
         bool(state.get(KEY_HIDDEN)),
+        str(state.get(KEY_RESAMPLE) or "auto"),
         tuple(session.regulators) if session.regulators else None,
     )
 
@@ -121,6 +123,16 @@ def _controls(running: bool) -> None:
         "Replicates B", min_value=2, max_value=MAX_REPLICATES, value=50, step=10, key=KEY_B, disabled=running, width=150
     )
     row.number_input("Seed", min_value=0, value=0, step=1, key=KEY_SEED, disabled=running, width=120)
+    row.selectbox(
+        "Resampling",
+        ("auto", "bootstrap", "subsample"),
+        key=KEY_RESAMPLE,
+        disabled=running,
+        width=150,
+        help="bootstrap: as many rows as the data, drawn with replacement; subsample: half the rows without "
+        "replacement, in complementary pairs (stability selection). auto: the bootstrap with at least 2 rows per "
+        "candidate parent, half-samples with fewer (duplicated rows let chance parents in).",
+    )
     hidden_ok = session.settings.cpd_type.supports_hidden and not session.dataset.has_missing
     row.checkbox(
         "Hidden regulators",
@@ -292,6 +304,9 @@ def _results(result) -> None:
     cols[1].metric("Pairs seen", f"{len(result.edges):,}")
     cols[2].metric("Estimated threshold", f"{result.threshold:.2f}", help=result.threshold_method.capitalize() + ".")
     cols[3].metric("Averaged network", f"{len(result.averaged):,} edges")
+    how = result.settings.get("resample") or {}
+    if how:
+        st.caption(f"Resampling: {how['name']} ({how['reason']}).")
     threshold = st.slider(
         "Show edges with strength at least",
         0.0,

@@ -130,6 +130,32 @@ def _rerun(session, exported: dict) -> None:
         col.download_button(label, body, file_name=name, mime=mime, key=f"w_download_{name}", width="stretch")
 
 
+def _edge_table(net, status: dict | None) -> None:
+    """The learned edges ranked by strength (nats the score loses without the edge), with how each
+    compares with the true network when one is known."""
+    frame = net.edges_frame()
+    if frame.empty:
+        return
+    st.subheader("Edges, strongest first")
+    if status is not None:
+        frame["vs truth"] = [status.get((p, c), "") for p, c in zip(frame["parent"], frame["child"], strict=True)]
+    st.caption(
+        "Strength: the score (nats) the network loses when that edge alone is removed, its child's family "
+        "refitted without the parent (bnlearn's arc.strength with the sign turned). Test the top of this list first."
+    )
+    st.dataframe(
+        frame,
+        hide_index=True,
+        width="stretch",
+        height=min(400, 38 + 35 * len(frame)),
+        column_config={
+            "weight": st.column_config.NumberColumn("weight", format="%+.3f"),
+            "strength": st.column_config.NumberColumn("strength (nats)", format="%.2f"),
+        },
+        key="truth_edges",
+    )
+
+
 def _downloads(session, net) -> None:
     st.subheader("Download the learned network")
     label = state.session().label or "network"
@@ -189,6 +215,7 @@ def render() -> None:
         return
     st.caption(f"The current network of the Search page: {stepper.n_iter} move(s), {net.n_edges} edges.")
     truth = session.truth
+    status = None
     names = session.variable_names()
     hidden = session.hidden_names()
     # hidden variables are not in the reference network: their edges are not scored
@@ -239,6 +266,7 @@ def render() -> None:
                 st.caption(view.sub.caption())
             show_html(html, view.height + 70)
     exact_panel.render(session, truth)
+    _edge_table(net, status)
     _downloads(session, net)
 
 

@@ -53,6 +53,25 @@ class TestController:
         assert controller.progress() == (4, 0, 4)
         assert controller.result_for(RunKey(2, SearchSettings(), 4, 0, False)) is None  # other data
 
+    def test_resampling_choice_reaches_the_run(self, controller, small_data):
+        ds, _ = small_data
+        key = RunKey(1, SearchSettings(), 4, 0, False, "subsample")
+        controller.start(ds, key)
+        finish(controller)
+        result = controller.result_for(key)
+        assert result.replicates == 4 and result.settings["resample"]["name"] == "subsample"
+
+    def test_session_regulators_reach_the_replicates(self, controller, small_data):
+        ds, _ = small_data
+        regs = tuple(ds.names[:3])
+        key = RunKey(1, SearchSettings(), 4, 0, False, "auto", regs)
+        controller.start(ds, key)
+        finish(controller)
+        result = controller.result_for(key)
+        assert result.settings["regulators"] == list(regs)
+        assert result.edges and all(e.parent in regs or e.child in regs for e in result.edges)
+        assert controller.result_for(RunKey(1, SearchSettings(), 4, 0, False)) is None  # another list
+
     def test_stop_keeps_what_finished(self, controller, small_data):
         ds, _ = small_data
         controller.start(ds, RunKey(1, SearchSettings(), 200, 0, False))

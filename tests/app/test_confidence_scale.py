@@ -143,7 +143,7 @@ def test_regulator_list_reaches_the_replicates(small_data):
     ds, _ = small_data
     ctl = ConfidenceController(threads_cluster)
     try:
-        key = RunKey(1, SearchSettings(), 2, 0, False, ("X3",))
+        key = RunKey(1, SearchSettings(), 2, 0, False, regulators=("X3",))
         ctl.start(ds, key)
         while ctl.poll():
             time.sleep(0.05)

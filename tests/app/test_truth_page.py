@@ -87,7 +87,12 @@ def test_downloads_match_the_cli_format(small_data):
     assert spec["score"]["bic"] == pytest.approx(stepper.score)
     assert LearnedNetwork.from_dict(spec).n_edges == len(stepper.edges())
     assert net.to_graphml().startswith("<?xml")
-    assert list(net.edges_frame().columns) == ["parent", "child", "weight"]
+    assert list(net.edges_frame().columns) == ["parent", "child", "weight", "strength"]
+    # the learned edges as a ranked table: strongest first, each compared with the true network
+    [shown] = [d.value for d in at2.dataframe if "strength" in d.value.columns]
+    assert list(shown.columns) == ["parent", "child", "weight", "strength", "vs truth"]
+    assert len(shown) == len(stepper.edges()) and shown["strength"].is_monotonic_decreasing
+    assert set(shown["vs truth"]) <= {"correct", "reversed", "extra"}
 
 
 def test_without_truth_only_downloads(app):

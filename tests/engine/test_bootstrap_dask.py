@@ -24,7 +24,7 @@ from dask.distributed import Client  # noqa: E402
 
 from engine import IdealParentSearch  # noqa: E402
 from engine.bootstrap import BootstrapRun, replicate_seeds, run_replicate, start_local_cluster  # noqa: E402
-from engine.bootstrap import parallel as parallel_mod  # noqa: E402
+from engine.bootstrap import cluster as cluster_mod  # noqa: E402
 from engine.cli import main  # noqa: E402
 from engine.data import from_array  # noqa: E402
 from engine.exceptions import ParameterError  # noqa: E402
@@ -198,7 +198,7 @@ class TestCLI:
         assert "between 0 and 1" in capsys.readouterr().err
 
     def test_unreachable_scheduler(self, data, tmp_path, capsys, monkeypatch):
-        monkeypatch.setattr(parallel_mod, "CONNECT_TIMEOUT", 2)
+        monkeypatch.setattr(cluster_mod, "CONNECT_TIMEOUT", 2)
         path = tmp_path / "d.csv"
         data.to_frame().to_csv(path, index=False)
         assert main(["bootstrap", str(path), "--replicates", "2", "--scheduler", f"tcp://127.0.0.1:{free_port()}"]) == 2

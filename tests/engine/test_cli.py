@@ -84,8 +84,9 @@ class TestLearn:
         # edges
         assert isinstance(res["edges"], list) and res["edges"]
         for e in res["edges"]:
-            assert set(e) == {"parent", "child", "weight"}
+            assert set(e) == {"parent", "child", "weight", "strength"}
             assert isinstance(e["parent"], str) and isinstance(e["child"], str) and isinstance(e["weight"], float)
+            assert isinstance(e["strength"], float)
             assert e["parent"] in res["variables"] and e["child"] in res["variables"]
         # families: one per variable
         assert set(res["families"]) == set(res["variables"])

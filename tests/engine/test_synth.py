@@ -253,3 +253,20 @@ def test_duplicate_nodes_are_a_model_error():
     spec = {"nodes": ["a", "a"], "cpds": {"a": {"coefficients": {"(Intercept)": [0.0]}, "variance": [1.0]}}}
     with pytest.raises(ModelError, match="'a'"):
         load_network(spec)
+
+
+def test_regulatory_network_parents_are_regulators_and_signal_holds():
+    from engine.synth import regulatory_network
+
+    net, regs = regulatory_network(300, 20, seed=3)
+    assert net.n_vars == 300 and regs == [f"TF{i + 1}" for i in range(20)] and net.names[:20] == regs
+    index = {n: i for i, n in enumerate(net.names)}
+    assert all(p < 20 for c in range(20, 300) for p in net.parents[c])  # targets: regulators only
+    assert max(len(ps) for ps in net.parents) <= 4
+    out_deg = np.bincount([index[p] for p, _ in net.edges()], minlength=20)
+    assert out_deg.max() >= 3 * np.median(out_deg)  # hubs
+    x = sample(net, 20000, seed=4)
+    with_parents = [c for c in range(20, 300) if net.parents[c]]
+    # parents explain about 60% of each target's variance (unit noise)
+    explained = 1.0 - 1.0 / x[:, with_parents].var(axis=0)
+    assert abs(np.median(explained) - 0.6) < 0.03
