@@ -5,6 +5,7 @@ spinner)."""
 from __future__ import annotations
 
 import numpy as np
+from conftest import PAGES, TIMEOUT  # at import: inside a test, "conftest" may be tests/engine's
 
 from engine.data import from_array
 from explorer import actions
@@ -32,7 +33,6 @@ def test_accept_reports_stages_in_order():
 def test_page_warns_on_a_proposal_resting_on_one_condition():
     """The odd-sample case on the page: a flagged proposal is listed last with its condition
     named in the status column and in a warning (#22)."""
-    from conftest import PAGES, TIMEOUT
     from streamlit.testing.v1 import AppTest
 
     from explorer import state
