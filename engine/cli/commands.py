@@ -209,7 +209,6 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
     result["settings"].update(data_settings(args, seed=args.seed))
-    result["rerun"] = rerun_command(result["settings"])  # how to get this result again
     if getattr(est, "result_", None) is not None:
         # the moves of the search, in order (stats.steps of them); structural EM has no single trace
         result["moves"] = [m.to_dict(net.variables) for m in est.history_]
@@ -219,6 +218,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
             result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset)
         )
         say_top_sets(result["hidden"], edges)
+    result["rerun"] = rerun_command(result["settings"])  # how to get this result again (gene sets too)
     write_result(dumps(result), args.out)
     write_csv(net.edges_frame(), args.csv)
     s = est.stats_
