@@ -14,6 +14,7 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
 from engine.search import exact_families, exact_for_stepper
+from engine.search.exact import MAX_EXACT_FAMILIES
 from explorer import state
 
 __all__ = ["render", "APP_MAX_FAMILIES", "KEY_RUN"]
@@ -21,6 +22,11 @@ __all__ = ["render", "APP_MAX_FAMILIES", "KEY_RUN"]
 #: most families the app scores for the exact optimum (one exact gain each: seconds for linear CPDs)
 APP_MAX_FAMILIES = 60_000
 KEY_RUN = "w_truth_exact"
+
+
+def _count(families: int) -> str:
+    """``families`` as a count, or "more than ..." above what the engine counts (it stops counting there)."""
+    return f"more than {MAX_EXACT_FAMILIES:,}" if families > MAX_EXACT_FAMILIES else f"{families:,}"
 
 
 def _optimum(session):
@@ -42,7 +48,7 @@ def render(session, truth: list[tuple[str, str]] | None) -> None:
         why = (
             f"the {session.settings.cpd} CPD fits every family by an iterative optimization"
             if not closed_form
-            else f"{stepper.n_vars} variables would mean scoring {families:,} families (this page: at most "
+            else f"{stepper.n_vars} variables would mean scoring {_count(families)} families (this page: at most "
             f"{APP_MAX_FAMILIES:,}, e.g. 12 variables, or more with a max-parents limit)"
         )
         st.caption(

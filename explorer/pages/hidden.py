@@ -123,9 +123,10 @@ def render() -> None:
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
     rejected = frozenset(session.rejected)
     key = (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected)
+    request = st.empty()  # the "Propose" button, cleared once the proposals are listed
     if dataset.n_vars > LAZY_ABOVE and not state.memo_ready("hidden_proposals", key):
         # on a large network the proposals take a while: computed on request, not on every visit
-        st.button(
+        request.button(
             "Propose hidden variables",
             key=KEY_PROPOSE,
             type="primary",
@@ -144,6 +145,7 @@ def render() -> None:
     except IdealParentError as exc:
         st.error(str(exc))
         return
+    request.empty()
 
     st.caption(
         f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "

@@ -49,3 +49,16 @@ def test_accepted_variable_and_downloads_without_proposals():
     assert list(accepted["hidden"]) == ["H1"]
     downloads = [e for e in at.get("download_button")]
     assert len(downloads) == 4  # members, profiles, report CSV and JSON
+
+
+def test_propose_button_cleared_once_proposals_are_listed():
+    """After "Propose hidden variables" the proposals are listed and the button is gone (a button left
+    above the table invites a second click that does nothing new)."""
+    session = _accepted_session()
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    at.button(key="ip_hidden_propose").click().run()
+    assert not at.exception
+    assert not [b for b in at.button if b.key == "ip_hidden_propose"]
+    assert any("members" in d.value.columns for d in at.dataframe)  # the proposals table

@@ -11,6 +11,7 @@ from streamlit.testing.v1 import AppTest
 from engine.data import from_array
 from engine.synth import random_network, sample
 from explorer import state
+from explorer.hidden_columns import TABLE_WIDTH
 from explorer.session import SearchSession
 
 PAGE = "explorer/pages/hidden.py"
@@ -123,3 +124,14 @@ def test_undo_accept_restores_the_previous_search(hidden_app):
     assert not at.exception
     assert at.session_state[state.SESSION].stepper is before
     assert any("taken back" in s.value for s in at.success)
+
+
+def test_proposals_table_columns_all_fit_at_1280_px(hidden_app):
+    """Every column of the proposals table has a width, and the widths fit the table's width at 1280 px
+    with the sidebar open (no column, the leverage or the status, cut at the right)."""
+    at, _, _ = hidden_app
+    frame = at.dataframe[0]
+    config = json.loads(frame.proto.columns)
+    assert set(frame.value.columns) <= set(config), set(frame.value.columns) - set(config)
+    widths = [config[c]["width"] for c in frame.value.columns]
+    assert sum(widths) <= TABLE_WIDTH, widths

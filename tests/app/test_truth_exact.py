@@ -71,4 +71,7 @@ def test_not_offered_for_many_variables():
     at = _page(session)
     assert not [b for b in at.button if b.key == exact_panel.KEY_RUN]
     assert any("not offered here" in t and "families" in t for t in texts(at.caption))
+    # above 20 variables the engine stops counting: the page says "more than", not its sentinel 600,001
+    assert any("more than 600,000 families" in t for t in texts(at.caption))
+    assert not any("600,001" in t for t in texts(at.caption))
     assert np.isfinite(session.stepper.score)
