@@ -43,10 +43,10 @@ def proposal_columns(score_label: str) -> dict:
         "status": st.column_config.TextColumn(
             "status",
             width=75,
-            help="new: no existing variable carries the cluster's shared profile z*. covered by X: "
-            "variable X (outside the cluster, or a member) correlates with z* so strongly that it "
-            "already plays the role of the hidden parent. one odd sample?: z* draws most of its "
-            "energy from the named condition(s); such proposals are listed last.",
+            help="new: no existing variable carries the cluster's shared profile z*. ≈ X: variable X "
+            "(outside the cluster, or a member) correlates with z* so strongly that it already plays the "
+            "role of the hidden parent. odd: z* draws most of its energy from the named condition(s), "
+            "one odd sample rather than a regulator; such proposals are listed last.",
         ),
         "leverage": st.column_config.NumberColumn(
             "leverage",

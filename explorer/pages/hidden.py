@@ -107,11 +107,12 @@ def render() -> None:
     values = session.values()
 
     def _status(p) -> str:
+        # short, so the kind shows first in a 75-px cell; the warning and "Proposal #k" say it in full
         if p.flagged:
-            return f"one odd sample? mostly {' and '.join(p.high_leverage)}"
+            return f"odd: {', '.join(p.high_leverage)}"
         if not p.explained_by:
             return "new"
-        return f"covered by member {p.explained_by}" if p.explained_by in p.names else f"covered by {p.explained_by}"
+        return f"≈ {p.explained_by}" + (" (member)" if p.explained_by in p.names else "")
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
