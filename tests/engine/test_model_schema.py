@@ -195,7 +195,10 @@ class TestSchema:
             (lambda s: s["families"].update(z=s["families"]["a"]), "family for 'z', which is not in 'variables'"),
             (lambda s: s["transform"].update(standardized="yes"), "transform: 'standardized' must be true or false"),
             (lambda s: s["score"].update(name="bge"), "score: 'name' must be one of 'bic', 'ebic'"),
-            (lambda s: s["score"].update(n_candidates=0), "score: 'n_candidates' must be a whole number >= 1"),
+            (
+                lambda s: s["score"].update(n_candidates=0),
+                "score: 'n_candidates' must be a whole number from 1 to 1e+15",
+            ),
             (lambda s: s.update(settings=[]), "'settings' must be an object, got a list"),
             (lambda s: s["families"]["b"].pop("params"), "family 'b': 'params' is missing"),
             (lambda s: s["families"]["c"]["params"].pop("intercept"), "parameter 'intercept' is missing"),
