@@ -148,9 +148,13 @@ def _with_hidden(spec: dict) -> dict:
 
 
 class TestEvaluation:
-    """Values the schema accepts (finite) but no covariance can hold: refused when scored."""
+    """Values the schema accepts (finite) but far from any data: scored exactly, as they are."""
 
     def test_a_huge_variance_with_a_hidden_variable(self, models, tmp_path):
+        # was refused as 'not positive definite' through the joint covariance; since the sparse
+        # observed-data likelihood (#22) it is scored, and the value must be the exact one: H1 is
+        # c's only parent and has no other child, so c's marginal variance is variance + coef**2
+        # and every other family is an ordinary conditional Gaussian
         data, spec = models["plain"]
         spec = _with_hidden(spec)
         path = tmp_path / "hidden.json"
@@ -158,9 +162,19 @@ class TestEvaluation:
         assert _run(["score", data, "--model", path])[0] == 0
         spec["families"]["b"]["params"]["variance"] = 1e300
         path.write_text(_dump(spec))
-        rc, _, err = _run(["score", data, "--model", path])
-        line = _error_line(rc, err)
-        assert "hidden.json" in line and "not positive definite" in line
+        rc, out, err = _run(["score", data, "--model", path])
+        assert rc == 0, err
+        frame = pd.read_csv(data)
+        t = spec["transform"]
+        x = {v: (frame[v] - t["means"][v]) / t["scales"][v] for v in ("a", "b", "c")}
+        x["H1"] = 0.0 * frame["a"]  # its mean; its variance enters through c's
+        expected = 0.0
+        for v in ("a", "b", "c"):
+            p = spec["families"][v]["params"]
+            mu = p["intercept"] + sum(w * x[q] for q, w in p["coefficients"].items())
+            var = p["variance"] + sum(w**2 for q, w in p["coefficients"].items() if q == "H1")
+            expected += float((-0.5 * np.log(2 * np.pi * var) - 0.5 * (x[v] - mu) ** 2 / var).sum())
+        assert json.loads(out)["loglik"] == pytest.approx(expected, rel=1e-9)
         assert _run(["score", data, "--model", path, "--refit"])[0] == 0  # refitted: the value is not used
 
 
