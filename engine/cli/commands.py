@@ -330,6 +330,10 @@ def score(args: argparse.Namespace) -> int:
     dataset = _scoring_data(args, network, options)
     if dataset is None:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
+    measured = [h for h in network.hidden_names() if h in dataset.names]
+    if measured:  # the model integrates them out: a column of that name is not read
+        names = ", ".join(map(repr, measured))
+        say(f"note: {names}: hidden in the model, integrated out; the data's column of that name is not read.")
     try:
         out = network.evaluate(dataset, refit=args.refit, intercepts=True if args.condition_intercept else None)
     except ModelError as exc:

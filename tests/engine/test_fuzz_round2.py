@@ -75,6 +75,23 @@ class TestModelFiles:
         empty.write_text("  \n")
         assert "the model file is empty" in _error(capsys, ["score", str(table[0]), "--model", str(empty)])
 
+    def test_a_data_column_named_like_a_hidden_variable_is_said_to_be_unread(self, table, model, capsys):
+        spec = json.loads(model.read_text())
+        spec["variables"].append("H1")
+        spec["families"]["H1"] = {
+            "parents": [],
+            "cpd": "linear",
+            "params": {"intercept": 0.0, "coefficients": {}, "variance": 1.0},
+        }
+        spec["hidden"] = [{"name": "H1", "children": []}]
+        model.write_text(json.dumps(spec))
+        frame = table[1].assign(H1=np.arange(len(table[1]), dtype=float))
+        frame.to_csv(table[0], index=False)
+        assert main(["score", str(table[0]), "--model", str(model)]) == 0
+        assert "'H1': hidden in the model, integrated out; the data's column of that name is not read" in (
+            capsys.readouterr().err
+        )
+
 
 class TestGeneSetFiles:
     def test_quoted_csv_fields_keep_their_commas(self):
