@@ -299,7 +299,10 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     del raw
     frame.attrs["header_line"] = True  # the header is the file's first line (engine.io.header checks it)
     if frame.shape[1] < 1 or frame.shape[0] == 0:
-        raise DataValidationError(f"{label}: no data rows found under the header.")
+        raise DataValidationError(
+            f"{label}: no data rows found under the header (a single line; read as data with --no-header, one "
+            "instance would be too few)."
+        )
     if frame.shape[1] == 1 and pd.to_numeric(frame.iloc[:, 0], errors="coerce").isna().all():
         raise DataValidationError(
             f"{label}: not a table of numbers (found a single text column); expected a header row "

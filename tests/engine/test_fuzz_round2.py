@@ -154,6 +154,11 @@ class TestHeaderless:
         data = load_table(path, no_header=True, check_header=False)
         assert data.instance_labels[:2] == ("", "r1") and data.names == tuple(f"V{i}" for i in range(1, 7))
 
+    def test_a_single_line_file_with_no_header_is_named(self, tmp_path, capsys):
+        path = tmp_path / "one.csv"
+        path.write_text("1.5,2.5,3.5,4.5\n")
+        assert "a single line" in _error(capsys, ["learn", str(path), "--no-header"])
+
     def test_no_header_on_parquet_is_refused(self, table, tmp_path, capsys):
         pytest.importorskip("pyarrow")
         path = tmp_path / "numbers.parquet"
