@@ -127,6 +127,12 @@ def check_data(
     if allow_constant:
         return
     constant = constant_variables(values)
+    if constant.size and constant.size == values.shape[1] and values.shape[1] > 1:
+        # nothing would be left to drop to: the rows repeat one instance (a fill value, a pasted row)
+        raise DataValidationError(
+            f"{input_name}: every variable is constant (each has one value in all {values.shape[0]} instances): "
+            "there is no variation to learn a network from; check that the right file or sheet was loaded."
+        )
     if constant.size:
         raise DataValidationError(
             f"{input_name}: variable(s) {_fmt_list([names[i] for i in constant])} are constant "

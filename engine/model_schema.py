@@ -19,10 +19,10 @@ an optional field inside a block may be absent, not ``null``, unless said):
   boolean; when true, a finite ``means`` and a positive finite ``scales`` entry for every observed
   variable.
 * ``hidden`` (optional): objects naming distinct variables, at least one variable left observed.
-* ``edges`` (optional): exactly the families' parent -> child pairs, each ``weight`` the
+* ``edges`` (optional): exactly the families' parent -> child pairs, each once, each ``weight`` the
   family's coefficient (an edited edge list that ``score`` would ignore is refused).
 * ``score`` (optional): ``name`` a score ``score`` can evaluate, ``n_candidates`` a whole number
-  >= 1, ``gamma`` finite and >= 0, ``n_samples`` a whole number >= 0, ``bic``/``loglik``/
+  from 1 to ``MAX_COUNT``, ``gamma`` finite and >= 0, ``n_samples`` a whole number from 0, ``bic``/``loglik``/
   ``value`` numbers or ``null`` (NaN allowed: an undefined score is written as NaN or null).
 * ``interventions`` (optional): ``column`` a name, ``targets`` a list of ``{"condition",
   "target"}`` names (each target an observed variable), ``condition_intercept`` a boolean, and
@@ -32,7 +32,8 @@ an optional field inside a block may be absent, not ``null``, unless said):
 * ``stats`` and ``settings`` objects, ``moves`` a list, ``missing_values`` a string
   (descriptions only: their contents are not read by scoring).
 
-Keys not listed are ignored (a later version may add some). Not checked: that the parameters
+Keys not listed are ignored (a later version may add some); a key given twice in one object is
+refused. Not checked: that the parameters
 describe a sensible distribution beyond being finite (a coefficient of 1e300 is legal).
 """
 
@@ -50,6 +51,8 @@ __all__ = ["parse_model", "validate_model", "MAX_DIGITS"]
 
 #: a number literal of more digits than this is beyond any float (1.8e308 has 309): kept as text
 MAX_DIGITS = 400
+#: the largest count (rows, candidate parents) a model may state: far beyond any data, within int64
+MAX_COUNT = 10**15
 #: the score names a saved model can be evaluated with (``auto`` is resolved before saving)
 SCORE_NAMES = tuple(s for s in SCORES if s != "auto")
 
@@ -67,11 +70,22 @@ def _parse_float(text: str):
     return value if math.isfinite(value) else _Literal(text)
 
 
+def _object_once(pairs: list[tuple[str, Any]]) -> dict:
+    """A JSON object whose keys are distinct: a key given twice (a hand edit that added a second
+    ``"X1"`` family) is ambiguous, and JSON readers disagree on which one wins."""
+    out = dict(pairs)
+    if len(out) != len(pairs):
+        seen: set[str] = set()
+        twice = next(k for k, _ in pairs if k in seen or seen.add(k))
+        raise ModelError(f"the key {twice!r} appears twice in one object; keep one.")
+    return out
+
+
 def parse_model(text: str) -> Any:
     """The JSON document ``text``; number literals beyond a float are kept (as text) for
     :func:`validate_model` to name. Raises ``json.JSONDecodeError`` and ``RecursionError`` as
-    ``json.loads`` does."""
-    return json.loads(text, parse_int=_parse_int, parse_float=_parse_float)
+    ``json.loads`` does, and :class:`ModelError` for a key given twice in one object."""
+    return json.loads(text, parse_int=_parse_int, parse_float=_parse_float, object_pairs_hook=_object_once)
 
 
 # ------------------------------------------------------------------ field checks
@@ -115,15 +129,17 @@ def _number(value: Any, where: str, *, positive: bool = False, allow_nan: bool =
 
 
 def _count(value: Any, where: str, minimum: int = 0) -> int:
-    """A whole number >= ``minimum`` (``3.0`` is 3)."""
+    """A whole number from ``minimum`` to :data:`MAX_COUNT` (``3.0`` is 3): a count beyond it is no
+    count of rows or candidates, and overflows the int64 arithmetic that uses it (#26)."""
+    expected = f"a whole number from {minimum} to {MAX_COUNT:.0e}"
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _fail(where, f"a whole number >= {minimum}", value)
+        raise _fail(where, expected, value)
     try:
         x = float(value)
     except OverflowError:
-        raise _fail(where, f"a whole number >= {minimum}", value) from None
-    if not (math.isfinite(x) and x.is_integer() and x >= minimum):
-        raise _fail(where, f"a whole number >= {minimum}", value)
+        raise _fail(where, expected, value) from None
+    if not (math.isfinite(x) and x.is_integer() and minimum <= x <= MAX_COUNT):
+        raise _fail(where, expected, value)
     return int(x)
 
 
@@ -311,6 +327,8 @@ def _edges(edges: Any, variables: list[str], families: dict) -> None:
         e = _object(e, where)
         parent, child = _name(e.get("parent"), f"{where}: 'parent'"), _name(e.get("child"), f"{where}: 'child'")
         fam = families.get(child)
+        if (parent, child) in listed:
+            raise ModelError(f"{where}: {parent} -> {child} is listed twice.")
         if fam is None or parent not in fam["parents"]:
             raise ModelError(
                 f"{where}: {parent} -> {child} is not in the families (score reads 'families'; edit both, or "

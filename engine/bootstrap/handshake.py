@@ -8,8 +8,10 @@ handshake before reading the client's): an 8-byte little-endian length, then tha
 frames holding a msgpack mapping with ``python`` and ``pickle-protocol``
 (``distributed.comm.core.Listener.on_connection``, ``distributed.comm.tcp.TCP.read``). Anything
 else (silence, a closed connection, other bytes) is named as "answered but is not a Dask
-scheduler". Only ``tcp://`` addresses (and bare ``host:port``) are probed: a TLS or other
-transport is left to ``Client`` and its own timeout.
+scheduler". Only ``tcp://`` addresses (and bare ``host:port``) are probed; ``ws://`` and
+``inproc://HOST/PID/N`` (a cluster in this process) are left to ``Client`` and its own timeout;
+another scheme (TLS, UCX, a malformed in-process address, a web address) is refused with the
+reason: given as text it cannot work (the Python API takes a Client made with its security).
 """
 
 from __future__ import annotations
@@ -27,14 +29,30 @@ HANDSHAKE_TIMEOUT = 5.0
 _MAX_GREETING = 1 << 16
 
 
+#: why an address of another scheme cannot be given as text (the Python API takes a connected Client)
+_OTHER_SCHEMES = {
+    "tls": "needs a security configuration: pass a distributed.Client made with it (Python API)",
+    "wss": "needs a security configuration: pass a distributed.Client made with it (Python API)",
+    "inproc": "is an address inside one Python process, inproc://HOST/PID/N from a cluster started in it",
+    "ucx": "needs UCX: pass a distributed.Client made on it (Python API)",
+    "http": "is a web address, e.g. the dashboard on port 8787, not the scheduler",
+    "https": "is a web address, e.g. the dashboard on port 8787, not the scheduler",
+}
+
+
 def check_scheduler(address: str, timeout: float | None = None) -> None:
     """Raise :class:`ParameterError` unless a Dask scheduler answers at ``address`` within ``timeout``
     seconds (per step; default :data:`HANDSHAKE_TIMEOUT`): nothing listening, no answer, or a peer
     that does not speak Dask's protocol."""
     timeout = HANDSHAKE_TIMEOUT if timeout is None else timeout
     scheme, _, rest = address.strip().rpartition("://")
-    if scheme not in ("", "tcp"):
+    if scheme == "ws" or (scheme == "inproc" and rest.count("/") == 2):  # inproc://HOST/PID/N: this process's
         return
+    if scheme not in ("", "tcp"):
+        why = _OTHER_SCHEMES.get(scheme.lower(), "is not a Dask transport")
+        raise ParameterError(
+            f"scheduler address {address!r}: expected tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786 ({scheme}:// {why})."
+        )
     host, _, port_text = rest.rpartition(":")
     host = host.strip("[]")  # tcp://[::1]:8786
     if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:

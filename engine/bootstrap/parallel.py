@@ -302,6 +302,7 @@ def bootstrap(
         }
     )
     dataset = as_dataset(data)
+    estimator.check_rows(dataset)  # data every replicate would refuse: one error, before a cluster starts
     check_threshold(threshold)
     check_replicates(n_replicates)  # before a cluster is started
     if max_hours is not None and (

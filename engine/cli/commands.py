@@ -162,7 +162,7 @@ def load_data(args: argparse.Namespace):
 def read_gene_sets(args: argparse.Namespace, dataset):
     """``--gene-sets`` read and matched to DATA's variables before the search (a bad file fails
     at once), its notes on stderr; None without the option."""
-    if not getattr(args, "gene_sets", None):
+    if getattr(args, "gene_sets", None) is None:  # '' is a file name, refused as such
         return None
     from ..io.gene_sets import match_gene_sets
     from ..io.gene_sets import read_gene_sets as read
@@ -188,7 +188,7 @@ def make_estimator(args: argparse.Namespace):
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
-        regulators=read_regulators(args.regulators) if args.regulators else None,
+        regulators=read_regulators(args.regulators) if args.regulators is not None else None,
         condition_intercept=args.condition_intercept,
     )
 
@@ -318,6 +318,10 @@ def score(args: argparse.Namespace) -> int:
     dataset = _scoring_data(args, network, options)
     if dataset is None:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
+    measured = [h for h in network.hidden_names() if h in dataset.names]
+    if measured:  # the model integrates them out: a column of that name is not read
+        names = ", ".join(map(repr, measured))
+        say(f"note: {names}: hidden in the model, integrated out; the data's column of that name is not read.")
     try:
         out = network.evaluate(dataset, refit=args.refit, intercepts=True if args.condition_intercept else None)
     except ModelError as exc:

@@ -31,8 +31,12 @@ def read_model(path: Path) -> dict:
         raise ModelError(f"{name}: not a JSON model file (binary content).") from None
     except OSError as exc:
         raise ModelError(f"{name}: cannot be read ({exc.strerror or exc}).") from None
+    if not text.strip():
+        raise ModelError(f"{name}: the model file is empty.")
     try:
         return parse_model(text)
+    except ModelError as exc:  # a key given twice
+        raise ModelError(f"{name}: {exc}") from None
     except json.JSONDecodeError as exc:
         raise ModelError(f"{name}: not a JSON model file ({exc.msg} at line {exc.lineno}).") from None
     except RecursionError:

@@ -24,7 +24,7 @@ import pandas as pd
 
 from ..exceptions import DataValidationError
 
-__all__ = ["read_table", "source_label", "NA_VALUES", "ID_HEADERS", "INDEX_HEADERS"]
+__all__ = ["read_table", "require_file", "source_label", "NA_VALUES", "ID_HEADERS", "INDEX_HEADERS"]
 
 #: cells read as missing
 NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-"]
@@ -299,10 +299,25 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     del raw
     frame.attrs["header_line"] = True  # the header is the file's first line (engine.io.header checks it)
     if frame.shape[1] < 1 or frame.shape[0] == 0:
-        raise DataValidationError(f"{label}: no data rows found under the header.")
+        raise DataValidationError(
+            f"{label}: no data rows found under the header (a single line; read as data with --no-header, one "
+            "instance would be too few)."
+        )
     if frame.shape[1] == 1 and pd.to_numeric(frame.iloc[:, 0], errors="coerce").isna().all():
         raise DataValidationError(
             f"{label}: not a table of numbers (found a single text column); expected a header row "
             "of variable names and one row per instance, separated by commas or tabs."
         )
     return frame
+
+
+def require_file(path: str | os.PathLike, label: str) -> Path:
+    """``path`` as a Path when it is a regular file; otherwise :class:`DataValidationError` saying what
+    it is instead (missing, a folder, a device such as ``/dev/null``), after the option ``label``."""
+    if not str(path).strip():
+        raise DataValidationError(f"{label}: no file name given (an empty name).")
+    p = Path(path)
+    if p.is_file():
+        return p
+    what = "no such file" if not p.exists() else "is a folder, not a file" if p.is_dir() else "not a regular file"
+    raise DataValidationError(f"{label} {path}: {what}.")

@@ -333,8 +333,12 @@ def from_frame(
         raise DataValidationError(f"{source}: not a table (no columns found).")
     notes: list[str] = list(frame.attrs.get("notes", []))  # e.g. short rows, noted by read_table
     df = frame.copy(deep=False)  # copy-on-write: changes never reach the caller
+    if no_header and frame.attrs.get("header_line") is False:  # Parquet: names from a schema, not a line
+        raise DataValidationError(
+            f"{source}: a Parquet file's column names are its schema, not a line of data: load it without --no-header."
+        )
     if no_header:  # the first line is data (engine.io.header)
-        df, said = headerless(df, transpose=transpose)
+        df, said = headerless(df, transpose=transpose, source=source)
         notes.append(said)
     elif check_header and frame.attrs.get("header_line"):  # a file's first line, not a DataFrame's labels
         check_header_line(df, transpose=transpose, source=source)

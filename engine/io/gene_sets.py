@@ -29,6 +29,7 @@ that are not variables are counted in one note.
 
 from __future__ import annotations
 
+import csv
 import os
 import re
 from collections.abc import Sequence
@@ -39,6 +40,7 @@ import numpy as np
 from scipy import sparse
 
 from ..exceptions import DataValidationError
+from .files import require_file
 
 __all__ = [
     "GeneSets",
@@ -60,7 +62,9 @@ _INTEGER = re.compile(r"^\d+$")
 
 
 def _first(items: Sequence[str], limit: int = 3) -> str:
-    shown = ", ".join(repr(s) for s in items[:limit])
+    """The first ``limit`` names for a message, each cut to 40 characters (a 5,000-character "name"
+    is a broken line, and a message stays one readable line)."""
+    shown = ", ".join(repr(s if len(s) <= 40 else s[:39] + "…") for s in items[:limit])
     return shown + (", ..." if len(items) > limit else "")
 
 
@@ -162,6 +166,14 @@ def _separator(lines: list[str]) -> str:
     return ""
 
 
+def _trimmed(row: list[str]) -> list[str]:
+    """``row`` without its empty trailing cells (a separator at the end of a line)."""
+    end = len(row)
+    while end and not row[end - 1].strip():
+        end -= 1
+    return row[:end]
+
+
 def _parse_table(lines: list[str], source: str) -> tuple[list[tuple[str, str, list[str]]], list[str]]:
     sep = _separator(lines)
     if not sep:
@@ -169,7 +181,18 @@ def _parse_table(lines: list[str], source: str) -> tuple[list[tuple[str, str, li
             f"{source}: not a gene-set file: expected a GMT file (name<TAB>description<TAB>genes...) or a "
             "two-column table of set,gene (or regulator,target) pairs; the lines have a single column."
         )
-    pairs = [[_clean(c) for c in (line.split() if sep == " " else line.split(sep))][:2] for line in lines]
+    rows = [line.split() for line in lines] if sep == " " else list(csv.reader(lines, delimiter=sep))
+    widths = {len(_trimmed(row)) for row in rows}
+    if len(widths) > 1 and max(widths) > 2:
+        # "SETA X1 X2 X3": a set per line whose fields are not tab-separated; read as pairs, every
+        # gene after the first would be lost
+        shown = {" ": "spaces", ",": "commas", ";": "semicolons"}.get(sep, "tabs")
+        raise DataValidationError(
+            f"{source}: its lines have from {min(widths)} to {max(widths)} fields separated by {shown}: one set per "
+            "line is the GMT format, with TABS between the set's name, a description and its genes; a table "
+            "has one set,gene pair per row."
+        )
+    pairs = [[_clean(c) for c in row][:2] for row in rows]
     if len(pairs[0]) == 2 and {pairs[0][0].lower(), pairs[0][1].lower()} & _HEADER_WORDS:
         pairs = pairs[1:]
     genes = [p[1] for p in pairs if len(p) == 2 and p[1]]
@@ -238,7 +261,13 @@ def parse_gene_sets(text: str, *, source: str = "gene sets", name: str = "") -> 
     if empty:
         notes.append(f"{len(empty)} set(s) without genes left out (first: {_first(empty)})")
     if not names:
-        raise DataValidationError(f"{source}: holds no gene sets with genes.")
+        if not any("\t" in line for line in lines):
+            why = ": no line holds a tab, and a GMT file separates the set's name, a description and its genes by tabs"
+        elif max(len(line.split("\t")) for line in lines) <= 2:
+            why = ": its lines hold a name and a description but no genes (GMT: name<TAB>description<TAB>genes...)"
+        else:
+            why = ""
+        raise DataValidationError(f"{source}: holds no gene sets with genes{why}.")
     fmt = "GMT" if gmt else "two-column table"
     return GeneSets(names, genes_out, descriptions, source, fmt, notes, file=Path(name or source).name)
 
@@ -246,10 +275,8 @@ def parse_gene_sets(text: str, *, source: str = "gene sets", name: str = "") -> 
 def read_gene_sets(path: str | os.PathLike, *, label: str = "--gene-sets") -> GeneSets:
     """Read a gene-set file; a missing, unreadable, binary or non-gene-set file raises
     :class:`DataValidationError` naming it."""
-    p = Path(path)
+    p = require_file(path, label)
     source = f"{label} {p.name}" if label else p.name
-    if not p.is_file():
-        raise DataValidationError(f"{label} {path}: no such file.")
     try:
         raw = p.read_bytes()
     except OSError as exc:

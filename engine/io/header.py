@@ -99,10 +99,12 @@ def check_header(frame: pd.DataFrame, *, transpose: bool, source: str) -> None:
     )
 
 
-def headerless(frame: pd.DataFrame, *, transpose: bool) -> tuple[pd.DataFrame, str]:
+def headerless(frame: pd.DataFrame, *, transpose: bool, source: str = "table") -> tuple[pd.DataFrame, str]:
     """``frame`` read without a header: its header line becomes the first row of data, and the
     columns are named by :func:`generated_names` (a first column of text, the row labels, is
-    named ``""``: a label column). Returns the new frame (the caller's is not modified) and a note."""
+    named ``""``: a label column). An empty first cell over row labels is an unlabelled instance;
+    with variables in rows it would be a variable without a name, and is refused. Returns the new
+    frame (the caller's is not modified) and a note."""
     header = [None if c is None or str(c).strip() == "" else str(c).strip() for c in frame.columns]
     nums = _numbers([h or "" for h in header])
     body = frame.copy(deep=False)
@@ -117,6 +119,16 @@ def headerless(frame: pd.DataFrame, *, transpose: bool) -> tuple[pd.DataFrame, s
     first = out.iloc[:, 0]
     text = pd.to_numeric(first, errors="coerce").isna() & first.notna()
     labelled = out.shape[1] > 1 and bool(text.mean() >= 0.8)
+    if labelled and header[0] is None:
+        # the first line's label cell is empty: as data, it is a row without a name
+        if transpose:
+            raise DataValidationError(
+                f"{source}: read with no header row, the first line is data, but its first cell (with variables in "
+                "rows, that variable's name) is empty: the line looks like a header, an empty corner over the "
+                "instances' names; load the file with its header (CLI: without --no-header; app: untick 'First "
+                "line is data')."
+            )
+        out.iloc[0, 0] = ""  # an instance without a label, not one named 'None'
     n = out.shape[1] - int(labelled)
     out.columns = ([""] if labelled else []) + generated_names(n, transpose)
     out.attrs = {k: v for k, v in frame.attrs.items()}

@@ -13,9 +13,9 @@ import os
 import re
 import warnings
 from collections.abc import Sequence
-from pathlib import Path
 
 from ..exceptions import DataValidationError, ParameterError
+from .files import require_file
 
 __all__ = ["read_regulators", "parse_regulators", "match_regulators"]
 
@@ -41,10 +41,11 @@ def parse_regulators(text: str, *, source: str = "regulator list") -> list[str]:
 def read_regulators(path: str | os.PathLike) -> list[str]:
     """Read a candidate-regulator file; a missing, unreadable or binary file raises
     :class:`DataValidationError` naming it."""
-    p = Path(path)
-    if not p.is_file():
-        raise DataValidationError(f"--regulators {path}: no such file.")
-    raw = p.read_bytes()
+    p = require_file(path, "--regulators")
+    try:
+        raw = p.read_bytes()
+    except OSError as exc:
+        raise DataValidationError(f"--regulators {path}: cannot be read ({exc.strerror or exc}).") from None
     if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise DataValidationError(f"--regulators {path}: not a text file.")
     for encoding in ("utf-8-sig", "utf-16", "latin-1"):
