@@ -183,7 +183,12 @@ def _parse_table(lines: list[str], source: str) -> tuple[list[tuple[str, str, li
         )
     rows = [line.split() for line in lines] if sep == " " else list(csv.reader(lines, delimiter=sep))
     widths = {len(_trimmed(row)) for row in rows}
-    if len(widths) > 1 and max(widths) > 2:
+    head = [c.strip().lower() for c in rows[0][:2]]
+    firsts = [row[0].strip() for row in rows if row]
+    # a table's rows may be ragged (an annotation column such as a PubMed id, empty on some rows):
+    # it has a header naming its columns, or its first column repeats (one row per pair)
+    table_like = bool(set(head) & _HEADER_WORDS) or len(set(firsts)) < len(firsts)
+    if len(widths) > 1 and max(widths) > 2 and not table_like:
         # "SETA X1 X2 X3": a set per line whose fields are not tab-separated; read as pairs, every
         # gene after the first would be lost
         shown = {" ": "spaces", ",": "commas", ";": "semicolons"}.get(sep, "tabs")

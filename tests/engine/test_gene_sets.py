@@ -71,6 +71,17 @@ class TestParseTable:
         assert gs.format == "two-column table"
         assert gs.names == ["S1", "S2"] and gs.genes == [("a", "b"), ("c",)]
 
+    @pytest.mark.parametrize(
+        "text",
+        ["regulator,target,pmid\nTF1,G1,12345\nTF1,G2\nTF2,G3,999\n", "TF1,G1,12345\nTF1,G2\nTF2,G3,999\n"],
+    )
+    def test_ragged_annotation_column_is_still_a_table(self, text):
+        """A regulator,target table whose annotation column (a PubMed id) is empty on some rows: its
+        header or its repeated first column says it is a table of pairs, not a set per line."""
+        gs = parse_gene_sets(text, name="x.csv")
+        assert gs.format == "two-column table"
+        assert gs.names == ["TF1", "TF2"] and gs.genes == [("G1", "G2"), ("G3",)]
+
     def test_repeated_pairs_are_a_note(self):
         gs = parse_gene_sets("S1,a\nS1,a\nS1,b\n", source="t")
         assert gs.genes == [("a", "b")]
