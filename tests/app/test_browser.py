@@ -196,6 +196,15 @@ def test_compare_then_stop_a_long_run(server, browser, tmp_path):
     page.get_by_label("N vars").fill("300")
     page.get_by_role("button", name="Generate").click()
     page.get_by_text("500 instances x 300 variables").first.wait_for(timeout=30_000)
+    # the sigmoid CPD fits each scored family iteratively: a run long enough to be stopped (the
+    # linear search converges on these 300 variables in about 0.3 s, inside its first 0.4-s chunk,
+    # before a click can reach Stop)
+    sidebar = page.locator("[data-testid=stSidebar]")
+    form = sidebar.locator("[data-testid=stForm]").filter(has_text="Search settings")
+    form.locator("[data-testid=stSelectbox]").filter(has_text="CPD").click()
+    page.get_by_role("option", name="sigmoid Gaussian").click()
+    sidebar.get_by_role("button", name="Apply").click()
+    page.get_by_text("CPD sigmoid").first.wait_for(timeout=30_000)
     page.get_by_text("Moves: 0").first.wait_for(timeout=30_000)
     _main_button(page, "Run to convergence").click()
     page.wait_for_function(
