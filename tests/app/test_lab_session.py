@@ -177,7 +177,8 @@ class TestExportRoundTrip:
 
 class TestAcceptedHidden:
     @pytest.fixture(scope="class")
-    def accepted(self, small_data):
+    @classmethod
+    def accepted(cls, small_data):
         dataset, _ = small_data
         session = SearchSession(dataset, None, "small synthetic network")
         _run_to_convergence(session)
