@@ -114,15 +114,20 @@ def _fail(where: str, expected: str, value: Any) -> ModelError:
     return ModelError(f"{where} must be {expected}, got {_show(value)}.")
 
 
-def _number(value: Any, where: str, *, positive: bool = False, allow_nan: bool = False) -> float:
-    """A JSON number as a float: finite (NaN too when ``allow_nan``), > 0 when ``positive``."""
-    expected = "a positive finite number" if positive else "a number" if allow_nan else "a finite number"
+def _as_float(value: Any, where: str, expected: str) -> float:
+    """A JSON number (not a bool) as a float; an integer beyond float range is refused as ``expected``."""
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         raise _fail(where, expected, value)
     try:
-        x = float(value)
+        return float(value)
     except OverflowError:
         raise _fail(where, expected, value) from None
+
+
+def _number(value: Any, where: str, *, positive: bool = False, allow_nan: bool = False) -> float:
+    """A JSON number as a float: finite (NaN too when ``allow_nan``), > 0 when ``positive``."""
+    expected = "a positive finite number" if positive else "a number" if allow_nan else "a finite number"
+    x = _as_float(value, where, expected)
     if math.isinf(x) or (math.isnan(x) and not allow_nan) or (positive and not x > 0):
         raise _fail(where, expected, value)
     return x
@@ -132,12 +137,7 @@ def _count(value: Any, where: str, minimum: int = 0) -> int:
     """A whole number from ``minimum`` to :data:`MAX_COUNT` (``3.0`` is 3): a count beyond it is no
     count of rows or candidates, and overflows the int64 arithmetic that uses it (#26)."""
     expected = f"a whole number from {minimum} to {MAX_COUNT:.0e}"
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _fail(where, expected, value)
-    try:
-        x = float(value)
-    except OverflowError:
-        raise _fail(where, expected, value) from None
+    x = _as_float(value, where, expected)
     if not (math.isfinite(x) and x.is_integer() and minimum <= x <= MAX_COUNT):
         raise _fail(where, expected, value)
     return int(x)
