@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ..exceptions import IdealParentError
 from .commands import bootstrap, learn, score
-from .output import QUIET, Progress, one_line, say, show_warning
+from .output import QUIET, SHOWN_WARNINGS, Progress, one_line, say, show_warning
 from .parser import VERSION, build_parser
 
 __all__ = ["main", "build_parser", "VERSION"]
@@ -54,6 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     progress = Progress(getattr(args, "quiet", True))
     old_showwarning = warnings.showwarning
     warnings.showwarning = show_warning
+    SHOWN_WARNINGS.clear()  # a new run of the CLI says its warnings again
     QUIET["on"] = bool(getattr(args, "quiet", False))  # quiet means quiet, except errors (#24)
     try:
         if args.command == "learn":

@@ -123,9 +123,18 @@ def edge_summary(edges: list[dict], where: str, limit: int = SHOWN_EDGES) -> lis
     return lines
 
 
+#: the warnings said in this run of the CLI (each is said once: e.g. absent regulators are noticed
+#: by every step that reads the list)
+SHOWN_WARNINGS: set[str] = set()
+
+
 def show_warning(message, category, filename, lineno, file=None, line=None) -> None:
-    """Warnings as ``warning: ...`` lines instead of Python's file:line + source echo."""
-    say(f"warning: {one_line(message)}")
+    """Warnings as ``warning: ...`` lines instead of Python's file:line + source echo, each once."""
+    text = one_line(message)
+    if text in SHOWN_WARNINGS:
+        return
+    SHOWN_WARNINGS.add(text)
+    say(f"warning: {text}")
 
 
 class Progress:

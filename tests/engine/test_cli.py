@@ -685,3 +685,19 @@ def test_progress_line_estimates_the_time_left():
     progress.count, progress._start = 4, time.monotonic() - 10.0  # 4 moves in 10 s
     line = progress.line(result(4, 30))
     assert "2,500 ms/move" in line and "ETA >= 1 min 15 s" in line
+
+
+def test_a_warning_is_said_once_per_run(capsys, monkeypatch):
+    """Absent regulators are noticed by every step that reads the list (score choice, stepper,
+    structural EM, each from its own line): ``learn --hidden auto`` on wide data said the same
+    warning twice. The CLI says each warning once a run; ``main`` starts each run afresh."""
+    monkeypatch.setitem(output.QUIET, "on", False)  # an earlier --quiet run must not silence this one
+    output.SHOWN_WARNINGS.clear()
+    for _ in range(2):
+        output.show_warning(UserWarning("1 of 5 candidate regulator(s) are not in the data"), UserWarning, "x", 1)
+    output.show_warning(UserWarning("another one"), UserWarning, "y", 2)
+    err = capsys.readouterr().err
+    assert err.count("candidate regulator(s)") == 1 and err.count("another one") == 1
+    output.SHOWN_WARNINGS.clear()  # as main() does at the start of a run
+    output.show_warning(UserWarning("1 of 5 candidate regulator(s) are not in the data"), UserWarning, "x", 1)
+    assert capsys.readouterr().err.count("candidate regulator(s)") == 1
