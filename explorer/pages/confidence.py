@@ -271,6 +271,7 @@ def _downloads(result, table, threshold: float, enriched) -> None:
         file_name="bootstrap_edges.csv",
         mime="text/csv",
         key=KEY_DL_EDGES,
+        on_click="ignore",
     )
     cols[1].download_button(
         "Result (JSON, as the CLI writes it)",
@@ -280,6 +281,7 @@ def _downloads(result, table, threshold: float, enriched) -> None:
         file_name="bootstrap.json",
         mime="application/json",
         key=KEY_DL_JSON,
+        on_click="ignore",
     )
     if result.regulators:
         cols[2].download_button(
@@ -288,6 +290,7 @@ def _downloads(result, table, threshold: float, enriched) -> None:
             file_name="bootstrap_regulators.csv",
             mime="text/csv",
             key=KEY_DL_REGULATORS,
+            on_click="ignore",
         )
 
 
