@@ -264,14 +264,13 @@ def bootstrap(args: argparse.Namespace) -> int:
             random_state=args.seed,
             progress=progress,
             max_hours=args.max_hours,
-            resample=choice.name,
+            resample=args.resample,  # the engine makes the same choice and records it with its reason
         )
     except Interrupted as stop:  # Ctrl-C: the replicates finished so far are written all the same
         progress.abort()
         result, interrupted = stop.result, True
     out = result.to_dict()
     out["settings"].update(data_settings(args, threshold=args.threshold))
-    out["settings"]["resample"] = choice.describe()  # the reason of auto's choice, not "chosen by the user"
     if matched is not None:
         # the averaged network's regulators, and each hidden regulator's core children
         edges = [(e["parent"], e["child"]) for e in out["averaged"]]
