@@ -6,7 +6,8 @@ only bundled files (``sample_data/...``) or files an earlier command of the same
 must exit 0 within :data:`MAX_SECONDS`. Commands on files the repository does not have (a user's
 ``data.csv``, ``RESULT.json``) are left out by that rule; a block preceded by
 ``<!-- docs-test: skip (reason) -->`` is left out on purpose (keep those few: an expensive example).
-A bundled path that does not exist fails the test, as does a command that errors.
+A bundled path that does not exist fails the test, as does a command that errors. The links between
+the pages are checked by ``tests/test_doc_links.py``.
 """
 
 from __future__ import annotations
@@ -207,28 +208,3 @@ python -m engine learn sample_data/synthetic_20.csv --k 0
     assert len(ran) == 3 and len(failures) == 2
     assert "--k 0" in failures[0] and "exit status 2" in failures[0]
     assert "no_such_file.csv" in failures[1] and "do not exist" in failures[1]
-
-
-def _slug(heading: str) -> str:
-    """GitHub's anchor of a Markdown heading."""
-    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
-    return text.replace(" ", "-")
-
-
-def test_links_between_pages_resolve():
-    """Every relative link of the pages names a file of the repository, and its #anchor a heading there."""
-    bad = []
-    for page in PAGES:
-        text = re.sub(r"```.*?```", "", page.read_text(encoding="utf-8"), flags=re.S)
-        for target in re.findall(r"\]\(([^)\s]+)\)", text):
-            if re.match(r"[a-z]+:", target):
-                continue
-            path, _, anchor = target.partition("#")
-            file = (page.parent / path).resolve() if path else page
-            if not file.exists():
-                bad.append(f"{page.name}: {target} (no such file)")
-            elif anchor and file.suffix == ".md":
-                headings = re.findall(r"^#+ (.+)$", file.read_text(encoding="utf-8"), flags=re.M)
-                if anchor not in {_slug(h) for h in headings}:
-                    bad.append(f"{page.name}: {target} (no such heading)")
-    assert not bad, bad

@@ -1,8 +1,9 @@
 """Truth page: the exact optimum next to the greedy network (engine.search.exact_for_stepper).
 
-On the Sachs observational sample the converged greedy network is the exact optimum (as the
-benchmarks found: benchmarks/RESULTS.md, "Interventions (Sachs), session 7"); mid-search the page
-says to converge first; with too many variables (arth150, 107) the search is not offered.
+On the Sachs observational sample the converged greedy network is the exact optimum (the benchmarks
+find the same on all nine conditions with per-condition intercepts: benchmarks/RESULTS.md,
+"Interventions: exact search on Sachs"); mid-search the page says to converge first; with too many
+variables (arth150, 107) the search is not offered.
 """
 
 from __future__ import annotations

@@ -6,7 +6,8 @@
   said of 7466 measured cells against a literature consensus network, 9,290 nats apart: the
   reference need not be how measured data arose, nor the CPD the right model;
 * with experiments, and per-condition intercepts off, the page now says where the option is that
-  removes most extra edges on Sachs (benchmarks/RESULTS.md, "Interventions (Sachs)").
+  removes most extra edges on Sachs (benchmarks/RESULTS.md, "Interventions: the Sachs et al. 2005
+  data").
 """
 
 from __future__ import annotations
