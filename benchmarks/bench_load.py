@@ -4,7 +4,10 @@ Writes a seeded CSV of ``--rows`` instances x ``--cols`` variables (the default 
 into a temporary folder, then runs ``python -m engine learn FILE --max-steps 0`` in a subprocess
 under ``/usr/bin/time -v`` (no search: what is measured is loading, validating and standardizing,
 plus the scatter matrix) and prints the file size, the size of the values as float64, the CLI's
-peak resident memory and its wall time. ``--keep`` leaves the file in place (its path is printed).
+peak resident memory and its wall time; then the app's path on the same file: the uploaded bytes
+through ``engine.io.load_table(BytesIO(...), drop_non_numeric=True, drop_constant=True)`` in a
+subprocess (engine only, as the explorer's upload calls it), its peak memory and its time.
+``--keep`` leaves the file in place (its path is printed).
 
 Run:  python benchmarks/bench_load.py [--rows 2100000] [--cols 10] [--keep]
 """
@@ -39,10 +42,23 @@ def write_csv(path: Path, rows: int, cols: int, seed: int = 0, chunk: int = 200_
             np.savetxt(fh, x, fmt="%.8f", delimiter=",")
 
 
-def measure(path: Path) -> tuple[float, float, int]:
-    """(peak RSS in MB, wall seconds, exit status) of the CLI loading ``path``."""
-    cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "engine", "learn", str(path), "--max-steps", "0"]
-    cmd += ["--quiet", "--out", os.devnull]
+#: the explorer's upload path: the file's bytes handed to the engine's reader, as Streamlit hands them
+APP_PATH = """
+import sys
+from io import BytesIO
+from engine.io import load_table
+raw = open(sys.argv[1], "rb").read()
+load_table(BytesIO(raw), drop_non_numeric=True, drop_constant=True)
+"""
+
+
+def measure(path: Path, app: bool = False) -> tuple[float, float, int]:
+    """(peak RSS in MB, wall seconds, exit status) of the CLI (or the app's path) loading ``path``."""
+    if app:
+        cmd = ["/usr/bin/time", "-v", sys.executable, "-c", APP_PATH, str(path)]
+    else:
+        cmd = ["/usr/bin/time", "-v", sys.executable, "-m", "engine", "learn", str(path)]
+        cmd += ["--max-steps", "0", "--quiet", "--out", os.devnull]
     t0 = time.perf_counter()
     proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     wall = time.perf_counter() - t0
@@ -73,6 +89,8 @@ def main() -> None:
     print(f"values as float64: {args.rows * args.cols * 8 / 1e6:.0f} MB")
     peak, wall, status = measure(path)
     print(f"CLI learn --max-steps 0: peak RSS {peak:,.0f} MB, wall {wall:.1f} s, exit status {status}")
+    peak, wall, status = measure(path, app=True)
+    print(f"app path (bytes -> load_table): peak RSS {peak:,.0f} MB, wall {wall:.1f} s, exit status {status}")
     if args.keep:
         print(f"kept {path}")
     else:
