@@ -224,3 +224,23 @@ class TestGenomeBenchSmoke:
         assert (np.abs(z[16]) > 3).sum() >= 95  # cond17 extreme in about 100 genes (|z| 3-5)
         n = bench.generate(0, "null")
         assert n["removed"] is None and "TF000" in n["regulators"]
+
+    def test_holdout_generator_plants_what_it_says(self):
+        """``bench_regulators_genome_holdout.py`` (#22 hold-out; a seed outside its study's 300-309)."""
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+        import bench_regulators_genome_holdout as bench
+
+        g = bench.generate(0)
+        assert g["values"].shape == (36, 2200) and len(g["regulators"]) == 100
+        assert "TF000" not in g["names"] and "TF001" not in g["names"]  # R1, R2 removed
+        assert [len(m) for m in g["modules"]] == [25, 45]
+        r1, r2 = g["removed"].T
+        assert abs(np.corrcoef(r1, g["values"][:, g["names"].index("TF005")])[0, 1]) > 0.4  # R1 <- TF005
+        for mod, reg in zip(g["modules"], (r1, r2), strict=True):
+            cols = [g["names"].index(n) for n in sorted(mod)]
+            assert np.median([abs(np.corrcoef(g["values"][:, c], reg)[0, 1]) for c in cols]) > 0.5
+        n = bench.generate(0, null=True)
+        assert n["removed"] is None and {"TF000", "TF001"} <= set(n["regulators"])
