@@ -22,6 +22,7 @@ import copy
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from .em import MISSING_HANDLING, StructuralEM
 from .marginal import markov_blanket
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
-from .trial import RELEARN_MAX_VARS, SMALL_MAX_FAILURES, auto_step, carry_posteriors
+from .trial import RELEARN_MAX_VARS, SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
 
@@ -307,6 +308,8 @@ class HiddenSearch:
             best = self.observed_bic()
         else:
             baseline.run()
+            if self.n_observed <= RELEARN_MAX_VARS:  # random restarts (#22): engine/hidden/trial.py
+                baseline = climb(baseline)
             best = baseline.observed_bic()
             say(f"network without hidden variables: {score} {best:.2f}")
             self.em = baseline
@@ -332,16 +335,8 @@ class HiddenSearch:
                     break
                 continue
             else:
-                props = self._auto_candidates(skipped)
-                hv = None
-                for prop in props:
-                    try:
-                        hv = self.accept(prop, baseline=best, screen=True)
-                        last_prop = prop
-                        break
-                    except ParameterError as exc:  # e.g. every member already has max_parents
-                        say(f"skipped the cluster {', '.join(prop.names)}: {exc}")
-                        skipped.add(prop.key)
+                accept = partial(self.accept, baseline=best, screen=True)
+                last_prop, hv = first_tried(self._auto_candidates(skipped), accept, skipped, say)
                 if hv is None:
                     say("no cluster with a positive estimated gain, and no semi-clique, is left")
                     break
