@@ -44,6 +44,7 @@ from planted_general import HOLD_OUT, SPECS, generate_all, true_edges  # noqa: E
 from engine.cpd.linear import LinearGaussianFamilies  # noqa: E402
 from engine.data import from_array  # noqa: E402
 from engine.hidden import HiddenSearch, StructuralEM, propose_from_search  # noqa: E402
+from engine.hidden.trial import climb  # noqa: E402
 from engine.search import Stepper  # noqa: E402
 from engine.synth import random_network, sample  # noqa: E402
 
@@ -275,7 +276,7 @@ def ceiling(name: str, seeds: int) -> None:
     structure with the planted H's (the true h as profile) against the best network without them
     among the plain search, structural EM from the true structure without H, and the network
     without H re-searched from where the first led. H pays on a seed only if the first is larger."""
-    n_pay = 0
+    n_pay = n_pay_c = 0
     for seed in range(seeds):
         x, kid_sets, hs_true = generate_all(name, seed)
         names = [f"X{i + 1}" for i in range(x.shape[1])]
@@ -298,13 +299,22 @@ def ceiling(name: str, seeds: int) -> None:
             r.run()
         without = max(r.observed_bic() for r in runs)
         pay = with_h.observed_bic() > without
+        # the same after random restarts on both sides (engine/hidden/trial.py climb)
+        with_c = max(with_h.observed_bic(), climb(with_h).observed_bic())
+        without_c = max(climb(r).observed_bic() for r in runs)
+        pay_c = with_c > max(without, without_c)
         n_pay += pay
+        n_pay_c += pay_c
         print(
             f"  {name:8s} seed {seed:2d} with H {with_h.observed_bic():.1f}, best without {without:.1f}: "
-            f"{'pays' if pay else 'does not pay'}",
+            f"{'pays' if pay else 'does not pay'}; with restarts {with_c:.1f} vs {max(without, without_c):.1f}: "
+            f"{'pays' if pay_c else 'does not pay'}",
             flush=True,
         )
-    print(f"  {name}: H from the true structure pays on {n_pay}/{seeds} (the ceiling of any keep rule on this score)")
+    print(
+        f"  {name}: H from the true structure pays on {n_pay}/{seeds}, {n_pay_c}/{seeds} with restarts on both sides "
+        "(the ceiling of any keep rule on this score)"
+    )
 
 
 def timing() -> None:
@@ -330,7 +340,7 @@ def main() -> None:
     ap.add_argument("--only", choices=["rn", "dag", "dag-root", "null", "timing", "general", *SPECS], default=None)
     ap.add_argument("--hold-out", action="store_true", help=f"also run the hold-out generator ({HOLD_OUT!r})")
     ap.add_argument("--null", action="store_true", help="with --only GEN: its null networks too")
-    ap.add_argument("--ceiling", action="store_true", help="with --only GEN: H from the true structure (oracle)")
+    ap.add_argument("--ceiling", action="store_true", help="with --only GEN: only H from the true structure (oracle)")
     args = ap.parse_args()
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; M = {M}, {N} variables, {KIDS} children")
     t0 = time.perf_counter()
@@ -353,6 +363,7 @@ def main() -> None:
             print(f"#22 general network, generator {g!r}{' (hold-out)' if g == HOLD_OUT else ''}: planted")
             if args.ceiling:
                 ceiling(g, args.seeds)
+                continue
             general(g, args.seeds, null=False)
             if args.only in (None, "general") or args.null:
                 print(f"#22 general network, generator {g!r}: null")
