@@ -11,9 +11,10 @@ import pytest
 from scipy.stats import multivariate_normal
 
 from engine.data import from_array
+from engine.exceptions import ParameterError
 from engine.hidden import HiddenSearch, StructuralEM
 from engine.hidden import trial as trial_mod
-from engine.hidden.trial import climb, proxy_children, try_proposal, weak_children
+from engine.hidden.trial import climb, first_tried, proxy_children, try_proposal, weak_children
 
 
 def planted_dag(seed: int, n: int = 14, m: int = 400, n_kids: int = 5, p_edge: float = 0.12):
@@ -162,6 +163,29 @@ class TestClimb:
         plain.run()
         assert hs.observed_bic() >= climb(plain).observed_bic() - 1e-6 > plain.observed_bic()
         assert hs.observed_bic() == pytest.approx(lstsq_bic(x, hs.em.edges), rel=1e-9)
+
+
+class TestFirstTried:
+    def test_a_refused_proposal_is_said_and_set_aside(self):
+        """The call runs on the proposals in order; one it refuses with ParameterError is said and
+        added to ``skipped``, the next that runs is returned with the call's result."""
+
+        class Prop:
+            def __init__(self, names):
+                self.names, self.key = names, frozenset(names)
+
+        def call(prop):
+            if "a" in prop.names:
+                raise ParameterError("every member already has max_parents = 1")
+            return len(prop.names)
+
+        props = [Prop(["a", "b", "c"]), Prop(["d", "e", "f", "g"]), Prop(["h", "i", "j"])]
+        skipped, said = set(), []
+        prop, out = first_tried(props, call, skipped, said.append)
+        assert prop is props[1] and out == 4
+        assert skipped == {props[0].key}
+        assert said == ["skipped the cluster a, b, c: every member already has max_parents = 1"]
+        assert first_tried(props[:1], call, set(), said.append) == (None, None)
 
 
 class TestAutoGeneral:
