@@ -293,7 +293,9 @@ class HiddenSearch:
         where it led (on null networks a hidden variable otherwise gets the credit for leading
         the search out of a local optimum); its realized gain is measured against the best of
         them, and when H is not kept but such a network beats the one before, auto continues
-        from it (the best network without hidden variables seen on any path). A proposal that
+        from it (the best network without hidden variables seen on any path). There, every
+        network without H and every model with H is also climbed with random restarts
+        (:func:`~.trial.climb`), the network before the first proposal included. A proposal that
         does not pay is set aside and the next is tried (``MAX_FAILURES`` in a row end the
         search, ``SMALL_MAX_FAILURES`` on small networks);
         set-aside clusters are not added to the user's rejections.
