@@ -369,7 +369,15 @@ def climb(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralE
     n_restarts, n_moves = restarts
     if n_restarts <= 0 or n_moves <= 0 or em.fixed_structure:
         return em
-    stepper = em.make_stepper(max_parents=em.stepper.max_parents if em.stepper is not None else None)
+    # no new edge into a hidden variable: a random reversal of H -> X scores the same as X -> H
+    # (one regression turned round) and would leave H with X as its parent
+    saved, edges = em.user_forbidden, set(em.edges)
+    into = [(x, h) for h in range(em.n_obs, em.n_vars) for x in range(em.n_vars) if x != h and (x, h) not in edges]
+    em.user_forbidden = list(saved) + into
+    try:
+        stepper = em.make_stepper(max_parents=em.stepper.max_parents if em.stepper is not None else None)
+    finally:
+        em.user_forbidden = saved
     before = stepper.score
     climb_with_restarts(stepper, n_restarts, n_moves, np.random.default_rng(RESTART_SEED))
     if not stepper.score > before + 1e-9 * max(1.0, abs(before)):
