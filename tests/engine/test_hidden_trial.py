@@ -152,6 +152,26 @@ class TestClimb:
         em2.run()
         assert climb(em2) is em2
 
+    def test_no_edge_into_a_hidden_variable(self):
+        """A star H -> six children next to a dense network the restarts improve: their random
+        reversals of H -> X score the same as X -> H, and the climb must not leave one (H would get
+        an observed parent; without the rule two of its children become its parents here); the
+        network climbed is better than the one before."""
+        rng = np.random.default_rng(0)
+        dense = dense_dag(4)
+        m = dense.shape[0]
+        h = rng.normal(size=m)
+        star = np.column_stack([0.8 * h + 0.6 * rng.normal(size=m) for _ in range(6)])
+        names = [f"V{i}" for i in range(6 + dense.shape[1])]
+        ds = from_array(np.column_stack([star, dense]), names, standardize=False)
+        em = StructuralEM(ds, hidden={"H": (h, names[:6])})
+        em.run()
+        col = em.names.index("H")
+        new = climb(em)
+        assert new.observed_bic() > em.observed_bic()
+        assert not [p for p, c in new.edges if c == col]
+        assert len({c for p, c in new.edges if p == col} & set(range(6))) >= 5
+
     def test_auto_baseline_is_the_climbed_network(self):
         """Nothing planted on a dense network: auto keeps no H and ends on a network at least as
         good as the restarts' from the plain search (BIC by least squares)."""
