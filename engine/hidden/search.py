@@ -283,7 +283,7 @@ class HiddenSearch:
         samples it is positive for clusters that share little more than noise; the complete-data
         form charges M times the entropy of a standard normal, which the members' C2 pays back
         only when they determine H well (two-layer benchmark: 10 hidden variables kept instead of
-        8 at M = 50 and 7 at M = 100 without it, worse on test; benchmarks/RESULTS.md, session 7).
+        8 at M = 50 and 7 at M = 100 without it, worse on test; docs/decisions/hidden-regulators-keep-rule-small-m.md).
         On a general network (not two-layer) each proposal is tried by
         :func:`~.trial.try_proposal` (#22): from the learned network (structural EM over H's
         Markov blanket, then everywhere) and, on networks of at most ``RELEARN_MAX_VARS``
