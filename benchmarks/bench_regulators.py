@@ -39,11 +39,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from planted_general import HOLD_OUT, SPECS, generate, true_edges  # noqa: E402
+from planted_general import HOLD_OUT, SPECS, generate_all, true_edges  # noqa: E402
 
 from engine.cpd.linear import LinearGaussianFamilies  # noqa: E402
 from engine.data import from_array  # noqa: E402
 from engine.hidden import HiddenSearch, StructuralEM, propose_from_search  # noqa: E402
+from engine.hidden.trial import climb  # noqa: E402
 from engine.search import Stepper  # noqa: E402
 from engine.synth import random_network, sample  # noqa: E402
 
@@ -216,12 +217,13 @@ def recovery(gen, label: str, seeds: int, load: float | None, planted: bool, roo
 
 def general(name: str, seeds: int, null: bool) -> dict:
     """#22: ``HiddenSearch(ds).auto(max_hidden=2)`` on one generator of
-    :mod:`planted_general`. Per seed, the kept H that tracks h best is matched: recovered when its
-    children reach precision and recall >= 0.8 against the planted children and |corr(H, h)| >= 0.9;
-    every kept H's realized change is checked against the scipy recomputation."""
+    :mod:`planted_general`. Per seed and planted root, the kept H that tracks its h best is
+    matched: the root is recovered when that H's children reach precision and recall >= 0.8
+    against its planted children and |corr(H, h)| >= 0.9; a seed is recovered when every root is.
+    Every kept H's realized change is checked against the scipy recomputation."""
     rows = []
     for seed in range(seeds):
-        x, kids, h = generate(name, seed, null=null)
+        x, kid_sets, hs_true = generate_all(name, seed, null=null)
         names = [f"X{i + 1}" for i in range(x.shape[1])]
         ds = from_array(x, names, standardize=False)
         t0, c0 = time.perf_counter(), time.process_time()
@@ -230,22 +232,27 @@ def general(name: str, seeds: int, null: bool) -> dict:
         r = {"added": len(found), "seconds": time.perf_counter() - t0, "cpu": time.process_time() - c0}
         r["real"] = [v.realized_gain for v in found]
         r["check"] = independent_score(hs) - hs.observed_bic() if found else 0.0
-        r["ok"] = False
-        text = "none"
-        if found and h is not None:
-            corr = [abs(np.corrcoef(hs.hidden_profile(v.name), h)[0, 1]) for v in found]
-            best = found[int(np.argmax(corr))]
-            ch = {names.index(c) for c in best.children}
-            p = len(ch & kids) / len(ch) if ch else 0.0
-            rc = len(ch & kids) / len(kids)
-            r["ok"] = p >= 0.8 and rc >= 0.8 and max(corr) >= 0.9
-            text = f"P {p:.2f} R {rc:.2f} |corr| {max(corr):.3f}"
-        elif found:
-            text = "children " + ", ".join(found[0].children)
+        r["roots"] = []
+        texts = []
+        for kids, h in zip(kid_sets, hs_true, strict=True):
+            ok, text = False, "none"
+            if found:
+                corr = [abs(np.corrcoef(hs.hidden_profile(v.name), h)[0, 1]) for v in found]
+                best = found[int(np.argmax(corr))]
+                ch = {names.index(c) for c in best.children}
+                p = len(ch & kids) / len(ch) if ch else 0.0
+                rc = len(ch & kids) / len(kids)
+                ok = p >= 0.8 and rc >= 0.8 and max(corr) >= 0.9
+                text = f"P {p:.2f} R {rc:.2f} |corr| {max(corr):.3f}"
+            r["roots"].append(ok)
+            texts.append(f"|T| {len(kids):2d} {text}")
+        r["ok"] = bool(r["roots"]) and all(r["roots"])
+        if null and found:
+            texts.append("children " + ", ".join(found[0].children))
         gains = " ".join(f"{g:+.1f}" for g in r["real"])
         print(
-            f"  {name:8s} seed {seed:2d} |T| {len(kids):2d} added {r['added']} {text} real {gains} "
-            f"check {r['check']:+.1e}  {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU)",
+            f"  {name:8s} seed {seed:2d} M {x.shape[0]:3d} N {x.shape[1]:2d} added {r['added']} {'; '.join(texts)} "
+            f"real {gains} check {r['check']:+.1e}  {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU)",
             flush=True,
         )
         rows.append(r)
@@ -253,7 +260,9 @@ def general(name: str, seeds: int, null: bool) -> dict:
     if null:
         print(f"  {name} null: false regulators on {added}/{seeds}")
     else:
-        print(f"  {name}: recovered {sum(r['ok'] for r in rows)}/{seeds}, added on {added}/{seeds}")
+        n_roots = sum(len(r["roots"]) for r in rows)
+        roots = f"; planted roots recovered {sum(sum(r['roots']) for r in rows)}/{n_roots}" if n_roots > seeds else ""
+        print(f"  {name}: recovered {sum(r['ok'] for r in rows)}/{seeds}, added on {added}/{seeds}{roots}")
     kept = [g for r in rows for g in r["real"]]
     if kept:
         worst = max(abs(r["check"]) for r in rows)
@@ -264,16 +273,20 @@ def general(name: str, seeds: int, null: bool) -> dict:
 
 def ceiling(name: str, seeds: int) -> None:
     """What the observed-data score can see at all: structural EM started from the *true*
-    structure with H (the true h as its profile) against the best network without H among the
-    plain search, structural EM from the true structure without H, and the network without H
-    re-searched from where the first led. H pays on a seed only if the first is larger."""
-    n_pay = 0
+    structure with the planted H's (the true h as profile) against the best network without them
+    among the plain search, structural EM from the true structure without H, and the network
+    without H re-searched from where the first led. H pays on a seed only if the first is larger."""
+    n_pay = n_pay_c = 0
     for seed in range(seeds):
-        x, kids, h = generate(name, seed)
+        x, kid_sets, hs_true = generate_all(name, seed)
         names = [f"X{i + 1}" for i in range(x.shape[1])]
         ds = from_array(x, names, standardize=False)
         edges = [(names[p], names[c]) for p, c in true_edges(name, seed)]
-        with_h = StructuralEM(ds, hidden={"H": (h, [names[k] for k in sorted(kids)])}, initial_edges=edges)
+        hidden = {
+            f"H{j + 1}": (h, [names[k] for k in sorted(kids)])
+            for j, (kids, h) in enumerate(zip(kid_sets, hs_true, strict=True))
+        }
+        with_h = StructuralEM(ds, hidden=hidden, initial_edges=edges)
         with_h.run()
         runs = [StructuralEM(ds), StructuralEM(ds, initial_edges=edges)]
         runs.append(
@@ -286,13 +299,22 @@ def ceiling(name: str, seeds: int) -> None:
             r.run()
         without = max(r.observed_bic() for r in runs)
         pay = with_h.observed_bic() > without
+        # the same after random restarts on both sides (engine/hidden/trial.py climb)
+        with_c = max(with_h.observed_bic(), climb(with_h).observed_bic())
+        without_c = max(climb(r).observed_bic() for r in runs)
+        pay_c = with_c > max(without, without_c)
         n_pay += pay
+        n_pay_c += pay_c
         print(
             f"  {name:8s} seed {seed:2d} with H {with_h.observed_bic():.1f}, best without {without:.1f}: "
-            f"{'pays' if pay else 'does not pay'}",
+            f"{'pays' if pay else 'does not pay'}; with restarts {with_c:.1f} vs {max(without, without_c):.1f}: "
+            f"{'pays' if pay_c else 'does not pay'}",
             flush=True,
         )
-    print(f"  {name}: H from the true structure pays on {n_pay}/{seeds} (the ceiling of any keep rule on this score)")
+    print(
+        f"  {name}: H from the true structure pays on {n_pay}/{seeds}, {n_pay_c}/{seeds} with restarts on both sides "
+        "(the ceiling of any keep rule on this score)"
+    )
 
 
 def timing() -> None:
@@ -318,7 +340,7 @@ def main() -> None:
     ap.add_argument("--only", choices=["rn", "dag", "dag-root", "null", "timing", "general", *SPECS], default=None)
     ap.add_argument("--hold-out", action="store_true", help=f"also run the hold-out generator ({HOLD_OUT!r})")
     ap.add_argument("--null", action="store_true", help="with --only GEN: its null networks too")
-    ap.add_argument("--ceiling", action="store_true", help="with --only GEN: H from the true structure (oracle)")
+    ap.add_argument("--ceiling", action="store_true", help="with --only GEN: only H from the true structure (oracle)")
     args = ap.parse_args()
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; M = {M}, {N} variables, {KIDS} children")
     t0 = time.perf_counter()
@@ -341,6 +363,7 @@ def main() -> None:
             print(f"#22 general network, generator {g!r}{' (hold-out)' if g == HOLD_OUT else ''}: planted")
             if args.ceiling:
                 ceiling(g, args.seeds)
+                continue
             general(g, args.seeds, null=False)
             if args.only in (None, "general") or args.null:
                 print(f"#22 general network, generator {g!r}: null")

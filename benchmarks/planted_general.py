@@ -15,10 +15,18 @@ Generators (seeds 0-9 unless said):
   loads U(0.6, 1.0), M = 300;
 * ``small-m`` - 30 variables, edge probability 0.08, weights +-U(0.5, 1.0), 8-12 children, loads
   U(1.0, 1.5), M = 50;
-* ``hub`` (hold-out, seeds 100-109, not looked at while tuning) - 40 variables, a scale-free DAG by
-  preferential attachment (each new variable takes 1-3 parents among the earlier ones with
-  probability proportional to 1 + their number of children), weights +-U(0.4, 0.9), 12-20
-  children, loads U(0.7, 1.2), M = 200.
+* ``hub`` (seeds 100-109; the hold-out of the first #22 session, run once at its end, seen since) -
+  40 variables, a scale-free DAG by preferential attachment (each new variable takes 1-3 parents
+  among the earlier ones with probability proportional to 1 + their number of children), weights
+  +-U(0.4, 0.9), 12-20 children, loads U(0.7, 1.2), M = 200;
+* ``layered`` (the hold-out of the second #22 session, seeds 200-209, written before any tuning and
+  run only on the final code) - 36-48 variables in 4 layers, each variable of a layer a child of
+  each variable of the layer above with probability 2.5 / (its size), weights +-U(0.4, 0.9),
+  heterogeneous noise (sd log-uniform in [0.5, 2]), *two* hidden roots with disjoint child sets of
+  4-20 each drawn from every layer, loads U(0.7, 1.3), M drawn from 50..500 per seed.
+
+:func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
+first (the generators with one root).
 
 ``null=True`` gives the same network and noise without h (a null network of that generator).
 """
@@ -41,6 +49,9 @@ class Spec:
     kids: tuple[int, int]  # inclusive range of the number of planted children
     loads: tuple[float, float]
     seed0: int = 0
+    n_hidden: int = 1  # planted hidden roots (disjoint child sets)
+    noise_sd: tuple[float, float] = (1.0, 1.0)  # log-uniform range of the noise sd per variable
+    m_range: tuple[int, int] | None = None  # M drawn per seed in this inclusive range (else n_samples)
 
 
 SPECS = {
@@ -48,19 +59,36 @@ SPECS = {
     "dense": Spec("dense", 30, 300, "er", 0.2, (0.3, 0.8), (4, 8), (0.6, 1.0)),
     "small-m": Spec("small-m", 30, 50, "er", 0.08, (0.5, 1.0), (8, 12), (1.0, 1.5)),
     "hub": Spec("hub", 40, 200, "hub", 0.0, (0.4, 0.9), (12, 20), (0.7, 1.2), seed0=100),
+    "layered": Spec("layered", 48, 0, "layered", 2.5, (0.4, 0.9), (4, 20), (0.7, 1.3), 200, 2, (0.5, 2.0), (50, 500)),
 }
 
-#: the generator kept untouched until the end (#22)
-HOLD_OUT = "hub"
+#: the generator kept untouched until the end (#22, second session; ``hub`` was the first's)
+HOLD_OUT = "layered"
 
 
-def _weights(spec: Spec, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def n_vars(name: str, seed: int) -> int:
+    """The number of observed variables of ``name`` for ``seed`` (``layered`` draws it)."""
+    spec = SPECS[name]
+    if spec.kind != "layered":
+        return spec.n_vars
+    return int(np.random.default_rng(6000 + spec.seed0 + seed).integers(36, spec.n_vars + 1))
+
+
+def _weights(spec: Spec, rng: np.random.Generator, n: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """A random order and the weight matrix w[parent, child] of the generator's DAG."""
-    n = spec.n_vars
+    n = spec.n_vars if n is None else n
     order = rng.permutation(n)
     w = np.zeros((n, n))
     lo, hi = spec.weights
-    if spec.kind == "er":
+    if spec.kind == "layered":  # 4 layers of consecutive variables in ``order``
+        cuts = np.linspace(0, n, 5).astype(int)
+        for a in range(3):
+            upper, lower = order[cuts[a] : cuts[a + 1]], order[cuts[a + 1] : cuts[a + 2]]
+            for v in lower:
+                for u in upper:
+                    if rng.random() < spec.density / len(upper):
+                        w[u, v] = rng.uniform(lo, hi) * rng.choice([-1.0, 1.0])
+    elif spec.kind == "er":
         for a in range(n):
             for b in range(a + 1, n):
                 if rng.random() < spec.density:
@@ -80,31 +108,47 @@ def _weights(spec: Spec, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarr
 def true_edges(name: str, seed: int) -> list[tuple[int, int]]:
     """The observed-to-observed edges (parent, child) of the generator's DAG for ``seed``."""
     spec = SPECS[name]
-    _, w = _weights(spec, np.random.default_rng(7000 + spec.seed0 + seed))
+    _, w = _weights(spec, np.random.default_rng(7000 + spec.seed0 + seed), n_vars(name, seed))
     return [(int(p), int(c)) for p, c in zip(*np.nonzero(w), strict=True)]
 
 
 def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, set[int], np.ndarray | None]:
-    """Data (M, N) scaled to unit variance, the planted children, and h (None for a null network).
+    """Data (M, N) scaled to unit variance, the planted children of the first root, and its h
+    (None for a null network). ``seed`` counts from 0; ``Spec.seed0`` is added here."""
+    x, kids, hs = generate_all(name, seed, null=null)
+    return (x, set(), None) if null else (x, kids[0], hs[0])
 
-    ``seed`` counts from 0; the generator's own offset (``Spec.seed0``) is added here."""
+
+def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, list[set[int]], list[np.ndarray]]:
+    """Data (M, N) scaled to unit variance, and per planted root its children and h (empty lists
+    for a null network: the same network and noise without the roots)."""
     spec = SPECS[name]
     s = spec.seed0 + seed
     rng = np.random.default_rng(7000 + s)
-    order, w = _weights(spec, rng)
-    n, m = spec.n_vars, spec.n_samples
+    n = n_vars(name, seed)
+    order, w = _weights(spec, rng, n)
     hrng = np.random.default_rng(9000 + s)
-    h = hrng.normal(size=m)
-    n_kids = int(hrng.integers(spec.kids[0], spec.kids[1] + 1))
-    kids = hrng.choice(n, size=n_kids, replace=False)
-    c = np.zeros(n)
-    c[kids] = hrng.choice([-1.0, 1.0], size=n_kids) * hrng.uniform(*spec.loads, size=n_kids)
+    m = spec.n_samples if spec.m_range is None else int(hrng.integers(spec.m_range[0], spec.m_range[1] + 1))
+    sd = np.exp(hrng.uniform(*np.log(spec.noise_sd), size=n)) if spec.noise_sd != (1.0, 1.0) else np.ones(n)
+    hs, kid_sets = [], []
+    c = np.zeros((spec.n_hidden, n))
+    free = np.arange(n)
+    for j in range(spec.n_hidden):
+        hs.append(hrng.normal(size=m))
+        n_kids = int(hrng.integers(spec.kids[0], spec.kids[1] + 1))
+        kids = hrng.choice(free, size=n_kids, replace=False)
+        free = np.setdiff1d(free, kids)
+        c[j, kids] = hrng.choice([-1.0, 1.0], size=n_kids) * hrng.uniform(*spec.loads, size=n_kids)
+        kid_sets.append({int(v) for v in kids})
     x = np.zeros((m, n))
     for v in order:
-        x[:, v] = x @ w[:, v] + rng.normal(size=m)
-        if not null and c[v] != 0.0:
-            x[:, v] += c[v] * x[:, v].std() * h
+        x[:, v] = x @ w[:, v] + sd[v] * rng.normal(size=m)
+        if not null:
+            scale = x[:, v].std()
+            for j in range(spec.n_hidden):
+                if c[j, v] != 0.0:
+                    x[:, v] += c[j, v] * scale * hs[j]
     x = x / x.std(axis=0)
     if null:
-        return x, set(), None
-    return x, {int(v) for v in kids}, h
+        return x, [], []
+    return x, kid_sets, hs

@@ -28,7 +28,8 @@ scored on the network **with the edges inside C removed** (the members' other pa
   estimate itself as ``complete_gain`` (with the removed edges' loss): :meth:`HiddenSearch.auto
   <engine.hidden.search.HiddenSearch.auto>` tries a cluster of ideal profiles only when it is
   positive too, since the observed-data estimate does not charge for H's own values and is
-  positive for clusters that share little more than noise on small samples (RESULTS, session 7).
+  positive for clusters that share little more than noise on small samples
+  (docs/decisions/hidden-regulators-keep-rule-small-m.md).
 
 Candidate sets come from two sources and are ranked together: clusters of similar ideal profiles
 on the current network (:func:`~.proposals.propose_clusters`) and semi-cliques of its skeleton

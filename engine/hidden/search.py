@@ -22,6 +22,7 @@ import copy
 import math
 from collections.abc import Callable
 from dataclasses import replace
+from functools import partial
 
 import numpy as np
 
@@ -33,7 +34,7 @@ from .em import MISSING_HANDLING, StructuralEM
 from .marginal import markov_blanket
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
-from .trial import RELEARN_MAX_VARS, SMALL_MAX_FAILURES, auto_step, carry_posteriors
+from .trial import RELEARN_MAX_VARS, SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
 
@@ -282,7 +283,7 @@ class HiddenSearch:
         samples it is positive for clusters that share little more than noise; the complete-data
         form charges M times the entropy of a standard normal, which the members' C2 pays back
         only when they determine H well (two-layer benchmark: 10 hidden variables kept instead of
-        8 at M = 50 and 7 at M = 100 without it, worse on test; benchmarks/RESULTS.md, session 7).
+        8 at M = 50 and 7 at M = 100 without it, worse on test; docs/decisions/hidden-regulators-keep-rule-small-m.md).
         On a general network (not two-layer) each proposal is tried by
         :func:`~.trial.try_proposal` (#22): from the learned network (structural EM over H's
         Markov blanket, then everywhere) and, on networks of at most ``RELEARN_MAX_VARS``
@@ -292,7 +293,9 @@ class HiddenSearch:
         where it led (on null networks a hidden variable otherwise gets the credit for leading
         the search out of a local optimum); its realized gain is measured against the best of
         them, and when H is not kept but such a network beats the one before, auto continues
-        from it (the best network without hidden variables seen on any path). A proposal that
+        from it (the best network without hidden variables seen on any path). There, every
+        network without H and every model with H is also climbed with random restarts
+        (:func:`~.trial.climb`), the network before the first proposal included. A proposal that
         does not pay is set aside and the next is tried (``MAX_FAILURES`` in a row end the
         search, ``SMALL_MAX_FAILURES`` on small networks);
         set-aside clusters are not added to the user's rejections.
@@ -307,6 +310,8 @@ class HiddenSearch:
             best = self.observed_bic()
         else:
             baseline.run()
+            if self.n_observed <= RELEARN_MAX_VARS:  # random restarts (#22): engine/hidden/trial.py
+                baseline = climb(baseline)
             best = baseline.observed_bic()
             say(f"network without hidden variables: {score} {best:.2f}")
             self.em = baseline
@@ -332,16 +337,8 @@ class HiddenSearch:
                     break
                 continue
             else:
-                props = self._auto_candidates(skipped)
-                hv = None
-                for prop in props:
-                    try:
-                        hv = self.accept(prop, baseline=best, screen=True)
-                        last_prop = prop
-                        break
-                    except ParameterError as exc:  # e.g. every member already has max_parents
-                        say(f"skipped the cluster {', '.join(prop.names)}: {exc}")
-                        skipped.add(prop.key)
+                accept = partial(self.accept, baseline=best, screen=True)
+                last_prop, hv = first_tried(self._auto_candidates(skipped), accept, skipped, say)
                 if hv is None:
                     say("no cluster with a positive estimated gain, and no semi-clique, is left")
                     break

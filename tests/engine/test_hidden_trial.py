@@ -11,9 +11,10 @@ import pytest
 from scipy.stats import multivariate_normal
 
 from engine.data import from_array
+from engine.exceptions import ParameterError
 from engine.hidden import HiddenSearch, StructuralEM
 from engine.hidden import trial as trial_mod
-from engine.hidden.trial import proxy_children, try_proposal, weak_children
+from engine.hidden.trial import climb, first_tried, proxy_children, try_proposal, weak_children
 
 
 def planted_dag(seed: int, n: int = 14, m: int = 400, n_kids: int = 5, p_edge: float = 0.12):
@@ -102,6 +103,109 @@ class TestProxyChildren:
         col = em.names.index("H")
         assert weak_children(em, col) == []
         assert proxy_children(em, col) == [4]
+
+
+def dense_dag(seed: int, n: int = 12, m: int = 300, p_edge: float = 0.45) -> np.ndarray:
+    """A dense random DAG (weights +-U(0.3, 0.8), unit noise) sampled ancestrally, columns scaled:
+    greedy hill climbing stops in a local optimum of its BIC on these."""
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n)
+    w = np.zeros((n, n))
+    for a in range(n):
+        for b in range(a + 1, n):
+            if rng.random() < p_edge:
+                w[order[a], order[b]] = rng.uniform(0.3, 0.8) * rng.choice([-1.0, 1.0])
+    x = np.zeros((m, n))
+    for v in order:
+        x[:, v] = x @ w[:, v] + rng.normal(size=m)
+    return x / x.std(axis=0)
+
+
+class TestClimb:
+    def test_restarts_leave_a_local_optimum_and_the_score_is_the_least_squares_one(self):
+        """On a dense network the random restarts reach a network the plain search does not, with
+        a higher BIC; the copy returned scores what least-squares refits of its families give, and
+        the model climbed from is left as it was."""
+        x = dense_dag(4)
+        ds = from_array(x, [f"V{i}" for i in range(x.shape[1])], standardize=False)
+        em = StructuralEM(ds)
+        em.run()
+        edges, score = list(em.edges), em.observed_bic()
+        new = climb(em)
+        assert new is not em and em.edges == edges and em.observed_bic() == score
+        assert new.observed_bic() > score + 1.0
+        assert new.observed_bic() == pytest.approx(lstsq_bic(x, new.edges), rel=1e-9)
+        assert score == pytest.approx(lstsq_bic(x, edges), rel=1e-9)
+        assert climb(em).edges == new.edges  # seeded: the same network every time
+
+    def test_switched_off_or_at_the_optimum_returns_the_model(self):
+        """(0, 0) restarts, or a network no restart improves (two independent columns), give the
+        model itself."""
+        x = dense_dag(4)
+        ds = from_array(x, [f"V{i}" for i in range(x.shape[1])], standardize=False)
+        em = StructuralEM(ds)
+        em.run()
+        assert climb(em, (0, 0)) is em
+        rng = np.random.default_rng(0)
+        small = from_array(rng.normal(size=(200, 2)), ["a", "b"], standardize=False)
+        em2 = StructuralEM(small)
+        em2.run()
+        assert climb(em2) is em2
+
+    def test_no_edge_into_a_hidden_variable(self):
+        """A star H -> six children next to a dense network the restarts improve: their random
+        reversals of H -> X score the same as X -> H, and the climb must not leave one (H would get
+        an observed parent; without the rule two of its children become its parents here); the
+        network climbed is better than the one before."""
+        rng = np.random.default_rng(0)
+        dense = dense_dag(4)
+        m = dense.shape[0]
+        h = rng.normal(size=m)
+        star = np.column_stack([0.8 * h + 0.6 * rng.normal(size=m) for _ in range(6)])
+        names = [f"V{i}" for i in range(6 + dense.shape[1])]
+        ds = from_array(np.column_stack([star, dense]), names, standardize=False)
+        em = StructuralEM(ds, hidden={"H": (h, names[:6])})
+        em.run()
+        col = em.names.index("H")
+        new = climb(em)
+        assert new.observed_bic() > em.observed_bic()
+        assert not [p for p, c in new.edges if c == col]
+        assert len({c for p, c in new.edges if p == col} & set(range(6))) >= 5
+
+    def test_auto_baseline_is_the_climbed_network(self):
+        """Nothing planted on a dense network: auto keeps no H and ends on a network at least as
+        good as the restarts' from the plain search (BIC by least squares)."""
+        x = dense_dag(5)
+        ds = from_array(x, [f"V{i}" for i in range(x.shape[1])], standardize=False)
+        hs = HiddenSearch(ds)
+        assert hs.auto(max_hidden=1) == []
+        plain = StructuralEM(ds)
+        plain.run()
+        assert hs.observed_bic() >= climb(plain).observed_bic() - 1e-6 > plain.observed_bic()
+        assert hs.observed_bic() == pytest.approx(lstsq_bic(x, hs.em.edges), rel=1e-9)
+
+
+class TestFirstTried:
+    def test_a_refused_proposal_is_said_and_set_aside(self):
+        """The call runs on the proposals in order; one it refuses with ParameterError is said and
+        added to ``skipped``, the next that runs is returned with the call's result."""
+
+        class Prop:
+            def __init__(self, names):
+                self.names, self.key = names, frozenset(names)
+
+        def call(prop):
+            if "a" in prop.names:
+                raise ParameterError("every member already has max_parents = 1")
+            return len(prop.names)
+
+        props = [Prop(["a", "b", "c"]), Prop(["d", "e", "f", "g"]), Prop(["h", "i", "j"])]
+        skipped, said = set(), []
+        prop, out = first_tried(props, call, skipped, said.append)
+        assert prop is props[1] and out == 4
+        assert skipped == {props[0].key}
+        assert said == ["skipped the cluster a, b, c: every member already has max_parents = 1"]
+        assert first_tried(props[:1], call, set(), said.append) == (None, None)
 
 
 class TestAutoGeneral:
