@@ -30,11 +30,12 @@ scored on the network **with the edges inside C removed** (the members' other pa
   positive too, since the observed-data estimate does not charge for H's own values and is
   positive for clusters that share little more than noise on small samples (RESULTS, session 7).
 
-Candidate sets: clusters of similar ideal profiles (:func:`~.proposals.propose_clusters`),
-semi-cliques of the skeleton grown from 3-cliques (:func:`~.semiclique.find_semicliques`), pruned
-by their one-factor loadings (:func:`prune`) and also offered grown (:func:`grow`), and at genome
-scale the pruned fixed points of the iterative signature algorithm (:mod:`.seeded`). Sets are
-non-overlapping within each pool and ranked together by the estimate.
+Candidate sets come from two sources and are ranked together: clusters of similar ideal profiles
+on the current network (:func:`~.proposals.propose_clusters`) and semi-cliques of its skeleton
+grown from 3-cliques (:func:`~.semiclique.find_semicliques`), each pruned by its one-factor
+loadings (:func:`prune`) and also offered grown by the neighbours its factor explains
+(:func:`grow`, a third pool). Sets are kept non-overlapping within each pool, and ranked together
+by the estimate.
 """
 
 from __future__ import annotations
@@ -46,7 +47,6 @@ import numpy as np
 from scipy import sparse
 
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
-from .seeded import SEEDED, SEEDED_MIN_VARS, is_new, seeded_sets, standardized_profiles, trim
 from .semiclique import find_semicliques
 
 __all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
@@ -268,7 +268,6 @@ def propose_from_search(
     semicliques: bool = True,
     labels=None,
     explainers: np.ndarray | None = None,
-    seeded: bool | None = None,
 ) -> list[ClusterProposal]:
     """Ranked hidden-variable proposals for the current state of a :class:`~engine.search.Stepper`.
 
@@ -282,9 +281,8 @@ def propose_from_search(
     ``labels`` name the instances of a flagged proposal (one or two instances hold most of z*'s
     energy, :mod:`.leverage`), which is ranked after every unflagged one; ``explainers`` are the
     variables that may be parents (a regulator list), the only ones that can be ``explained_by``.
-    ``seeded``: the iterative signature algorithm's sets too (:mod:`.seeded`; default at genome scale).
     """
-    values, m = np.asarray(values, dtype=float), len(values)
+    values = np.asarray(values, dtype=float)
     model = stepper.model
     scorer = stepper.scorer
     n = stepper.n_vars
@@ -318,17 +316,9 @@ def propose_from_search(
             if len(key) >= min_size:
                 sets[key] = "profiles + semi-clique" if key in sets else "semi-clique"
     xc = values - values.mean(axis=0)
-    if cand.size >= SEEDED_MIN_VARS if seeded is None else seeded:
-        for s, _ in seeded_sets(standardized_profiles(xc, coef, cand)):
-            sets.setdefault(tuple(sorted(int(v) for v in cand[s])), SEEDED)
-    others = [set(k) for k, src in sets.items() if src != SEEDED]
     scored = []
     for key, source in sets.items():
         cs = score_candidate(model, parents, np.array(key, dtype=np.intp), scorer, xc)
-        if source == SEEDED:  # the members that pay for their edge from H; a set no other source has
-            cs = trim(cs, lambda s: score_candidate(model, parents, s, scorer, xc), parents, scorer, m, min_size)
-            if cs is None or not is_new(cs.members, others):
-                continue
         if "semi-clique" in source:
             cs = prune(cs, model, parents, scorer, xc, max(min_size, 3))
         found = [(cs, source)]
@@ -351,7 +341,6 @@ def propose_from_search(
     n_semi = max(1, n_proposals // 2)
     n_grown = max(1, n_semi // 2)
     pools = (
-        (lambda src: src == SEEDED, lambda c: c.gain, n_semi),
         (lambda src: src != GROWN and "semi-clique" in src, _common, n_semi),
         (lambda src: src == GROWN, _common, n_grown),
         (lambda src: "profiles" in src, lambda c: c.gain, n_proposals),
