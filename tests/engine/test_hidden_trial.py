@@ -17,18 +17,25 @@ from engine.hidden import trial as trial_mod
 from engine.hidden.trial import climb, first_tried, proxy_children, try_proposal, weak_children
 
 
+def random_weights(rng: np.random.Generator, n: int, p_edge: float, low: float, high: float):
+    """A random DAG's weights: a random order, each forward pair an edge with probability ``p_edge``,
+    weight +-U(low, high). Returns (order, weights)."""
+    order = rng.permutation(n)
+    w = np.zeros((n, n))
+    for a in range(n):
+        for b in range(a + 1, n):
+            if rng.random() < p_edge:
+                w[order[a], order[b]] = rng.uniform(low, high) * rng.choice([-1.0, 1.0])
+    return order, w
+
+
 def planted_dag(seed: int, n: int = 14, m: int = 400, n_kids: int = 5, p_edge: float = 0.12):
     """A random DAG (edge probability ``p_edge``, weights +-U(0.5, 1.0), unit noise) sampled
     ancestrally with a hidden root h as a parent of ``n_kids`` variables (load U(1.0, 1.5) times the
     variable's sd before the h term), columns scaled to unit variance; as the ``sparse`` generator of
     the benchmark, smaller. Returns (dataset, child names, h)."""
     rng = np.random.default_rng(seed)
-    order = rng.permutation(n)
-    w = np.zeros((n, n))
-    for a in range(n):
-        for b in range(a + 1, n):
-            if rng.random() < p_edge:
-                w[order[a], order[b]] = rng.uniform(0.5, 1.0) * rng.choice([-1.0, 1.0])
+    order, w = random_weights(rng, n, p_edge, 0.5, 1.0)
     h = rng.normal(size=m)
     kids = rng.choice(n, size=n_kids, replace=False)
     load = np.zeros(n)
@@ -109,12 +116,7 @@ def dense_dag(seed: int, n: int = 12, m: int = 300, p_edge: float = 0.45) -> np.
     """A dense random DAG (weights +-U(0.3, 0.8), unit noise) sampled ancestrally, columns scaled:
     greedy hill climbing stops in a local optimum of its BIC on these."""
     rng = np.random.default_rng(seed)
-    order = rng.permutation(n)
-    w = np.zeros((n, n))
-    for a in range(n):
-        for b in range(a + 1, n):
-            if rng.random() < p_edge:
-                w[order[a], order[b]] = rng.uniform(0.3, 0.8) * rng.choice([-1.0, 1.0])
+    order, w = random_weights(rng, n, p_edge, 0.3, 0.8)
     x = np.zeros((m, n))
     for v in order:
         x[:, v] = x @ w[:, v] + rng.normal(size=m)
