@@ -208,11 +208,11 @@ def _collapsed_score(x, parents, hid, scorer, mode: str, w0: dict, n_iter: int =
     return total
 
 
-def collapse(gen: str, seed: int) -> None:
+def collapse(gen: str, seed: int, method: str = "ideal") -> None:
     """Delta_own: the kept network with its hidden variables against the same network with each
     H collapsed onto its regulator parents (H := w'TF exactly), same observed-data score."""
     g = holdout.generate(seed) if gen == "two" else bench.generate(seed, gen)
-    hs = _fit(g, seed, 3).hidden_search_
+    hs = _fit(g, seed, 3, method).hidden_search_
     em, no = hs.em, hs.n_observed
     x, parents = em.mean[:, :no], em.parents()
     hid = list(range(no, len(em.names)))
@@ -271,12 +271,13 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--study", choices=["driver", "null", "collapse"], default="driver")
     ap.add_argument("--gen", choices=["null", "module", "count", "two"], default="null", help="--study collapse")
+    ap.add_argument("--method", choices=["ideal", "greedy"], default="ideal", help="--study collapse: the search")
     ap.add_argument("--seeds", default="0-4")
     args = ap.parse_args(argv)
     warnings.simplefilter("ignore")
     for seed in bench._seeds(args.seeds):
         if args.study == "collapse":
-            collapse(args.gen, seed)
+            collapse(args.gen, seed, args.method)
         else:
             (driver if args.study == "driver" else null)(seed)
 
