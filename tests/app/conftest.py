@@ -49,6 +49,29 @@ def page_test(page: str, dataset=None, truth=None, settings=None, **seed) -> App
     return at
 
 
+def family_table(n: int = 20, c1_low: float = 1.0):
+    """A CandidateTable of two Add candidates for each of ``n`` children (X0..X{n-1}), C1 from
+    ``c1_low`` to 2, C2 from 1 to 3 and the exact gain from 2 to 4: enough families to fill a
+    Bounds scatter's legend."""
+    import numpy as np
+
+    from engine.search import CandidateTable, Operator
+
+    child = np.repeat(np.arange(n), 2)
+    return CandidateTable(
+        op=np.full(2 * n, int(Operator.ADD), dtype=np.int8),
+        parent=(child + 1) % n,
+        child=child,
+        removed=np.full(2 * n, -1),
+        c1=np.linspace(c1_low, 2, 2 * n),
+        c2=np.linspace(1, 3, 2 * n),
+        delta_loglik=np.linspace(2, 4, 2 * n),
+        delta_bic=np.linspace(2, 4, 2 * n),
+        rank=np.ones(2 * n, dtype=int),
+        selected=np.ones(2 * n, dtype=bool),
+    )
+
+
 def texts(elements) -> list[str]:
     """The text values of a list of AppTest elements (captions, errors, markdown...)."""
     return [str(e.value) for e in elements]

@@ -13,6 +13,7 @@ import json
 
 import numpy as np
 import pytest
+from conftest import family_table
 from streamlit.testing.v1 import AppTest
 
 from explorer import state
@@ -94,23 +95,10 @@ def test_log_axes_count_every_point(stepped):
 
 def test_a_legend_of_twenty_families_keeps_y_equals_x_in_view():
     """The sigmoid Bounds page with 20 children: the legend scrolled and cut off "y = x"."""
-    from engine.search import CandidateTable, Operator
     from explorer.bounds_plots import LEGEND_ROW_PX, bounds_scatter
 
     n = 20
-    child = np.repeat(np.arange(n), 2)
-    table = CandidateTable(
-        op=np.full(2 * n, int(Operator.ADD), dtype=np.int8),
-        parent=(child + 1) % n,
-        child=child,
-        removed=np.full(2 * n, -1),
-        c1=np.linspace(-1, 2, 2 * n),
-        c2=np.linspace(1, 3, 2 * n),
-        delta_loglik=np.linspace(2, 4, 2 * n),
-        delta_bic=np.linspace(2, 4, 2 * n),
-        rank=np.ones(2 * n, dtype=int),
-        selected=np.ones(2 * n, dtype=bool),
-    )
+    table = family_table(n, c1_low=-1.0)
     fig = bounds_scatter(table, "c1", [f"X{i}" for i in range(n)])
     line = next(t for t in fig.data if t.name == "y = x")
     assert all(line.legendrank < (t.legendrank or 1000) for t in fig.data if t is not line)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from conftest import family_table
 from streamlit.testing.v1 import AppTest
 
 from engine.synth import random_network, sample_dataset
@@ -85,25 +86,10 @@ def test_before_compute_shows_search_candidates(seeded):
 
 
 def test_bounds_scatter_gives_twenty_families_distinct_colours_and_room_for_the_legend():
-    import numpy as np
-
-    from engine.search import CandidateTable, Operator
     from explorer.bounds_plots import bounds_scatter
 
     n = 20
-    child = np.repeat(np.arange(n), 2)
-    table = CandidateTable(
-        op=np.full(2 * n, int(Operator.ADD), dtype=np.int8),
-        parent=(child + 1) % n,
-        child=child,
-        removed=np.full(2 * n, -1),
-        c1=np.linspace(1, 2, 2 * n),
-        c2=np.linspace(1, 3, 2 * n),
-        delta_loglik=np.linspace(2, 4, 2 * n),
-        delta_bic=np.linspace(2, 4, 2 * n),
-        rank=np.ones(2 * n, dtype=int),
-        selected=np.ones(2 * n, dtype=bool),
-    )
+    table = family_table(n)
     fig = bounds_scatter(table, "c2", [f"X{i}" for i in range(n)])
     colours = [t.marker.color for t in fig.data if t.name.startswith("X")]
     assert len(colours) == n and len(set(colours)) == n
