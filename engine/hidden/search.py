@@ -34,7 +34,7 @@ from .em import MISSING_HANDLING, StructuralEM
 from .marginal import markov_blanket
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
-from .trial import RELEARN_MAX_VARS, SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried
+from .trial import SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried, is_small
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
 
@@ -310,7 +310,7 @@ class HiddenSearch:
             best = self.observed_bic()
         else:
             baseline.run()
-            if self.n_observed <= RELEARN_MAX_VARS:  # random restarts (#22): engine/hidden/trial.py
+            if is_small(self):  # random restarts (#22): engine/hidden/trial.py
                 baseline = climb(baseline)
             best = baseline.observed_bic()
             say(f"network without hidden variables: {score} {best:.2f}")
@@ -332,7 +332,7 @@ class HiddenSearch:
                 if kept is None:
                     break
                 failures = 0 if kept else failures + 1
-                if failures >= (SMALL_MAX_FAILURES if self.n_observed <= RELEARN_MAX_VARS else MAX_FAILURES):
+                if failures >= (SMALL_MAX_FAILURES if is_small(self) else MAX_FAILURES):
                     say("stopped")
                     break
                 continue
@@ -370,7 +370,7 @@ class HiddenSearch:
         # on small general networks a set whose z* one of its own members nearly matches is tried
         # too: structural EM decides whether H or that member becomes the parent (#22); a flagged
         # proposal (one or two instances hold most of z*'s energy, #22) is never tried
-        own = not self.two_layer and self.n_observed <= RELEARN_MAX_VARS
+        own = not self.two_layer and is_small(self)
         props = [p for p in props if (p.explained_by is None or (own and p.explained_by in p.names))]
         props = [p for p in props if p.key not in skipped and not p.flagged]
         good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]

@@ -73,6 +73,7 @@ __all__ = [
     "carry_posteriors",
     "climb",
     "first_tried",
+    "is_small",
     "try_proposal",
     "weak_children",
 ]
@@ -109,6 +110,13 @@ RESTART_SEED = 0
 
 #: also climb every start's model with H (not only the networks without it)
 CLIMB_WITH_H = True
+
+
+def is_small(search) -> bool:
+    """Whether ``search`` (a :class:`~.search.HiddenSearch`) is on a small network: at most
+    :data:`RELEARN_MAX_VARS` observed variables, where the re-learned starts, the child screens and
+    the random restarts run."""
+    return search.n_observed <= RELEARN_MAX_VARS
 
 
 @dataclass
@@ -239,7 +247,7 @@ def try_proposal(search, proposal, best: float, callback=None) -> Trial:
 def _try(search, proposal, best: float, callback) -> Trial:
     name = search._next_name()
     members = list(proposal.names)
-    small = search.n_observed <= RELEARN_MAX_VARS
+    small = is_small(search)
     earlier = {h.name for h in search.hidden}
     gone = {tuple(e) for e in proposal.removed_edges}
     starts = {"learned": [e for e in search.edges() if e not in gone]}
@@ -399,7 +407,7 @@ def observed_only(search, before: StructuralEM, model: StructuralEM) -> Structur
     alt = search._structural_em(hidden=hidden, initial_edges=edges)
     carry_posteriors(alt, before, list(hidden))
     alt.run()
-    return climb(alt) if search.n_observed <= RELEARN_MAX_VARS else alt
+    return climb(alt) if is_small(search) else alt
 
 
 def carry_posteriors(target: StructuralEM, source: StructuralEM, names: list[str]) -> None:
