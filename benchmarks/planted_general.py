@@ -23,7 +23,13 @@ Generators (seeds 0-9 unless said):
   run only on the final code) - 36-48 variables in 4 layers, each variable of a layer a child of
   each variable of the layer above with probability 2.5 / (its size), weights +-U(0.4, 0.9),
   heterogeneous noise (sd log-uniform in [0.5, 2]), *two* hidden roots with disjoint child sets of
-  4-20 each drawn from every layer, loads U(0.7, 1.3), M drawn from 50..500 per seed.
+  4-20 each drawn from every layer, loads U(0.7, 1.3), M drawn from 50..500 per seed;
+* ``upstream`` (the hold-out of the third #22 session, seeds 400-409, written before any tuning of
+  that session and run only on its final code) - 25-45 variables, edge probability 0.1, weights
+  +-U(0.4, 0.9), heterogeneous noise (sd log-uniform in [0.6, 1.6]), one hidden variable that is
+  *not* a root: h = a * x_u + sqrt(1 - a^2) * e with a = +-U(0.5, 0.7) on one observed variable u
+  early in the order (a regulator with an upstream signal), 5-15 children drawn after u, loads
+  U(0.8, 1.4), M drawn from 100..400 per seed.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -52,6 +58,8 @@ class Spec:
     n_hidden: int = 1  # planted hidden roots (disjoint child sets)
     noise_sd: tuple[float, float] = (1.0, 1.0)  # log-uniform range of the noise sd per variable
     m_range: tuple[int, int] | None = None  # M drawn per seed in this inclusive range (else n_samples)
+    upstream: tuple[float, float] | None = None  # |a| range of h's one observed parent (else h is a root)
+    n_range: tuple[int, int] | None = None  # N drawn per seed in this inclusive range (else n_vars)
 
 
 SPECS = {
@@ -60,15 +68,34 @@ SPECS = {
     "small-m": Spec("small-m", 30, 50, "er", 0.08, (0.5, 1.0), (8, 12), (1.0, 1.5)),
     "hub": Spec("hub", 40, 200, "hub", 0.0, (0.4, 0.9), (12, 20), (0.7, 1.2), seed0=100),
     "layered": Spec("layered", 48, 0, "layered", 2.5, (0.4, 0.9), (4, 20), (0.7, 1.3), 200, 2, (0.5, 2.0), (50, 500)),
+    "upstream": Spec(
+        "upstream",
+        45,
+        0,
+        "er",
+        0.1,
+        (0.4, 0.9),
+        (5, 15),
+        (0.8, 1.4),
+        400,
+        1,
+        (0.6, 1.6),
+        (100, 400),
+        (0.5, 0.7),
+        (25, 45),
+    ),
 }
 
-#: the generator kept untouched until the end (#22, second session; ``hub`` was the first's)
-HOLD_OUT = "layered"
+#: the generator kept untouched until the end (#22, third session; ``hub`` was the first's,
+#: ``layered`` the second's)
+HOLD_OUT = "upstream"
 
 
 def n_vars(name: str, seed: int) -> int:
     """The number of observed variables of ``name`` for ``seed`` (``layered`` draws it)."""
     spec = SPECS[name]
+    if spec.n_range is not None:
+        return int(np.random.default_rng(6000 + spec.seed0 + seed).integers(spec.n_range[0], spec.n_range[1] + 1))
     if spec.kind != "layered":
         return spec.n_vars
     return int(np.random.default_rng(6000 + spec.seed0 + seed).integers(36, spec.n_vars + 1))
@@ -133,6 +160,11 @@ def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarra
     hs, kid_sets = [], []
     c = np.zeros((spec.n_hidden, n))
     free = np.arange(n)
+    up, a = -1, 0.0  # h's observed parent (``upstream``) and its coefficient
+    if spec.upstream is not None:
+        up = int(order[hrng.integers(0, n // 3)])
+        a = hrng.uniform(*spec.upstream) * hrng.choice([-1.0, 1.0])
+        free = order[list(order).index(up) + 1 :]
     for j in range(spec.n_hidden):
         hs.append(hrng.normal(size=m))
         n_kids = int(hrng.integers(spec.kids[0], spec.kids[1] + 1))
@@ -143,6 +175,9 @@ def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarra
     x = np.zeros((m, n))
     for v in order:
         x[:, v] = x @ w[:, v] + sd[v] * rng.normal(size=m)
+        if v == up:  # h's upstream signal: h = a * standardized x_u + sqrt(1 - a^2) * e
+            z = (x[:, v] - x[:, v].mean()) / x[:, v].std()
+            hs[0] = a * z + np.sqrt(1.0 - a * a) * hs[0]
         if not null:
             scale = x[:, v].std()
             for j in range(spec.n_hidden):
