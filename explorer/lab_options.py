@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.exceptions import IdealParentError
+from engine.io.files import decode_text
 from engine.io.regulators import parse_regulators
 from explorer import state
 
@@ -112,7 +113,8 @@ def regulators_from_widgets() -> list[str] | None:
     pasted = str(state.get(state.W_REGULATORS) or "")
     text = pasted
     if upload is not None:
-        text += "\n" + upload.getvalue().decode("utf-8-sig", errors="replace")
+        binary = "not a text file (one name per line, or a CSV/TSV with names in column 1)."
+        text += "\n" + decode_text(upload.getvalue(), upload.name, binary)  # UTF-8, UTF-16 (BOM or not)...
     if not text.strip():
         return None
     return parse_regulators(text, source="the regulator list")

@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Sequence
 
 from ..exceptions import DataValidationError, ParameterError
-from .files import require_file
+from .files import decode_text, require_file
 
 __all__ = ["read_regulators", "parse_regulators", "match_regulators"]
 
@@ -46,14 +46,7 @@ def read_regulators(path: str | os.PathLike) -> list[str]:
         raw = p.read_bytes()
     except OSError as exc:
         raise DataValidationError(f"--regulators {path}: cannot be read ({exc.strerror or exc}).") from None
-    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DataValidationError(f"--regulators {path}: not a text file.")
-    for encoding in ("utf-8-sig", "utf-16", "latin-1"):
-        try:
-            text = raw.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
+    text = decode_text(raw, f"--regulators {path}", "not a text file.")
     return parse_regulators(text, source=f"--regulators {p.name}")
 
 
