@@ -98,6 +98,7 @@ def recheck_regulators() -> None:
         said += "; only those may be parents."
         state.put(state.REGULATOR_NOTE, ("info", said))
         return
+    session.regulators = None  # not in force on these data (a turned-round search was built without it)
     st.session_state[state.W_REGULATORS] = ""
     state.put(state.REGULATOR_FILE_GEN, int(state.get(state.REGULATOR_FILE_GEN) or 0) + 1)
     said = (

@@ -2,8 +2,9 @@
 
 The evidence comes from :func:`engine.io.orientation_warning` (labels, not shape alone: a
 correctly oriented wide table gets no box). The box's "Transpose" button turns the data round as
-an undoable data edit (:func:`explorer.actions.transpose_data`); while that edit is the last
-action, an "Undo transpose" button restores the data as loaded.
+an undoable data edit (:func:`explorer.actions.transpose_data`), and the sidebar's regulator list
+is checked against the turned data; while that edit is the last action, an "Undo transpose"
+button restores the data as loaded.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.io import orientation_warning
-from explorer import actions, state
+from explorer import actions, lab_options, state
 from explorer.missing_box import em_progress
 
 __all__ = ["orientation_box"]
@@ -52,4 +53,14 @@ def orientation_box(prefix: str) -> None:
             except IdealParentError as exc:
                 st.error(f"Not transposed: {exc}")
                 return
+            _recheck_regulators()
             st.rerun()
+
+
+def _recheck_regulators() -> None:
+    """The data were turned round: the sidebar's regulator list is checked against the new variables
+    (a list of gene ids refused while the genes were rows now applies), and a refusal of the settings
+    that said so no longer stands."""
+    if str(state.get(state.ERROR) or "").startswith("Settings not applied"):
+        state.put(state.ERROR, None)
+    lab_options.recheck_regulators()

@@ -50,12 +50,15 @@ def read_regulators(path: str | os.PathLike) -> list[str]:
     return parse_regulators(text, source=f"--regulators {p.name}")
 
 
-def match_regulators(wanted: Sequence[str] | None, names: Sequence[str]) -> list[str] | None:
+def match_regulators(
+    wanted: Sequence[str] | None, names: Sequence[str], row_labels: Sequence[str] | None = None
+) -> list[str] | None:
     """The names of ``wanted`` that are variables ``names`` (None when no list was given).
 
     Names absent from the data are reported in one ``UserWarning`` with their count and the first
     few (real lists include unmeasured genes); a list none of whose names is in the data raises
-    :class:`ParameterError`."""
+    :class:`ParameterError`, which says so when they are the data's ``row_labels`` instead (genes
+    in rows: the table wants transposing)."""
     if wanted is None:
         return None
     present = set(names)
@@ -63,9 +66,16 @@ def match_regulators(wanted: Sequence[str] | None, names: Sequence[str]) -> list
     absent = [r for r in wanted if r not in present]
     if not found:
         shown = ", ".join(repr(r) for r in absent[:5])
+        rows = set(row_labels or ())
+        in_rows = sum(1 for r in wanted if r in rows)
+        hint = (
+            f"; {in_rows} of them label the data's rows: the variables (genes) seem to be in rows, so turn "
+            "the table round (CLI: --transpose; app: the Transpose button) before applying the list."
+            if in_rows
+            else "; check the names against the data's column names."
+        )
         raise ParameterError(
-            f"none of the {len(wanted)} candidate regulator(s) is a variable of the data "
-            f"(first: {shown}); check the names against the data's column names."
+            f"none of the {len(wanted)} candidate regulator(s) is a variable of the data (first: {shown}){hint}"
         )
     if absent:
         shown = ", ".join(repr(r) for r in absent[:5])

@@ -132,6 +132,27 @@ class TestHeaderlessTurnedRound:
         assert said in capsys.readouterr().err
 
 
+def test_regulator_list_refused_before_transpose_applies_after(tmp_path):
+    """A newcomer's order: the gene-id list is applied while the genes are still rows (refused, with
+    the fix named); the Transpose button then applies it and the stale refusal goes."""
+    path, ids = genes_x_conditions_headerless(tmp_path / "expr.tsv")
+    path.write_text("gene\t" + "\t".join(f"heat_{t}min" for t in range(5, 125, 5)) + "\n" + path.read_text())
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    _upload(at, path, transpose=False)
+    listed = "\n".join(ids[:8]).encode()
+    at.file_uploader(key=state.W_REGULATOR_FILE).set_value(("tfs.txt", listed, "text/plain"))  # in the form
+    at.button(key=state.W_APPLY).click().run()
+    refused = [e for e in texts(at.error) if "Settings not applied" in e]
+    assert refused and "8 of them label the data's rows" in refused[0] and "Transpose button" in refused[0]
+    at.button(key="w_home_transpose").click().run()
+    assert not at.exception and not texts(at.error)
+    session = at.session_state[state.SESSION]
+    assert session.transposed and session.regulators == ids[:8]
+    names = session.dataset.names
+    assert [names[i] for i in session.stepper.cols] == sorted(ids[:8], key=names.index)  # in force in the search
+    assert any("8 of 8 listed names found" in t for t in texts(at.sidebar.info))
+
+
 class TestRegulatorList:
     def test_applied_list_named_with_counts(self):
         at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
