@@ -23,6 +23,7 @@ __all__ = [
     "regulator_file_key",
     "recheck_regulators",
     "regulators_from_widgets",
+    "say_regulators_turned",
 ]
 
 
@@ -98,7 +99,6 @@ def recheck_regulators() -> None:
         said += "; only those may be parents."
         state.put(state.REGULATOR_NOTE, ("info", said))
         return
-    session.regulators = None  # not in force on these data (a turned-round search was built without it)
     st.session_state[state.W_REGULATORS] = ""
     state.put(state.REGULATOR_FILE_GEN, int(state.get(state.REGULATOR_FILE_GEN) or 0) + 1)
     said = (
@@ -119,3 +119,24 @@ def regulators_from_widgets() -> list[str] | None:
     if not text.strip():
         return None
     return parse_regulators(text, source="the regulator list")
+
+
+def say_regulators_turned(listed: list[str] | None) -> None:
+    """After the Transpose button (:func:`explorer.actions.transpose_data`, told ``listed``): the note
+    under the list says whether it is in force on the turned data, and a refusal of the settings
+    made before (its names were then rows) no longer stands."""
+    if str(state.get(state.ERROR) or "").startswith("Settings not applied"):
+        state.put(state.ERROR, None)
+    state.put(state.REGULATOR_NOTE, None)
+    if not listed:
+        return
+    n_listed, found = len(set(listed)), len(state.session().regulators or ())
+    if found:
+        said = f"Regulator list applied to the turned data: {found} of {n_listed} listed names found; "
+        said += "only those may be parents."
+        state.put(state.REGULATOR_NOTE, ("info", said))
+    else:
+        said = (
+            f"The regulator list ({n_listed} names) is not applied: none of its names is a variable of the turned data."
+        )
+        state.put(state.REGULATOR_NOTE, ("warning", said))

@@ -150,7 +150,12 @@ def test_regulator_list_refused_before_transpose_applies_after(tmp_path):
     assert session.transposed and session.regulators == ids[:8]
     names = session.dataset.names
     assert [names[i] for i in session.stepper.cols] == sorted(ids[:8], key=names.index)  # in force in the search
-    assert any("8 of 8 listed names found" in t for t in texts(at.sidebar.info))
+    assert any("applied to the turned data: 8 of 8 listed names found" in t for t in texts(at.sidebar.info))
+    assert any("Transposed" in t for t in texts(at.info))  # the transpose is still the last action: undoable
+    at.button(key="w_home_undo_transpose").click().run()
+    session = at.session_state[state.SESSION]
+    assert not at.exception and not session.transposed and session.regulators is None  # as before the turn
+    assert session.stepper.cols is None
 
 
 class TestRegulatorList:
