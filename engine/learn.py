@@ -330,7 +330,7 @@ class IdealParentSearch:
         :func:`engine.io.regulators.match_regulators`: absent names are one warning, none present
         an error)."""
         self._check_params()
-        return match_regulators(self._regulator_list, dataset.names)
+        return match_regulators(self._regulator_list, dataset.names, dataset.instance_labels)
 
     def fit(
         self, data, callback: Callable[..., None] | None = None, *, condition=None, targets=None

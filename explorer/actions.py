@@ -153,6 +153,8 @@ class DataState:
     transposed: bool
     #: the data as loaded (turned round by a transpose) and as searched (completed when cells are missing)
     prepared: PreparedData
+    #: the candidate regulators in force on these data (None: every variable may be a parent)
+    regulators: list[str] | None = None
 
 
 @dataclass(frozen=True)
@@ -167,24 +169,26 @@ class TransposeData:
         return f"The transpose was taken back: {d.n_samples} instances x {d.n_vars} variables again."
 
 
-def transpose_data(session: SearchSession, progress=None) -> str:
+def transpose_data(session: SearchSession, progress=None, regulators: list[str] | None = None) -> str:
     """Turn the session's data as loaded round (:func:`engine.io.transpose_dataset`), complete
     them again when cells are missing (:func:`explorer.prepared.prepare`, told ``progress``) and
-    start a search on them with the same settings; the edit goes on the undo stack. Nothing
-    changes when the turned data or the new search are refused (an
-    :class:`~engine.exceptions.IdealParentError`)."""
+    start a search on them with the same settings and the names of ``regulators`` that are
+    variables of the turned data (a list of gene ids names rows until the genes become the
+    variables); the edit goes on the undo stack. Nothing changes when the turned data or the new
+    search are refused (an :class:`~engine.exceptions.IdealParentError`)."""
     # the uploads' rule (explorer.loading): a turned-round variable mostly missing is left out, named
     turned = transpose_dataset(session.prepared.loaded, max_missing=MAX_MISSING)
-    prepared = prepare(turned, session.settings, progress=progress)
+    regs = [r for r in dict.fromkeys(regulators or ()) if r in set(turned.names)] or None
+    prepared = prepare(turned, session.settings, regs, progress=progress)
     dataset = prepared.searched
     # the same stepper a new session builds (explorer.session.make_stepper), ranked now so that the
     # first Step is as quick as the others
-    stepper = IdealParentSearch(**session.settings.to_dict()).make_stepper(dataset)
+    stepper = IdealParentSearch(**session.settings.to_dict(), regulators=regs).make_stepper(dataset)
     stepper.refresh()
     track = SearchTrack(stepper)
     previous = session.data_state()
     # the true network (if any) is over the old variables
-    session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed, prepared))
+    session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed, prepared, regs))
     session.push(TransposeData(previous))
     return (
         f"Transposed: {dataset.n_samples} instances x {dataset.n_vars} variables (the rows were the "

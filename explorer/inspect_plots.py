@@ -33,8 +33,14 @@ __all__ = ["profiles_figure", "candidates_figure", "CANDIDATE_COLUMNS"]
 CANDIDATE_COLUMNS = 3
 
 
-def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False) -> go.Figure:
-    """The inspector's picture of one family, instances along the x axis (in ``fp.order``).
+#: at most this many instances are named one by one along the x axis (more are named on hover)
+NAMED_TICKS = 60
+
+
+def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False, labels=None) -> go.Figure:
+    """The inspector's picture of one family, instances along the x axis (in ``fp.order``), named
+    by ``labels`` (the file's instance labels, e.g. conditions, one per row of the family) on
+    hover and, up to :data:`NAMED_TICKS` instances, along the axis.
 
     Top panel: the child's profile and the current prediction (JMLR Figure 1a). Middle panel: the
     ideal parent profile, their difference (Figure 1b). When the family has weights g'(y)
@@ -63,12 +69,15 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False) -> go.Figure
         row_heights=[0.45, 0.4, 0.15][:rows] if has_w else [0.55, 0.45],
     )
     mode = line_mode(m)
+    named = labels is not None and len(labels) == m
+    # hover: the instance's label (or its number), from customdata
+    tags = np.asarray([str(lab) for lab in labels], dtype=object) if named else pos
     hover = "instance %{customdata}<br>%{y:.3f}<extra>%{fullData.name}</extra>"
     fig.add_trace(
         go.Scatter(
             x=pos,
             y=fp.x[order],
-            customdata=order,
+            customdata=tags[order],
             mode=mode,
             name=f"{child} (data)",
             line=dict(color=X_COLOUR),
@@ -83,7 +92,7 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False) -> go.Figure
         go.Scatter(
             x=pos,
             y=fp.prediction[order],
-            customdata=order,
+            customdata=tags[order],
             mode="lines",
             name=f"prediction from {parents}",
             line=dict(color=PRED_COLOUR, dash="dot", width=2),
@@ -97,7 +106,7 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False) -> go.Figure
         go.Scatter(
             x=pos,
             y=ideal[order],
-            customdata=order,
+            customdata=tags[order],
             mode=mode,
             name="ideal parent profile",
             line=dict(color=IDEAL_COLOUR, dash="dot", width=2.5),
@@ -112,7 +121,7 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False) -> go.Figure
             go.Scatter(
                 x=pos,
                 y=fp.weights[order],
-                customdata=order,
+                customdata=tags[order],
                 mode="lines",
                 name="g'(y)",
                 line=dict(color="grey"),
@@ -122,6 +131,11 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False) -> go.Figure
             col=1,
         )
     xlabel = "instances, sorted by the ideal profile" if not np.array_equal(order, pos) else "instance"
+    if named and m <= NAMED_TICKS:  # conditions named where they are: an odd one shows which
+        fig.update_xaxes(tickvals=pos, ticktext=list(tags[order]), tickangle=-45, row=rows, col=1)
+        xlabel = (
+            "instances (conditions), sorted by the ideal profile" if xlabel != "instance" else "instance (condition)"
+        )
     fig.update_xaxes(title_text=xlabel, row=rows, col=1)
     fig.update_yaxes(title_text=child, row=1, col=1)
     fig.update_yaxes(title_text="profile value", row=2, col=1)

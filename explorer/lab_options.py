@@ -12,6 +12,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.exceptions import IdealParentError
+from engine.io.files import decode_text
 from engine.io.regulators import parse_regulators
 from explorer import state
 
@@ -22,6 +23,7 @@ __all__ = [
     "regulator_file_key",
     "recheck_regulators",
     "regulators_from_widgets",
+    "say_regulators_turned",
 ]
 
 
@@ -112,7 +114,29 @@ def regulators_from_widgets() -> list[str] | None:
     pasted = str(state.get(state.W_REGULATORS) or "")
     text = pasted
     if upload is not None:
-        text += "\n" + upload.getvalue().decode("utf-8-sig", errors="replace")
+        binary = "not a text file (one name per line, or a CSV/TSV with names in column 1)."
+        text += "\n" + decode_text(upload.getvalue(), upload.name, binary)  # UTF-8, UTF-16 (BOM or not)...
     if not text.strip():
         return None
     return parse_regulators(text, source="the regulator list")
+
+
+def say_regulators_turned(listed: list[str] | None) -> None:
+    """After the Transpose button (:func:`explorer.actions.transpose_data`, told ``listed``): the note
+    under the list says whether it is in force on the turned data, and a refusal of the settings
+    made before (its names were then rows) no longer stands."""
+    if str(state.get(state.ERROR) or "").startswith("Settings not applied"):
+        state.put(state.ERROR, None)
+    state.put(state.REGULATOR_NOTE, None)
+    if not listed:
+        return
+    n_listed, found = len(set(listed)), len(state.session().regulators or ())
+    if found:
+        said = f"Regulator list applied to the turned data: {found} of {n_listed} listed names found; "
+        said += "only those may be parents."
+        state.put(state.REGULATOR_NOTE, ("info", said))
+    else:
+        said = (
+            f"The regulator list ({n_listed} names) is not applied: none of its names is a variable of the turned data."
+        )
+        state.put(state.REGULATOR_NOTE, ("warning", said))

@@ -2,8 +2,9 @@
 
 The evidence comes from :func:`engine.io.orientation_warning` (labels, not shape alone: a
 correctly oriented wide table gets no box). The box's "Transpose" button turns the data round as
-an undoable data edit (:func:`explorer.actions.transpose_data`); while that edit is the last
-action, an "Undo transpose" button restores the data as loaded.
+an undoable data edit (:func:`explorer.actions.transpose_data`), with the sidebar's regulator list
+applied to the turned data; while that edit is the last action, an "Undo transpose"
+button restores the data as loaded.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.io import orientation_warning
-from explorer import actions, state
+from explorer import actions, lab_options, state
 from explorer.missing_box import em_progress
 
 __all__ = ["orientation_box"]
@@ -32,6 +33,7 @@ def orientation_box(prefix: str) -> None:
         )
         if row.button("Undo transpose", key=f"{prefix}_undo_transpose"):
             session.undo()
+            state.put(state.REGULATOR_NOTE, None)  # it spoke of the turned data
             st.rerun()
         return
     warning = state.memo("orientation_warning", session.data_version, lambda: orientation_warning(session.dataset))
@@ -47,9 +49,14 @@ def orientation_box(prefix: str) -> None:
         )
         if st.button("Transpose", key=f"{prefix}_transpose", type="primary"):
             try:
+                listed = lab_options.regulators_from_widgets()  # gene ids: rows until the data are turned
+            except IdealParentError:
+                listed = None
+            try:
                 with st.spinner(f"Turning the data round and preparing a search over {warning.n_rows:,} variables…"):
-                    actions.transpose_data(session, progress=em_progress())
+                    actions.transpose_data(session, progress=em_progress(), regulators=listed)
             except IdealParentError as exc:
                 st.error(f"Not transposed: {exc}")
                 return
+            lab_options.say_regulators_turned(listed)
             st.rerun()

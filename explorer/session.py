@@ -136,21 +136,13 @@ class SearchSession:
         self.prepared = data.prepared
         self.data_version = next(_SERIAL) if data.data_version is None else data.data_version
         self.rejected, self.transposed = set(data.rejected), data.transposed
+        self.regulators = data.regulators
         self.install(data.main, data.hidden)
 
     def data_state(self) -> actions.DataState:
         """The current data set and its search, as :meth:`set_data` takes them."""
-        rejected = frozenset(self.rejected)
-        return actions.DataState(
-            self.dataset,
-            self.truth,
-            self.data_version,
-            self.main,
-            self.hidden,
-            rejected,
-            self.transposed,
-            self.prepared,
-        )
+        state = (self.dataset, self.truth, self.data_version, self.main, self.hidden, frozenset(self.rejected))
+        return actions.DataState(*state, self.transposed, self.prepared, self.regulators)
 
     @property
     def stepper(self) -> Stepper:

@@ -1,7 +1,8 @@
 """Every relative link of the documentation resolves (issue #25): README.md, docs/**/*.md (the decision
 records too), benchmarks/RESULTS.md and sample_data/README.md.
 
-A link ``[text](target)`` or image ``![alt](target)`` outside code (fenced blocks and inline code spans)
+A link ``[text](target)`` or image ``![alt](target)`` outside code (fenced blocks, as ``tests/_markdown.py``
+says, and inline code spans)
 whose target is not a URL must name a file or folder of the repository, relative to its page; a
 ``#anchor`` on a Markdown page must be the anchor GitHub gives one of that page's headings
 (:func:`github_slug`, duplicates numbered ``-1``, ``-2`` ...). Reference-style definitions
@@ -15,6 +16,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from _markdown import prose
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = sorted(
@@ -26,30 +28,12 @@ PAGES = sorted(
     }
 )
 
-FENCE = re.compile(r"^ {0,3}(```|~~~)")
 HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*$")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\n[ \t]*\n).)+?\1", re.S)
 INLINE_LINK = re.compile(r"!?\[(?:[^\[\]]|\[[^\[\]]*\])*\]\(\s*<?([^)\s>]*)>?(?:\s+[\"'(][^)]*)?\)")
 REFERENCE_DEF = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s|$)", re.M)
 HTML_ANCHOR = re.compile(r"<a\s+(?:name|id)=[\"']([^\"']+)[\"']", re.I)
 URL = re.compile(r"^(?:[a-z][a-z0-9+.-]*:|//)", re.I)
-
-
-def prose(text: str) -> str:
-    """``text`` without its fenced code blocks (their lines blanked, so line numbers stay)."""
-    out, fence = [], None
-    for line in text.splitlines():
-        m = FENCE.match(line)
-        if fence is None and m:
-            fence = m.group(1)
-            out.append("")
-        elif fence is not None:
-            if line.lstrip().startswith(fence):
-                fence = None
-            out.append("")
-        else:
-            out.append(line)
-    return "\n".join(out)
 
 
 def github_slug(heading: str) -> str:

@@ -1,6 +1,7 @@
 """The commands the documentation shows run (issue #25): README.md and docs/*.md.
 
-Every ``python -m engine ...`` line of a fenced code block (backslash continuations joined) that reads
+Every ``python -m engine ...`` line of a fenced code block (``tests/_markdown.py`` says what one is;
+backslash continuations joined) that reads
 only bundled files (``sample_data/...``) or files an earlier command of the same page wrote (``--out``,
 ``> file``) is run in-process through :func:`engine.cli.main` in a temporary folder, in page order, and
 must exit 0 within :data:`MAX_SECONDS`. Commands on files the repository does not have (a user's
@@ -19,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from _markdown import fenced_blocks
 
 from engine.cli import build_parser, main
 
@@ -48,20 +50,13 @@ class Command:
 
 
 def code_blocks(text: str) -> list[tuple[int, list[str], bool]]:
-    """(first line number, lines, skipped) of every fenced code block; ``skipped`` when the last
-    non-blank line before the fence is a ``docs-test: skip`` comment."""
+    """(first line number, lines, skipped) of every fenced code block (:func:`_markdown.fenced_blocks`);
+    ``skipped`` when the last non-blank line before the fence is a ``docs-test: skip`` comment."""
     lines = text.splitlines()
-    out, i = [], 0
-    while i < len(lines):
-        if lines[i].lstrip().startswith("```"):
-            before = next((lines[j] for j in range(i - 1, -1, -1) if lines[j].strip()), "")
-            start, body = i + 2, []
-            i += 1
-            while i < len(lines) and not lines[i].lstrip().startswith("```"):
-                body.append(lines[i])
-                i += 1
-            out.append((start, body, bool(SKIP.search(before))))
-        i += 1
+    out = []
+    for block in fenced_blocks(text):
+        before = next((lines[j] for j in range(block.opening - 2, -1, -1) if lines[j].strip()), "")
+        out.append((block.first_line, block.lines, bool(SKIP.search(before))))
     return out
 
 

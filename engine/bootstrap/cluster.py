@@ -3,7 +3,7 @@
 A local cluster has one worker process per core (or ``n_workers``), one thread each, BLAS pinned to
 one thread (:data:`BLAS_ENV`), no dashboard. An address is checked by a bounded handshake first
 (:func:`~.handshake.check_scheduler`): nothing listening, or a peer that does not speak Dask's
-protocol, is refused in one line naming it.
+protocol, is refused in one line naming it, within seconds (``tcp://`` and ``ws://`` alike).
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 
 from ..exceptions import ParameterError
 from .budget import check_workers as _check_workers
-from .handshake import check_scheduler
+from .handshake import HANDSHAKE_TIMEOUT, check_scheduler
 
 __all__ = ["BLAS_ENV", "CONNECT_TIMEOUT", "open_client", "start_local_cluster"]
 
@@ -29,7 +29,8 @@ BLAS_ENV = {
     "NUMEXPR_NUM_THREADS": "1",
 }
 
-#: seconds to wait for a scheduler to answer and for a first worker to join it
+#: seconds to wait for a first worker to join a scheduler (connecting is bounded by
+#: :data:`~.handshake.HANDSHAKE_TIMEOUT`)
 CONNECT_TIMEOUT = 30
 
 
@@ -83,7 +84,9 @@ def open_client(scheduler=None, n_workers: int | None = None) -> Iterator:
         )
     check_scheduler(scheduler)  # a bounded handshake: Client waits without bound on a peer that is not Dask
     try:
-        client = Client(scheduler, timeout=CONNECT_TIMEOUT)
+        # the peer is listening (checked): a short bound on Client's own connection attempts (it retries
+        # for its whole timeout when a ws:// peer stops answering)
+        client = Client(scheduler, timeout=HANDSHAKE_TIMEOUT)
     except (OSError, TimeoutError, ValueError) as exc:
         raise ParameterError(
             f"could not connect to the Dask scheduler at {scheduler!r} ({exc}); is it running?"

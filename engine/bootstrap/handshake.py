@@ -8,8 +8,10 @@ handshake before reading the client's): an 8-byte little-endian length, then tha
 frames holding a msgpack mapping with ``python`` and ``pickle-protocol``
 (``distributed.comm.core.Listener.on_connection``, ``distributed.comm.tcp.TCP.read``). Anything
 else (silence, a closed connection, other bytes) is named as "answered but is not a Dask
-scheduler". Only ``tcp://`` addresses (and bare ``host:port``) are probed; ``ws://`` and
-``inproc://HOST/PID/N`` (a cluster in this process) are left to ``Client`` and its own timeout;
+scheduler". ``tcp://`` addresses (and bare ``host:port``) are probed in full; a ``ws://`` address
+only up to the opened connection (nothing listening is said at once, where ``Client`` retried
+for its whole 30 s timeout), its WebSocket handshake being left to ``Client``; ``inproc://HOST/PID/N``
+(a cluster in this process) is left to ``Client``;
 another scheme (TLS, UCX, a malformed in-process address, a web address) is refused with the
 reason: given as text it cannot work (the Python API takes a Client made with its security).
 """
@@ -46,15 +48,17 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
     that does not speak Dask's protocol."""
     timeout = HANDSHAKE_TIMEOUT if timeout is None else timeout
     scheme, _, rest = address.strip().rpartition("://")
-    if scheme == "ws" or (scheme == "inproc" and rest.count("/") == 2):  # inproc://HOST/PID/N: this process's
+    if scheme == "inproc" and rest.count("/") == 2:  # inproc://HOST/PID/N: this process's
         return
-    if scheme not in ("", "tcp"):
+    if scheme not in ("", "tcp", "ws"):
         why = _OTHER_SCHEMES.get(scheme.lower(), "is not a Dask transport")
         raise ParameterError(
             f"scheduler address {address!r}: expected tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786 ({scheme}:// {why})."
         )
     host, _, port_text = rest.rpartition(":")
     host = host.strip("[]")  # tcp://[::1]:8786
+    if scheme == "ws" and not port_text.isdigit():  # ws://HOST: a port of Dask's choosing, left to Client
+        return
     if not host or not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ParameterError(f"scheduler address {address!r}: expected tcp://HOST:PORT, e.g. tcp://10.0.0.5:8786.")
     failed = f"could not connect to the Dask scheduler at {address}"
@@ -69,6 +73,8 @@ def check_scheduler(address: str, timeout: float | None = None) -> None:
     except OSError as exc:
         raise ParameterError(f"{failed} ({exc.strerror or exc}).") from None
     with sock:
+        if scheme == "ws":  # a WebSocket server speaks first only after the client's HTTP upgrade
+            return
         sock.settimeout(timeout)
         try:
             greeting = _read_greeting(sock)

@@ -1,10 +1,12 @@
 """Reading a data file into a DataFrame of raw cells: formats, encodings, separators, short rows.
 
-CSV, TSV and whitespace text (separator sniffed, UTF-8 with or without BOM, UTF-16/32, else Latin-1; missing
-cells per :data:`NA_VALUES`), Excel and Parquet. The header row is kept exactly (repeated names
-included) for :func:`engine.io.frame.from_frame` to check; rows with fewer cells than the header are
-noted in ``frame.attrs["notes"]``. A file that is missing, empty, binary, HTML/XML/JSON or does not
-parse as a table raises :class:`~engine.exceptions.DataValidationError` naming the file.
+CSV, TSV and whitespace text (separator sniffed; UTF-8 with or without BOM, UTF-16 with or without
+BOM, UTF-32, else Latin-1; missing cells per :data:`NA_VALUES`), Excel and Parquet. The header row
+is kept exactly (repeated names included) for :func:`engine.io.frame.from_frame` to check; rows
+with fewer cells than the header are noted in ``frame.attrs["notes"]``. A file that is missing,
+empty, binary, HTML/XML/JSON or does not parse as a table raises
+:class:`~engine.exceptions.DataValidationError` naming the file. :func:`decode_text` reads the
+small text files (regulator lists, gene sets) with the same encodings.
 """
 
 from __future__ import annotations
@@ -24,7 +26,15 @@ import pandas as pd
 
 from ..exceptions import DataValidationError
 
-__all__ = ["read_table", "require_file", "source_label", "NA_VALUES", "ID_HEADERS", "INDEX_HEADERS"]
+__all__ = [
+    "read_table",
+    "require_file",
+    "source_label",
+    "decode_text",
+    "NA_VALUES",
+    "ID_HEADERS",
+    "INDEX_HEADERS",
+]
 
 #: cells read as missing
 NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-"]
@@ -108,9 +118,15 @@ def _read_spreadsheet(raw: bytes, suffix: str, label: str) -> pd.DataFrame:
         raise DataValidationError(f"{label}: could not be read as a {suffix} table ({exc}).") from None
 
 
+#: bytes of a file's start looked at to tell its encoding (about 2,000 characters of UTF-16)
+_HEAD = 4096
+
+
 def _utf16_or_32(raw: bytes) -> str | None:
     """The encoding of UTF-16/32 text: from its byte-order mark, or (UTF-16 without one) from
-    the zero high bytes of ASCII characters; None for anything else."""
+    the zero bytes of its ASCII characters, one in every other position of the file's start
+    (the high bytes: odd positions in UTF-16-LE, even ones in -BE; the other positions hold
+    almost no zeros, a few where a character such as U+4E00 ends in one); None for anything else."""
     boms = (
         (codecs.BOM_UTF32_LE, "utf-32"),
         (codecs.BOM_UTF32_BE, "utf-32"),
@@ -120,30 +136,54 @@ def _utf16_or_32(raw: bytes) -> str | None:
     for bom, encoding in boms:
         if raw.startswith(bom):
             return encoding
-    head = raw[:4096]
+    head = raw[:_HEAD]
     head = head[: len(head) // 2 * 2]
     if len(head) < 4:
         return None
     even, odd = head[0::2], head[1::2]
     for zeros, other, encoding in ((odd, even, "utf-16-le"), (even, odd, "utf-16-be")):
-        if zeros.count(0) >= 0.9 * len(zeros) and other.count(0) == 0:
+        if zeros.count(0) >= 0.7 * len(zeros) and other.count(0) <= 0.05 * len(other):
             return encoding
     return None
+
+
+def _binary_text(text: str) -> bool:
+    """Whether decoded text holds control characters other than tabs and line ends (a binary file
+    that merely looked like UTF-16): more than 1% of its first 2,000 characters."""
+    head = text[:2000]
+    controls = sum(1 for ch in head if ord(ch) < 32 and ch not in "\t\n\r\f\v")
+    return controls > 0.01 * max(len(head), 1)
+
+
+def decode_text(raw: bytes, label: str, binary: str) -> str:
+    """The text of a small text file (a regulator list, gene sets): UTF-16/32 with or without a
+    byte-order mark (:func:`_utf16_or_32`), UTF-8 with or without BOM, else Latin-1. A binary file
+    raises :class:`DataValidationError` as ``"{label}: {binary}"``; so does UTF-16-looking text
+    that does not decode."""
+    encoding = _utf16_or_32(raw)
+    if encoding is not None:
+        try:
+            text = raw.decode(encoding)
+        except UnicodeError:
+            raise DataValidationError(
+                f"{label}: looks like {encoding.upper()} text but does not decode as it; save it as UTF-8."
+            ) from None
+        if _binary_text(text):
+            raise DataValidationError(f"{label}: {binary}")
+        return text.removeprefix("\ufeff")
+    if b"\x00" in raw[:_HEAD]:
+        raise DataValidationError(f"{label}: {binary}")
+    return _decode(raw)
 
 
 def _to_utf8(raw: bytes, label: str) -> bytes:
     """UTF-16/32 text as UTF-8 bytes (other bytes as they are); refuses binary files and
     HTML/XML/JSON, looking at the start of the file only."""
-    encoding = _utf16_or_32(raw)
-    if encoding is not None:
-        try:
-            raw = raw.decode(encoding).encode("utf-8")
-        except UnicodeError:
-            raise DataValidationError(
-                f"{label}: looks like {encoding.upper()} text but does not decode as it; save it as UTF-8."
-            ) from None
-    if b"\x00" in raw[:4096]:
-        raise DataValidationError(f"{label}: looks like a binary file, not a text table (CSV, TSV) or spreadsheet.")
+    binary = "looks like a binary file, not a text table (CSV, TSV) or spreadsheet."
+    if _utf16_or_32(raw) is not None:
+        raw = decode_text(raw, label, binary).encode("utf-8")
+    if b"\x00" in raw[:_HEAD]:
+        raise DataValidationError(f"{label}: {binary}")
     lowered = raw[:1024].decode("utf-8-sig", errors="replace").lstrip()[:200].lower()
     if lowered.startswith(("<!doctype", "<html", "<?xml", "{", "[")):
         raise DataValidationError(f"{label}: looks like HTML/XML/JSON, not a table of numbers (CSV or TSV).")

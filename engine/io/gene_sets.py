@@ -40,7 +40,7 @@ import numpy as np
 from scipy import sparse
 
 from ..exceptions import DataValidationError
-from .files import require_file
+from .files import decode_text, require_file
 
 __all__ = [
     "GeneSets",
@@ -91,16 +91,8 @@ class GeneSets:
 
 
 def _decode(raw: bytes, source: str) -> str:
-    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DataValidationError(
-            f"{source}: not a gene-set file (binary content); expected a GMT file or a two-column set,gene table."
-        )
-    for encoding in ("utf-8-sig", "utf-16", "latin-1"):
-        try:
-            return raw.decode(encoding)
-        except UnicodeDecodeError:
-            continue
-    return raw.decode("latin-1", errors="replace")  # pragma: no cover - latin-1 decodes any bytes
+    binary = "not a gene-set file (binary content); expected a GMT file or a two-column set,gene table."
+    return decode_text(raw, source, binary)
 
 
 def _clean(cell: str) -> str:

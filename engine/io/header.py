@@ -20,12 +20,21 @@ body are read: O(N).
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pandas as pd
 
 from ..exceptions import DataValidationError
 
-__all__ = ["HeaderlessFileError", "check_header", "headerless", "data_in_header", "generated_names"]
+__all__ = [
+    "HeaderlessFileError",
+    "check_header",
+    "headerless",
+    "data_in_header",
+    "generated_names",
+    "turn_generated_names",
+]
 
 #: rows of the body looked at to tell whole-number data from measurements
 _BODY_ROWS = 200
@@ -46,6 +55,41 @@ def generated_names(n: int, transpose: bool) -> list[str]:
     an ordinary table), ``sample1..samplen`` for instances (with variables in rows)."""
     stem = "sample" if transpose else "V"
     return [f"{stem}{i + 1}" for i in range(n)]
+
+
+#: how the note of :func:`headerless` begins
+_HEADERLESS = "no header row: the first line is data; "
+_ROLE = {False: ("variables", "V"), True: ("instances", "sample")}
+
+
+def turn_generated_names(
+    names: list[str], labels: list[str] | None, notes: list[str]
+) -> tuple[list[str], list[str] | None, list[str]]:
+    """A headerless table turned round after loading (:func:`engine.io.transpose_dataset`): its
+    generated names follow their new role, as if the file had been read turned round with
+    :func:`headerless` (``V3`` as an instance becomes ``sample3``; ``sample3`` as a variable
+    becomes ``V3``), and the note says so. ``names`` are the new variable names, ``labels`` the
+    new instance labels; returned unchanged when the table had a header (no note of
+    :func:`headerless`), so real names such as ``V1`` are never touched."""
+    said = next((n for n in notes if n.startswith(_HEADERLESS)), None)
+    if said is None:
+        return names, labels, notes
+    for was_turned in (False, True):
+        what, stem = _ROLE[was_turned]
+        new_what, new_stem = _ROLE[not was_turned]
+        if f"({what}) are named {stem}" not in said:
+            continue
+        pattern = re.compile(rf"^{stem}(\d+)$")
+        old = list(names if was_turned else labels or [])  # the generated names, on their new axis
+        if not old or not all(pattern.match(x) for x in old):
+            return names, labels, notes
+        new = [pattern.sub(rf"{new_stem}\1", x) for x in old]
+        note = said.replace(f"({what}) are named {stem}", f"({new_what}) are named {new_stem}").replace(
+            f"..{stem}", f"..{new_stem}"
+        )
+        notes = [note if n is said else n for n in notes]
+        return (new, labels, notes) if was_turned else (names, new, notes)
+    return names, labels, notes
 
 
 def _numbers(cells: list[str]) -> np.ndarray:

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from ..data import Dataset, from_array
 from .columns import drop_sparse_variables, turn_repeat_note
+from .header import turn_generated_names
 
 __all__ = [
     "OrientationWarning",
@@ -194,6 +195,8 @@ def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True, max_missi
     turned = f"transposed: the {dataset.n_samples} rows are the variables, the {dataset.n_vars} columns the instances"
     notes = [*kept, turned]
     values = dataset.original_values().T
+    # a file read without a header: V1.. named its columns as variables, sample1.. as instances
+    names, labels, notes = turn_generated_names(names, list(dataset.names), notes)
     if max_missing is not None:
         values, names = drop_sparse_variables(values, names, notes, max_missing)
     return from_array(
@@ -201,7 +204,7 @@ def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True, max_missi
         names,
         standardize=dataset.standardized,
         source=dataset.source,
-        instance_labels=list(dataset.names),
+        instance_labels=labels,
         notes=tuple(notes),
         drop_constant=drop_constant,
     )

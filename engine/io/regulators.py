@@ -15,7 +15,7 @@ import warnings
 from collections.abc import Sequence
 
 from ..exceptions import DataValidationError, ParameterError
-from .files import require_file
+from .files import decode_text, require_file
 
 __all__ = ["read_regulators", "parse_regulators", "match_regulators"]
 
@@ -46,23 +46,19 @@ def read_regulators(path: str | os.PathLike) -> list[str]:
         raw = p.read_bytes()
     except OSError as exc:
         raise DataValidationError(f"--regulators {path}: cannot be read ({exc.strerror or exc}).") from None
-    if b"\x00" in raw[:4096] and not raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-        raise DataValidationError(f"--regulators {path}: not a text file.")
-    for encoding in ("utf-8-sig", "utf-16", "latin-1"):
-        try:
-            text = raw.decode(encoding)
-            break
-        except UnicodeDecodeError:
-            continue
+    text = decode_text(raw, f"--regulators {path}", "not a text file.")
     return parse_regulators(text, source=f"--regulators {p.name}")
 
 
-def match_regulators(wanted: Sequence[str] | None, names: Sequence[str]) -> list[str] | None:
+def match_regulators(
+    wanted: Sequence[str] | None, names: Sequence[str], row_labels: Sequence[str] | None = None
+) -> list[str] | None:
     """The names of ``wanted`` that are variables ``names`` (None when no list was given).
 
     Names absent from the data are reported in one ``UserWarning`` with their count and the first
     few (real lists include unmeasured genes); a list none of whose names is in the data raises
-    :class:`ParameterError`."""
+    :class:`ParameterError`, which says so when they are the data's ``row_labels`` instead (genes
+    in rows: the table wants transposing)."""
     if wanted is None:
         return None
     present = set(names)
@@ -70,9 +66,16 @@ def match_regulators(wanted: Sequence[str] | None, names: Sequence[str]) -> list
     absent = [r for r in wanted if r not in present]
     if not found:
         shown = ", ".join(repr(r) for r in absent[:5])
+        rows = set(row_labels or ())
+        in_rows = sum(1 for r in wanted if r in rows)
+        hint = (
+            f"; {in_rows} of them label the data's rows: the variables (genes) seem to be in rows, so turn "
+            "the table round (CLI: --transpose; app: the Transpose button) before applying the list."
+            if in_rows
+            else "; check the names against the data's column names."
+        )
         raise ParameterError(
-            f"none of the {len(wanted)} candidate regulator(s) is a variable of the data "
-            f"(first: {shown}); check the names against the data's column names."
+            f"none of the {len(wanted)} candidate regulator(s) is a variable of the data (first: {shown}){hint}"
         )
     if absent:
         shown = ", ".join(repr(r) for r in absent[:5])

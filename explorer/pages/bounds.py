@@ -136,9 +136,12 @@ def _families(stepper, names: list[str]) -> tuple[int, ...] | None:
         help="Each family's Add and Replace candidates are compared with their exact gains.",
     )
     state.remember_widgets(KEY_FAMILIES)
+    # a regulator list leaves each family only its candidate columns (engine.search.Stepper.cols)
+    n_cand = stepper.n_vars if stepper.cols is None else len(stepper.cols)
+    among = "" if stepper.cols is None else f" and {n_cand:,} candidate regulators"
     st.caption(
-        f"With {stepper.n_vars:,} variables every family has about {stepper.n_vars:,} candidates "
-        f"({stepper.n_vars**2:,} moves in all), so the page compares the families you pick: by default "
+        f"With {stepper.n_vars:,} variables{among} every family has about {n_cand:,} candidates "
+        f"({stepper.n_vars * n_cand:,} moves in all), so the page compares the families you pick: by default "
         "the children of the last moves."
     )
     index = {n: i for i, n in enumerate(names)}

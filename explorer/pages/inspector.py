@@ -141,12 +141,14 @@ def render() -> None:
         state.remember_widgets(KEY_DISTORTED)
     if fp.n_legal == 0:
         st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
-    st.plotly_chart(profiles_figure(fp, distorted=distorted), key="ip_inspector_profiles_chart")
+    labels = session.dataset.instance_labels  # the family's rows are all the data's, unless experiments set it
+    labels = labels if labels is not None and len(labels) == fp.n_samples else None
+    st.plotly_chart(profiles_figure(fp, distorted=distorted, labels=labels), key="ip_inspector_profiles_chart")
     with st.expander("How to read this plot", expanded=False):
         st.markdown(
             HOW_TO_READ
             + (HOW_TO_READ_WEIGHTS if fp.weights is not None else "")
-            + "- Hover over a point to see the instance number."
+            + "- Hover over a point to see the instance (its label, e.g. the condition, when the file names them)."
         )
     n_drawn = min(n_show, len(fp.candidates))
     if n_drawn:

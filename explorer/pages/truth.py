@@ -213,11 +213,17 @@ def render() -> None:
     except IdealParentError as exc:
         st.error(str(exc))
         return
-    st.caption(f"The current network of the Search page: {stepper.n_iter} move(s), {net.n_edges} edges.")
     truth = session.truth
     status = None
     names = session.variable_names()
     hidden = session.hidden_names()
+    if hidden:  # Accept re-learned the network by structural EM: its move count starts again at 0
+        st.caption(
+            f"The current network of the Search page: {net.n_edges} edges, learned by structural EM when "
+            f"hidden variable(s) {', '.join(sorted(hidden))} were accepted, and {stepper.n_iter} move(s) since."
+        )
+    else:
+        st.caption(f"The current network of the Search page: {stepper.n_iter} move(s), {net.n_edges} edges.")
     # hidden variables are not in the reference network: their edges are not scored
     learned_edges = [(p, c) for p, c, _ in net.edges() if p not in hidden and c not in hidden]
     weights = {(p, c): w for p, c, w in net.edges()}

@@ -82,6 +82,10 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
         if page.endswith("truth.py"):
             # the export reports the observed-data score, as the Hidden page and the CLI do
             assert any("observed-data BIC" in c.value for c in at.caption)
+            # not "0 move(s)" alone: the network came from Accept's structural EM
+            assert any(
+                "learned by structural EM when hidden variable(s) H1 were accepted" in c.value for c in at.caption
+            )
             net = at.session_state[state.SESSION].learned_network()
             assert net.loglik == pytest.approx(net.evaluate(ds)["loglik"])
 

@@ -109,3 +109,31 @@ def test_choices_survive_a_visit_to_another_page(app):
     assert app.selectbox(key="ip_inspector_variable").value == names[3]
     assert app.slider(key="ip_inspector_n_candidates").value == 6
     assert app.checkbox(key="ip_inspector_order_by_ideal").value is False
+
+
+@pytest.mark.parametrize("n_samples", [24, 120])
+def test_conditions_named_along_the_profiles_axis(repo_root, n_samples):
+    """A lab's file names its conditions: the family's profiles say which condition each point is
+    (on hover always; along the axis up to NAMED_TICKS instances), as the Hidden page's plot does."""
+    import json
+
+    from engine.data import from_array
+    from explorer.inspect_plots import NAMED_TICKS
+
+    ds = sample_dataset(random_network(5, seed=2), n_samples, seed=3)
+    labels = [f"heat_{5 * (i + 1)}min" for i in range(n_samples)]
+    ds = from_array(ds.values, ds.names, instance_labels=labels)
+    at = AppTest.from_file(str(repo_root / PAGE), default_timeout=30)
+    at.session_state[state.SESSION] = SearchSession(ds, settings=dict(k=2))
+    at.run()
+    assert not at.exception
+    spec = json.loads(at.get("plotly_chart")[0].proto.spec)
+    data = spec["data"][0]
+    assert sorted(data["customdata"]) == sorted(labels)  # hover names the condition
+    axes = [v for k, v in spec["layout"].items() if k.startswith("xaxis") and v.get("title")]
+    (axis,) = axes
+    if n_samples <= NAMED_TICKS:
+        assert axis["ticktext"] == data["customdata"]  # the points' conditions, in the order drawn
+        assert axis["title"]["text"].startswith("instances (conditions)")
+    else:
+        assert "ticktext" not in axis and not axis["title"]["text"].startswith("instances (conditions)")

@@ -95,6 +95,69 @@ class TestHeaderlessUpload:
         assert at.session_state[state.SESSION].dataset.names == ("V1", "V2", "V3", "V4", "V5")
 
 
+def genes_x_conditions_headerless(path, n_genes=40, n_conditions=24):
+    """Arabidopsis genes x conditions without a header line (``AT1G00010  9.93  10.2 ...``)."""
+    values = np.asarray(sample(random_network(n_genes, seed=21), n_conditions, seed=22)) + 9.0
+    ids = [f"AT1G{10 * (g + 1):05d}" for g in range(n_genes)]
+    rows = (f"{gene}\t" + "\t".join(f"{v:.5f}" for v in values[:, g]) for g, gene in enumerate(ids))
+    path.write_text("\n".join(rows) + "\n")
+    return path, ids
+
+
+class TestHeaderlessTurnedRound:
+    """The same headerless genes x conditions file read turned round in the app (the Transpose button
+    after 'First line is data') and by the CLI (--no-header --transpose): the same names, instances
+    sample1..sample24 and the gene ids as variables (decisions: --no-header)."""
+
+    def test_transpose_button_names_instances_as_the_cli_does(self, tmp_path, capsys):
+        path, ids = genes_x_conditions_headerless(tmp_path / "expr.tsv")
+        samples = tuple(f"sample{i + 1}" for i in range(24))
+        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+        _upload(at, path, transpose=False)
+        at.button(key="w_fix_no_header").click().run()
+        assert not at.exception and not texts(at.error)
+        assert at.session_state[state.SESSION].dataset.names[:2] == ("V1", "V2")  # as loaded: genes in rows
+        at.button(key="w_home_transpose").click().run()
+        assert not at.exception and not texts(at.error)
+        session = at.session_state[state.SESSION]
+        assert session.dataset.names == tuple(ids) and session.dataset.instance_labels == samples
+        said = "the 24 columns (instances) are named sample1..sample24"
+        assert any(said in n for n in session.dataset.notes)
+        settings = export.export_settings(session)
+        assert settings["no_header"] is True and settings["transpose"] is True
+        # the CLI on the same file: the same variables, and the same instance names said on stderr
+        out = tmp_path / "cli.json"
+        assert main(["learn", str(path), "--no-header", "--transpose", "--out", str(out)]) == 0
+        assert json.loads(out.read_text())["variables"] == list(ids)
+        assert said in capsys.readouterr().err
+
+
+def test_regulator_list_refused_before_transpose_applies_after(tmp_path):
+    """A newcomer's order: the gene-id list is applied while the genes are still rows (refused, with
+    the fix named); the Transpose button then applies it and the stale refusal goes."""
+    path, ids = genes_x_conditions_headerless(tmp_path / "expr.tsv")
+    path.write_text("gene\t" + "\t".join(f"heat_{t}min" for t in range(5, 125, 5)) + "\n" + path.read_text())
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    _upload(at, path, transpose=False)
+    listed = "\n".join(ids[:8]).encode()
+    at.file_uploader(key=state.W_REGULATOR_FILE).set_value(("tfs.txt", listed, "text/plain"))  # in the form
+    at.button(key=state.W_APPLY).click().run()
+    refused = [e for e in texts(at.error) if "Settings not applied" in e]
+    assert refused and "8 of them label the data's rows" in refused[0] and "Transpose button" in refused[0]
+    at.button(key="w_home_transpose").click().run()
+    assert not at.exception and not texts(at.error)
+    session = at.session_state[state.SESSION]
+    assert session.transposed and session.regulators == ids[:8]
+    names = session.dataset.names
+    assert [names[i] for i in session.stepper.cols] == sorted(ids[:8], key=names.index)  # in force in the search
+    assert any("applied to the turned data: 8 of 8 listed names found" in t for t in texts(at.sidebar.info))
+    assert any("Transposed" in t for t in texts(at.info))  # the transpose is still the last action: undoable
+    at.button(key="w_home_undo_transpose").click().run()
+    session = at.session_state[state.SESSION]
+    assert not at.exception and not session.transposed and session.regulators is None  # as before the turn
+    assert session.stepper.cols is None
+
+
 class TestRegulatorList:
     def test_applied_list_named_with_counts(self):
         at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()

@@ -127,3 +127,19 @@ def test_export_after_an_accepted_hidden_variable_says_converged():
     actions.accept_hidden(s, prop)
     assert s.hidden.em.converged_
     assert s.learned_network().to_dict()["stats"]["converged"] is True
+
+
+@pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
+def test_utf16_without_bom_data_and_regulator_file(app, encoding):
+    """Excel's 'Unicode text' and some Windows tools write UTF-16 without a byte-order mark: the
+    data file and the regulator file both load (the regulator upload was read as UTF-8, NULs and all)."""
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    text = pd.DataFrame(_chain(), columns=["heat_15min", "heat_30min", "cold_1h", "cold_2h"]).to_csv(index=False)
+    app.file_uploader(key=state.W_UPLOAD).set_value(("u16.csv", text.encode(encoding), "text/csv")).run()
+    assert not app.exception and not texts(app.error)
+    assert app.session_state[state.SESSION].dataset.names == ("heat_15min", "heat_30min", "cold_1h", "cold_2h")
+    listed = "# TFs\nheat_15min\ncold_1h\n".encode(encoding)
+    app.file_uploader(key=state.W_REGULATOR_FILE).set_value(("tfs.txt", listed, "text/plain"))  # in the form
+    app.button(key=state.W_APPLY).click().run()
+    assert not app.exception and not texts(app.error)
+    assert app.session_state[state.SESSION].regulators == ["heat_15min", "cold_1h"]

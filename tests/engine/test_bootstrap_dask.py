@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
@@ -197,13 +198,39 @@ class TestCLI:
         assert main(["bootstrap", str(path), "--threshold", "2"]) == 2
         assert "between 0 and 1" in capsys.readouterr().err
 
-    def test_unreachable_scheduler(self, data, tmp_path, capsys, monkeypatch):
-        monkeypatch.setattr(cluster_mod, "CONNECT_TIMEOUT", 2)
+    @pytest.mark.parametrize("scheme", ["tcp", "ws"])
+    def test_unreachable_scheduler_fails_fast(self, data, tmp_path, capsys, scheme):
+        """A closed port: one line naming the address within seconds (ws:// waited Client's 30 s)."""
         path = tmp_path / "d.csv"
         data.to_frame().to_csv(path, index=False)
-        assert main(["bootstrap", str(path), "--replicates", "2", "--scheduler", f"tcp://127.0.0.1:{free_port()}"]) == 2
+        address = f"{scheme}://127.0.0.1:{free_port()}"
+        started = time.perf_counter()
+        assert main(["bootstrap", str(path), "--replicates", "2", "--scheduler", address]) == 2
+        assert time.perf_counter() - started < 5.0
         err = capsys.readouterr().err
-        assert "could not connect to the Dask scheduler" in err and "Traceback" not in err
+        errors = [line for line in err.splitlines() if line.startswith("error:")]
+        assert len(errors) == 1 and "Traceback" not in err
+        assert errors[0].startswith(
+            f"error: could not connect to the Dask scheduler at {address}: nothing listens there"
+        )
+        started = time.perf_counter()  # the Python API says the same
+        with pytest.raises(ParameterError, match=f"scheduler at {address}: nothing listens"):
+            IdealParentSearch().bootstrap(data, 2, scheduler=address)
+        assert time.perf_counter() - started < 5.0
+
+    def test_a_listening_ws_peer_that_never_answers_is_bounded(self, monkeypatch):
+        """Something accepts the connection but never completes the WebSocket handshake: Client's
+        own attempts are bounded by the handshake timeout, not its 30 s default."""
+        monkeypatch.setattr(cluster_mod, "HANDSHAKE_TIMEOUT", 1.0)
+        with socket.socket() as server:
+            server.bind(("127.0.0.1", 0))
+            server.listen()
+            address = f"ws://127.0.0.1:{server.getsockname()[1]}"
+            started = time.perf_counter()
+            with pytest.raises(ParameterError, match=re.escape(address)):
+                with cluster_mod.open_client(address):
+                    pass
+            assert time.perf_counter() - started < 10.0
 
     def test_workers_with_a_client_refused(self, client, data):
         with pytest.raises(ParameterError, match="n_workers"):

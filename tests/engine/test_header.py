@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from engine.cli import main
-from engine.io import HeaderlessFileError, load_table
+from engine.io import HeaderlessFileError, load_table, transpose_dataset
 from engine.io.header import data_in_header
 from engine.synth import random_network, sample
 
@@ -92,6 +92,28 @@ class TestLoading:
         assert load_table(path, check_header=False).n_samples == 39  # --header: the user's call
         arth = load_table(sample_dir / "arth150_sample.csv")  # numeric gene ids in order: names, no note
         assert arth.names[:2] == ("4", "8") and not any("header" in n for n in arth.notes)
+
+
+class TestTurnedRoundAfterLoading:
+    """transpose_dataset on a headerless table: the generated names follow their role, as
+    load_table(transpose=...) would name them; real names (a header of V1..) are never renamed."""
+
+    def test_both_ways_match_loading_turned_round(self, tmp_path, values):
+        path = genes_in_rows(tmp_path, values)
+        turned = transpose_dataset(load_table(path, no_header=True))
+        direct = load_table(path, no_header=True, transpose=True)
+        assert turned.names == direct.names and turned.instance_labels == direct.instance_labels
+        assert "the 40 columns (instances) are named sample1..sample40" in turned.notes[0]
+        back = transpose_dataset(direct)
+        assert back.names == tuple(f"V{i + 1}" for i in range(40)) and back.instance_labels[0] == "Rv0001"
+        assert "the 40 columns (variables) are named V1..V40" in back.notes[0]
+
+    def test_a_real_header_of_v_names_is_kept(self, tmp_path, values):
+        path = tmp_path / "named.csv"
+        head = "id," + ",".join(f"V{j + 1}" for j in range(6)) + "\n"
+        path.write_text(head + "".join(f"s{i}," + ",".join(map(str, r)) + "\n" for i, r in enumerate(values)))
+        turned = transpose_dataset(load_table(path))
+        assert turned.instance_labels == tuple(f"V{j + 1}" for j in range(6))
 
 
 class TestCLI:

@@ -161,6 +161,24 @@ class TestRegulators:
         with pytest.raises(ParameterError, match="none of the 2 candidate regulator"):
             IdealParentSearch(regulators=["nope", "nada"]).fit(wide[0])
 
+    def test_names_of_the_rows_say_transpose(self, tmp_path, capsys):
+        """Gene ids listed while the genes are the file's rows (not yet transposed): the refusal says
+        so and names the fix, in the CLI and the estimator alike."""
+        rng = np.random.default_rng(3)
+        genes = [f"AT1G{10 * (g + 1):05d}" for g in range(40)]
+        data = tmp_path / "genes_x_conditions.tsv"
+        head = "gene\t" + "\t".join(f"heat_{t}min" for t in range(5, 65, 5)) + "\n"
+        data.write_text(
+            head + "".join(g + "\t" + "\t".join(f"{v:.3f}" for v in rng.normal(size=12)) + "\n" for g in genes)
+        )
+        regs = tmp_path / "tfs.txt"
+        regs.write_text("\n".join(genes[:5]) + "\n")
+        assert main(["learn", str(data), "--regulators", str(regs)]) == 2
+        line = capsys.readouterr().err.strip().splitlines()[-1]
+        assert "none of the 5 candidate regulator(s)" in line and "5 of them label the data's rows" in line
+        assert "--transpose" in line
+        assert main(["learn", str(data), "--regulators", str(regs), "--transpose", "--quiet"]) == 0
+
     def test_structural_em_keeps_the_restriction(self, wide):
         train = wide[0].copy()
         train.iloc[0, 5] = np.nan
