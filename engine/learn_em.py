@@ -24,6 +24,7 @@ import numpy as np
 from .cpd import get_cpd
 from .data import Dataset
 from .exceptions import ConvergenceWarning, ParameterError
+from .io.columns import filled_cells
 from .network import LearnedNetwork
 from .score import ScoreChoice
 from .search import RunStats, SearchSettings
@@ -108,6 +109,7 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     )
     net.hidden = summary["hidden"]
     net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
+    net.missing_cells = filled_cells(dataset, em.mean[:, : dataset.n_vars])
     net.loglik = summary["observed_loglik"]
     net.bic = summary["observed_bic"]
     self.score_choice_ = em.score_choice
@@ -238,6 +240,7 @@ def fit_imputed(self: IdealParentSearch, dataset: Dataset, callback=None) -> Ide
     self.stats_.seconds = time.perf_counter() - t0
     self.stats_.em_iterations = completion.n_iter
     self.network_.stats = self.stats_.to_dict()
+    self.network_.missing_cells = filled_cells(dataset, completed.values)
     self.network_.missing_values = (
         f"{completion.n_missing} missing cell(s) filled with their posterior means under a "
         "linear-Gaussian network learned by structural EM (mean-field E-step); the "

@@ -388,6 +388,7 @@ class SearchSession:
             net.score_info = {**net.score_info, "value": observed["score"]}
         if self.prepared.completion is not None:  # the export says the data were completed, and how
             net.missing_values = self.prepared.completion.describe(self.settings.cpd)
+            net.missing_cells = self.prepared.cells()
         self._network_cache = (key, net)
         return net
 
