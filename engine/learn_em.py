@@ -44,6 +44,7 @@ def _masking_design(dataset: Dataset):
 def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
     """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
     from .hidden import MISSING_HANDLING, HiddenSearch
+    from .hidden.scale import rescale_network, search_sds
 
     self.check_rows(dataset)
     if not self.search_settings().cpd_type.structural_em:
@@ -108,6 +109,8 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
         score=ScoreChoice(em.scorer, em.score_choice.reason),  # edge strengths in the score EM maximizes
     )
     net.hidden = summary["hidden"]
+    if hs is not None and hs.hidden:  # H on unit variance in the edges, families and profiles (hidden.scale)
+        rescale_network(net, search_sds(hs))
     net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
     net.missing_cells = filled_cells(dataset, em.mean[:, : dataset.n_vars])
     net.loglik = summary["observed_loglik"]

@@ -26,6 +26,7 @@ import numpy as np
 from engine.data import Dataset
 from engine.exceptions import IdealParentError
 from engine.hidden import ClusterProposal, HiddenSearch, propose_from_search
+from engine.hidden.scale import fitted_sds, rescale_network
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
@@ -381,6 +382,8 @@ class SearchSession:
                 }
                 for h in hidden
             ]
+            # H on unit variance, the scale of the Hidden page's regulator report (engine.hidden.scale)
+            rescale_network(net, fitted_sds(stepper.model, list(parents.values()), full.names, self.dataset.n_vars))
             # the score of a model with hidden variables is that of the observed data, with the
             # hidden variables integrated out (as the CLI's JSON and the Hidden variables page say)
             observed = net.evaluate(self.dataset)

@@ -19,7 +19,7 @@ from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
 from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
 from engine.hidden.candidates import ROOT_PER_INSTANCE
-from explorer import actions, gene_sets_box, state
+from explorer import actions, export, gene_sets_box, state
 from explorer.hidden_columns import proposal_columns
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
@@ -283,7 +283,6 @@ def _accepted_section(session) -> None:
     hs = session.hidden
     names = session.variable_names()
     values = session.values()
-    dataset = session.dataset
     stepper = session.stepper
     if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
         if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
@@ -308,9 +307,7 @@ def _accepted_section(session) -> None:
         wide = {c: st.column_config.TextColumn(c, width=280) for c in ("children", "proposed members")}
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=wide)  # fits at 1280 px
         members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in children[h.name]], columns=["hidden", "child"])
-        labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
-        profiles = pd.DataFrame({h.name: hs.hidden_profile(h.name) for h in hs.hidden})
-        profiles.insert(0, "instance", labels)
+        profiles = export.inferred_profiles(session)  # on the regulator report's scale, H on unit variance
         c1, c2 = st.columns(2)
         buf = io.StringIO()
         members.to_csv(buf, index=False)
@@ -321,6 +318,10 @@ def _accepted_section(session) -> None:
         profiles.to_csv(buf, index=False)
         c2.download_button(
             "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
+        )
+        st.caption(
+            "Inferred profiles: each hidden variable's posterior mean per instance, in SDs of H under the "
+            "network (H on unit variance, the scale of the loadings below and of the exported JSON)."
         )
         st.caption(
             f"Observed-data {session.score_label} of the current network: "

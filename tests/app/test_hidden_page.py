@@ -9,8 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.data import from_array
+from engine.hidden.scale import PROFILE_UNIT
 from engine.synth import random_network, sample
-from explorer import state
+from explorer import export, state
 from explorer.hidden_columns import TABLE_WIDTH
 from explorer.session import SearchSession
 
@@ -139,3 +140,37 @@ def test_proposals_table_columns_all_fit_at_1280_px(hidden_app):
     assert set(frame.value.columns) <= set(config), set(frame.value.columns) - set(config)
     widths = [config[c]["width"] for c in frame.value.columns]
     assert sum(widths) <= TABLE_WIDTH, widths
+
+
+def test_one_scale_for_the_accepted_hidden_variable(hidden_app):
+    """The profile download, the export's profile and edge weights and the regulator report's
+    loadings put H on one scale, unit variance under the network (engine.hidden.scale); recomputed
+    independently from the downloaded profile: each child's covariance with it, less its other
+    parents' share, gives back the child's loading."""
+    at, ds, _ = hidden_app
+    at.button(key="ip_hidden_accept").click().run()
+    assert not at.exception
+    session = at.session_state[state.SESSION]
+    profiles = export.inferred_profiles(session)
+    result = export.export_dict(session)
+    (entry,) = result["hidden"]
+    prof = profiles[entry["name"]].to_numpy()
+    assert prof == pytest.approx(entry["profile"]) and entry["profile_unit"] == PROFILE_UNIT
+    report = next(d.value for d in at.dataframe if "loading" in d.value.columns)
+    weight = {(e["parent"], e["child"]): e["weight"] for e in result["edges"]}
+    checked = 0
+    for _, row in report.iterrows():
+        assert weight[(row["hidden"], row["child"])] == pytest.approx(row["loading"], abs=1e-4)  # the page rounds
+        # Cov(child, H) = loading * Var(H) + sum_o w_o Cov(o, H), Var(H) = 1 on this scale; Cov with
+        # H's posterior mean is Cov with H (the child and o are observed)
+        params = result["families"][row["child"]]["params"]["coefficients"]
+        y = ds.values[:, ds.names.index(row["child"])]
+        cov = np.cov(y, prof, bias=True)[0, 1] - sum(
+            w * np.cov(ds.values[:, ds.names.index(p)], prof, bias=True)[0, 1]
+            for p, w in params.items()
+            if p != row["hidden"]
+        )
+        assert cov == pytest.approx(row["loading"], abs=2e-3)  # a least-squares slope on it reads larger
+        checked += 1
+    assert checked >= 4
+    assert any("in SDs of H under the network" in c.value for c in at.caption)
