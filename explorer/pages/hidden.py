@@ -20,7 +20,7 @@ from engine.exceptions import IdealParentError
 from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from explorer import actions, export, gene_sets_box, state
-from explorer.hidden_columns import proposal_columns
+from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -162,38 +162,30 @@ def render() -> None:
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
-        table = pd.DataFrame(
-            [
-                {
-                    "rank": i + 1,
-                    "members": ", ".join(p.names),
-                    "size": len(p.names),
-                    "source": p.source,
-                    f"estimated Δ{session.score_label}": round(p.estimated_gain, 2),
-                    "edges replaced": len(p.removed_edges),
-                    "C1 bound": round(p.c1, 2),
-                    "C2 bound": round(p.c2, 2),
-                    "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
-                    "leverage": round(p.leverage, 2),
-                    "status": _status(p),
-                }
-                for i, p in enumerate(proposals)
-            ]
-        )
-        st.dataframe(
-            table,
-            hide_index=True,
-            width="stretch",
-            column_config=proposal_columns(session.score_label),
-        )
-        flagged = [p for p in proposals if p.flagged]
-        if flagged:
-            named = sorted({c for p in flagged for c in p.high_leverage})
-            st.warning(
-                f"{len(flagged)} proposal(s) draw most of their profile from {', '.join(named)}: "
-                "one or two conditions, not a regulator acting across the data. They are listed last, and "
-                "`--hidden auto` never adds them. Check those conditions (a failed sample, a one-off shock)."
+        plain = [i for i, p in enumerate(proposals) if not p.flagged]
+        if plain:
+            st.dataframe(
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, _status),
+                hide_index=True,
+                width="stretch",
+                column_config=proposal_columns(session.score_label),
             )
+        for instances, group in flag_groups(proposals):  # one line per odd condition, its proposals below
+            members = {n for i in group for n in proposals[i].names}
+            ranks = rank_text(group)
+            st.warning(
+                f"**{len(group)} proposal(s) ({ranks}; {len(members):,} variables in all) draw most of their "
+                f"profile from {', '.join(instances)}**: one or two conditions, not a regulator acting across the "
+                "data. They are listed last, and `--hidden auto` never adds them. Check those conditions (a "
+                "failed sample, a one-off shock)."
+            )
+            with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
+                st.dataframe(
+                    proposal_table([proposals[i] for i in group], [i + 1 for i in group], session.score_label, _status),
+                    hide_index=True,
+                    width="stretch",
+                    column_config=proposal_columns(session.score_label),
+                )
         if len(proposals) < n_show:
             st.caption(
                 f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
