@@ -228,7 +228,8 @@ def render() -> None:
                 "realized change is reported."
             )
         view = cluster_view(stepper, values, prop, dataset.instance_labels)
-        st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
+        named = dataset.instance_labels is not None
+        st.plotly_chart(cluster_profiles_figure(view, named=named), key="ip_hidden_profiles_chart")
         left, right = st.columns(2)
         with left:
             st.plotly_chart(

@@ -70,6 +70,9 @@ def test_profile_plot_axis_names_conditions_in_z_order():
     fig = cluster_profiles_figure(view)
     assert list(fig.data[-1].x) == ["c #2", "heat", "c", "c #3"]
     assert fig.layout.xaxis.type == "category" and "conditions" in fig.layout.xaxis.title.text
+    # data without instance labels (Sachs: single cells numbered 1..853) are not called conditions
+    unnamed = cluster_profiles_figure(view, named=False).layout.xaxis.title.text
+    assert unnamed == "instances (rows of the data), sorted by z*"
 
 
 def test_flagged_proposals_grouped_by_their_conditions():

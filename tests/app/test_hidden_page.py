@@ -58,6 +58,8 @@ def test_proposals_listed_with_members_and_bounds(hidden_app):
     top = set(table.iloc[0]["members"].split(", "))
     assert len(top & set(kids)) >= 5  # the planted regulator's children come first
     assert len(at.get("plotly_chart")) >= 3  # profiles and the two heatmaps
+    axis = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["xaxis"]["title"]["text"]
+    assert axis == "instances (rows of the data), sorted by z*"  # no instance labels: not 'conditions'
 
 
 def test_accept_adds_hidden_variable_everywhere(hidden_app):
