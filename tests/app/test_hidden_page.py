@@ -79,6 +79,8 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
     for page in ("explorer/pages/search.py", "explorer/pages/inspector.py", "explorer/pages/truth.py"):
         at.switch_page(page).run()
         assert not at.exception, page
+        if page.endswith("inspector.py"):  # "Step 0" of a network with edges: counted since the Accept
+            assert any("of the search since hidden variable(s) H1 were accepted" in m.value for m in at.markdown)
         if page.endswith("search.py"):
             # the Search page says why its move log starts afresh
             assert any("structural EM after accepting" in c.value for c in at.caption)
