@@ -62,6 +62,11 @@ HOW_TO_READ = """
 - **Accept** adds a hidden variable (H1, H2, ...) as parent of the members, initialized from
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
+- **Flagged proposals** (status "odd: ...") draw most of *z\\**'s energy from one or two instances.
+  Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
+  it; their ranks are the ones they have among all proposals (flagged ones come last).
+- **After Accept**, H's inferred profile (download) and the loadings of the regulator report are on
+  one scale, H on unit variance under the network.
 """
 
 
