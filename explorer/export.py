@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from engine.cli.rerun import rerun_command
-from engine.hidden.scale import fitted_sds
+from engine.hidden.scale import stepper_sds
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
@@ -111,8 +111,7 @@ def inferred_profiles(session: SearchSession) -> pd.DataFrame:
     posterior mean in SDs of H under the current network, the scale of the regulator report's
     loadings and of the export's ``hidden`` profiles and edge weights (:mod:`engine.hidden.scale`)."""
     stepper, dataset, names = session.stepper, session.dataset, session.variable_names()
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    sds = fitted_sds(stepper.model, parents, names, dataset.n_vars)
+    sds = stepper_sds(stepper, names, dataset.n_vars)
     values = session.values()
     hidden = [n for n in names if n in session.hidden_names()]
     out = pd.DataFrame({h: values[:, names.index(h)] / sds[h] for h in hidden})

@@ -28,7 +28,7 @@ import numpy as np
 from .candidates import family_coefficients
 from .report import PROFILE_UNIT, implied_variances
 
-__all__ = ["PROFILE_UNIT", "hidden_sds", "search_sds", "fitted_sds", "rescale_network"]
+__all__ = ["PROFILE_UNIT", "hidden_sds", "search_sds", "fitted_sds", "stepper_sds", "rescale_network", "rescale_edges"]
 
 
 def hidden_sds(coef: np.ndarray, variance: np.ndarray, n_observed: int) -> np.ndarray:
@@ -53,6 +53,22 @@ def fitted_sds(model, parents: list[tuple[int, ...]], names, n_observed: int) ->
     coef, rss = family_coefficients(model, parents)
     sds = hidden_sds(coef, rss / model.n_samples, n_observed)
     return dict(zip(list(names)[n_observed:], sds.tolist(), strict=True))
+
+
+def stepper_sds(stepper, names, n_observed: int) -> dict[str, float]:
+    """:func:`fitted_sds` of a search's current families (``stepper.model``, its parent sets);
+    empty when the search has no hidden variable."""
+    if stepper.n_vars <= n_observed:
+        return {}
+    return fitted_sds(stepper.model, [stepper.parents(c) for c in range(stepper.n_vars)], names, n_observed)
+
+
+def rescale_edges(edges, names, sds: dict[str, float]) -> list[tuple[int, int, float]]:
+    """``(parent, child, weight)`` index triples with each hidden variable on unit variance: a
+    weight from H times ``sd(H)``, a weight into H divided by it (:func:`rescale_network`'s rule
+    for a network's families, for the weights a page draws)."""
+    scale = [float(sds.get(n, 1.0)) for n in names]
+    return [(p, c, w * scale[p] / scale[c]) for p, c, w in edges]
 
 
 def rescale_network(net, sds: dict[str, float]) -> None:

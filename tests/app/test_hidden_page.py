@@ -178,3 +178,7 @@ def test_one_scale_for_the_accepted_hidden_variable(hidden_app):
         checked += 1
     assert checked >= 4
     assert any("in SDs of H under the network" in c.value for c in at.caption)
+    # the Search page's network draws the same weights (hover and width)
+    names = session.variable_names()
+    drawn = {(names[p], names[c]): w for p, c, w in session.weighted_edges()}
+    assert drawn == pytest.approx(weight)
