@@ -78,3 +78,25 @@ def test_transpose_fills_from_the_file_and_agrees_with_the_cli(genes_x_condition
     assert (
         f"filled 4 missing cell(s), on the file's scale: {holes[0][0]} at {holes[0][1]} = " in capsys.readouterr().err
     )
+
+
+def test_more_filled_cells_than_the_banner_names_are_in_a_table(tmp_path):
+    """The banner names the first few filled cells; all of them are in a table under it."""
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(40, 5)).round(3).astype(object)
+    holes = [(r, r % 5) for r in range(2, 34, 4)]  # 8 cells, rows 3, 7, ... (1-based)
+    for r, c in holes:
+        values[r, c] = ""
+    csv = "a,b,c,d,e\n" + "\n".join(",".join(str(v) for v in row) for row in values) + "\n"
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    at.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    at.file_uploader(key=state.W_UPLOAD).set_value(("holes.csv", csv.encode(), "text/csv")).run()
+    assert not at.exception
+    banner = " ".join(texts(at.info))
+    assert "c at row 3 = " in banner and f"and {8 - prepared.SHOWN_CELLS} more (listed below)" in banner
+    assert any(e.label == "The 8 filled cells" for e in at.expander)
+    table = next(d.value for d in at.dataframe if "instance" in d.value.columns)
+    assert list(table.columns) == ["variable", "instance", "value"] and len(table) == 8
+    assert [(v, i) for v, i in zip(table["variable"], table["instance"], strict=True)] == [
+        ("abcde"[c], f"row {r + 1}") for r, c in holes
+    ]
