@@ -24,6 +24,7 @@ import numpy as np
 from .cpd import get_cpd
 from .data import Dataset
 from .exceptions import ConvergenceWarning, ParameterError
+from .io.columns import filled_cells
 from .network import LearnedNetwork
 from .score import ScoreChoice
 from .search import RunStats, SearchSettings
@@ -43,6 +44,7 @@ def _masking_design(dataset: Dataset):
 def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
     """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
     from .hidden import MISSING_HANDLING, HiddenSearch
+    from .hidden.scale import rescale_network, search_sds
 
     self.check_rows(dataset)
     if not self.search_settings().cpd_type.structural_em:
@@ -107,7 +109,10 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
         score=ScoreChoice(em.scorer, em.score_choice.reason),  # edge strengths in the score EM maximizes
     )
     net.hidden = summary["hidden"]
+    if hs is not None and hs.hidden:  # H on unit variance in the edges, families and profiles (hidden.scale)
+        rescale_network(net, search_sds(hs))
     net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
+    net.missing_cells = filled_cells(dataset, em.mean[:, : dataset.n_vars])
     net.loglik = summary["observed_loglik"]
     net.bic = summary["observed_bic"]
     self.score_choice_ = em.score_choice
@@ -238,6 +243,7 @@ def fit_imputed(self: IdealParentSearch, dataset: Dataset, callback=None) -> Ide
     self.stats_.seconds = time.perf_counter() - t0
     self.stats_.em_iterations = completion.n_iter
     self.network_.stats = self.stats_.to_dict()
+    self.network_.missing_cells = filled_cells(dataset, completed.values)
     self.network_.missing_values = (
         f"{completion.n_missing} missing cell(s) filled with their posterior means under a "
         "linear-Gaussian network learned by structural EM (mean-field E-step); the "

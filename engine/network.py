@@ -16,7 +16,9 @@ the same scale before the fitted parameters are evaluated on them. ``score.bic``
 paper's BIC; ``score.value`` is the score the search maximized (``score.name``, with its
 parameters and the reason it was chosen; :mod:`engine.score`). ``edges`` are ranked strongest
 first: an edge's ``strength`` is the score (nats) the network loses when that edge alone is removed
-(:mod:`engine.arc_strength`, bnlearn's ``arc.strength`` with the sign turned).
+(:mod:`engine.arc_strength`, bnlearn's ``arc.strength`` with the sign turned). With missing cells
+the result also has ``missing_cells``: ``[{"variable", "instance", "value"}]``, each cell's
+posterior mean at the end of structural EM, on the file's scale.
 """
 
 from __future__ import annotations
@@ -89,6 +91,9 @@ class LearnedNetwork:
     interventions: dict = field(default_factory=dict)
     #: (parent, child) -> nats the score loses when that edge alone is removed (empty: not computed)
     strengths: dict = field(default_factory=dict)
+    #: the missing cells and the values filled in: [{"variable", "instance", "value"}] on the file's
+    #: scale (engine.io.filled_cells; empty when the data were complete)
+    missing_cells: list = field(default_factory=list)
 
     # ---------------------------------------------------------------- build
     @classmethod
@@ -179,6 +184,7 @@ class LearnedNetwork:
             "transform": self.transform,
             "hidden": self.hidden,
             "missing_values": self.missing_values,
+            **({"missing_cells": self.missing_cells} if self.missing_cells else {}),
             **({"interventions": self.interventions} if self.interventions else {}),
         }
 
@@ -211,6 +217,7 @@ class LearnedNetwork:
                 for e in spec.get("edges") or []
                 if isinstance(e, dict) and isinstance(e.get("strength"), (int, float))
             },
+            list(spec.get("missing_cells") or []),
         )
 
     def to_graphml(self) -> str:

@@ -16,12 +16,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import pandas as pd
+
 from engine.cli.rerun import rerun_command
+from engine.hidden.scale import stepper_sds
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
 
-__all__ = ["export_settings", "export_dict", "rerun_notes"]
+__all__ = ["export_settings", "export_dict", "rerun_notes", "inferred_profiles"]
 
 
 def export_settings(session: SearchSession) -> dict:
@@ -99,4 +102,19 @@ def export_dict(session: SearchSession) -> dict:
     notes = rerun_notes(session)
     if notes:
         out["rerun_note"] = "; ".join(notes) + "."
+    return out
+
+
+def inferred_profiles(session: SearchSession) -> pd.DataFrame:
+    """The accepted hidden variables' profiles as the Hidden page's download gives them: one row per
+    instance (``instance``: the file's label, or 1..M), one column per hidden variable, each the
+    posterior mean in SDs of H under the current network, the scale of the regulator report's
+    loadings and of the export's ``hidden`` profiles and edge weights (:mod:`engine.hidden.scale`)."""
+    stepper, dataset, names = session.stepper, session.dataset, session.variable_names()
+    sds = stepper_sds(stepper, names, dataset.n_vars)
+    values = session.values()
+    hidden = [n for n in names if n in session.hidden_names()]
+    out = pd.DataFrame({h: values[:, names.index(h)] / sds[h] for h in hidden})
+    labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
+    out.insert(0, "instance", labels)
     return out

@@ -1,4 +1,5 @@
-"""Column settings of the Hidden page's proposals table (widths in px and help texts).
+"""Column settings of the Hidden page's proposals table (widths in px and help texts), the table's
+rows, and the groups of flagged proposals the page collapses under one line each.
 
 Every column, C1 and C2 and the leverage included, fits the page at 1280 px with the sidebar open
 (about 818 px for the table): the widths sum to at most :data:`TABLE_WIDTH`. A long member list is cut
@@ -7,9 +8,12 @@ at the column's edge (all are listed under "Proposal #k").
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
+import pandas as pd
 import streamlit as st
 
-__all__ = ["PROPOSAL_WIDTHS", "TABLE_WIDTH", "proposal_columns"]
+__all__ = ["PROPOSAL_WIDTHS", "TABLE_WIDTH", "proposal_columns", "proposal_table", "flag_groups", "rank_text"]
 
 #: the widest the columns may sum to (px): the table's inner width at 1280 px, sidebar open
 TABLE_WIDTH = 812
@@ -55,3 +59,48 @@ def proposal_columns(score_label: str) -> dict:
             "Flagged above 0.5, or when two instances hold more than 0.8.",
         ),
     }
+
+
+def proposal_table(proposals, ranks: list[int], score_label: str, status: Callable) -> pd.DataFrame:
+    """The proposals table's rows for ``proposals`` (engine.hidden.ClusterProposal) with their
+    ``ranks`` (1-based, the engine's order); ``status(p)`` fills the status column."""
+    return pd.DataFrame(
+        [
+            {
+                "rank": r,
+                "members": ", ".join(p.names),
+                "size": len(p.names),
+                "source": p.source,
+                f"estimated Δ{score_label}": round(p.estimated_gain, 2),
+                "edges replaced": len(p.removed_edges),
+                "C1 bound": round(p.c1, 2),
+                "C2 bound": round(p.c2, 2),
+                "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
+                "leverage": round(p.leverage, 2),
+                "status": status(p),
+            }
+            for r, p in zip(ranks, proposals, strict=True)
+        ]
+    )
+
+
+def flag_groups(proposals) -> list[tuple[tuple[str, ...], list[int]]]:
+    """The flagged proposals grouped by the instance(s) that flag them: ``(instances, indices)``
+    in the order each group first appears (indices into ``proposals``, 0-based); the page lists
+    each group under one line instead of one table row per proposal (a salt shock that moves 90
+    genes comes back as several proposals, all flagged by it)."""
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i, p in enumerate(proposals):
+        if p.flagged:
+            groups.setdefault(tuple(sorted(p.high_leverage)), []).append(i)
+    return list(groups.items())
+
+
+def rank_text(indices: list[int]) -> str:
+    """``[1, 2, 3, 4]`` (0-based) as "ranks 2-5"; "rank 2" alone; "ranks 2, 4" when not consecutive."""
+    ranks = [i + 1 for i in indices]
+    if len(ranks) == 1:
+        return f"rank {ranks[0]}"
+    if ranks[-1] - ranks[0] == len(ranks) - 1:
+        return f"ranks {ranks[0]}–{ranks[-1]}"
+    return "ranks " + ", ".join(map(str, ranks))

@@ -12,10 +12,12 @@ from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 __all__ = ["cluster_profiles_figure", "correlation_heatmap"]
 
 
-def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.Figure:
+def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: bool = True) -> go.Figure:
     """Members' scaled ideal profiles (thin) and the proposed hidden profile z* (thick), with the
     instances sorted by z* so that agreement reads as lines rising together; the axis names the
-    instances (the file's condition labels), so a profile carried by one condition shows which."""
+    instances (the file's condition labels), so a profile carried by one condition shows which.
+    ``named=False``: the data have no instance labels (the axis counts rows, e.g. single cells),
+    and its title does not call them conditions."""
     order = view.order
     names = _unique(view.instances or [str(i + 1) for i in range(order.size)])
     xs = [names[i] for i in order]
@@ -48,7 +50,12 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12) -> go.F
     fig.update_layout(
         height=380,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        xaxis={"title": "instances (conditions), sorted by z*", "type": "category", "nticks": 40, "tickangle": -45},
+        xaxis={
+            "title": f"instances ({'conditions' if named else 'rows of the data'}), sorted by z*",
+            "type": "category",
+            "nticks": 40,
+            "tickangle": -45,
+        },
         yaxis_title="standardized value",
         legend={"orientation": "h", "y": 1.12, "x": 0},
     )

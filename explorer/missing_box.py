@@ -2,17 +2,19 @@
 missing cells of a loaded (or turned-round) data set are filled by structural EM.
 
 The banner's text is :func:`explorer.prepared.banner`: how many cells are missing and where, and
-that the search runs on the data completed by the engine's structural EM.
+that the search runs on the data completed by the engine's structural EM, and which cells were
+filled with what (the first few in the text, all of them in a table under it when there are more).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import pandas as pd
 import streamlit as st
 
 from explorer import state
-from explorer.prepared import banner
+from explorer.prepared import SHOWN_CELLS, banner
 
 __all__ = ["missing_box", "em_progress"]
 
@@ -23,8 +25,13 @@ def missing_box() -> None:
     if session is None:
         return
     text = banner(session.prepared, session.settings.cpd)
-    if text is not None:
-        st.info(text, icon=":material/grid_off:")
+    if text is None:
+        return
+    st.info(text, icon=":material/grid_off:")
+    cells = session.prepared.cells()
+    if len(cells) > SHOWN_CELLS:
+        with st.expander(f"The {len(cells):,} filled cells"):
+            st.dataframe(pd.DataFrame(cells), hide_index=True, width="stretch")
 
 
 def em_progress() -> Callable[[int, int, str], None]:

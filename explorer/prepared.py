@@ -18,17 +18,19 @@ from dataclasses import dataclass
 
 from engine.cpd import get_cpd
 from engine.data import Dataset
-from engine.io import missing_summary
+from engine.io import filled_cells, missing_summary
 from engine.learn_em import Completion, complete_missing
 from engine.search import SearchSettings
 
-__all__ = ["EM_ITERATIONS", "PreparedData", "prepare", "banner"]
+__all__ = ["EM_ITERATIONS", "SHOWN_CELLS", "PreparedData", "prepare", "banner"]
 
 #: structural EM iterations run to complete a loaded data set: one M-step search and one E-step.
 #: On a 600-gene x 40-condition lab file the filled cells' RMS error (standardized units) is 1.07
 #: for column means, 0.833 after 1 iteration, 0.821 after 2 and 0.824 at convergence (5), for 1/4
 #: of the time (benchmarks/RESULTS.md, "Lab-like file in the explorer")
 EM_ITERATIONS = 1
+#: filled cells named in the banner (all of them are in the table under it and in the export)
+SHOWN_CELLS = 6
 
 
 @dataclass(frozen=True)
@@ -40,6 +42,11 @@ class PreparedData:
     completion: Completion | None
     #: how many cells are missing and where (None when none is)
     missing: str | None
+
+    def cells(self) -> list[dict]:
+        """Each filled cell, ``{"variable", "instance", "value"}`` on the file's scale
+        (:func:`engine.io.filled_cells`; empty when nothing was missing)."""
+        return filled_cells(self.loaded, self.searched.values) if self.completion is not None else []
 
 
 def prepare(
@@ -84,10 +91,20 @@ def banner(prepared: PreparedData, cpd: str = "linear") -> str | None:
     if c is None:
         return None
     ran = "converged" if c.converged else f"{c.n_iter} iteration{'s' if c.n_iter > 1 else ''}"
+    cells = prepared.cells()
+    shown = ", ".join(f"{x['variable']} at {x['instance']} = {x['value']:.4g}" for x in cells[:SHOWN_CELLS])
+    more = f" and {len(cells) - SHOWN_CELLS:,} more (listed below)" if len(cells) > SHOWN_CELLS else ""
+    turned = any(n.startswith("transposed") for n in prepared.loaded.notes)
+    when = (
+        "after the transpose, from the file's own cells (never from values filled before it)"
+        if turned
+        else "once when the data were loaded (a Transpose fills them again from the file's own cells)"
+    )
     return (
         f"**This file has {prepared.missing}.** The search runs on your data with each missing cell "
         f"filled by its posterior mean under a linear-Gaussian network ({c.n_edges} edges) learned by "
-        f"structural EM ({ran}; JMLR 2007 section 6), computed once when the data were loaded. Step, "
+        f"structural EM ({ran}; JMLR 2007 section 6), computed {when}. Filled, on the file's scale: "
+        f"{shown}{more}. Step, "
         "Run and every page use these completed data, an approximation: the filled cells are not "
         "re-estimated as the network changes. The file and the values as loaded are unchanged. For "
         "the full structural EM, learn from the command line (`python -m engine learn FILE "

@@ -26,6 +26,7 @@ import numpy as np
 from engine.data import Dataset
 from engine.exceptions import IdealParentError
 from engine.hidden import ClusterProposal, HiddenSearch, propose_from_search
+from engine.hidden.scale import rescale_edges, rescale_network, stepper_sds
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
@@ -345,7 +346,7 @@ class SearchSession:
     # ---------------------------------------------------------- derived views
     def weighted_edges(self) -> list[tuple[int, int, float]]:
         """(parent, child, fitted coefficient) of every edge of the main search, from the engine's
-        cached fits."""
+        cached fits (hidden variables on unit variance, as in the export: engine.hidden.scale)."""
         stepper = self.stepper
         out = []
         for c in range(stepper.n_vars):
@@ -354,7 +355,7 @@ class SearchSession:
                 continue
             coefs = stepper.model.fit(c, parents).params.get("coefficients", [math.nan] * len(parents))
             out.extend((int(p), c, float(w)) for p, w in zip(parents, coefs, strict=True))
-        return out
+        return rescale_edges(out, names := self.variable_names(), stepper_sds(stepper, names, self.dataset.n_vars))
 
     def learned_network(self) -> LearnedNetwork:
         """The current network with fitted parameters (cached until the structure changes)."""
@@ -381,6 +382,8 @@ class SearchSession:
                 }
                 for h in hidden
             ]
+            # H on unit variance, the scale of the Hidden page's regulator report (engine.hidden.scale)
+            rescale_network(net, stepper_sds(stepper, full.names, self.dataset.n_vars))
             # the score of a model with hidden variables is that of the observed data, with the
             # hidden variables integrated out (as the CLI's JSON and the Hidden variables page say)
             observed = net.evaluate(self.dataset)
@@ -388,6 +391,7 @@ class SearchSession:
             net.score_info = {**net.score_info, "value": observed["score"]}
         if self.prepared.completion is not None:  # the export says the data were completed, and how
             net.missing_values = self.prepared.completion.describe(self.settings.cpd)
+            net.missing_cells = self.prepared.cells()
         self._network_cache = (key, net)
         return net
 

@@ -230,6 +230,11 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         + (f"; written to {args.out}" if args.out else "")
     )
     progress.done("\n".join(edge_summary(result["edges"], args.out or "the JSON")))
+    if result.get("missing_cells"):  # which cells were filled, as the explorer's banner names them
+        cells = result["missing_cells"]
+        shown = ", ".join(f"{c['variable']} at {c['instance']} = {c['value']:.4g}" for c in cells[:6])
+        more = f" and {len(cells) - 6:,} more" if len(cells) > 6 else ""
+        progress.done(f"filled {len(cells):,} missing cell(s), on the file's scale: {shown}{more} ('missing_cells')")
     return 0
 
 

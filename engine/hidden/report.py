@@ -9,7 +9,7 @@ structural EM, JMLR 2007 section 6), per child X:
 * ``variance_explained``: the share of X's (implied) variance due to H's direct effect,
   ``w_HX^2 Var(H) / Var(X)``;
 * ``corr_child_profile``: corr(X's values, H's profile), the profile being H's posterior mean
-  per instance (z* refined by EM).
+  per instance (z* refined by EM), reported on the loadings' scale (divided by sd(H), :mod:`.scale`).
 
 Per hidden variable: the observed variable whose values are closest to the profile (|corr|), the
 proposal's estimated score change and the realized one (observed data, the same score, against the
@@ -39,6 +39,9 @@ __all__ = [
     "regulator_report",
     "report_rows",
 ]
+
+#: what the numbers of a hidden variable's profile are, wherever it is shown or exported (.scale)
+PROFILE_UNIT = "posterior mean of H in SDs of H under the network (H on unit variance, the loadings' scale)"
 
 #: columns of the CSV export, one row per (hidden variable, child)
 REPORT_COLUMNS = [
@@ -79,7 +82,7 @@ class RegulatorReport:
     extra: dict = field(default_factory=dict)
     #: H's own parents (regulators it depends on, ``H <- TF``), strongest first
     parents: list[str] = field(default_factory=list)
-    #: H's profile per instance: ``{"instances": names, "values": posterior means}``
+    #: H's profile per instance: ``{"instances": names, "values": posterior means / sd(H), "unit"}``
     profile: dict = field(default_factory=dict)
     #: share of H's (implied) variance its parents explain, ``1 - sigma_H^2 / Var(H)``: near 1, H is
     #: a combination of measured regulators rather than a new one (0 without parents)
@@ -187,7 +190,12 @@ def regulator_report(
                 realized_gain=float(real),
                 parents=[str(names[p]) for p in ups],
                 parents_r2=float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0,
-                profile={"instances": instance_names(labels, prof.size), "values": [float(v) for v in prof]},
+                # on the loadings' scale, H on unit variance (.scale)
+                profile={
+                    "instances": instance_names(labels, prof.size),
+                    "values": [float(v) for v in prof / math.sqrt(var[h])],
+                    "unit": PROFILE_UNIT,
+                },
             )
         )
     return out

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._validation import MIN_SAMPLES
 from ..data import Dataset, from_array
-from .columns import MAX_MISSING, RENAMED, missing_summary
+from .columns import MAX_MISSING, RENAMED, filled_cells, missing_summary
 from .files import read_table, source_label
 from .frame import from_frame
 from .header import HeaderlessFileError
@@ -38,6 +38,7 @@ __all__ = [
     "RENAMED",
     "MAX_MISSING",
     "missing_summary",
+    "filled_cells",
 ]
 
 #: how a note that reports data left out (a column or variable that cannot be used) begins

@@ -18,7 +18,15 @@ import numpy as np
 
 from ..data import Dataset
 
-__all__ = ["RENAMED", "rename_repeats", "drop_sparse_variables", "missing_summary", "share_text", "MAX_MISSING"]
+__all__ = [
+    "RENAMED",
+    "rename_repeats",
+    "drop_sparse_variables",
+    "missing_summary",
+    "filled_cells",
+    "share_text",
+    "MAX_MISSING",
+]
 
 #: how a note that reports renamed (repeated) names begins
 RENAMED = "renamed "
@@ -124,3 +132,24 @@ def missing_summary(dataset: Dataset, top: int = 5) -> str | None:
         f"{total:,} missing cell(s) ({share_text(total, missing.size)} of the table) in {hit.size:,} of "
         f"{dataset.n_vars:,} variables; most in {most}"
     )
+
+
+def filled_cells(dataset: Dataset, values: np.ndarray) -> list[dict]:
+    """The missing cells of ``dataset`` with the values ``values`` (same shape, the data set's own
+    scale, e.g. standardized) puts in them: ``[{"variable", "instance", "value"}]`` in row-major
+    order, ``value`` on the file's scale (standardization undone) and ``instance`` the row's label
+    (``"row N"``, counted from 1, without labels). The ``missing_cells`` of a result and of an
+    export, so that a reader can find each filled cell in the file."""
+    rows, cols = np.nonzero(np.asarray(dataset.missing))
+    labels = dataset.instance_labels
+    vals = (
+        np.asarray(values, dtype=float)[rows, cols] * np.asarray(dataset.scales)[cols] + np.asarray(dataset.means)[cols]
+    )
+    return [
+        {
+            "variable": dataset.names[c],
+            "instance": str(labels[r]) if labels is not None else f"row {r + 1}",
+            "value": float(v),
+        }
+        for r, c, v in zip(rows.tolist(), cols.tolist(), vals.tolist(), strict=True)
+    ]

@@ -19,8 +19,8 @@ from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
 from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
 from engine.hidden.candidates import ROOT_PER_INSTANCE
-from explorer import actions, gene_sets_box, state
-from explorer.hidden_columns import proposal_columns
+from explorer import actions, export, gene_sets_box, state
+from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -62,6 +62,11 @@ HOW_TO_READ = """
 - **Accept** adds a hidden variable (H1, H2, ...) as parent of the members, initialized from
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
+- **Flagged proposals** (status "odd: ...") draw most of *z\\**'s energy from one or two instances.
+  Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
+  it; their ranks are the ones they have among all proposals (flagged ones come last).
+- **After Accept**, H's inferred profile (download) and the loadings of the regulator report are on
+  one scale, H on unit variance under the network.
 """
 
 
@@ -162,38 +167,30 @@ def render() -> None:
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
-        table = pd.DataFrame(
-            [
-                {
-                    "rank": i + 1,
-                    "members": ", ".join(p.names),
-                    "size": len(p.names),
-                    "source": p.source,
-                    f"estimated Δ{session.score_label}": round(p.estimated_gain, 2),
-                    "edges replaced": len(p.removed_edges),
-                    "C1 bound": round(p.c1, 2),
-                    "C2 bound": round(p.c2, 2),
-                    "closest existing variable": f"{p.closest} (|r| = {p.closest_corr:.2f})" if p.closest else "-",
-                    "leverage": round(p.leverage, 2),
-                    "status": _status(p),
-                }
-                for i, p in enumerate(proposals)
-            ]
-        )
-        st.dataframe(
-            table,
-            hide_index=True,
-            width="stretch",
-            column_config=proposal_columns(session.score_label),
-        )
-        flagged = [p for p in proposals if p.flagged]
-        if flagged:
-            named = sorted({c for p in flagged for c in p.high_leverage})
-            st.warning(
-                f"{len(flagged)} proposal(s) draw most of their profile from {', '.join(named)}: "
-                "one or two conditions, not a regulator acting across the data. They are listed last, and "
-                "`--hidden auto` never adds them. Check those conditions (a failed sample, a one-off shock)."
+        plain = [i for i, p in enumerate(proposals) if not p.flagged]
+        if plain:
+            st.dataframe(
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, _status),
+                hide_index=True,
+                width="stretch",
+                column_config=proposal_columns(session.score_label),
             )
+        for instances, group in flag_groups(proposals):  # one line per odd condition, its proposals below
+            members = {n for i in group for n in proposals[i].names}
+            ranks = rank_text(group)
+            st.warning(
+                f"**{len(group)} proposal(s) ({ranks}; {len(members):,} variables in all) draw most of their "
+                f"profile from {', '.join(instances)}**: one or two conditions, not a regulator acting across the "
+                "data. They are listed last, and `--hidden auto` never adds them. Check those conditions (a "
+                "failed sample, a one-off shock)."
+            )
+            with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
+                st.dataframe(
+                    proposal_table([proposals[i] for i in group], [i + 1 for i in group], session.score_label, _status),
+                    hide_index=True,
+                    width="stretch",
+                    column_config=proposal_columns(session.score_label),
+                )
         if len(proposals) < n_show:
             st.caption(
                 f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
@@ -236,7 +233,8 @@ def render() -> None:
                 "realized change is reported."
             )
         view = cluster_view(stepper, values, prop, dataset.instance_labels)
-        st.plotly_chart(cluster_profiles_figure(view), key="ip_hidden_profiles_chart")
+        named = dataset.instance_labels is not None
+        st.plotly_chart(cluster_profiles_figure(view, named=named), key="ip_hidden_profiles_chart")
         left, right = st.columns(2)
         with left:
             st.plotly_chart(
@@ -283,7 +281,6 @@ def _accepted_section(session) -> None:
     hs = session.hidden
     names = session.variable_names()
     values = session.values()
-    dataset = session.dataset
     stepper = session.stepper
     if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
         if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
@@ -308,9 +305,7 @@ def _accepted_section(session) -> None:
         wide = {c: st.column_config.TextColumn(c, width=280) for c in ("children", "proposed members")}
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=wide)  # fits at 1280 px
         members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in children[h.name]], columns=["hidden", "child"])
-        labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
-        profiles = pd.DataFrame({h.name: hs.hidden_profile(h.name) for h in hs.hidden})
-        profiles.insert(0, "instance", labels)
+        profiles = export.inferred_profiles(session)  # on the regulator report's scale, H on unit variance
         c1, c2 = st.columns(2)
         buf = io.StringIO()
         members.to_csv(buf, index=False)
@@ -321,6 +316,10 @@ def _accepted_section(session) -> None:
         profiles.to_csv(buf, index=False)
         c2.download_button(
             "Download inferred profiles (CSV)", buf.getvalue(), "hidden_profiles.csv", "text/csv", key=KEY_DL_PROFILES
+        )
+        st.caption(
+            "Inferred profiles: each hidden variable's posterior mean per instance, in SDs of H under the "
+            "network (H on unit variance, the scale of the loadings below and of the exported JSON)."
         )
         st.caption(
             f"Observed-data {session.score_label} of the current network: "

@@ -125,8 +125,13 @@ def render() -> None:
     parents = ", ".join(fp.parent_names or []) or "none"
     st.subheader(f"Family of {var}")
     st.markdown(
-        f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search; "
-        f"{fp.n_legal} legal new parents; {_instances(session.dataset, child, fp.n_samples)}; CPD: "
+        f"Current parents of **{var}**: {parents}. Step {stepper.n_iter} of the search"
+        + (  # after Accept the network is structural EM's and the move count starts again from it
+            f" since hidden variable(s) {', '.join(sorted(session.hidden_names()))} were accepted; "
+            if session.hidden_names()
+            else "; "
+        )
+        + f"{fp.n_legal} legal new parents; {_instances(session.dataset, child, fp.n_samples)}; CPD: "
         f"{text.cpd_label(session.settings)}."
     )
 

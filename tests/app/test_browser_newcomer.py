@@ -61,6 +61,8 @@ def newcomer_server():
 
 def test_a_biologists_first_session(newcomer_server, tmp_path):
     data, listed, module = write_lab(tmp_path)
+    ids = [line.split("\t", 1)[0] for line in data.read_text().splitlines()[1:]]
+    holes = [(ids[g], CONDITIONS[c]) for g, c in ((37, 5), (411, 17), (702, 0))]
     with chromium() as browser:
         page, errors = open_app(browser, newcomer_server)
         main = page.locator("[data-testid=stMain]")
@@ -75,6 +77,10 @@ def test_a_biologists_first_session(newcomer_server, tmp_path):
         page.get_by_text("Transposed: the data are now 24 instances x 800 variables").first.wait_for(timeout=120_000)
         page.get_by_text("applied to the turned data: 40 of 40 listed names found").first.wait_for(timeout=30_000)
         assert "Settings not applied" not in page.inner_text("body")
+        # the missing cells filled again after the turn, from the file's own cells, each named
+        banner = page.locator("[data-testid=stAlert]", has_text="This file has").first.inner_text()
+        assert "after the transpose, from the file's own cells" in banner
+        assert all(f"{g} at {c} = " in banner for g, c in holes), banner
         _shot(page, tmp_path, "newcomer_transposed.png")
 
         page.get_by_text("Go to the Search page").first.click()
@@ -95,6 +101,7 @@ def test_a_biologists_first_session(newcomer_server, tmp_path):
         members = text[text.index("Members:") :].split("\n", 1)[0]
         assert len([g for g in module if g in members]) >= 27, members  # the module, proposed first
         assert "draw most of their profile from salt_2h" in text  # the odd condition, by name
+        assert "proposal(s) flagged by salt_2h" in text  # its proposals under that one line
         axis = page.locator(".js-plotly-plot").first.inner_text()
         assert "heat_15min" in axis and "salt_2h" in axis and "instances (conditions), sorted by z*" in axis
 
@@ -114,5 +121,9 @@ def test_a_biologists_first_session(newcomer_server, tmp_path):
         assert errors == [], errors
     (h1,) = exported["hidden"]
     assert h1["instances"] == CONDITIONS and len(h1["profile"]) == 24
+    # H on unit variance everywhere: the profile (SD a little under 1) and the loadings = edge weights
+    assert 0.8 < np.std(h1["profile"]) <= 1.0 and "unit variance" in h1["profile_unit"]
+    weight = {(e["parent"], e["child"]): e["weight"] for e in exported["edges"]}
+    assert all(weight[(h1["name"], r["child"])] == pytest.approx(r["loading"], rel=1e-6) for r in h1["report"])
     settings = exported["settings"]
     assert settings["transpose"] is True and len(settings["regulators"]) == 40

@@ -49,11 +49,14 @@ def test_page_warns_on_a_proposal_resting_on_one_condition():
     at.session_state[state.SESSION] = session
     at.run()
     assert not at.exception
-    table = at.dataframe[0].value
-    flagged = table[table["status"].str.contains("heat_shock")]
-    assert len(flagged) >= 1 and (flagged["leverage"] > 0.5).all()
-    assert flagged["rank"].min() > table.loc[~table.index.isin(flagged.index), "rank"].max()
-    assert any("heat_shock" in w.value for w in at.warning)
+    # the plain proposals' table, then the flagged ones under one line naming their condition
+    plain, odd = (d.value for d in at.dataframe[:2])
+    assert not plain["status"].str.contains("odd").any()
+    assert len(odd) >= 1 and odd["status"].str.contains("heat_shock").all() and (odd["leverage"] > 0.5).all()
+    assert odd["rank"].min() > plain["rank"].max()  # the engine's ranks, flagged last
+    (line,) = [w.value for w in at.warning if "draw most of their profile from" in w.value]
+    assert "heat_shock" in line and f"{len(odd)} proposal(s)" in line
+    assert any(e.label == f"The {len(odd)} proposal(s) flagged by heat_shock" for e in at.expander)
 
 
 def test_profile_plot_axis_names_conditions_in_z_order():
@@ -67,3 +70,21 @@ def test_profile_plot_axis_names_conditions_in_z_order():
     fig = cluster_profiles_figure(view)
     assert list(fig.data[-1].x) == ["c #2", "heat", "c", "c #3"]
     assert fig.layout.xaxis.type == "category" and "conditions" in fig.layout.xaxis.title.text
+    # data without instance labels (Sachs: single cells numbered 1..853) are not called conditions
+    unnamed = cluster_profiles_figure(view, named=False).layout.xaxis.title.text
+    assert unnamed == "instances (rows of the data), sorted by z*"
+
+
+def test_flagged_proposals_grouped_by_their_conditions():
+    """Flagged proposals are grouped by the instance(s) that flag them, in the engine's order."""
+    from types import SimpleNamespace
+
+    from explorer.hidden_columns import flag_groups, rank_text
+
+    def prop(*instances):
+        return SimpleNamespace(flagged=bool(instances), high_leverage=list(instances))
+
+    props = [prop(), prop("salt_2h"), prop("salt_2h", "heat_1h"), prop("salt_2h"), prop("heat_1h", "salt_2h")]
+    assert flag_groups(props) == [(("salt_2h",), [1, 3]), (("heat_1h", "salt_2h"), [2, 4])]
+    assert flag_groups(props[:1]) == []
+    assert (rank_text([1]), rank_text([1, 2, 3, 4]), rank_text([1, 3])) == ("rank 2", "ranks 2–5", "ranks 2, 4")

@@ -9,8 +9,9 @@ import pytest
 from streamlit.testing.v1 import AppTest
 
 from engine.data import from_array
+from engine.hidden.scale import PROFILE_UNIT
 from engine.synth import random_network, sample
-from explorer import state
+from explorer import export, state
 from explorer.hidden_columns import TABLE_WIDTH
 from explorer.session import SearchSession
 
@@ -57,6 +58,8 @@ def test_proposals_listed_with_members_and_bounds(hidden_app):
     top = set(table.iloc[0]["members"].split(", "))
     assert len(top & set(kids)) >= 5  # the planted regulator's children come first
     assert len(at.get("plotly_chart")) >= 3  # profiles and the two heatmaps
+    axis = json.loads(at.get("plotly_chart")[0].proto.spec)["layout"]["xaxis"]["title"]["text"]
+    assert axis == "instances (rows of the data), sorted by z*"  # no instance labels: not 'conditions'
 
 
 def test_accept_adds_hidden_variable_everywhere(hidden_app):
@@ -76,6 +79,8 @@ def test_accept_adds_hidden_variable_everywhere(hidden_app):
     for page in ("explorer/pages/search.py", "explorer/pages/inspector.py", "explorer/pages/truth.py"):
         at.switch_page(page).run()
         assert not at.exception, page
+        if page.endswith("inspector.py"):  # "Step 0" of a network with edges: counted since the Accept
+            assert any("of the search since hidden variable(s) H1 were accepted" in m.value for m in at.markdown)
         if page.endswith("search.py"):
             # the Search page says why its move log starts afresh
             assert any("structural EM after accepting" in c.value for c in at.caption)
@@ -139,3 +144,41 @@ def test_proposals_table_columns_all_fit_at_1280_px(hidden_app):
     assert set(frame.value.columns) <= set(config), set(frame.value.columns) - set(config)
     widths = [config[c]["width"] for c in frame.value.columns]
     assert sum(widths) <= TABLE_WIDTH, widths
+
+
+def test_one_scale_for_the_accepted_hidden_variable(hidden_app):
+    """The profile download, the export's profile and edge weights and the regulator report's
+    loadings put H on one scale, unit variance under the network (engine.hidden.scale); recomputed
+    independently from the downloaded profile: each child's covariance with it, less its other
+    parents' share, gives back the child's loading."""
+    at, ds, _ = hidden_app
+    at.button(key="ip_hidden_accept").click().run()
+    assert not at.exception
+    session = at.session_state[state.SESSION]
+    profiles = export.inferred_profiles(session)
+    result = export.export_dict(session)
+    (entry,) = result["hidden"]
+    prof = profiles[entry["name"]].to_numpy()
+    assert prof == pytest.approx(entry["profile"]) and entry["profile_unit"] == PROFILE_UNIT
+    report = next(d.value for d in at.dataframe if "loading" in d.value.columns)
+    weight = {(e["parent"], e["child"]): e["weight"] for e in result["edges"]}
+    checked = 0
+    for _, row in report.iterrows():
+        assert weight[(row["hidden"], row["child"])] == pytest.approx(row["loading"], abs=1e-4)  # the page rounds
+        # Cov(child, H) = loading * Var(H) + sum_o w_o Cov(o, H), Var(H) = 1 on this scale; Cov with
+        # H's posterior mean is Cov with H (the child and o are observed)
+        params = result["families"][row["child"]]["params"]["coefficients"]
+        y = ds.values[:, ds.names.index(row["child"])]
+        cov = np.cov(y, prof, bias=True)[0, 1] - sum(
+            w * np.cov(ds.values[:, ds.names.index(p)], prof, bias=True)[0, 1]
+            for p, w in params.items()
+            if p != row["hidden"]
+        )
+        assert cov == pytest.approx(row["loading"], abs=2e-3)  # a least-squares slope on it reads larger
+        checked += 1
+    assert checked >= 4
+    assert any("in SDs of H under the network" in c.value for c in at.caption)
+    # the Search page's network draws the same weights (hover and width)
+    names = session.variable_names()
+    drawn = {(names[p], names[c]): w for p, c, w in session.weighted_edges()}
+    assert drawn == pytest.approx(weight)

@@ -196,7 +196,9 @@ class TestExactFigures:
         assert rep.parents_r2 == pytest.approx(0.73 / 1.73)
         assert [c.child for c in rep.children] == ["g1", "g2"]
         prof = rep.to_dict()["profile"]
-        assert prof["instances"][:2] == ["1", "2"] and np.allclose(prof["values"], values[:, 4])
+        assert prof["instances"][:2] == ["1", "2"] and np.allclose(
+            prof["values"], values[:, 4] / np.sqrt(1.73)
+        )  # H on unit variance (hidden.scale)
         (named,) = regulator_report(names, 4, coef, np.ones(5), values, labels=labels(20))
         assert named.profile["instances"] == labels(20)
 
