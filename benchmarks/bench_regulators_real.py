@@ -139,7 +139,33 @@ def proposals(hs, ds, matched, removed: np.ndarray | None, n: int = 5) -> tuple[
     return seconds, rows
 
 
-def run_api(table: Path, regs: list[str], sets: Path, regulon, removed, seed: int, max_hidden: int) -> dict:
+def module_parents(hs, ds, module: list[str]) -> tuple[list[tuple[str, int]], float]:
+    """What explains the removed regulator's module in the learned network: its genes' most
+    frequent parents and the median share of each gene's variance its parents explain (least
+    squares on the complete rows, standardized data)."""
+    parents: dict[str, list[str]] = {}
+    for p, c in hs.edges():
+        parents.setdefault(c, []).append(p)
+    counts: dict[str, int] = {}
+    r2 = []
+    for g in module:
+        ps = [p for p in parents.get(g, []) if p in ds.names]
+        for p in parents.get(g, []):
+            counts[p] = counts.get(p, 0) + 1
+        if not ps:
+            r2.append(0.0)
+            continue
+        cols = [ds.names.index(x) for x in [g, *ps]]
+        v = ds.values[:, cols]
+        v = v[np.isfinite(v).all(axis=1)]
+        beta, *_ = np.linalg.lstsq(np.c_[np.ones(len(v)), v[:, 1:]], v[:, 0], rcond=None)
+        resid = v[:, 0] - np.c_[np.ones(len(v)), v[:, 1:]] @ beta
+        r2.append(1.0 - resid.var() / v[:, 0].var())
+    top = sorted(counts.items(), key=lambda kv: -kv[1])[:5]
+    return top, float(np.median(r2)) if r2 else float("nan")
+
+
+def run_api(table: Path, regs: list[str], sets: Path, regulon, removed, seed: int, max_hidden: int, module=()) -> dict:
     """The CLI's path in-process (read the file, fit, enrichment), timed, then the proposals."""
     t0, c0 = time.perf_counter(), time.process_time()
     ds = load_table(table)
@@ -151,7 +177,10 @@ def run_api(table: Path, regs: list[str], sets: Path, regulon, removed, seed: in
     removed = None if removed is None else removed.reindex(list(ds.instance_labels)).to_numpy(float)
     kept = evaluate(hs, ds, matched, regulon, removed)
     p_seconds, props = proposals(hs, ds, matched, removed)
-    return {"wall": wall, "cpu": cpu, "hidden": kept, "log": est.hidden_log_, "propose": p_seconds, "props": props}
+    table.with_suffix(".api.json").write_text(json.dumps(hs.summary() | {"edges": hs.edges()}, default=float))
+    top, r2 = module_parents(hs, ds, [g for g in module if g in ds.names])
+    res = {"wall": wall, "cpu": cpu, "hidden": kept, "log": est.hidden_log_, "propose": p_seconds, "props": props}
+    return res | {"module_parents": top, "module_r2": r2}
 
 
 def run_cli(table: Path, regs: Path, sets: Path, seed: int, max_hidden: int, removed) -> dict:
@@ -234,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     cols += ["module_best_listed", "r_module_listed"]
     print("# removable regulons (module = targets with |kME| > 0.8):")
     print(ranking[cols].head(8).to_string(index=False, float_format="%.2f"))
-    regulon, removed, t = None, None, full
+    regulon, removed, t, name = None, None, full, None
     if args.remove != "none":
         eligible = ranking[ranking.eligible]
         name = eligible.regulon.iloc[int(args.remove) - 1] if args.remove.isdigit() else args.remove
@@ -254,10 +283,14 @@ def main(argv: list[str] | None = None) -> int:
     print(f"# conditions with most genes at |z| > 4: {extreme.head(3).to_dict()}")
     label = f"{Path(args.table).stem}_{args.remove}_{args.genes}x{args.conditions}_s{args.seed}"
     table, regs, sets = write_inputs(t, Path(args.workdir), label)
-    res = run_api(table, t.regulators, sets, regulon, removed, args.seed, args.max_hidden)
+    module = list(ranking.set_index("regulon").loc[name, "tight_genes"]) if regulon else []
+    res = run_api(table, t.regulators, sets, regulon, removed, args.seed, args.max_hidden, module)
     print(f"API (load + fit): {res['wall']:.1f} s wall, {res['cpu']:.1f} s CPU; {len(res['hidden'])} H kept")
     for h in res["hidden"]:
         print(_fmt_h(h))
+    if module:
+        print(f"removed module ({len(module)} genes): median R2 by its parents {res['module_r2']:.2f}; ", end="")
+        print(f"its most frequent parents {res['module_parents']}")
     for line in res["log"]:
         print(f"  log: {line}")
     print(f"proposals after the search ({res['propose']:.1f} s):")
