@@ -281,7 +281,8 @@ def main(argv: list[str] | None = None) -> int:
     z = (t.values - t.values.mean()) / t.values.std()
     extreme = (z.abs() > 4).sum(axis=1).sort_values(ascending=False)
     print(f"# conditions with most genes at |z| > 4: {extreme.head(3).to_dict()}")
-    label = f"{Path(args.table).stem}_{args.remove}_{args.genes}x{args.conditions}_s{args.seed}"
+    plant = f"_plant-{args.plant_extreme}" if args.plant_extreme else ""
+    label = f"{Path(args.table).stem}_{args.remove}_{args.genes}x{args.conditions}_s{args.seed}{plant}"
     table, regs, sets = write_inputs(t, Path(args.workdir), label)
     module = list(ranking.set_index("regulon").loc[name, "tight_genes"]) if regulon else []
     res = run_api(table, t.regulators, sets, regulon, removed, args.seed, args.max_hidden, module)
