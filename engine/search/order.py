@@ -36,33 +36,34 @@ class OrderSearch:
         self.allowed = ~stepper.forbidden  # allowed[p, c]
         self.tol = float(tol)
         self._cache: dict[tuple[int, bytes], tuple[float, tuple[int, ...]]] = {}
-
-    def penalty(self, k: int) -> float:
-        return self.scorer.penalty(self.model.n_params(k), k)
+        #: pen[k]: penalty of a family with k parents
+        self.pen = np.array([self.scorer.penalty(self.model.n_params(k), k) for k in range(self.cap + 2)])
 
     def family(self, child: int, before: np.ndarray) -> tuple[float, tuple[int, ...]]:
         """Score and parents of ``child`` chosen among the variables flagged in ``before``
         (bool, shape (N,)): forward selection by exact gain net of the penalty, then backward
         deletion, up to the parent cap."""
-        key = (child, np.packbits(before).tobytes())
+        avail = before & self.allowed[:, child]
+        key = (child, np.packbits(avail).tobytes())
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        pool = np.flatnonzero(before & self.allowed[:, child])
+        pen = self.pen
         parents: tuple[int, ...] = ()
         while len(parents) < self.cap:
-            cand = pool[~np.isin(pool, parents)]
+            cand = np.flatnonzero(avail)
             if cand.size == 0:
                 break
             k = len(parents)
-            gain = self.model.exact_add(child, parents, cand) - (self.penalty(k + 1) - self.penalty(k))
+            gain = self.model.exact_add(child, parents, cand) - (pen[k + 1] - pen[k])
             j = int(np.argmax(gain))
             if not gain[j] > self.tol:
                 break
             parents = tuple(sorted((*parents, int(cand[j]))))
+            avail[cand[j]] = False
         while parents:
             k = len(parents)
-            gain = self.model.delete_gains(child, parents) + (self.penalty(k) - self.penalty(k - 1))
+            gain = self.model.delete_gains(child, parents) + (pen[k] - pen[k - 1])
             j = int(np.argmax(gain))
             if not gain[j] > self.tol:
                 break
@@ -71,14 +72,11 @@ class OrderSearch:
         self._cache[key] = out
         return out
 
-    def run(
-        self, order: list[int], max_passes: int = 20, parents: list[tuple[int, ...]] | None = None
-    ) -> tuple[float, list[tuple[int, int]]]:
+    def run(self, order: list[int], max_passes: int = 20) -> tuple[float, list[tuple[int, int]]]:
         """Improve ``order`` by moving one variable at a time to the best position reachable by
-        adjacent swaps (either direction), until a pass moves nothing. ``parents`` (per variable,
-        consistent with ``order``): a network whose families are kept where they score higher than
-        the greedy choice, so the result never scores below it. Returns the score and the edges
-        of the best network found."""
+        adjacent swaps (either direction), until a pass moves nothing. Returns the score and the
+        edges of the best network found (which may score below a network consistent with the
+        starting order: the families are chosen greedily; the caller compares)."""
         order = list(order)
         n = len(order)
         before = np.zeros((n, self.model.n_vars), dtype=bool)  # before[i]: predecessors of order[i]
@@ -86,13 +84,6 @@ class OrderSearch:
             before[i] = before[i - 1]
             before[i, order[i - 1]] = True
         fam = [self.family(order[i], before[i]) for i in range(n)]
-        if parents is not None:
-            for i, v in enumerate(order):
-                own = tuple(sorted(parents[v]))
-                if not all(before[i, p] for p in own):
-                    raise ValueError(f"the parents of variable {v} do not precede it in the order")
-                given = (self.scorer.family(self.model.fit(v, own)), own)
-                fam[i] = max(fam[i], given, key=lambda f: f[0])
         for _ in range(max_passes):
             moved = False
             for v in list(order):
@@ -125,8 +116,6 @@ class OrderSearch:
 
 
 def order_climb(stepper: Stepper) -> tuple[float, list[tuple[int, int]]]:
-    """:meth:`OrderSearch.run` from a topological order of the stepper's network, its families
-    kept where the greedy choice is worse: the result scores at least the stepper's network."""
-    parents = [tuple(stepper.parents(c)) for c in range(stepper.n_vars)]
-    order = TopologicalSorter({c: set(p) for c, p in enumerate(parents)}).static_order()
-    return OrderSearch(stepper).run(list(order), parents=parents)
+    """:meth:`OrderSearch.run` from a topological order of the stepper's network (left as it is)."""
+    graph = {c: set(stepper.parents(c)) for c in range(stepper.n_vars)}
+    return OrderSearch(stepper).run(list(TopologicalSorter(graph).static_order()))
