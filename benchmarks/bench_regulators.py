@@ -340,6 +340,7 @@ def main() -> None:
     ap.add_argument("--only", choices=["rn", "dag", "dag-root", "null", "timing", "general", *SPECS], default=None)
     ap.add_argument("--hold-out", action="store_true", help=f"also run the hold-out generator ({HOLD_OUT!r})")
     ap.add_argument("--null", action="store_true", help="with --only GEN: its null networks too")
+    ap.add_argument("--null-only", action="store_true", help="with --only GEN: only its null networks")
     ap.add_argument("--ceiling", action="store_true", help="with --only GEN: only H from the true structure (oracle)")
     args = ap.parse_args()
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; M = {M}, {N} variables, {KIDS} children")
@@ -360,12 +361,14 @@ def main() -> None:
     tuned = [g for g in SPECS if g != HOLD_OUT]
     for g in tuned + ([HOLD_OUT] if args.hold_out or args.only == HOLD_OUT else []):
         if args.only in (None, "general", g):
-            print(f"#22 general network, generator {g!r}{' (hold-out)' if g == HOLD_OUT else ''}: planted")
+            if not args.null_only:
+                print(f"#22 general network, generator {g!r}{' (hold-out)' if g == HOLD_OUT else ''}: planted")
             if args.ceiling:
                 ceiling(g, args.seeds)
                 continue
-            general(g, args.seeds, null=False)
-            if args.only in (None, "general") or args.null:
+            if not args.null_only:
+                general(g, args.seeds, null=False)
+            if args.only in (None, "general") or args.null or args.null_only:
                 print(f"#22 general network, generator {g!r}: null")
                 general(g, args.seeds, null=True)
     if not args.skip_timing and args.only in (None, "timing"):

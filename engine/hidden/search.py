@@ -323,6 +323,9 @@ class HiddenSearch:
             if greedy_hidden:
                 obs = list(self.names[: self.n_observed])
                 hv = self._add_hidden(self.rng.normal(size=self.dataset.n_samples), obs, math.nan, obs, informed=False)
+                if is_small(self):  # the same search effort as the climbed network before (#22)
+                    self.em = climb(self.em)
+                    self._refresh_children()
                 hv.baseline_score, hv.score_after = best, self.observed_bic()
             elif self.n_observed < 2:  # a hidden variable needs a cluster of at least two children
                 say("fewer than 2 observed variables, so no cluster to propose")

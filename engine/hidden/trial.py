@@ -38,8 +38,8 @@ and :meth:`HiddenSearch.auto` takes it as its network when H does not clear it.
 **Restarts.** A greedy search stops in local optima of its own score (on dense networks tens to
 hundreds of nats below what random restarts reach), and H then gets the credit for the way out.
 So on small networks every network without H (the one before, and every alternative) and every
-start's model with H are climbed with random restarts (:func:`climb`): both sides of the keep
-test get the same search effort.
+start's model with H are climbed with random restarts and an order-based search
+(:func:`~.climb.climb`): both sides of the keep test get the same search effort.
 
 On the issue's generator (``sparse`` in benchmarks/planted_general.py) the starts and screens took
 recovery from 3/10 to 5/10, and the restarts to 7/10 (its oracle ceiling), with no false regulator
@@ -52,7 +52,6 @@ without the child screen: the wide-data cost stays as it was.
 
 from __future__ import annotations
 
-import copy
 import math
 import warnings
 from dataclasses import dataclass, field
@@ -60,7 +59,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ..exceptions import ConvergenceWarning, ParameterError
-from ..search.restarts import climb_with_restarts
+from .climb import climb
+from .climb import copy_model as _copy
 from .em import StructuralEM
 from .marginal import markov_blanket
 from .report import HiddenVariable
@@ -100,13 +100,6 @@ PROXY_SCREEN = True
 
 #: child-screen rounds (drop the weak children, run structural EM again)
 SCREEN_ROUNDS = 2
-
-#: random restarts of the observed-only networks on small networks (:func:`climb`): restarts in a
-#: row without a gain before stopping, and random moves per restart; (0, 0) switches them off
-RESTARTS = (10, 20)
-
-#: seed of the restarts' random moves (auto stays deterministic)
-RESTART_SEED = 0
 
 #: also climb every start's model with H (not only the networks without it)
 CLIMB_WITH_H = True
@@ -205,14 +198,6 @@ def _drop(em: StructuralEM, col: int, children, callback) -> None:
     em.user_forbidden = list(em.user_forbidden) + [(col, c) for c in children]
     em.edges = [e for e in em.edges if not (e[0] == col and e[1] in children)]
     em.run(callback=callback)
-
-
-def _copy(em: StructuralEM) -> StructuralEM:
-    """A copy whose EM runs leave ``em`` as it is (the E-step updates the moments in place)."""
-    new = copy.copy(em)
-    new.mean, new.var = em.mean.copy(), em.var.copy()
-    new.edges, new.history, new.user_forbidden = list(em.edges), list(em.history), list(em.user_forbidden)
-    return new
 
 
 def _screen(em: StructuralEM, col: int, callback) -> tuple[StructuralEM, list[int]]:
@@ -362,38 +347,6 @@ def auto_step(search, skipped: set[frozenset], best: float, say, score: str) -> 
         search.em = trial.alternative
         return False, trial.alternative_score
     return False, best
-
-
-def climb(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralEM:
-    """Random restarts (thesis section 2.3.3, Algorithm 2; :func:`engine.search.restarts.climb_with_restarts`,
-    the resumable stepper) from the converged structure of ``em`` on its expected statistics.
-    When they reach a structure with a higher score, structural EM is run again from it on a copy,
-    and the copy is returned if its observed-data score is higher; otherwise ``em`` is.
-
-    A greedy search of a dense network stops far from the optimum of its own score (#22: on the
-    ``dense`` null networks, 20 random moves per restart until 10 in a row fail raised the
-    observed-only BIC by 28-201 nats). A hidden variable kept against such a network is often
-    paid for by the search's way out of a local optimum, not by a regulator."""
-    n_restarts, n_moves = restarts
-    if n_restarts <= 0 or n_moves <= 0 or em.fixed_structure:
-        return em
-    # no new edge into a hidden variable: a random reversal of H -> X scores the same as X -> H
-    # (one regression turned round) and would leave H with X as its parent
-    saved, edges = em.user_forbidden, set(em.edges)
-    into = [(x, h) for h in range(em.n_obs, em.n_vars) for x in range(em.n_vars) if x != h and (x, h) not in edges]
-    em.user_forbidden = list(saved) + into
-    try:
-        stepper = em.make_stepper(max_parents=em.stepper.max_parents if em.stepper is not None else None)
-    finally:
-        em.user_forbidden = saved
-    before = stepper.score
-    climb_with_restarts(stepper, n_restarts, n_moves, np.random.default_rng(RESTART_SEED))
-    if not stepper.score > before + 1e-9 * max(1.0, abs(before)):
-        return em
-    new = _copy(em)
-    new.edges = sorted(stepper.edges())
-    new.run()
-    return new if new.observed_bic() > em.observed_bic() else em
 
 
 def observed_only(search, before: StructuralEM, model: StructuralEM) -> StructuralEM:

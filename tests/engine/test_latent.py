@@ -300,13 +300,18 @@ class TestTwoLayerAndGreedy:
 
     def test_greedy_hidden_adds_parent_of_all_observed(self):
         """Not two-layer: the new hidden variable starts as the parent of all 30 observed
-        variables on top of the learned network (seed 0 at load 1.0: kept, with 11 children and
-        an observed-BIC gain of 74 nats, after parametric warm-up)."""
+        variables on top of the learned network, and is kept only if it beats that network as
+        climbed (restarts and the order search on both sides, #22). On seed 0 at load 1.0 it
+        was kept before the order search (+10 nats); since, the network without it scores
+        -20256.7 and the greedy H -20262.0, so it is not kept and auto says so."""
         ds, _, _ = planted_factor(0)
         base = baseline_bic(ds)
         hs = HiddenSearch(ds, seed=0)
-        found = hs.auto(max_hidden=1, greedy_hidden=True)
-        assert len(found) == 1
-        assert found[0].members == list(ds.names)
-        assert set(found[0].children) <= set(ds.names) and found[0].children
-        assert hs.observed_bic() > base
+        said: list[str] = []
+        found = hs.auto(max_hidden=1, greedy_hidden=True, progress=said.append)
+        assert hs.observed_bic() > base  # never below the plain search
+        if found:
+            assert found[0].members == list(ds.names) and found[0].realized_gain > 0
+            assert set(found[0].children) <= set(ds.names) and found[0].children
+        else:
+            assert any(s.startswith("adding H1 did not improve") for s in said)
