@@ -310,8 +310,5 @@ class TestTwoLayerAndGreedy:
         said: list[str] = []
         found = hs.auto(max_hidden=1, greedy_hidden=True, progress=said.append)
         assert hs.observed_bic() > base  # never below the plain search
-        if found:
-            assert found[0].members == list(ds.names) and found[0].realized_gain > 0
-            assert set(found[0].children) <= set(ds.names) and found[0].children
-        else:
-            assert any(s.startswith("adding H1 did not improve") for s in said)
+        assert found == []  # the seed's outcome: a test that took either would not fail
+        assert any(s.startswith("adding H1 did not improve") for s in said)
