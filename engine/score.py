@@ -108,6 +108,10 @@ class BIC:
         intercept, or the ML variance collapses to 0 and the likelihood to +inf)."""
         return max(self.n_samples - 3, 0)
 
+    def cap_reason(self) -> str:
+        """Where :meth:`parent_cap` comes from, for messages."""
+        return f"the score's automatic cap M - 3 at M = {self.n_samples}"
+
     def describe(self) -> dict:
         """The score's name and parameters, as stored in the result JSON."""
         return {"name": self.name}
@@ -146,6 +150,11 @@ class EBIC(BIC):
 
     def parent_cap(self) -> int:
         return min(super().parent_cap(), int(WIDE_PARENT_RATIO * self.n_samples))
+
+    def cap_reason(self) -> str:
+        if int(WIDE_PARENT_RATIO * self.n_samples) >= super().parent_cap():
+            return super().cap_reason()
+        return f"EBIC's automatic cap {WIDE_PARENT_RATIO:g} M at M = {self.n_samples}, not a user setting"
 
     def describe(self) -> dict:
         return {"name": self.name, "gamma": self.gamma, "n_candidates": int(self.n_candidates)}

@@ -106,11 +106,12 @@ class Stepper:
         )
         #: the network score (BIC or EBIC) the search maximizes
         self.scorer = self.score_choice.score
-        cap = self.scorer.parent_cap()
+        cap, user = self.scorer.parent_cap(), self.settings.max_parents
         self.constraints = Constraints(
             n,
             model.n_samples,
-            max_parents=cap if self.settings.max_parents is None else min(self.settings.max_parents, cap),
+            max_parents=cap if user is None else min(user, cap),
+            cap_reason=self.scorer.cap_reason() if user is None or user > cap else "the user's `max_parents`",
             required=required,
             forbidden=forbidden,
             operators=operators,
