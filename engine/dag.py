@@ -31,10 +31,43 @@ class DAG:
         #: bumped by every change of the edges (keys caches of derived views)
         self.version = 0
         self._sorted: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
-        for p, c in edges:
+        edges = [(int(p), int(c)) for p, c in edges]
+        if edges and self._build(np.array([e[0] for e in edges]), np.array([e[1] for e in edges])):
+            return
+        for p, c in edges:  # one at a time: names the edge that closes a cycle
             if not self.can_add(p, c):
                 raise CycleError(f"edge {p} -> {c} would create a directed cycle.")
             self.add_edge(p, c)
+
+    def _build(self, src: np.ndarray, dst: np.ndarray) -> bool:
+        """All edges of an empty graph at once: acyclicity by Kahn's levels, then each node's
+        reachability row from its children's, children first (cost O(N^2 / 8 + E N / 8) against one
+        outer-product update per edge). Returns False, changing nothing, on a self-loop, a repeated
+        edge or a cycle (the caller then adds the edges one by one and names the offending one)."""
+        n = self.n_vars
+        adj = np.zeros((n, n), dtype=bool)
+        adj[src, dst] = True
+        if (src == dst).any() or int(adj.sum()) != src.size:
+            return False
+        indeg = adj.sum(axis=0)
+        done = np.zeros(n, dtype=bool)
+        levels = []
+        frontier = np.flatnonzero(indeg == 0)
+        while frontier.size:
+            done[frontier] = True
+            levels.append(frontier)
+            indeg = indeg - adj[frontier].sum(axis=0)
+            frontier = np.flatnonzero((indeg == 0) & ~done)
+        if not done.all():
+            return False
+        reach = self.reach
+        for level in reversed(levels):
+            for v in level[adj[level].any(axis=1)]:
+                reach[v] = adj[v] | reach[np.flatnonzero(adj[v])].any(axis=0)
+        self.adj = adj
+        self._src, self._dst = src.astype(np.intp), dst.astype(np.intp)
+        self.version = int(src.size)
+        return True
 
     def copy(self) -> DAG:
         """An independent copy."""

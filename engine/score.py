@@ -28,6 +28,7 @@ import dataclasses
 import math
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -117,6 +118,12 @@ class BIC:
         return {"name": self.name}
 
 
+@lru_cache(maxsize=65536)
+def _log_binom(p: int, k: int) -> float:
+    """log C(p, k) (EBIC's term; kept per (p, k): the search asks for the same few millions of times)."""
+    return float(gammaln(p + 1) - gammaln(k + 1) - gammaln(p - k + 1))
+
+
 @dataclass(frozen=True)
 class EBIC(BIC):
     """The extended BIC: BIC plus ``gamma * log C(p, k)`` for ``k`` parents among ``p`` candidates.
@@ -145,8 +152,7 @@ class EBIC(BIC):
         p, k = max(int(self.n_candidates), 0), int(n_parents)
         if k > p:  # more parents than candidates (e.g. required edges outside a regulator list)
             k = p
-        log_binom = gammaln(p + 1) - gammaln(k + 1) - gammaln(p - k + 1)
-        return self.per_param * n_params + self.gamma * float(log_binom)
+        return self.per_param * n_params + self.gamma * _log_binom(p, k)
 
     def parent_cap(self) -> int:
         return min(super().parent_cap(), int(WIDE_PARENT_RATIO * self.n_samples))

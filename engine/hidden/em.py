@@ -45,7 +45,7 @@ from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
 from .marginal import freeze_families, marginal_loglik
-from .meanfield import mean_field_sweeps
+from .posterior import mean_field_step
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
 
@@ -270,9 +270,9 @@ class StructuralEM:
 
     # ----------------------------------------------------------------- E-step
     def e_step(self, params: _Params) -> int:
-        """Mean-field coordinate ascent over the unobserved cells (:func:`mean_field_sweeps`);
-        returns the sweeps used."""
-        return mean_field_sweeps(self.mean, self.var, self.observed, params, self.mf_iter, self.mf_tol)
+        """The mean-field fixed point over the unobserved cells (:func:`mean_field_step`: in closed
+        form, or by coordinate ascent); returns the sweeps used."""
+        return mean_field_step(self.mean, self.var, self.observed, params, self.mf_iter, self.mf_tol)
 
     def entropy(self) -> float:
         """Entropy of the mean-field Q: sum over unobserved cells of 0.5 log(2 pi e v)."""
