@@ -110,7 +110,8 @@ class LinearGaussianFamilies(FamilyBase):
         self.centred = centred
         self.means = means
         #: centred scatter matrix S = Xc^T Xc (M times the ML covariance)
-        self.scatter = 0.5 * (scatter + scatter.T)
+        self.scatter = scatter + scatter.T
+        self.scatter *= 0.5  # in place: one N x N temporary fewer, the same bits as 0.5 * (S + S^T)
         self._diag = np.diag(self.scatter).copy()
         # z.z used by C1/C2: centred or raw second moments
         self._zz_rank = self._diag if centred else self._diag + self.n_samples * self.means**2
