@@ -241,7 +241,7 @@ class StructuralEM:
         xc = self.mean - mu
         scatter = xc.T @ xc
         scatter[np.diag_indices_from(scatter)] += self.var.sum(axis=0)  # no N x N diagonal matrix
-        return LinearGaussianFamilies.from_moments(mu, scatter, self.n_samples)
+        return LinearGaussianFamilies.from_moments(mu, scatter, self.n_samples, symmetric=True)
 
     def _forbidden(self) -> list[tuple[int, int]]:
         if not self.two_layer:
