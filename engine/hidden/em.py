@@ -99,7 +99,7 @@ class StructuralEM:
     tol : float
         Stop when the structure is unchanged and the bound improves by less than
         ``tol * max(1, |bound|)``.
-    mf_iter, mf_tol : mean-field sweeps and tolerance per E-step.
+    mf_iter, mf_tol : mean-field sweeps and tolerance of an E-step that falls back to the sweeps.
     fixed_structure : bool
         Plain parametric EM: keep the initial structure (used to refit a model on new data).
     warmup : int
