@@ -30,11 +30,44 @@ class DAG:
         self._dst = np.zeros(0, dtype=np.intp)
         #: bumped by every change of the edges (keys caches of derived views)
         self.version = 0
-        self._sorted: tuple[int, np.ndarray, np.ndarray, np.ndarray] | None = None
-        for p, c in edges:
+        self._sorted: tuple | None = None  # (version, src, dst, ptr[, inner dst, inner ptr])
+        edges = [(int(p), int(c)) for p, c in edges]
+        if edges and self._build(np.array([e[0] for e in edges]), np.array([e[1] for e in edges])):
+            return
+        for p, c in edges:  # one at a time: names the edge that closes a cycle
             if not self.can_add(p, c):
                 raise CycleError(f"edge {p} -> {c} would create a directed cycle.")
             self.add_edge(p, c)
+
+    def _build(self, src: np.ndarray, dst: np.ndarray) -> bool:
+        """All edges of an empty graph at once: acyclicity by Kahn's levels, then each node's
+        reachability row from its children's, children first (cost O(N^2 / 8 + E N / 8) against one
+        outer-product update per edge). Returns False, changing nothing, on a self-loop, a repeated
+        edge or a cycle (the caller then adds the edges one by one and names the offending one)."""
+        n = self.n_vars
+        adj = np.zeros((n, n), dtype=bool)
+        adj[src, dst] = True
+        if (src == dst).any() or int(adj.sum()) != src.size:
+            return False
+        indeg = adj.sum(axis=0)
+        done = np.zeros(n, dtype=bool)
+        levels = []
+        frontier = np.flatnonzero(indeg == 0)
+        while frontier.size:
+            done[frontier] = True
+            levels.append(frontier)
+            indeg = indeg - adj[frontier].sum(axis=0)
+            frontier = np.flatnonzero((indeg == 0) & ~done)
+        if not done.all():
+            return False
+        reach = self.reach
+        for level in reversed(levels):
+            for v in level[adj[level].any(axis=1)]:
+                reach[v] = adj[v] | reach[np.flatnonzero(adj[v])].any(axis=0)
+        self.adj = adj
+        self._src, self._dst = src.astype(np.intp), dst.astype(np.intp)
+        self.version = int(src.size)
+        return True
 
     def copy(self) -> DAG:
         """An independent copy."""
@@ -52,6 +85,14 @@ class DAG:
     def parents(self, child: int) -> tuple[int, ...]:
         """Sorted parents of ``child``."""
         return tuple(int(i) for i in np.flatnonzero(self.adj[:, child]))
+
+    def all_parents(self) -> list[tuple[int, ...]]:
+        """Sorted parents of every node (:meth:`parents` for all, from the edge list: no N x N scan)."""
+        out: list[list[int]] = [[] for _ in range(self.n_vars)]
+        order = np.lexsort((self._src, self._dst))
+        for p, c in zip(self._src[order].tolist(), self._dst[order].tolist(), strict=True):
+            out[c].append(p)
+        return [tuple(x) for x in out]
 
     def children(self, node: int) -> tuple[int, ...]:
         """Sorted children of ``node``."""
@@ -73,6 +114,15 @@ class DAG:
                 arr.flags.writeable = False
             self._sorted = (self.version, src, dst, ptr)
         return self._sorted[1], self._sorted[2], self._sorted[3]
+
+    def _inner_by_source(self) -> tuple[np.ndarray, np.ndarray]:
+        """The edges into nodes that have children themselves, as (targets, CSR pointer by
+        source); cached with :meth:`_by_source`."""
+        src, dst, ptr = self._by_source()
+        if len(self._sorted) == 4:
+            inner = np.diff(ptr)[dst] > 0
+            self._sorted = (*self._sorted, dst[inner], np.searchsorted(src[inner], np.arange(self.n_vars + 1)))
+        return self._sorted[4], self._sorted[5]
 
     def edge_array(self) -> tuple[np.ndarray, np.ndarray]:
         """All edges as (sources, targets) arrays sorted by source then target (read-only views,
@@ -107,12 +157,13 @@ class DAG:
         children = np.asarray(children, dtype=np.intp)
         if parents.size == 0:
             return np.zeros(0, dtype=bool)
-        _, dst, ptr = self._by_source()
+        # only children w that have children of their own can reach c: the leaves are left out
+        dst, ptr = self._inner_by_source()
         start, stop = ptr[parents], ptr[parents + 1]
         counts = stop - start
         edge_of = np.repeat(np.arange(parents.size), counts)
         offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
-        ws = dst[np.repeat(start, counts) + offsets]  # the other children w of each tail u
+        ws = dst[np.repeat(start, counts) + offsets]  # the other non-leaf children w of each tail u
         cs = children[edge_of]
         blocking = (ws != cs) & self.reach[ws, cs]
         return ~np.bincount(edge_of[blocking], minlength=parents.size).astype(bool)

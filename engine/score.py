@@ -28,6 +28,7 @@ import dataclasses
 import math
 import warnings
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar
 
 import numpy as np
@@ -108,9 +109,19 @@ class BIC:
         intercept, or the ML variance collapses to 0 and the likelihood to +inf)."""
         return max(self.n_samples - 3, 0)
 
+    def cap_reason(self) -> str:
+        """Where :meth:`parent_cap` comes from, for messages."""
+        return f"the score's automatic cap M - 3 at M = {self.n_samples}"
+
     def describe(self) -> dict:
         """The score's name and parameters, as stored in the result JSON."""
         return {"name": self.name}
+
+
+@lru_cache(maxsize=65536)
+def _log_binom(p: int, k: int) -> float:
+    """log C(p, k) (EBIC's term; kept per (p, k): the search asks for the same few millions of times)."""
+    return float(gammaln(p + 1) - gammaln(k + 1) - gammaln(p - k + 1))
 
 
 @dataclass(frozen=True)
@@ -141,11 +152,15 @@ class EBIC(BIC):
         p, k = max(int(self.n_candidates), 0), int(n_parents)
         if k > p:  # more parents than candidates (e.g. required edges outside a regulator list)
             k = p
-        log_binom = gammaln(p + 1) - gammaln(k + 1) - gammaln(p - k + 1)
-        return self.per_param * n_params + self.gamma * float(log_binom)
+        return self.per_param * n_params + self.gamma * _log_binom(p, k)
 
     def parent_cap(self) -> int:
         return min(super().parent_cap(), int(WIDE_PARENT_RATIO * self.n_samples))
+
+    def cap_reason(self) -> str:
+        if int(WIDE_PARENT_RATIO * self.n_samples) >= super().parent_cap():
+            return super().cap_reason()
+        return f"EBIC's automatic cap {WIDE_PARENT_RATIO:g} M at M = {self.n_samples}, not a user setting"
 
     def describe(self) -> dict:
         return {"name": self.name, "gamma": self.gamma, "n_candidates": int(self.n_candidates)}

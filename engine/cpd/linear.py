@@ -92,25 +92,32 @@ class LinearGaussianFamilies(FamilyBase):
 
     @classmethod
     def from_moments(
-        cls, means: np.ndarray, scatter: np.ndarray, n_samples: int, *, centred: bool = True
+        cls, means: np.ndarray, scatter: np.ndarray, n_samples: int, *, centred: bool = True, symmetric: bool = False
     ) -> LinearGaussianFamilies:
         """Families from sufficient statistics: column means and centred scatter ``sum (x-mu)(x-mu)^T``.
 
         Used by structural EM, where they are *expected* statistics under the posterior Q
         (JMLR 2007 section 6): the fits then maximize the expected log-likelihood, and C1/C2 are
         computed from the expected scatter ``E[y.z]`` (same cost as ``E[y].E[z]`` from a Gram
-        matrix, and closer to the exact expected gain).
+        matrix, and closer to the exact expected gain). ``symmetric``: ``scatter`` is exactly
+        symmetric already (numpy forms ``Xc^T Xc`` by a symmetric rank-k update) and is taken as
+        it is, not copied: 0.5 (S + S^T) would give the same bits at two N x N passes.
         """
         obj = cls.__new__(cls)
-        obj._setup(np.asarray(means, dtype=float), np.asarray(scatter, dtype=float), int(n_samples), centred)
+        scatter = np.asarray(scatter, dtype=float)
+        obj._setup(np.asarray(means, dtype=float), scatter, int(n_samples), centred, symmetric)
         return obj
 
-    def _setup(self, means: np.ndarray, scatter: np.ndarray, n_samples: int, centred: bool) -> None:
+    def _setup(self, means, scatter: np.ndarray, n_samples: int, centred: bool, symmetric: bool = False) -> None:
         self.n_samples, self.n_vars = n_samples, means.shape[0]
         self.centred = centred
         self.means = means
         #: centred scatter matrix S = Xc^T Xc (M times the ML covariance)
-        self.scatter = 0.5 * (scatter + scatter.T)
+        if symmetric:
+            self.scatter = scatter
+        else:
+            self.scatter = scatter + scatter.T
+            self.scatter *= 0.5  # in place: one N x N temporary fewer, the same bits as 0.5 * (S + S^T)
         self._diag = np.diag(self.scatter).copy()
         # z.z used by C1/C2: centred or raw second moments
         self._zz_rank = self._diag if centred else self._diag + self.n_samples * self.means**2

@@ -45,7 +45,7 @@ from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
 from .marginal import freeze_families, marginal_loglik
-from .meanfield import mean_field_sweeps
+from .posterior import mean_field_step
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
 
@@ -99,7 +99,7 @@ class StructuralEM:
     tol : float
         Stop when the structure is unchanged and the bound improves by less than
         ``tol * max(1, |bound|)``.
-    mf_iter, mf_tol : mean-field sweeps and tolerance per E-step.
+    mf_iter, mf_tol : mean-field sweeps and tolerance of an E-step that falls back to the sweeps.
     fixed_structure : bool
         Plain parametric EM: keep the initial structure (used to refit a model on new data).
     warmup : int
@@ -241,7 +241,7 @@ class StructuralEM:
         xc = self.mean - mu
         scatter = xc.T @ xc
         scatter[np.diag_indices_from(scatter)] += self.var.sum(axis=0)  # no N x N diagonal matrix
-        return LinearGaussianFamilies.from_moments(mu, scatter, self.n_samples)
+        return LinearGaussianFamilies.from_moments(mu, scatter, self.n_samples, symmetric=True)
 
     def _forbidden(self) -> list[tuple[int, int]]:
         if not self.two_layer:
@@ -270,9 +270,9 @@ class StructuralEM:
 
     # ----------------------------------------------------------------- E-step
     def e_step(self, params: _Params) -> int:
-        """Mean-field coordinate ascent over the unobserved cells (:func:`mean_field_sweeps`);
-        returns the sweeps used."""
-        return mean_field_sweeps(self.mean, self.var, self.observed, params, self.mf_iter, self.mf_tol)
+        """The mean-field fixed point over the unobserved cells (:func:`mean_field_step`: in closed
+        form, or by coordinate ascent); returns the sweeps used."""
+        return mean_field_step(self.mean, self.var, self.observed, params, self.mf_iter, self.mf_tol)
 
     def entropy(self) -> float:
         """Entropy of the mean-field Q: sum over unobserved cells of 0.5 log(2 pi e v)."""

@@ -34,6 +34,7 @@ from .em import MISSING_HANDLING, StructuralEM
 from .marginal import markov_blanket
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
+from .room import make_room
 from .trial import SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried, is_small
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
@@ -242,6 +243,8 @@ class HiddenSearch:
         """Structural EM with the current hidden variables plus ``name`` (started at ``profile``,
         parent of ``children``) and the edges ``edges`` (name pairs); the earlier hidden variables
         start at their current posterior."""
+        if not self.two_layer:  # a member at the parent cap gives up its weakest parent(s) to H
+            children, edges, _ = make_room(self.em, profile, list(children), list(edges))
         hidden = {h.name: (self.hidden_profile(h.name), []) for h in self.hidden}
         hidden[name] = (np.asarray(profile, dtype=float), list(children))
         em = self._structural_em(hidden=hidden, initial_edges=edges, **kwargs)

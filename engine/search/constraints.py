@@ -35,6 +35,8 @@ class Constraints:
     operators : iterable of Operator
     regulators : array of int, optional
         The only variables that may be parents (a candidate-regulator list); default: all.
+    cap_reason : str, optional
+        Where the cap comes from (the user's ``max_parents`` or the score's own cap), for messages.
     """
 
     def __init__(
@@ -47,8 +49,10 @@ class Constraints:
         forbidden: Iterable[tuple[int, int]] = (),
         operators: Iterable[Operator] = tuple(Operator),
         regulators: np.ndarray | None = None,
+        cap_reason: str = "",
     ) -> None:
         n = n_vars
+        self.cap_reason = cap_reason or "`max_parents`"
         self.n_vars = n
         self.max_parents = min(n if max_parents is None else int(max_parents), max(n_samples - 3, 0))
         self.operators = frozenset(Operator(o) for o in operators)
@@ -87,7 +91,8 @@ class Constraints:
         counts = dag.adj.sum(axis=0)
         if counts.max(initial=0) > self.max_parents:
             raise ParameterError(
-                f"the starting graph gives a variable {int(counts.max())} parents; `max_parents` == {self.max_parents}."
+                f"the starting graph gives a variable {int(counts.max())} parents; the cap is {self.max_parents}"
+                f" ({self.cap_reason})."
             )
         return dag
 

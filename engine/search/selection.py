@@ -60,6 +60,8 @@ def select_candidates(
     ``k`` by the measure, in one shared queue or per operator (see :class:`SearchSettings`).
     """
     k_par = len(e.parents)
+    if not (legal_add.any() or rep_legal.any()):  # e.g. a frozen family: no measure needed
+        return _NONE, [(i, _NONE) for i in range(k_par)], 0
     if settings.method == "greedy":
         return np.flatnonzero(legal_add), [(i, np.flatnonzero(rep_legal[i])) for i in range(k_par)], 0
     add_m, rep_m = measure_arrays(settings, e)

@@ -106,11 +106,12 @@ class Stepper:
         )
         #: the network score (BIC or EBIC) the search maximizes
         self.scorer = self.score_choice.score
-        cap = self.scorer.parent_cap()
+        cap, user = self.scorer.parent_cap(), self.settings.max_parents
         self.constraints = Constraints(
             n,
             model.n_samples,
-            max_parents=cap if self.settings.max_parents is None else min(self.settings.max_parents, cap),
+            max_parents=cap if user is None else min(user, cap),
+            cap_reason=self.scorer.cap_reason() if user is None or user > cap else "the user's `max_parents`",
             required=required,
             forbidden=forbidden,
             operators=operators,
@@ -124,15 +125,16 @@ class Stepper:
         self.cols = reg
         #: the families' C1/C2 rankings, within a byte budget (recomputed to the same bits if dropped)
         self.rank_cache = RankCache()
-        self._parents: list[Parents] = [self.dag.parents(c) for c in range(n)]
+        self._parents: list[Parents] = self.dag.all_parents()
         #: number of parents of each variable now
         self.n_par = np.array([len(p) for p in self._parents], dtype=np.intp)
         self.reversals = ReversalCache(n)
         #: _pen[k]: penalty of a family with k parents gaining one; per family under interventions
         self.penalties = AddPenalties(self.scorer, model.n_params, n, getattr(model, "family_rows", None))
         self._pen = self.penalties.shared
-        self._fam_bic = np.array([self.scorer.family(model.fit(c, self.dag.parents(c))) for c in range(n)])
-        self._fam_ll = np.array([model.fit(c, self.dag.parents(c)).loglik for c in range(n)])
+        fits = [model.fit(c, ps) for c, ps in enumerate(self._parents)]
+        self._fam_bic = np.array([self.scorer.family(f) for f in fits])
+        self._fam_ll = np.array([f.loglik for f in fits])
         self._fam_best: list[tuple[float, tuple, Move] | None] = [None] * n
         self._fb_delta = np.full(n, -np.inf)  # best exact BIC change per family
         #: per family, the candidates whose loss of legality would change its best move
