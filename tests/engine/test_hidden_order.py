@@ -5,27 +5,13 @@ converged greedy search gives it."""
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
+from _refit import lstsq_bic
 
 from engine.cpd.linear import LinearGaussianFamilies
 from engine.search import Stepper
 from engine.search.order import OrderSearch, order_climb
-
-
-def lstsq_bic(x: np.ndarray, edges) -> float:
-    """BIC of a DAG over complete data, each family refitted by numpy lstsq."""
-    m, n = x.shape
-    total = 0.0
-    for c in range(n):
-        ps = [p for p, k in edges if k == c]
-        design = np.column_stack([np.ones(m)] + [x[:, p] for p in ps])
-        beta, *_ = np.linalg.lstsq(design, x[:, c], rcond=None)
-        s2 = np.mean((x[:, c] - design @ beta) ** 2)
-        total += -0.5 * m * (math.log(2 * math.pi * s2) + 1) - 0.5 * math.log(m) * (len(ps) + 2)
-    return total
 
 
 def is_acyclic(n: int, edges) -> bool:
