@@ -18,15 +18,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..search.constraints import effective_cap
+
 __all__ = ["make_room", "parent_cap"]
 
 
 def parent_cap(em) -> int:
     """The most parents a family of ``em`` (a :class:`~.em.StructuralEM`) may start with: the
     user's ``max_parents`` or the score's own cap, whichever is lower."""
-    cap = em.scorer.parent_cap()
-    user = em.settings.max_parents
-    return cap if user is None else min(int(user), cap)
+    return effective_cap(em.scorer, em.settings.max_parents)[0]
 
 
 def _weakest(y: np.ndarray, cols: np.ndarray, droppable: np.ndarray) -> int:

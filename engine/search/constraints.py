@@ -22,6 +22,15 @@ from .moves import Move, Operator
 __all__ = ["Constraints"]
 
 
+def effective_cap(scorer, max_parents: int | None) -> tuple[int, str]:
+    """The parent cap a search uses, the user's ``max_parents`` or the score's own cap
+    (``scorer.parent_cap()``), whichever is lower, and where it comes from, for messages."""
+    cap = scorer.parent_cap()
+    if max_parents is None or max_parents > cap:
+        return cap, scorer.cap_reason()
+    return int(max_parents), "the user's `max_parents`"
+
+
 class Constraints:
     """Required / forbidden edges (index pairs), the effective parent cap and the operators.
 

@@ -33,7 +33,7 @@ from ..cpd.base import FamilyModel, Parents
 from ..exceptions import CycleError
 from ..score import AddPenalties, ScoreChoice, choose_score
 from . import candidates
-from .constraints import Constraints
+from .constraints import Constraints, effective_cap
 from .family_entry import FamilyEntry, RankCache
 from .moves import CandidateTable, Move, Operator
 from .results import SearchResult, StepResult
@@ -106,12 +106,12 @@ class Stepper:
         )
         #: the network score (BIC or EBIC) the search maximizes
         self.scorer = self.score_choice.score
-        cap, user = self.scorer.parent_cap(), self.settings.max_parents
+        cap, cap_reason = effective_cap(self.scorer, self.settings.max_parents)
         self.constraints = Constraints(
             n,
             model.n_samples,
-            max_parents=cap if user is None else min(user, cap),
-            cap_reason=self.scorer.cap_reason() if user is None or user > cap else "the user's `max_parents`",
+            max_parents=cap,
+            cap_reason=cap_reason,
             required=required,
             forbidden=forbidden,
             operators=operators,
