@@ -26,18 +26,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.data import from_array  # noqa: E402
-from engine.hidden.leverage import profile_leverage  # noqa: E402
-from engine.learn import IdealParentSearch  # noqa: E402
+from genome_auto import run_auto
 
 N_GENES, M, N_TF, N_PROG = 2200, 36, 102, 4
 
@@ -106,29 +97,17 @@ def generate(seed: int, null: bool = False) -> dict:
 
 def run_seed(seed: int, null: bool) -> dict:
     g = generate(seed, null)
-    ds = from_array(g["values"], g["names"], instance_labels=g["labels"], source=f"two-{seed}")
-    est = IdealParentSearch(hidden="auto", max_hidden=3, regulators=g["regulators"], random_state=seed)
-    t0, c0 = time.perf_counter(), time.process_time()
-    est.fit(ds)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    hs = est.hidden_search_
-    r2 = {r.name: r.parents_r2 for r in hs.report()}
+    kept, wall, cpu = run_auto(g, f"two-{seed}", seed)
     rows, best = [], [0.0, 0.0]
-    for h in hs.hidden:
-        prof = hs.hidden_profile(h.name)
-        rs = [0.0, 0.0]
-        if g["removed"] is not None:
-            rs = [abs(float(np.corrcoef(prof, g["removed"][:, i])[0, 1])) for i in range(2)]
-            best = [max(b, r) for b, r in zip(best, rs, strict=True)]
-        kids = set(h.children)
-        hits = [len(kids & mod) for mod in g["modules"]]
-        parents = [p for p, c in hs.edges() if c == h.name]
+    for k in kept:
+        rs = k.r or [0.0, 0.0]
+        best = [max(b, r) for b, r in zip(best, rs, strict=True)]
+        hits = [len(k.children & mod) for mod in g["modules"]]
         rows.append(
-            f"{h.name} {len(kids)} kids r1={rs[0]:.2f} r2={rs[1]:.2f} in-mods={hits} "
-            f"lev={profile_leverage(prof).leverage:.2f} {h.realized_gain:+.1f} <- {','.join(parents) or '-'} "
-            f"(R2 {r2.get(h.name, 0.0):.2f})"
+            f"{k.name} {len(k.children)} kids r1={rs[0]:.2f} r2={rs[1]:.2f} in-mods={hits} "
+            f"lev={k.leverage:.2f} {k.gain:+.1f} <- {','.join(k.parents) or '-'} (R2 {k.parents_r2:.2f})"
         )
-    return {"wall": wall, "cpu": cpu, "best": best, "rows": rows, "kept": len(hs.hidden)}
+    return {"wall": wall, "cpu": cpu, "best": best, "rows": rows, "kept": len(kept)}
 
 
 def main(argv: list[str] | None = None) -> None:

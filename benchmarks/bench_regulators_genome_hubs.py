@@ -25,17 +25,9 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
-import time
-from pathlib import Path
 
 import numpy as np
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from engine.data import from_array  # noqa: E402
-from engine.learn import IdealParentSearch  # noqa: E402
+from genome_auto import run_auto
 
 N_GENES, M, N_TF, N_MASTER, N_HUB, N_PROG = 1800, 40, 81, 8, 6, 3
 
@@ -99,28 +91,20 @@ def generate(seed: int, null: bool = False) -> dict:
 def run_seed(seed: int, null: bool) -> tuple[str, bool, bool]:
     """One auto run; (its line, R recovered, something kept)."""
     g = generate(seed, null)
-    ds = from_array(g["values"], g["names"], instance_labels=g["labels"], source=f"hubs-{seed}")
-    est = IdealParentSearch(hidden="auto", max_hidden=3, regulators=g["regulators"], random_state=seed)
-    t0, c0 = time.perf_counter(), time.process_time()
-    est.fit(ds)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    hs = est.hidden_search_
-    r2 = {r.name: r.parents_r2 for r in hs.report()}
+    kept, wall, cpu = run_auto(g, f"hubs-{seed}", seed)
     rows, best = [], 0.0
-    for h in hs.hidden:
-        prof = hs.hidden_profile(h.name)
-        r = 0.0 if g["removed"] is None else abs(float(np.corrcoef(prof, g["removed"])[0, 1]))
+    for k in kept:
+        r = k.r[0] if k.r else 0.0
         best = max(best, r)
-        kids = set(h.children)
-        parents = [p for p, c in hs.edges() if c == h.name]
         rows.append(
-            f"{h.name} {len(kids)} kids r={r:.2f} in-module={len(kids & g['module'])} {h.realized_gain:+.1f} "
-            f"<- {','.join(parents) or '-'} (R2 {r2.get(h.name, 0.0):.2f})"
+            f"{k.name} {len(k.children)} kids r={r:.2f} in-module={len(k.children & g['module'])} {k.gain:+.1f} "
+            f"<- {','.join(k.parents) or '-'} (R2 {k.parents_r2:.2f})"
         )
     ok = best >= 0.9
-    kept = "; ".join(rows) or "nothing kept"
-    line = f"seed {seed} {wall:6.1f} s wall {cpu:6.1f} s CPU {'OK' if ok else '--'} | {kept}"
-    return line, ok, bool(hs.hidden)
+    line = (
+        f"seed {seed} {wall:6.1f} s wall {cpu:6.1f} s CPU {'OK' if ok else '--'} | {'; '.join(rows) or 'nothing kept'}"
+    )
+    return line, ok, bool(kept)
 
 
 def main(argv: list[str] | None = None) -> None:
