@@ -28,7 +28,7 @@ import argparse
 import os
 
 import numpy as np
-from genome_auto import run_auto
+from genome_auto import run_auto, seed_range
 
 N_GENES, M, N_TF, N_PROG = 2200, 36, 102, 4
 
@@ -115,8 +115,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--gen", choices=["two", "two-null"], default="two")
     ap.add_argument("--seeds", default="300-309")
     args = ap.parse_args(argv)
-    a, _, b = args.seeds.partition("-")
-    seeds = list(range(int(a), int(b or a) + 1))
+    seeds = seed_range(args.seeds)
     null = args.gen == "two-null"
     print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
     found = [0, 0]

@@ -27,7 +27,7 @@ import argparse
 import os
 
 import numpy as np
-from genome_auto import run_auto
+from genome_auto import run_auto, seed_range
 
 N_GENES, M, N_TF, N_MASTER, N_HUB, N_PROG = 1800, 40, 81, 8, 6, 3
 
@@ -112,8 +112,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--gen", choices=["hubs", "hubs-null"], default="hubs")
     ap.add_argument("--seeds", default="500-509")
     args = ap.parse_args(argv)
-    a, _, b = args.seeds.partition("-")
-    seeds = list(range(int(a), int(b or a) + 1))
+    seeds = seed_range(args.seeds)
     null = args.gen == "hubs-null"
     print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
     found = kept = 0

@@ -19,6 +19,12 @@ from engine.hidden.leverage import profile_leverage  # noqa: E402
 from engine.learn import IdealParentSearch  # noqa: E402
 
 
+def seed_range(text: str) -> list[int]:
+    """``"300-309"`` as the seeds 300..309; ``"305"`` as [305] (the scripts' ``--seeds``)."""
+    a, _, b = text.partition("-")
+    return list(range(int(a), int(b or a) + 1))
+
+
 @dataclass
 class Kept:
     """One kept hidden variable: |r| of its profile with each removed regulator, its children,
