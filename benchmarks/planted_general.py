@@ -29,7 +29,14 @@ Generators (seeds 0-9 unless said):
   +-U(0.4, 0.9), heterogeneous noise (sd log-uniform in [0.6, 1.6]), one hidden variable that is
   *not* a root: h = a * x_u + sqrt(1 - a^2) * e with a = +-U(0.5, 0.7) on one observed variable u
   early in the order (a regulator with an upstream signal), 5-15 children drawn after u, loads
-  U(0.8, 1.4), M drawn from 100..400 per seed.
+  U(0.8, 1.4), M drawn from 100..400 per seed;
+* ``modular`` (the hold-out of the fourth #22 session, seeds 600-609, written before any tuning of
+  that session and run only on its final code) - 32-44 variables in 3-4 modules of consecutive
+  variables in the order, edge probability 0.25 inside a module and 0.02 between modules, weights
+  +-U(0.4, 0.9), heterogeneous noise (sd log-uniform in [0.7, 1.4]), one hidden root that is a
+  *switch* (h = standardized b + 0.35 e with b ~ Bernoulli(q), q ~ U(0.3, 0.6): a regulator on in
+  some samples and off in the others, not Gaussian) with 6-14 children drawn across the modules,
+  loads U(0.7, 1.3), M drawn from 150..500 per seed.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -60,6 +67,8 @@ class Spec:
     m_range: tuple[int, int] | None = None  # M drawn per seed in this inclusive range (else n_samples)
     upstream: tuple[float, float] | None = None  # |a| range of h's one observed parent (else h is a root)
     n_range: tuple[int, int] | None = None  # N drawn per seed in this inclusive range (else n_vars)
+    p_between: float = 0.0  # ``modular``: edge probability between modules (``density`` inside one)
+    switch: bool = False  # h = standardized Bernoulli(q) + 0.35 e (an on/off regulator), else N(0, 1)
 
 
 SPECS = {
@@ -84,11 +93,29 @@ SPECS = {
         (0.5, 0.7),
         (25, 45),
     ),
+    "modular": Spec(
+        "modular",
+        44,
+        0,
+        "modular",
+        0.25,
+        (0.4, 0.9),
+        (6, 14),
+        (0.7, 1.3),
+        600,
+        1,
+        (0.7, 1.4),
+        (150, 500),
+        None,
+        (32, 44),
+        0.02,
+        True,
+    ),
 }
 
-#: the generator kept untouched until the end (#22, third session; ``hub`` was the first's,
-#: ``layered`` the second's)
-HOLD_OUT = "upstream"
+#: the generator kept untouched until the end (#22, fourth session; ``hub`` was the first's,
+#: ``layered`` the second's, ``upstream`` the third's)
+HOLD_OUT = "modular"
 
 
 def n_vars(name: str, seed: int) -> int:
@@ -115,10 +142,13 @@ def _weights(spec: Spec, rng: np.random.Generator, n: int | None = None) -> tupl
                 for u in upper:
                     if rng.random() < spec.density / len(upper):
                         w[u, v] = rng.uniform(lo, hi) * rng.choice([-1.0, 1.0])
-    elif spec.kind == "er":
+    elif spec.kind in ("er", "modular"):
+        k = int(rng.integers(3, 5)) if spec.kind == "modular" else 1
+        module = np.searchsorted(np.linspace(0, n, k + 1)[1:-1], np.arange(n), side="right")
         for a in range(n):
             for b in range(a + 1, n):
-                if rng.random() < spec.density:
+                p = spec.density if module[a] == module[b] else spec.p_between
+                if rng.random() < p:
                     w[order[a], order[b]] = rng.uniform(lo, hi) * rng.choice([-1.0, 1.0])
     else:
         out_deg = np.zeros(n)
@@ -166,7 +196,11 @@ def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarra
         a = hrng.uniform(*spec.upstream) * hrng.choice([-1.0, 1.0])
         free = order[list(order).index(up) + 1 :]
     for j in range(spec.n_hidden):
-        hs.append(hrng.normal(size=m))
+        if spec.switch:
+            on = (hrng.random(size=m) < hrng.uniform(0.3, 0.6)) + 0.35 * hrng.normal(size=m)
+            hs.append((on - on.mean()) / on.std())
+        else:
+            hs.append(hrng.normal(size=m))
         n_kids = int(hrng.integers(spec.kids[0], spec.kids[1] + 1))
         kids = hrng.choice(free, size=n_kids, replace=False)
         free = np.setdiff1d(free, kids)
