@@ -262,3 +262,19 @@ class TestGenomeBenchSmoke:
         assert np.median([abs(np.corrcoef(g["values"][:, c], g["removed"])[0, 1]) for c in cols]) > 0.6
         n = bench.generate(1, null=True)
         assert n["removed"] is None and "TF000" in n["regulators"] and n["values"].shape == (40, 1801)
+
+    def test_cascade_generator_plants_what_it_says(self):
+        """``bench_regulators_genome_cascade.py`` (the third genome hold-out; a seed outside 700-709)."""
+        import sys
+        from pathlib import Path
+
+        sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+        import bench_regulators_genome_cascade as bench
+
+        g = bench.generate(1)
+        assert g["values"].shape == (32, 2000) and len(g["regulators"]) == 100 and len(g["module"]) == 30
+        assert "TF010" not in g["names"]  # R removed from the table and the list
+        cols = [g["names"].index(n) for n in sorted(g["module"])]
+        assert np.median([abs(np.corrcoef(g["values"][:, c], g["removed"])[0, 1]) for c in cols]) > 0.5
+        n = bench.generate(1, null=True)
+        assert n["removed"] is None and "TF010" in n["regulators"] and n["values"].shape == (32, 2001)
