@@ -17,7 +17,7 @@ import streamlit as st
 
 from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
-from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
+from engine.hidden import REPORT_COLUMNS, cluster_view, report_rows
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from explorer import actions, export, gene_sets_box, state
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
@@ -348,11 +348,9 @@ def _search_first_box(session) -> None:
 def _report_section(session, hs, names: list[str], values) -> None:
     """The regulator report (engine.hidden.report) of the current network, with CSV/JSON downloads."""
     stepper = session.stepper
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    coef, rss = family_coefficients(stepper.model, parents)
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
-    labels = session.dataset.instance_labels
-    reports = regulator_report(names, session.dataset.n_vars, coef, rss / len(values), values, gains, labels)
+    # the families of the current network, fitted once for the pages and the export (engine.hidden.scale)
+    reports = session.current_fit().report(values, gains, session.dataset.instance_labels)
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.hidden.scale import rescale_profiles
 from engine.inspect import candidate_table, family_profiles, most_promising_child
 from explorer import state, text
 from explorer.inspect_plots import candidates_figure, profiles_figure
@@ -122,6 +123,8 @@ def render() -> None:
         order="ideal" if order_ideal else "index",
         names=names,
     )
+    # a hidden variable on unit variance, as on every other page (EM leaves it on its own scale)
+    fp = rescale_profiles(fp, names, session.current_fit().sds)
     parents = ", ".join(fp.parent_names or []) or "none"
     st.subheader(f"Family of {var}")
     st.markdown(
