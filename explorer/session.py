@@ -24,7 +24,8 @@ import numpy as np
 
 from engine.data import Dataset
 from engine.exceptions import IdealParentError
-from engine.hidden import ClusterProposal, HiddenSearch, propose_from_search
+from engine.hidden import ClusterProposal, HiddenSearch
+from engine.hidden.modules import propose_for_review
 from engine.hidden.scale import CurrentFit, current_fit, rescale_network
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
@@ -322,12 +323,13 @@ class SearchSession:
         """Hidden-variable proposals for the current network (JMLR 2007 section 5) over the
         observed variables, leaving out the clusters the user rejected (clusters of at most
         :data:`MAX_CLUSTER` members above :data:`CAP_CLUSTERS_ABOVE` variables)."""
-        return propose_from_search(
+        return propose_for_review(  # without a regulator list, co-expression modules too (engine.hidden.modules)
             self.stepper,
             self.values(),
             self.variable_names(),
             candidates=np.arange(self.dataset.n_vars),
             n_proposals=n_proposals,
+            coexpression=not self.regulators,
             exclude=set(self.rejected),
             max_size=MAX_CLUSTER if self.dataset.n_vars > CAP_CLUSTERS_ABOVE else None,
             min_size=min(3, self.dataset.n_vars),  # a hidden parent of two does no more than an edge

@@ -12,6 +12,7 @@ import io
 import json
 import time
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -42,10 +43,12 @@ LAZY_ABOVE = 150
 INTRO = """
 If several variables have **similar ideal profiles** (the part of each variable the current
 network cannot explain), one unmeasured input could explain all of them: a hidden regulator. This
-page proposes candidate sets from two sources: clusters of similar ideal profiles (JMLR 2007
-section 5) and **semi-cliques** of the network, densely linked groups that a search draws among the
+page proposes candidate sets from three sources: clusters of similar ideal profiles (JMLR 2007
+section 5); **semi-cliques** of the network, densely linked groups that a search draws among the
 children of an unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their
-common factor explains. Each set is scored **with the edges inside it
+common factor explains; and, without a regulator list, **co-expression** modules, genes whose
+measured values move together (the search may have tied them by a chain of edges, which hides them
+from the other two). Each set is scored **with the edges inside it
 removed** (the members' other parents kept): the single profile *z\\** that best explains the
 members together (the top eigenvector of their profiles' similarity matrix), the paper's bounds
 (**C1**, **C2**, in nats), and an estimate of the score change on the observed data that counts the
@@ -78,6 +81,15 @@ def _removal(prop) -> str:
         return "no edge joins the members, so none is removed"
     edges = "the edge" if n == 1 else f"the {n} edges"
     return f"the members lose {prop.removed_loss:.2f} nats when {edges} among them are removed"
+
+
+def _common_text(prop) -> str:
+    """How much of the members' variance one common parent explains, in words (the review order's
+    key for proposals that do not pay, engine.hidden.modules)."""
+    if not np.isfinite(prop.common_variance) or not prop.names:
+        return ""
+    share = prop.common_variance / len(prop.names)
+    return f"One common parent explains {share:.0%} of the members' remaining variance on average. "
 
 
 def render() -> None:
@@ -155,7 +167,9 @@ def render() -> None:
 
     st.caption(
         f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
-        "Ideal profiles depend on the network: proposals change as the search moves."
+        "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
+        "estimated to pay first, by the estimate; then by how much of their members' variance one common "
+        "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last."
         + (
             f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members."
             if dataset.n_vars > CAP_CLUSTERS_ABOVE
@@ -208,7 +222,8 @@ def render() -> None:
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
             f"data with the rest of the network fixed: {_removal(prop)}; they gain what one common factor "
             f"explains of their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
-            f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
+            + _common_text(prop)
+            + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
             "Accept reports the realized change. Closest "
             f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
