@@ -69,9 +69,9 @@ def write_module_table(
     load = rng.uniform(0.8, 1.2, module_size) * np.where(rng.random(module_size) < 0.2, -1.0, 1.0)
     module = h[:, None] * load[None, :] + rng.normal(0.0, 0.45, (n_conditions, module_size))
     values = np.column_stack([background, module])  # conditions x genes
-    genes = [f"Gene{i + 1:04d}" for i in range(n_genes)]
     order = rng.permutation(n_genes)  # the module's genes spread through the file
-    values, genes = values[:, order], [genes[i] for i in order]
+    values = values[:, order]
+    genes = [f"Gene{i + 1:04d}" for i in range(n_genes)]  # in file order: the names do not tell the module
     is_module = order >= n_bg
     odd = int(rng.integers(n_conditions))
     odd_cols = rng.choice(np.flatnonzero(~is_module), size=n_odd, replace=False)
