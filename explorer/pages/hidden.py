@@ -228,8 +228,9 @@ def render() -> None:
             "Accept reports the realized change. Closest "
             f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
             + (
-                f" **Member {prop.explained_by} already carries this profile: edges from it would do what a "
-                "hidden parent would.**"
+                f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
+                "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "
+                "Accept and compare the realized change."
                 if prop.explained_by in prop.names
                 else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
             )

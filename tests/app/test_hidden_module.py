@@ -13,7 +13,7 @@ from streamlit.testing.v1 import AppTest
 
 from engine.io import load_table
 from explorer import export, state
-from explorer.pages import hidden
+from explorer.pages import hidden, inspector
 from explorer.session import SearchSession
 
 
@@ -63,3 +63,10 @@ def test_accepting_the_module_tracks_the_regulator(page, table):
     assert len(children & set(table.module)) >= 20
     assert {r["child"] for r in entry["report"]} == children
     assert entry["instances"][:2] == ["sample1", "sample2"]  # the generated names of the headerless file
+    # the Inspector opens on the new hidden variable: which measured genes could explain it, H on unit variance
+    inspect = AppTest.from_file(str(PAGES / "inspector.py"), default_timeout=TIMEOUT)
+    inspect.session_state[state.SESSION] = session
+    inspect.run()
+    assert not inspect.exception
+    assert inspect.selectbox(key=inspector.KEY_VAR).value == "H1"
+    assert any("candidates_chart" in c.proto.id for c in inspect.get("plotly_chart"))
