@@ -141,12 +141,13 @@ def propose_for_review(
 ) -> list[ClusterProposal]:
     """Hidden-variable proposals for a person to vet: those of
     :func:`~.candidates.propose_from_search` and, with ``coexpression`` (meant for a search
-    without a regulator list, where modules are tied by edges), up to ``max(2, n_proposals // 2)``
-    co-expression modules not already among them, in :func:`review_order`."""
+    without a regulator list, where modules are tied by edges; on a network with edges), up to
+    ``max(2, n_proposals // 2)`` co-expression modules not already among them, in :func:`review_order`."""
     kw = dict(candidates=candidates, max_size=max_size, min_size=min_size, exclude=exclude)
     kw.update(labels=labels, explainers=explainers)
     found = propose_from_search(stepper, values, names, n_proposals=n_proposals, **kw)
-    if coexpression and np.asarray(candidates).size >= max(min_size, 3):
+    # on a network without edges the ideal-profile clusters are the co-expression modules already
+    if coexpression and stepper.edges() and np.asarray(candidates).size >= max(min_size, 3):
         seen = {p.key for p in found}
         modules = module_proposals(stepper, values, names, n_sets=max(2, n_proposals // 2), **kw)
         found += [p for p in modules if p.key not in seen]
