@@ -136,7 +136,8 @@ def render() -> None:
         names=names,
     )
     # a hidden variable on unit variance, as on every other page (EM leaves it on its own scale)
-    fp = rescale_profiles(fp, names, session.current_fit().sds)
+    if session.hidden_names():
+        fp = rescale_profiles(fp, names, session.current_fit().sds)
     parents = ", ".join(fp.parent_names or []) or "none"
     st.subheader(f"Family of {var}")
     st.markdown(
