@@ -10,7 +10,9 @@ pytest's ``tmp_path`` and /tmp/ipe_screens/.
 
 from __future__ import annotations
 
+import json
 import os
+from pathlib import Path
 
 import pytest
 from module_table import write_module_table
@@ -69,5 +71,12 @@ def test_module_first_odd_condition_named_accept_and_inspect(module_server, tmp_
         page.get_by_text("Learn it again from the command line").first.wait_for(timeout=60_000)
         page.wait_for_timeout(1000)
         _shot(page, tmp_path, "hidden_module_truth.png")
+        with page.expect_download(timeout=60_000) as download:
+            page.get_by_role("button", name="JSON (CLI result format)").click()
+        exported = json.loads(Path(download.value.path()).read_text())
+        (entry,) = exported["hidden"]
+        weights = {e["child"]: e["weight"] for e in exported["edges"] if e["parent"] == "H1"}
+        assert {r["child"]: r["loading"] for r in entry["report"]} == pytest.approx(weights)  # one fit
+        assert len(set(weights) & set(table.module)) >= 20 and entry["instances"][0] == "sample1"
         assert not errors, errors
         assert page.locator("[data-testid=stException]").count() == 0
