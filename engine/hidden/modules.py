@@ -62,7 +62,11 @@ def module_proposals(
     explainers: np.ndarray | None = None,
 ) -> list[ClusterProposal]:
     """Up to ``n_sets`` non-overlapping co-expression modules (see the module docstring), each
-    scored on ``stepper``'s current network with the edges inside it removed."""
+    scored on ``stepper``'s current network with the edges inside it removed: the best
+    ``n_sets`` in :func:`review_order` (flagged or not) of ``n_sets + 5`` modules of the values' dendrogram (as
+    :func:`~.candidates.propose_from_search` takes 5 more clusters than it returns). The
+    dendrogram ranks modules by the values alone, where a block of genes tied by the network's
+    own edges looks as good as a regulator's module; on the network the two differ."""
     values = np.asarray(values, dtype=float)
     model, scorer = stepper.model, stepper.scorer
     n = stepper.n_vars
@@ -74,7 +78,7 @@ def module_proposals(
         names,
         candidates=candidates,
         scatter=scatter,
-        n_proposals=n_sets,
+        n_proposals=n_sets + 5,
         max_size=max_size,
         min_size=min_size,
         exclude=exclude,
@@ -106,7 +110,7 @@ def module_proposals(
                 complete_gain=cs.complete_gain,
             )
         )
-    return out
+    return sorted(out, key=lambda p: _review_key(p)[1:])[:n_sets]  # flagged ones too: the final order says
 
 
 def _review_key(p: ClusterProposal) -> tuple:
