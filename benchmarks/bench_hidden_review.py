@@ -14,6 +14,11 @@ and review order of :mod:`engine.hidden.modules`:
   genes x 40 named conditions in rows, a denser background network, a 20-gene module with weaker
   loadings (0.6-1.0, noise SD 0.6, a third repressed), one condition +5 in 60 genes, 1% NA cells.
 
+* ``small`` (written after the ``named`` hold-out was seen, before any run; seeds 950-959 run once,
+  at the end, with no change after): 800 genes x 30 conditions, conditions in rows with an id
+  column and no header line (read with ``no_header``: genes named V1..V800), a 15-gene module
+  (loadings 0.7-1.1, noise SD 0.5), one condition 6 gene-SDs high in 100 genes, 5 NA cells.
+
 Per seed: the rank of the first proposal holding >= 80 % of the module with >= 80 % of its members
 from it (0: not listed), its |r| with the regulator, the rank of the first proposal flagged by the
 odd condition (0: none), whether a flagged proposal is first, and the proposal time.
@@ -69,10 +74,37 @@ def write_named_table(path: Path, seed: int) -> ModuleTable:
     return ModuleTable(path, genes, module_genes, h, conditions[odd], [genes[j] for j in odd_cols], m)
 
 
+def write_small_table(path: Path, seed: int) -> ModuleTable:
+    """The ``small`` generator (see the module docstring): samples in rows, no header line."""
+    rng = np.random.default_rng(seed)
+    n_genes, m, size, n_odd = 800, 30, 15, 100
+    background = sample(random_network(n_genes - size, seed=seed, expected_parents=1.5), m, seed=seed + 1)
+    h = rng.normal(size=m)
+    load = rng.uniform(0.7, 1.1, size) * np.where(rng.random(size) < 0.25, -1.0, 1.0)
+    values = np.column_stack([background, h[:, None] * load + rng.normal(0.0, 0.5, (m, size))])
+    order = rng.permutation(n_genes)
+    values = values[:, order]
+    is_module = order >= n_genes - size
+    odd = int(rng.integers(m))
+    odd_cols = rng.choice(np.flatnonzero(~is_module), n_odd, replace=False)
+    values[odd, odd_cols] += 6.0 * values[:, odd_cols].std(axis=0)
+    cells = np.round(values + 9.0, 4).astype(object)
+    for r, c in zip(rng.choice(m, 5), rng.choice(n_genes, 5, replace=False), strict=True):
+        cells[r, c] = "NA"
+    ids = [f"GSM{100 + i}" for i in range(m)]
+    path.write_text("".join(i + "," + ",".join(map(str, row)) + "\n" for i, row in zip(ids, cells, strict=True)))
+    genes = [f"V{j + 1}" for j in range(n_genes)]  # what no_header names them
+    module = [g for g, k in zip(genes, is_module, strict=True) if k]
+    return ModuleTable(path, genes, module, h, ids[odd], [genes[j] for j in odd_cols], m)
+
+
 def load(generator: str, seed: int, folder: Path):
     if generator == "headerless":
         table = write_module_table(folder / f"headerless_{seed}.tsv", seed=seed)
         return table, load_table(table.path, no_header=True, transpose=True)
+    if generator == "small":
+        table = write_small_table(folder / f"small_{seed}.csv", seed)
+        return table, load_table(table.path, no_header=True)
     table = write_named_table(folder / f"named_{seed}.csv", seed)
     return table, load_table(table.path)
 
@@ -113,7 +145,7 @@ def seed_range(text: str) -> list[int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--generator", choices=["headerless", "named"], default="headerless")
+    parser.add_argument("--generator", choices=["headerless", "named", "small"], default="headerless")
     parser.add_argument("--seeds", default="0-4")
     args = parser.parse_args()
     rows = {True: [], False: []}
