@@ -18,6 +18,8 @@ and review order of :mod:`engine.hidden.modules`:
   at the end, with no change after): 800 genes x 30 conditions, conditions in rows with an id
   column and no header line (read with ``no_header``: genes named V1..V800), a 15-gene module
   (loadings 0.7-1.1, noise SD 0.5), one condition 6 gene-SDs high in 100 genes, 5 NA cells.
+  Its one run: module first 9/10 (seed 951: first, all 15 genes and 4 others, precision 0.79 < 0.8),
+  odd condition flagged 9/10, a flagged proposal first 0/10; before: 0/10, 0/10, 0/10.
 
 Per seed: the rank of the first proposal holding >= 80 % of the module with >= 80 % of its members
 from it (0: not listed), its |r| with the regulator, the rank of the first proposal flagged by the
