@@ -58,6 +58,10 @@ class Dataset:
         Where the data came from (file name or description).
     notes : tuple of str
         Human-readable remarks about what loading did (transposed, standardized, label column...).
+    generated_names : {"variables", "instances"} or None
+        Which axis has names the loader made up because the file had no header line
+        (:func:`engine.io.header.headerless`: ``V1..`` for variables, ``sample1..`` for instances);
+        None when every name came from the file. Turning the data round moves the flag with them.
     interventions : engine.interventions.Interventions or None
         The experimental condition of each row and which variables it set (the intervention mask),
         when the data come from experiments (:mod:`engine.interventions`); None: observational.
@@ -73,8 +77,13 @@ class Dataset:
     source: str = ""
     notes: tuple[str, ...] = ()
     interventions: Any = None
+    generated_names: str | None = None
 
     def __post_init__(self) -> None:
+        if self.generated_names not in (None, "variables", "instances"):
+            raise ValueError(
+                f"`generated_names` must be 'variables', 'instances' or None, got {self.generated_names!r}."
+            )
         n = len(self.names)
         if self.means is None:
             object.__setattr__(self, "means", np.zeros(n))
@@ -129,6 +138,7 @@ class Dataset:
             instance_labels=self.instance_labels,
             source=self.source,
             interventions=None if self.interventions is None else self.interventions.with_extra(extra),
+            generated_names=self.generated_names,
         )
 
     def subset(self, rows: np.ndarray) -> Dataset:
@@ -147,6 +157,7 @@ class Dataset:
             source=self.source,
             notes=self.notes,
             interventions=None if self.interventions is None else self.interventions.subset(rows),
+            generated_names=self.generated_names,
         )
 
     def summary(self) -> str:
@@ -168,6 +179,7 @@ def from_array(
     min_samples: int = MIN_SAMPLES,
     allow_constant: bool = False,
     copy: bool = True,
+    generated_names: str | None = None,
 ) -> Dataset:
     """Build a Dataset from an (instances x variables) array-like; the input is copied (unless
     ``copy=False``: a float64 array the caller hands over and no longer uses, e.g. a fresh one).
@@ -175,6 +187,7 @@ def from_array(
     ``drop_constant`` leaves out constant variables (saying so in ``notes``) instead of refusing
     the data; ``min_samples`` and ``allow_constant`` relax the checks for data that is only
     scored under a saved model (a single held-out instance, a column the model does not use).
+    ``generated_names`` says which axis the loader named (:attr:`Dataset.generated_names`).
     """
     try:
         arr = np.array(values, dtype=np.float64, copy=True) if copy else np.asarray(values, dtype=np.float64)
@@ -223,6 +236,7 @@ def from_array(
         instance_labels=labels,
         source=source,
         notes=tuple(notes_l),
+        generated_names=generated_names,
     )
 
 

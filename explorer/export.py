@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from engine.cli.rerun import rerun_command
-from engine.hidden.scale import stepper_sds
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
@@ -82,11 +81,15 @@ def _stats(session: SearchSession, stats: dict) -> dict:
 
 def _hidden(session: SearchSession, hidden: list[dict]) -> list[dict]:
     """Each hidden variable's entry with the report fields of the hidden search (gains, scores
-    before and after, closest observed variable, per-child loadings); its children and profile
-    are the current network's."""
+    before and after, closest observed variable, per-child loadings), the report made from the
+    same fit of the current network as the exported edges (steps taken after Accept included);
+    its children and profile are the current network's."""
     if session.hidden is None or not hidden:
         return hidden
-    report = {d["name"]: d for d in session.hidden.summary()["hidden"]}
+    hs = session.hidden
+    gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
+    reports = session.current_fit().report(session.values(), gains, session.dataset.instance_labels)
+    report = {d["name"]: d for d in hs.summary(reports)["hidden"]}
     return [{**report.get(h["name"], {}), **h} for h in hidden]
 
 
@@ -110,8 +113,8 @@ def inferred_profiles(session: SearchSession) -> pd.DataFrame:
     instance (``instance``: the file's label, or 1..M), one column per hidden variable, each the
     posterior mean in SDs of H under the current network, the scale of the regulator report's
     loadings and of the export's ``hidden`` profiles and edge weights (:mod:`engine.hidden.scale`)."""
-    stepper, dataset, names = session.stepper, session.dataset, session.variable_names()
-    sds = stepper_sds(stepper, names, dataset.n_vars)
+    dataset, names = session.dataset, session.variable_names()
+    sds = session.current_fit().sds
     values = session.values()
     hidden = [n for n in names if n in session.hidden_names()]
     out = pd.DataFrame({h: values[:, names.index(h)] / sds[h] for h in hidden})

@@ -22,10 +22,15 @@ TABLE_WIDTH = 812
 PROPOSAL_WIDTHS = {
     "rank": st.column_config.NumberColumn("rank", width=45),
     "members": st.column_config.TextColumn(
-        "members", width=130, help="All the members are listed under the proposal below."
+        "members", width=115, help="All the members are listed under the proposal below."
     ),
     "size": st.column_config.NumberColumn("size", width=45),
-    "source": st.column_config.TextColumn("source", width=70),
+    "source": st.column_config.TextColumn(
+        "source",
+        width=85,
+        help="profiles: similar ideal profiles; semi-clique: densely linked in the network (grown: with the "
+        "neighbours its factor explains); co-expression: measured values that move together.",
+    ),
     "edges replaced": st.column_config.NumberColumn(
         "replaced", width=65, help="Edges among the members that the hidden variable replaces."
     ),

@@ -13,6 +13,7 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
+from engine.cli.rerun import rerun_command
 from explorer import state
 from explorer.prepared import SHOWN_CELLS, banner
 
@@ -24,7 +25,11 @@ def missing_box() -> None:
     session = state.session()
     if session is None:
         return
-    text = banner(session.prepared, session.settings.cpd)
+    reading = dict(session.source)  # how the file was read, in the CLI's names (orientation, no header...)
+    if session.transposed:  # turned round by the Transpose button since it was loaded
+        reading["transpose"] = not reading.get("transpose", False)
+    command = rerun_command(reading) if reading.get("data") else None
+    text = banner(session.prepared, session.settings.cpd, command)
     if text is None:
         return
     st.info(text, icon=":material/grid_off:")

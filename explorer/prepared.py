@@ -85,8 +85,9 @@ def prepare(
     return PreparedData(dataset, completion.dataset, completion, summary)
 
 
-def banner(prepared: PreparedData, cpd: str = "linear") -> str | None:
-    """What the pages say about missing cells (Markdown; None when none is missing)."""
+def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = None) -> str | None:
+    """What the pages say about missing cells (Markdown; None when none is missing); ``command`` is
+    the CLI command that reads the file as the app did (default: a generic one naming ``FILE``)."""
     c = prepared.completion
     if c is None:
         return None
@@ -107,8 +108,9 @@ def banner(prepared: PreparedData, cpd: str = "linear") -> str | None:
         f"{shown}{more}. Step, "
         "Run and every page use these completed data, an approximation: the filled cells are not "
         "re-estimated as the network changes. The file and the values as loaded are unchanged. For "
-        "the full structural EM, learn from the command line (`python -m engine learn FILE "
-        "--number-repeats --skip-unusable` reads the file as this app does) or with "
+        "the full structural EM, learn from the command line (`"
+        + (command or "python -m engine learn FILE --number-repeats --skip-unusable")
+        + "` reads the file as this app does) or with "
         "`IdealParentSearch(...).fit(data)`."
         + ("" if get_cpd(cpd).structural_em else f" (With the {cpd} CPD the fill is still linear-Gaussian.)")
     )

@@ -16,7 +16,6 @@ tested directly. A new data set is a new session; invalid settings raise
 from __future__ import annotations
 
 import itertools
-import math
 import time
 import warnings
 from dataclasses import dataclass
@@ -25,8 +24,9 @@ import numpy as np
 
 from engine.data import Dataset
 from engine.exceptions import IdealParentError
-from engine.hidden import ClusterProposal, HiddenSearch, propose_from_search
-from engine.hidden.scale import rescale_edges, rescale_network, stepper_sds
+from engine.hidden import ClusterProposal, HiddenSearch
+from engine.hidden.modules import propose_for_review
+from engine.hidden.scale import CurrentFit, current_fit, rescale_network
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
@@ -105,6 +105,7 @@ class SearchSession:
         self.notice: str | None = None  # how the last run or undo ended, shown on the Search page
         self.run: RunProgress | None = None
         self._network_cache: tuple | None = None
+        self._fit_cache: tuple | None = None
         #: the undo stack: actions (a step, an accepted hidden variable, a data edit), last on top
         self.undo_stack: list[actions.Action] = []
         #: whether the data were turned round (Transpose) since they were loaded; how they were read
@@ -322,12 +323,13 @@ class SearchSession:
         """Hidden-variable proposals for the current network (JMLR 2007 section 5) over the
         observed variables, leaving out the clusters the user rejected (clusters of at most
         :data:`MAX_CLUSTER` members above :data:`CAP_CLUSTERS_ABOVE` variables)."""
-        return propose_from_search(
+        return propose_for_review(  # without a regulator list, co-expression modules too (engine.hidden.modules)
             self.stepper,
             self.values(),
             self.variable_names(),
             candidates=np.arange(self.dataset.n_vars),
             n_proposals=n_proposals,
+            coexpression=not self.regulators,
             exclude=set(self.rejected),
             max_size=MAX_CLUSTER if self.dataset.n_vars > CAP_CLUSTERS_ABOVE else None,
             min_size=min(3, self.dataset.n_vars),  # a hidden parent of two does no more than an edge
@@ -345,17 +347,17 @@ class SearchSession:
 
     # ---------------------------------------------------------- derived views
     def weighted_edges(self) -> list[tuple[int, int, float]]:
-        """(parent, child, fitted coefficient) of every edge of the main search, from the engine's
-        cached fits (hidden variables on unit variance, as in the export: engine.hidden.scale)."""
-        stepper = self.stepper
-        out = []
-        for c in range(stepper.n_vars):
-            parents = stepper.parents(c)
-            if not parents:
-                continue
-            coefs = stepper.model.fit(c, parents).params.get("coefficients", [math.nan] * len(parents))
-            out.extend((int(p), c, float(w)) for p, w in zip(parents, coefs, strict=True))
-        return rescale_edges(out, names := self.variable_names(), stepper_sds(stepper, names, self.dataset.n_vars))
+        """(parent, child, fitted coefficient) of every edge of the main search (hidden variables on
+        unit variance, as in the export), from :meth:`current_fit`."""
+        return self.current_fit().weighted_edges()
+
+    def current_fit(self) -> CurrentFit:
+        """The main search's families fitted once (engine.hidden.scale), until the structure changes:
+        the edge weights, sd(H) and the regulator report of what the pages draw and export."""
+        key = (self.version, tuple(self.stepper.edges()))
+        if self._fit_cache is None or self._fit_cache[0] != key:
+            self._fit_cache = (key, current_fit(self.stepper, self.variable_names(), self.dataset.n_vars))
+        return self._fit_cache[1]
 
     def learned_network(self) -> LearnedNetwork:
         """The current network with fitted parameters (cached until the structure changes)."""
@@ -383,7 +385,7 @@ class SearchSession:
                 for h in hidden
             ]
             # H on unit variance, the scale of the Hidden page's regulator report (engine.hidden.scale)
-            rescale_network(net, stepper_sds(stepper, full.names, self.dataset.n_vars))
+            rescale_network(net, self.current_fit().sds)
             # the score of a model with hidden variables is that of the observed data, with the
             # hidden variables integrated out (as the CLI's JSON and the Hidden variables page say)
             observed = net.evaluate(self.dataset)

@@ -12,7 +12,14 @@ Everything a person reads about H is put on one scale, ``sd(H) = 1`` under the n
 * the regulator report's ``loading`` (``w * sd(H)``, :mod:`.report`);
 * H's ``profile``, the posterior mean per instance divided by ``sd(H)`` (CLI JSON, the app's
   export, its profile download and plots);
-* the edges and families of an exported network (:func:`rescale_network`).
+* the edges and families of an exported network (:func:`rescale_network`);
+* the Inspector's profiles of a family in which H is the child or a candidate parent
+  (:func:`rescale_profiles`).
+
+A search's current families are fitted once for all of these (:class:`CurrentFit`): the edge
+weights a page draws, ``sd(H)``, and the regulator report of the network being exported, so that
+after the user steps on from an accepted hidden variable the report and the edges still describe
+one network.
 
 So a child's loading is the change in the child (in its own units, SDs when the data are
 standardized) per SD of H, and regressing the child on the exported profile (with its other
@@ -23,12 +30,27 @@ children pin H down). Not checked: H's family must be linear-Gaussian (structura
 
 from __future__ import annotations
 
+import dataclasses
+import math
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from .candidates import family_coefficients
-from .report import PROFILE_UNIT, implied_variances
+from .report import PROFILE_UNIT, RegulatorReport, implied_variances, regulator_report
 
-__all__ = ["PROFILE_UNIT", "hidden_sds", "search_sds", "fitted_sds", "stepper_sds", "rescale_network", "rescale_edges"]
+__all__ = [
+    "PROFILE_UNIT",
+    "CurrentFit",
+    "current_fit",
+    "hidden_sds",
+    "search_sds",
+    "fitted_sds",
+    "stepper_sds",
+    "rescale_network",
+    "rescale_edges",
+    "rescale_profiles",
+]
 
 
 def hidden_sds(coef: np.ndarray, variance: np.ndarray, n_observed: int) -> np.ndarray:
@@ -58,9 +80,63 @@ def fitted_sds(model, parents: list[tuple[int, ...]], names, n_observed: int) ->
 def stepper_sds(stepper, names, n_observed: int) -> dict[str, float]:
     """:func:`fitted_sds` of a search's current families (``stepper.model``, its parent sets);
     empty when the search has no hidden variable."""
-    if stepper.n_vars <= n_observed:
-        return {}
-    return fitted_sds(stepper.model, [stepper.parents(c) for c in range(stepper.n_vars)], names, n_observed)
+    return current_fit(stepper, names, n_observed).sds
+
+
+@dataclass(frozen=True)
+class CurrentFit:
+    """A search's current families, fitted once: each edge's coefficient, each family's ML noise
+    variance, and ``sd(H)`` of each hidden variable (``names[n_observed:]``) under them.
+
+    ``edges`` are ``(parent, child, coefficient)`` index triples on the search's own scale (NaN
+    where a CPD has no linear coefficient); ``variance`` is NaN for a CPD without one."""
+
+    names: list[str]
+    n_observed: int
+    edges: list[tuple[int, int, float]]
+    variance: np.ndarray
+    sds: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def coef(self) -> np.ndarray:
+        """``coef[parent, child]`` (N x N; for the regulator report, hidden variables present)."""
+        n = len(self.names)
+        out = np.zeros((n, n))
+        for p, c, w in self.edges:
+            out[p, c] = w
+        return out
+
+    def weighted_edges(self) -> list[tuple[int, int, float]]:
+        """The edges with each hidden variable on unit variance (:func:`rescale_edges`)."""
+        return rescale_edges(self.edges, self.names, self.sds)
+
+    def report(self, values: np.ndarray, gains=None, labels=None) -> list[RegulatorReport]:
+        """The regulator report (:func:`~.report.regulator_report`) of these families, with
+        ``values`` the observed data and the hidden variables' posterior means."""
+        return regulator_report(self.names, self.n_observed, self.coef, self.variance, values, gains, labels)
+
+
+def current_fit(stepper, names, n_observed: int) -> CurrentFit:
+    """:class:`CurrentFit` of ``stepper``'s families (one ``model.fit`` per family with parents,
+    and per hidden variable; every family when there are hidden variables, for ``sd(H)``)."""
+    n = stepper.n_vars
+    hidden = n > n_observed
+    edges: list[tuple[int, int, float]] = []
+    variance = np.full(n, math.nan)
+    for c in range(n):
+        parents = stepper.parents(c)
+        if not parents and not hidden:
+            continue
+        params = stepper.model.fit(c, parents).params
+        variance[c] = float(params.get("variance", math.nan))
+        coefs = params.get("coefficients", [math.nan] * len(parents))
+        edges.extend((int(p), c, float(w)) for p, w in zip(parents, coefs, strict=True))
+    names = list(names)
+    fit = CurrentFit(names, int(n_observed), edges, variance)
+    if hidden:
+        sds = hidden_sds(fit.coef, variance, n_observed)
+        fit = dataclasses.replace(fit, sds=dict(zip(names[n_observed:], sds.tolist(), strict=True)))
+    return fit
 
 
 def rescale_edges(edges, names, sds: dict[str, float]) -> list[tuple[int, int, float]]:
@@ -94,3 +170,36 @@ def rescale_network(net, sds: dict[str, float]) -> None:
             if entry.get("name") == name and entry.get("profile") is not None:
                 entry["profile"] = [float(v) / s for v in entry["profile"]]
                 entry["profile_unit"] = PROFILE_UNIT
+
+
+def rescale_profiles(fp, names, sds: dict[str, float]):
+    """The Inspector's profiles of one family (:class:`engine.inspect.FamilyProfiles`) with each
+    hidden variable on unit variance: a hidden child's values, prediction and ideal profile divided
+    by its ``sd``, a hidden candidate's profile too, and each ``alpha_z`` multiplied by the
+    candidate's ``sd`` over the child's (the least-squares slope of the rescaled profiles). The
+    cosines, C1, C2 and exact gains do not depend on the scale and are kept. Returns ``fp`` itself
+    when no hidden variable is in the family or among its candidates."""
+    s_child = float(sds.get(names[fp.child], 1.0))
+    s_cand = np.array([float(sds.get(names[c], 1.0)) for c in fp.candidates])
+    if s_child == 1.0 and np.all(s_cand == 1.0):
+        return fp
+
+    def per_candidate(a):  # (M, K) candidate columns divided by their own sd
+        return None if a is None else a / s_cand[None, :]
+
+    def child(a):
+        return None if a is None else a / s_child
+
+    return dataclasses.replace(
+        fp,
+        x=fp.x / s_child,
+        prediction=fp.prediction / s_child,
+        ideal=fp.ideal / s_child,
+        alpha=fp.alpha * s_cand / s_child,
+        scaled=fp.scaled / s_child,
+        profiles=per_candidate(fp.profiles),
+        profiles_star=per_candidate(fp.profiles_star),
+        ideal_star=child(fp.ideal_star),
+        scaled_star=child(fp.scaled_star),
+        variance=fp.variance / s_child**2,
+    )

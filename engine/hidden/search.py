@@ -391,9 +391,10 @@ class HiddenSearch:
         labels = self.dataset.instance_labels
         return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels)
 
-    def summary(self) -> dict:
-        """JSON-friendly description of the hidden variables and missing-value handling."""
-        reports = {r.name: r.to_dict() for r in self.report()}
+    def summary(self, reports: list[RegulatorReport] | None = None) -> dict:
+        """JSON-friendly description of the hidden variables and missing-value handling, with the
+        regulator ``reports`` of the network being described (default :meth:`report`, EM's fit)."""
+        reports = {r.name: r.to_dict() for r in (self.report() if reports is None else reports)}
         hidden = []
         for h in self.hidden:
             d = h.to_dict(self.hidden_profile(h.name), self.dataset.instance_labels)

@@ -337,9 +337,11 @@ def from_frame(
         raise DataValidationError(
             f"{source}: a Parquet file's column names are its schema, not a line of data: load it without --no-header."
         )
+    generated = None  # the axis whose names headerless() makes up: the file's columns
     if no_header:  # the first line is data (engine.io.header)
         df, said = headerless(df, transpose=transpose, source=source)
         notes.append(said)
+        generated = "instances" if transpose else "variables"
     elif check_header and frame.attrs.get("header_line"):  # a file's first line, not a DataFrame's labels
         check_header_line(df, transpose=transpose, source=source)
     df.columns = [str(c).strip() for c in df.columns]
@@ -405,4 +407,5 @@ def from_frame(
         min_samples=min_samples,
         allow_constant=allow_constant,
         copy=False,
+        generated_names=generated,
     )

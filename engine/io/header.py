@@ -60,36 +60,41 @@ def generated_names(n: int, transpose: bool) -> list[str]:
 #: how the note of :func:`headerless` begins
 _HEADERLESS = "no header row: the first line is data; "
 _ROLE = {False: ("variables", "V"), True: ("instances", "sample")}
+#: a data set's ``generated_names`` -> whether the file was read turned round (the key of _ROLE)
+_AXIS = {"variables": False, "instances": True}
 
 
 def turn_generated_names(
-    names: list[str], labels: list[str] | None, notes: list[str]
-) -> tuple[list[str], list[str] | None, list[str]]:
+    names: list[str], labels: list[str] | None, notes: list[str], generated: str | None
+) -> tuple[list[str], list[str] | None, list[str], str | None]:
     """A headerless table turned round after loading (:func:`engine.io.transpose_dataset`): its
     generated names follow their new role, as if the file had been read turned round with
     :func:`headerless` (``V3`` as an instance becomes ``sample3``; ``sample3`` as a variable
-    becomes ``V3``), and the note says so. ``names`` are the new variable names, ``labels`` the
-    new instance labels; returned unchanged when the table had a header (no note of
-    :func:`headerless`), so real names such as ``V1`` are never touched."""
+    becomes ``V3``), and the note of :func:`headerless` says so.
+
+    ``names`` are the new variable names, ``labels`` the new instance labels, ``generated`` the
+    old data set's :attr:`~engine.data.Dataset.generated_names` (the axis whose names were made
+    up, before turning). Returns the names, labels, notes and the new ``generated`` (the other
+    axis); unchanged when no name was generated (a table with a header), so real names such as
+    ``V1`` are never touched."""
+    if generated not in _AXIS:
+        return names, labels, notes, None
+    was_turned = _AXIS[generated]
+    what, stem = _ROLE[was_turned]
+    new_what, new_stem = _ROLE[not was_turned]
+    pattern = re.compile(rf"^{stem}(\d+)$")
+    old = list(names if was_turned else labels or [])  # the generated names, on their new axis
+    if not old or not all(pattern.match(x) for x in old):  # e.g. a data set built by hand
+        return names, labels, notes, None
+    new = [pattern.sub(rf"{new_stem}\1", x) for x in old]
     said = next((n for n in notes if n.startswith(_HEADERLESS)), None)
-    if said is None:
-        return names, labels, notes
-    for was_turned in (False, True):
-        what, stem = _ROLE[was_turned]
-        new_what, new_stem = _ROLE[not was_turned]
-        if f"({what}) are named {stem}" not in said:
-            continue
-        pattern = re.compile(rf"^{stem}(\d+)$")
-        old = list(names if was_turned else labels or [])  # the generated names, on their new axis
-        if not old or not all(pattern.match(x) for x in old):
-            return names, labels, notes
-        new = [pattern.sub(rf"{new_stem}\1", x) for x in old]
+    if said is not None:
         note = said.replace(f"({what}) are named {stem}", f"({new_what}) are named {new_stem}").replace(
             f"..{stem}", f"..{new_stem}"
         )
         notes = [note if n is said else n for n in notes]
-        return (new, labels, notes) if was_turned else (names, new, notes)
-    return names, labels, notes
+    turned = "variables" if generated == "instances" else "instances"
+    return (new, labels, notes, turned) if was_turned else (names, new, notes, turned)
 
 
 def _numbers(cells: list[str]) -> np.ndarray:

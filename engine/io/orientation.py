@@ -196,7 +196,7 @@ def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True, max_missi
     notes = [*kept, turned]
     values = dataset.original_values().T
     # a file read without a header: V1.. named its columns as variables, sample1.. as instances
-    names, labels, notes = turn_generated_names(names, list(dataset.names), notes)
+    names, labels, notes, generated = turn_generated_names(names, list(dataset.names), notes, dataset.generated_names)
     if max_missing is not None:
         values, names = drop_sparse_variables(values, names, notes, max_missing)
     return from_array(
@@ -207,4 +207,5 @@ def transpose_dataset(dataset: Dataset, *, drop_constant: bool = True, max_missi
         instance_labels=labels,
         notes=tuple(notes),
         drop_constant=drop_constant,
+        generated_names=generated,
     )

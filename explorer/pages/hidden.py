@@ -12,12 +12,13 @@ import io
 import json
 import time
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
 from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
-from engine.hidden import REPORT_COLUMNS, cluster_view, family_coefficients, regulator_report, report_rows
+from engine.hidden import REPORT_COLUMNS, cluster_view, report_rows
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from explorer import actions, export, gene_sets_box, state
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
@@ -42,10 +43,12 @@ LAZY_ABOVE = 150
 INTRO = """
 If several variables have **similar ideal profiles** (the part of each variable the current
 network cannot explain), one unmeasured input could explain all of them: a hidden regulator. This
-page proposes candidate sets from two sources: clusters of similar ideal profiles (JMLR 2007
-section 5) and **semi-cliques** of the network, densely linked groups that a search draws among the
+page proposes candidate sets from three sources: clusters of similar ideal profiles (JMLR 2007
+section 5); **semi-cliques** of the network, densely linked groups that a search draws among the
 children of an unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their
-common factor explains. Each set is scored **with the edges inside it
+common factor explains; and, without a regulator list, **co-expression** modules, genes whose
+measured values move together (the search may have tied them by a chain of edges, which hides them
+from the other two). Each set is scored **with the edges inside it
 removed** (the members' other parents kept): the single profile *z\\** that best explains the
 members together (the top eigenvector of their profiles' similarity matrix), the paper's bounds
 (**C1**, **C2**, in nats), and an estimate of the score change on the observed data that counts the
@@ -78,6 +81,15 @@ def _removal(prop) -> str:
         return "no edge joins the members, so none is removed"
     edges = "the edge" if n == 1 else f"the {n} edges"
     return f"the members lose {prop.removed_loss:.2f} nats when {edges} among them are removed"
+
+
+def _common_text(prop) -> str:
+    """How much of the members' variance one common parent explains, in words (the review order's
+    key for proposals that do not pay, engine.hidden.modules)."""
+    if not np.isfinite(prop.common_variance) or not prop.names:
+        return ""
+    share = prop.common_variance / len(prop.names)
+    return f"One common parent explains {share:.0%} of the members' remaining variance on average. "
 
 
 def render() -> None:
@@ -155,7 +167,9 @@ def render() -> None:
 
     st.caption(
         f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
-        "Ideal profiles depend on the network: proposals change as the search moves."
+        "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
+        "estimated to pay first, by the estimate; then by how much of their members' variance one common "
+        "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last."
         + (
             f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members."
             if dataset.n_vars > CAP_CLUSTERS_ABOVE
@@ -208,13 +222,15 @@ def render() -> None:
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
             f"data with the rest of the network fixed: {_removal(prop)}; they gain what one common factor "
             f"explains of their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
-            f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
+            + _common_text(prop)
+            + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
             "Accept reports the realized change. Closest "
             f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
             + (
-                f" **Member {prop.explained_by} already carries this profile: edges from it would do what a "
-                "hidden parent would.**"
+                f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
+                "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "
+                "Accept and compare the realized change."
                 if prop.explained_by in prop.names
                 else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
             )
@@ -348,11 +364,9 @@ def _search_first_box(session) -> None:
 def _report_section(session, hs, names: list[str], values) -> None:
     """The regulator report (engine.hidden.report) of the current network, with CSV/JSON downloads."""
     stepper = session.stepper
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    coef, rss = family_coefficients(stepper.model, parents)
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
-    labels = session.dataset.instance_labels
-    reports = regulator_report(names, session.dataset.n_vars, coef, rss / len(values), values, gains, labels)
+    # the families of the current network, fitted once for the pages and the export (engine.hidden.scale)
+    reports = session.current_fit().report(values, gains, session.dataset.instance_labels)
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "

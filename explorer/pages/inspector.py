@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.hidden.scale import rescale_profiles
 from engine.inspect import candidate_table, family_profiles, most_promising_child
 from explorer import state, text
 from explorer.inspect_plots import candidates_figure, profiles_figure
@@ -77,6 +78,19 @@ def _instances(dataset, child: int, n_samples: int) -> str:
     )
 
 
+def _opening_family(session, stepper, names: list[str]) -> str:
+    """The family the page opens on: the newest hidden variable (which measured variables could
+    explain it), else the family whose best candidate matches its ideal profile best (a small
+    network), else the first family with a legal new parent (one at its parent cap shows nothing
+    to compare)."""
+    hidden = [n for n in names if n in session.hidden_names()]
+    if hidden:
+        return hidden[-1]
+    if stepper.n_vars <= PROMISING_UP_TO:
+        return names[most_promising_child(stepper)]
+    return names[next((c for c in range(stepper.n_vars) if stepper.legal_parents(c).size), 0)]
+
+
 def render() -> None:
     st.title("Ideal-parent inspector")
     st.markdown(INTRO)
@@ -88,8 +102,7 @@ def render() -> None:
     cpd_type = session.settings.cpd_type
     cpd = cpd_type.name
 
-    # opens on the family whose best candidate matches its ideal profile best (a small network)
-    first = names[most_promising_child(stepper)] if stepper.n_vars <= PROMISING_UP_TO else names[0]
+    first = _opening_family(session, stepper, names)
     state.keep_widgets({KEY_VAR: first, KEY_TOP: 3, KEY_ORDER: True, KEY_DISTORTED: False}, choices={KEY_VAR: names})
     left, mid, right = st.columns([2, 1, 1])
     var = left.selectbox(
@@ -122,6 +135,9 @@ def render() -> None:
         order="ideal" if order_ideal else "index",
         names=names,
     )
+    # a hidden variable on unit variance, as on every other page (EM leaves it on its own scale)
+    if session.hidden_names():
+        fp = rescale_profiles(fp, names, session.current_fit().sds)
     parents = ", ".join(fp.parent_names or []) or "none"
     st.subheader(f"Family of {var}")
     st.markdown(

@@ -58,7 +58,9 @@ def test_upload_names_the_problems_and_steps_on_completed_data(app, lab):
     n_missing = int(loaded.missing.sum())
     assert f"{n_missing:,} missing cell(s)" in banner and "structural EM" in banner and "most in" in banner
     # the command that learns the same file with the full structural EM reads it as the app does
-    assert "python -m engine learn FILE --number-repeats --skip-unusable" in banner
+    command = banner.split("`")[1]  # the file by its name, read with the app's options
+    assert command.startswith(f"python -m engine learn {lab.path.name} ")
+    assert "--number-repeats" in command and "--skip-unusable" in command and "--transpose" not in command
     worst = loaded.names[int(np.argmax(loaded.missing.sum(axis=0)))]
     assert worst in banner
 
@@ -100,6 +102,8 @@ def test_genes_in_rows_transpose_button_and_radio_agree(app, lab_rows):
     assert f"{lab_rows.duplicated} (2)" in session.dataset.names
     assert lab_rows.mostly_missing not in session.dataset.names
     assert session.prepared.completion is not None
+    # the banner's command reads the file turned round, as the app now does
+    assert any(f"learn {lab_rows.path.name} --transpose" in t for t in texts(app.info))
     # the sidebar's radio follows the button, and the data are not loaded again
     assert app.radio(key=state.W_ORIENT).value == sidebar.ORIENTATIONS[1]
     app.run()
@@ -156,13 +160,13 @@ def test_hidden_proposals_cap_cluster_size_on_large_networks(monkeypatch):
     from explorer import session as session_mod
 
     seen = []
-    real = session_mod.propose_from_search
+    real = session_mod.propose_for_review
 
     def spy(*args, **kwargs):
         seen.append(kwargs.get("max_size"))
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(session_mod, "propose_from_search", spy)
+    monkeypatch.setattr(session_mod, "propose_for_review", spy)
     for n, cap in ((12, None), (session_mod.CAP_CLUSTERS_ABOVE + 10, session_mod.MAX_CLUSTER)):
         s = session_mod.SearchSession(sample_dataset(random_network(n, seed=1), 80, seed=2))
         s.step()

@@ -121,6 +121,7 @@ class TestHeaderlessTurnedRound:
         assert not at.exception and not texts(at.error)
         session = at.session_state[state.SESSION]
         assert session.dataset.names == tuple(ids) and session.dataset.instance_labels == samples
+        assert session.dataset.generated_names == "instances"  # the flag moved with the names (#22)
         said = "the 24 columns (instances) are named sample1..sample24"
         assert any(said in n for n in session.dataset.notes)
         settings = export.export_settings(session)

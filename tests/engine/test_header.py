@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import numpy as np
@@ -108,12 +109,27 @@ class TestTurnedRoundAfterLoading:
         assert back.names == tuple(f"V{i + 1}" for i in range(40)) and back.instance_labels[0] == "Rv0001"
         assert "the 40 columns (variables) are named V1..V40" in back.notes[0]
 
+    def test_the_dataset_says_which_names_were_generated(self, tmp_path, values):
+        """The flag, not the loading note's wording, says which axis was named (issue #22)."""
+        direct = load_table(genes_in_rows(tmp_path, values), no_header=True, transpose=True)
+        assert direct.generated_names == "instances"
+        assert load_table(samples_in_rows(tmp_path, values), no_header=True).generated_names == "variables"
+        assert transpose_dataset(direct).generated_names == "variables"
+        assert transpose_dataset(transpose_dataset(direct)).generated_names == "instances"
+        # the note reworded (or gone): the flag still turns the names round, the note is left alone
+        quiet = dataclasses.replace(direct, notes=("read by hand",))
+        turned = transpose_dataset(quiet)
+        assert turned.names[:2] == ("V1", "V2") and turned.generated_names == "variables"
+        assert turned.notes[0] == "read by hand"
+
     def test_a_real_header_of_v_names_is_kept(self, tmp_path, values):
         path = tmp_path / "named.csv"
         head = "id," + ",".join(f"V{j + 1}" for j in range(6)) + "\n"
         path.write_text(head + "".join(f"s{i}," + ",".join(map(str, r)) + "\n" for i, r in enumerate(values)))
-        turned = transpose_dataset(load_table(path))
-        assert turned.instance_labels == tuple(f"V{j + 1}" for j in range(6))
+        loaded = load_table(path)
+        assert loaded.generated_names is None
+        turned = transpose_dataset(loaded)
+        assert turned.instance_labels == tuple(f"V{j + 1}" for j in range(6)) and turned.generated_names is None
 
 
 class TestCLI:
