@@ -30,11 +30,13 @@ the half's parent cap (EBIC's 0.25 M: 3 at M = 13), the strongest parents kept (
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.data import Dataset
+from engine.exceptions import ConvergenceWarning
 from engine.hidden.marginal import markov_blanket
 from engine.score import make_score
 from engine.search.constraints import effective_cap
@@ -126,7 +128,15 @@ def half_sample_support(search, proposal, trial, *, n_draws: int = 6, random_sta
 
 
 def _on_rows(search, proposal, name: str, rows: np.ndarray):
-    """(H's observed-data gain on ``rows``, the model with H there, the observed columns it has)."""
+    """(H's observed-data gain on ``rows``, the model with H there, the observed columns it has).
+    A structural EM that stops at ``max_iter`` is one draw among several, as in auto's trials: its
+    ConvergenceWarning is not raised."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ConvergenceWarning)
+        return _on_rows_quiet(search, proposal, name, rows)
+
+
+def _on_rows_quiet(search, proposal, name: str, rows: np.ndarray):
     before = search.em
     cols = _columns(search, proposal)
     sub = search.copy()
