@@ -9,6 +9,8 @@ removed regulator), realized gain, children, and per half-sample the gain there,
 held-out prediction with the whole-table H, |r| on the half, children Jaccard; and the check's CPU.
 ``--mode reproposal``: instead, the proposals auto would try on each half (chosen there), the one
 whose z* best tracks H and the top three tried there (rank, |r| of z*, gain, |r| of H after EM).
+``--mode warm``: auto itself re-run on each half, its network warm-started from the whole table's
+(cut to the half's parent cap); per kept H the best |r| of a half's kept H with it there.
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_retrial.py \
           --gen null --seeds 3,6,9 [--b 6]
