@@ -200,22 +200,6 @@ class LinearGaussianFamilies(FamilyBase):
         self._cache[key] = st
         return st
 
-    def carry_fits(self, old: LinearGaussianFamilies, same: np.ndarray) -> int:
-        """Take over ``old``'s cached fits of the families whose child and parents are all ``same``
-        (bool (N,): their scatter rows and means equal here, bit for bit): a fit reads only those
-        rows, so it is the one :meth:`fit` would compute (structural EM, where only the columns
-        with unobserved cells change between iterations). Returns how many were taken."""
-        taken = 0
-        for key, st in old._cache.items():
-            if taken >= self.cache_size - len(self._cache):
-                break
-            if same[key[0]] and all(same[u] for u in key[1]) and key not in self._cache:
-                new = _FamilyStats()  # y.z reaches every column, changed ones too: left to recompute
-                new.fit, new.rss, new.raw_rss, new.alpha, new.chol = st.fit, st.rss, st.raw_rss, st.alpha, st.chol
-                self._cache[key] = new
-                taken += 1
-        return taken
-
     def fit(self, child: int, parents: Parents) -> FamilyFit:
         """ML fit of ``child`` given ``parents`` (sorted tuple) from the scatter matrix."""
         return self._stats(child, parents).fit  # type: ignore[return-value]
@@ -273,8 +257,18 @@ class LinearGaussianFamilies(FamilyBase):
         return self._yz(child, parents, st)[cand]
 
     # --------------------------------------------------------------- rankings
+    def similarities(self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None):
+        """(add C1, add C2, replace C1, replace C2): :meth:`add_similarity` and
+        :meth:`replace_similarity` with the same arguments, ``y.z`` formed once for both."""
+        st = self._stats(child, parents)
+        yz = self._yz(child, parents, st) if cols is None else self._yz_cols(child, parents, st, cols)
+        return (
+            *self.add_similarity(child, parents, cols, at, yz),
+            *self.replace_similarity(child, parents, cols, at, yz),
+        )
+
     def add_similarity(
-        self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None
+        self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None, yz=None
     ) -> tuple[np.ndarray, np.ndarray]:
         """C1, C2 of adding every variable to the family (Theorems 3.2 and 3.4), shape (N,).
 
@@ -285,10 +279,9 @@ class LinearGaussianFamilies(FamilyBase):
         as the full ranking's entries there (``y.z`` is formed whole, the rest is elementwise).
         """
         st = self._stats(child, parents)
-        if cols is None:
-            yz, zz = self._yz(child, parents, st), self._zz_rank
-        else:
-            yz, zz = self._yz_cols(child, parents, st, cols), self._zz_rank[cols]
+        if yz is None:  # y.z over the columns (given by :meth:`similarities`)
+            yz = self._yz(child, parents, st) if cols is None else self._yz_cols(child, parents, st, cols)
+        zz = self._zz_rank if cols is None else self._zz_rank[cols]
         if at is not None:  # positions among the columns (variables when ``cols`` is None)
             yz, zz, cols = yz[at], zz[at], (at if cols is None else cols[at])
         m = self.n_samples
@@ -297,7 +290,7 @@ class LinearGaussianFamilies(FamilyBase):
         return c1, c2
 
     def replace_similarity(
-        self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None
+        self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None, yz=None
     ) -> tuple[np.ndarray, np.ndarray]:
         """C1, C2 of replacing parent ``parents[i]`` by each variable, shape (k, N) (with ``cols``:
         the candidate columns only, (k, R), at O(R k); with ``at`` too, those positions only, as
@@ -319,10 +312,12 @@ class LinearGaussianFamilies(FamilyBase):
         if k == 0:
             return np.zeros((0, n)), np.zeros((0, n))
         p = list(parents)
+        if yz is None:
+            yz = self._yz(child, parents, st) if cols is None else self._yz_cols(child, parents, st, cols)
         if cols is None:
-            s, yz, zz = self.scatter[p], self._yz(child, parents, st), self._zz_rank[None, :]
+            s, zz = self.scatter[p], self._zz_rank[None, :]
         else:
-            s, yz, zz = self.block(cols)[p], self._yz_cols(child, parents, st, cols), self._zz_rank[cols][None, :]
+            s, zz = self.block(cols)[p], self._zz_rank[cols][None, :]
         if at is not None:
             s, yz, zz, cols = s[:, at], yz[at], zz[:, at], (at if cols is None else cols[at])
         alpha = st.alpha

@@ -14,7 +14,7 @@ the time of ``--hidden auto`` at 2500 genes (#22). Here the new search takes tho
   (:meth:`~engine.search.family_entry.FamilyEntry.carried`). Everything else is computed afresh
   as before, so the search makes the same moves (``tests/engine/test_search_carry.py``).
 
-The fits themselves are carried by the model (:meth:`LinearGaussianFamilies.carry_fits`).
+The fits themselves are carried by :func:`carry_fits`, into the model's own cache.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from ..cpd.linear import LinearGaussianFamilies
+from ..cpd.linear import LinearGaussianFamilies, _FamilyStats
 from .family_entry import FamilyEntry
 
 if TYPE_CHECKING:
@@ -56,11 +56,22 @@ def unchanged(old, new) -> np.ndarray | None:
 
 
 def carry_fits(old, new) -> np.ndarray | None:
-    """Give ``new`` the fits of ``old`` that read unchanged statistics only; returns
-    :func:`unchanged` (None: nothing carried)."""
+    """Give the linear-Gaussian model ``new`` the cached fits of ``old`` whose child and parents
+    are all :func:`unchanged`: a fit reads only those variables' statistics, so it is the one
+    ``new.fit`` would compute, to the bit (``y.z``, which reaches every column, is left to be
+    recomputed). Returns :func:`unchanged` (None: nothing carried)."""
     same = None if old is None or old is new else unchanged(old, new)
-    if same is not None:
-        new.carry_fits(old, same)
+    if same is None:
+        return None
+    room = new.cache_size - len(new._cache)
+    for key, st in old._cache.items():
+        if room <= 0:
+            break
+        if same[key[0]] and all(same[u] for u in key[1]) and key not in new._cache:
+            fit = _FamilyStats()
+            fit.fit, fit.rss, fit.raw_rss, fit.alpha, fit.chol = st.fit, st.rss, st.raw_rss, st.alpha, st.chol
+            new._cache[key] = fit
+            room -= 1
     return same
 
 

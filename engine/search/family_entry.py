@@ -176,8 +176,8 @@ class FamilyEntry:
         ``keep`` (bool (N,)) leaves out, none of them this family's child or parents: the fit and
         deletions are the same, and so are the exact gains of the kept candidates; the ranking is
         ``old``'s with the left-out candidates' positions recomputed when first needed (``at=``:
-        the same bits as a fresh ranking). Structural EM: the hidden columns change between
-        M-steps, not the rest (:mod:`engine.search.carry`)."""
+        the same bits as a fresh ranking; the model needs ``similarities``). Structural EM: the
+        hidden columns change between M-steps, not the rest (:mod:`engine.search.carry`)."""
         e = cls.__new__(cls)
         e.child, e.parents, e.cols, e.n_vars = old.child, old.parents, old.cols, old.n_vars
         e._model, e._cache, e.del_dll = model, cache, old.del_dll
@@ -202,11 +202,11 @@ class FamilyEntry:
             if not at.size:
                 return ranking
             ranking = tuple(a.copy() for a in ranking)
-            for a, f in zip(
-                ranking, (*m.add_similarity(c, p, cols, at), *m.replace_similarity(c, p, cols, at)), strict=True
-            ):
+            for a, f in zip(ranking, m.similarities(c, p, cols, at), strict=True):
                 a[..., at] = f
             return ranking
+        if hasattr(m, "similarities"):  # linear-Gaussian: both measures with y.z formed once
+            return m.similarities(c, p, cols)
         if cols is None:
             return (*m.add_similarity(c, p), *m.replace_similarity(c, p))
         if getattr(m, "ranks_columns", False):  # O(R k) from the model's N x R block
