@@ -64,10 +64,11 @@ def carry_fits(old, new) -> np.ndarray | None:
     if same is None:
         return None
     room = new.cache_size - len(new._cache)
+    gone = set(np.flatnonzero(~same).tolist())
     for key, st in old._cache.items():
         if room <= 0:
             break
-        if same[key[0]] and all(same[u] for u in key[1]) and key not in new._cache:
+        if key[0] not in gone and gone.isdisjoint(key[1]) and key not in new._cache:
             fit = _FamilyStats()
             fit.fit, fit.rss, fit.raw_rss, fit.alpha, fit.chol = st.fit, st.rss, st.raw_rss, st.alpha, st.chol
             new._cache[key] = fit
@@ -86,12 +87,14 @@ def carry_entries(stepper: Stepper, old: Stepper | None) -> int:
     same = unchanged(old.model, stepper.model) if same_cols else None
     if same is None:
         return 0
+    gone = set(np.flatnonzero(~same).tolist())
+    at = np.flatnonzero(~same if stepper.cols is None else ~same[stepper.cols])  # positions among the columns
     n = 0
     for c, parents in enumerate(stepper._parents):
         key = (c, parents)
         e = old._entries.get(key)
-        if e is None or key in stepper._entries or not (same[c] and all(same[u] for u in parents)):
+        if e is None or key in stepper._entries or c in gone or not gone.isdisjoint(parents):
             continue
-        stepper._entries[key] = FamilyEntry.carried(e, stepper.model, stepper.rank_cache, same)
+        stepper._entries[key] = FamilyEntry.carried(e, stepper.model, stepper.rank_cache, gone, at)
         n += 1
     return n

@@ -74,13 +74,16 @@ class Gains:
             self._map = {}
         self._dense[idx] = values
 
-    def carried(self, keep: np.ndarray) -> Gains:
-        """A copy that keeps the gains of the candidates ``keep`` marks (bool (N,)), NaN elsewhere."""
+    def carried(self, changed: set[int]) -> Gains:
+        """A copy without the gains of the candidates in ``changed`` (NaN there)."""
         out = Gains(self._n, False)
         if self._dense is not None:
-            out._dense = np.where(keep, self._dense, np.nan)
+            out._dense = self._dense.copy()
+            out._dense[list(changed)] = np.nan
+        elif changed.isdisjoint(self._map):
+            out._map = dict(self._map)
         else:
-            out._map = {i: v for i, v in self._map.items() if keep[i]}
+            out._map = {i: v for i, v in self._map.items() if i not in changed}
         return out
 
 
@@ -171,20 +174,21 @@ class FamilyEntry:
         self._base: tuple | None = None  # a carried ranking and the positions to recompute
 
     @classmethod
-    def carried(cls, old: FamilyEntry, model: FamilyModel, cache: RankCache, keep: np.ndarray) -> FamilyEntry:
+    def carried(
+        cls, old: FamilyEntry, model: FamilyModel, cache: RankCache, changed: set[int], at: np.ndarray
+    ) -> FamilyEntry:
         """``old``'s entry on a ``model`` whose statistics equal its own except in the variables
-        ``keep`` (bool (N,)) leaves out, none of them this family's child or parents: the fit and
-        deletions are the same, and so are the exact gains of the kept candidates; the ranking is
-        ``old``'s with the left-out candidates' positions recomputed when first needed (``at=``:
-        the same bits as a fresh ranking; the model needs ``similarities``). Structural EM: the
-        hidden columns change between M-steps, not the rest (:mod:`engine.search.carry`)."""
+        ``changed`` (at positions ``at`` among the candidate columns), none of them this family's
+        child or parents: the fit and deletions are the same, and so are the exact gains of the
+        other candidates; the ranking is ``old``'s with the positions ``at`` recomputed when first
+        needed (the same bits as a fresh ranking; the model needs ``similarities``). Structural
+        EM: the hidden columns change between M-steps, not the rest (:mod:`engine.search.carry`)."""
         e = cls.__new__(cls)
         e.child, e.parents, e.cols, e.n_vars = old.child, old.parents, old.cols, old.n_vars
         e._model, e._cache, e.del_dll = model, cache, old.del_dll
-        e.add_exact = old.add_exact.carried(keep)
+        e.add_exact = old.add_exact.carried(changed)
         e.rep_exact = RowGains(0, old.n_vars, False)
-        e.rep_exact.rows = [g.carried(keep) for g in old.rep_exact.rows]
-        at = np.flatnonzero(~keep if old.cols is None else ~keep[old.cols])
+        e.rep_exact.rows = [g.carried(changed) for g in old.rep_exact.rows]
         ranking = old._cache.peek((old.child, old.parents))
         if ranking is not None:
             e._base = (ranking, at)

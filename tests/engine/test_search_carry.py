@@ -96,6 +96,30 @@ class TestCarried:
         assert [mv.rank for mv in got.history] == [mv.rank for mv in want.history]
 
 
+def test_frozen_families_skipped_decide_as_before(monkeypatch):
+    """A family with no legal move (frozen by the Markov-blanket stage) is neither ranked nor
+    scored, and the search decides and moves exactly as when it was."""
+    import engine.search.candidates as cand
+    from engine.hidden.marginal import freeze_families
+
+    model = two_models(6)[0]
+
+    def run(skip: bool):
+        if not skip:
+            monkeypatch.setattr(cand, "unmovable", lambda stepper, child, legal: False)
+        s = Stepper(model, initial=searched(model, steps=8).edges())
+        freeze_families(s, np.arange(40) % 3 != 0)
+        s.refresh()
+        decisions = [(b[0], b[1]) if b is not None else None for b in s._fam_best]
+        watch = [w.tolist() for w in s.watch]
+        return decisions, watch, s.run(), len(s._entries)
+
+    skipped, full = run(True), run(False)
+    assert skipped[0] == full[0] and skipped[1] == full[1]
+    assert skipped[2].edges == full[2].edges and skipped[2].score == full[2].score
+    assert skipped[3] < full[3]  # the frozen families got no entry
+
+
 def planted_with_missing(seed: int, missing: bool):
     rng = np.random.default_rng(seed)
     m = 80
