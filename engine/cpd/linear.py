@@ -257,30 +257,44 @@ class LinearGaussianFamilies(FamilyBase):
         return self._yz(child, parents, st)[cand]
 
     # --------------------------------------------------------------- rankings
+    def similarities(self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None):
+        """(add C1, add C2, replace C1, replace C2): :meth:`add_similarity` and
+        :meth:`replace_similarity` with the same arguments, ``y.z`` formed once for both."""
+        st = self._stats(child, parents)
+        yz = self._yz(child, parents, st) if cols is None else self._yz_cols(child, parents, st, cols)
+        return (
+            *self.add_similarity(child, parents, cols, at, yz),
+            *self.replace_similarity(child, parents, cols, at, yz),
+        )
+
     def add_similarity(
-        self, child: int, parents: Parents, cols: np.ndarray | None = None
+        self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None, yz=None
     ) -> tuple[np.ndarray, np.ndarray]:
         """C1, C2 of adding every variable to the family (Theorems 3.2 and 3.4), shape (N,).
 
         The ideal profile is the family's residual; ``y.z`` comes from the scatter matrix, so all
         N candidates cost O(N k). Entries for the child and its parents are NaN. With ``cols``
-        (sorted candidate indices) only those columns, shape (R,), at O(R k) from :meth:`block`.
+        (sorted candidate indices) only those columns, shape (R,), at O(R k) from :meth:`block`;
+        with ``at`` as well (sorted positions among ``cols``) only those positions, the same bits
+        as the full ranking's entries there (``y.z`` is formed whole, the rest is elementwise).
         """
         st = self._stats(child, parents)
-        if cols is None:
-            yz, zz = self._yz(child, parents, st), self._zz_rank
-        else:
-            yz, zz = self._yz_cols(child, parents, st, cols), self._zz_rank[cols]
+        if yz is None:  # y.z over the columns (given by :meth:`similarities`)
+            yz = self._yz(child, parents, st) if cols is None else self._yz_cols(child, parents, st, cols)
+        zz = self._zz_rank if cols is None else self._zz_rank[cols]
+        if at is not None:  # positions among the columns (variables when ``cols`` is None)
+            yz, zz, cols = yz[at], zz[at], (at if cols is None else cols[at])
         m = self.n_samples
         c1 = self._mask_own(c1_from_stats(yz, st.rss, zz, m), child, parents, cols)
         c2 = self._mask_own(c2_from_stats(yz, st.rss, zz, m), child, parents, cols)
         return c1, c2
 
     def replace_similarity(
-        self, child: int, parents: Parents, cols: np.ndarray | None = None
+        self, child: int, parents: Parents, cols: np.ndarray | None = None, at: np.ndarray | None = None, yz=None
     ) -> tuple[np.ndarray, np.ndarray]:
         """C1, C2 of replacing parent ``parents[i]`` by each variable, shape (k, N) (with ``cols``:
-        the candidate columns only, (k, R), at O(R k)).
+        the candidate columns only, (k, R), at O(R k); with ``at`` too, those positions only, as
+        in :meth:`add_similarity`).
 
         Uses the replace ideal profile ``y_i = y + alpha_i u_i`` (Definition 4.1) with all other
         parameters frozen, and measures the gain relative to the *current* family, so that Add and
@@ -294,18 +308,22 @@ class LinearGaussianFamilies(FamilyBase):
         """
         st = self._stats(child, parents)
         k = len(parents)
-        n = self.n_vars if cols is None else cols.size
+        n = (self.n_vars if cols is None else cols.size) if at is None else len(at)
         if k == 0:
             return np.zeros((0, n)), np.zeros((0, n))
         p = list(parents)
+        if yz is None:
+            yz = self._yz(child, parents, st) if cols is None else self._yz_cols(child, parents, st, cols)
         if cols is None:
-            s, yz, zz = self.scatter, self._yz(child, parents, st), self._zz_rank[None, :]
+            s, zz = self.scatter[p], self._zz_rank[None, :]
         else:
-            s, yz, zz = self.block(cols), self._yz_cols(child, parents, st, cols), self._zz_rank[cols][None, :]
+            s, zz = self.block(cols)[p], self._zz_rank[cols][None, :]
+        if at is not None:
+            s, yz, zz, cols = s[:, at], yz[at], zz[:, at], (at if cols is None else cols[at])
         alpha = st.alpha
         yy = st.rss
         # y_i.z = y.z + alpha_i S[u_i, z];  y_i.y_i = y.y + alpha_i^2 S[u_i, u_i]  (y is orthogonal to u_i)
-        yiz = yz[None, :] + alpha[:, None] * s[p]
+        yiz = yz[None, :] + alpha[:, None] * s
         yiyi = yy + alpha**2 * self._diag[p]
         m = self.n_samples
         with np.errstate(divide="ignore", invalid="ignore"):

@@ -44,7 +44,10 @@ from ..data import Dataset
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
+from ..search.carry import carry_entries, carry_fits
 from .marginal import freeze_families, marginal_loglik
+from .params import Params as _Params
+from .params import ml_params
 from .posterior import mean_field_step
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
@@ -66,13 +69,6 @@ class EMIteration:
     n_edges: int
     moves: int
     seconds: float
-
-
-@dataclass
-class _Params:
-    intercept: np.ndarray
-    coef: np.ndarray  # [parent, child]
-    variance: np.ndarray
 
 
 class StructuralEM:
@@ -243,6 +239,13 @@ class StructuralEM:
         scatter[np.diag_indices_from(scatter)] += self.var.sum(axis=0)  # no N x N diagonal matrix
         return LinearGaussianFamilies.from_moments(mu, scatter, self.n_samples, symmetric=True)
 
+    def _next_model(self) -> LinearGaussianFamilies:
+        """:meth:`expected_model`, given the last search's fits of the families whose statistics
+        did not change (:func:`engine.search.carry.carry_fits`: the same numbers, not refitted)."""
+        model = self.expected_model()
+        carry_fits(None if self.stepper is None else self.stepper.model, model)
+        return model
+
     def _forbidden(self) -> list[tuple[int, int]]:
         if not self.two_layer:
             return list(self.user_forbidden)
@@ -251,16 +254,7 @@ class StructuralEM:
         return sorted(set(layer) | set(self.user_forbidden))
 
     def _params(self, model: LinearGaussianFamilies) -> _Params:
-        n = self.n_vars
-        par = _Params(np.zeros(n), np.zeros((n, n)), np.ones(n))
-        parents = self.parents()
-        for c in range(n):
-            fit = model.fit(c, parents[c])
-            par.intercept[c] = fit.params["intercept"]
-            if parents[c]:
-                par.coef[list(parents[c]), c] = fit.params["coefficients"]
-            par.variance[c] = fit.params["variance"]
-        return par
+        return ml_params(model, self.parents())
 
     def parents(self) -> list[tuple[int, ...]]:
         out: list[list[int]] = [[] for _ in range(self.n_vars)]
@@ -314,7 +308,7 @@ class StructuralEM:
         cap = self.settings.max_parents if max_parents is None else max_parents
         regulators = None if self.regulators is None else self.regulators + list(range(self.n_obs, self.n_vars))
         stepper = Stepper(
-            model if model is not None else self.expected_model(),
+            model if model is not None else self._next_model(),
             self.settings.replace(max_parents=cap),
             initial=self.edges,
             required=self.required,
@@ -325,6 +319,7 @@ class StructuralEM:
         stepper.score_choice = ScoreChoice(stepper.score_choice.score, self.score_choice.reason)
         if self.frozen is not None:  # families that may not change (thesis ch. 4 variant 2)
             freeze_families(stepper, self.frozen)
+        carry_entries(stepper, self.stepper)  # the last search's rankings where nothing changed
         return stepper
 
     # ------------------------------------------------------------------- loop
@@ -342,17 +337,17 @@ class StructuralEM:
             last = -np.inf
             for _ in range(self.warmup):
                 self.e_step(self.params())
-                bound = self._expected_bic(self.expected_model()) + self.entropy()
+                bound = self._expected_bic(self._next_model()) + self.entropy()
                 if bound - last <= self.tol * max(1.0, abs(bound)):
                     break
                 last = bound
-        model = self.expected_model()
+        model = self._next_model()
         for it in range(1, self.max_iter + 1):
             t0 = time.perf_counter()
             moves = self.m_step(model)
             self.n_moves += moves
             self.e_step(self._params(model))  # the M-step leaves Q, hence the statistics, as they were
-            model = self.expected_model()
+            model = self._next_model()
             ebic = self._expected_bic(model)
             bound = ebic + self.entropy()
             rec = EMIteration(it, bound, ebic, len(self.edges), moves, time.perf_counter() - t0)
@@ -402,7 +397,7 @@ class StructuralEM:
     # -------------------------------------------------------------- reporting
     def params(self) -> _Params:
         """ML parameters of the current structure on the current expected statistics."""
-        return self._params(self.expected_model())
+        return self._params(self._next_model())
 
     def observed_loglik(self) -> float:
         """Exact log-likelihood of the observed cells (hidden and missing integrated out)."""

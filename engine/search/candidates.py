@@ -32,6 +32,7 @@ __all__ = [
     "make_rep",
     "move_rank",
     "pools",
+    "unmovable",
 ]
 
 
@@ -109,6 +110,21 @@ def make_rep(stepper: Stepper, child: int, e: FamilyEntry, i: int, z: int, legal
         dll,
         move_rank(stepper, child, e, float(rep_m[i, j]), i, legal),
     )
+
+
+#: the watched candidates of a family with no move
+NO_WATCH = np.zeros(0, dtype=np.intp)
+NO_WATCH.flags.writeable = False
+
+
+def unmovable(stepper: Stepper, child: int, legal) -> bool:
+    """Whether ``child``'s family has no legal Add, Replace or Delete at all (``legal``: its legal
+    Add and Replace masks over the candidate columns), as a family frozen by the Markov-blanket
+    stage of structural EM: :func:`decide_family` would find no move and watch nothing."""
+    if legal[0].any() or legal[1].any():
+        return False
+    parents = stepper.parents(child)
+    return Operator.DELETE not in stepper.operators or all(stepper.required[u, child] for u in parents)
 
 
 def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps, legal=None):

@@ -74,6 +74,18 @@ class Gains:
             self._map = {}
         self._dense[idx] = values
 
+    def carried(self, changed: set[int]) -> Gains:
+        """A copy without the gains of the candidates in ``changed`` (NaN there)."""
+        out = Gains(self._n, False)
+        if self._dense is not None:
+            out._dense = self._dense.copy()
+            out._dense[list(changed)] = np.nan
+        elif changed.isdisjoint(self._map):
+            out._map = dict(self._map)
+        else:
+            out._map = {i: v for i, v in self._map.items() if i not in changed}
+        return out
+
 
 class RowGains:
     """One :class:`Gains` per current parent (Replace gains): ``g[i, idx]``."""
@@ -103,12 +115,21 @@ class RankCache:
         self.nbytes = 0
         self._items: OrderedDict = OrderedDict()
 
+    def peek(self, key) -> tuple | None:
+        """The cached ranking of ``key``, or None (its age unchanged)."""
+        return self._items.get(key)
+
     def get(self, key, compute: Callable[[], tuple]) -> tuple:
         item = self._items.get(key)
         if item is not None:
             self._items.move_to_end(key)
             return item
-        item = compute()
+        return self.put(key, compute())
+
+    def put(self, key, item: tuple) -> tuple:
+        """Cache ``item`` (a tuple of arrays) as the ranking of ``key``."""
+        if key in self._items:
+            self.nbytes -= sum(a.nbytes for a in self._items.pop(key))
         self._items[key] = item
         self.nbytes += sum(a.nbytes for a in item)
         while self.nbytes > self.budget and len(self._items) > 1:
@@ -131,7 +152,7 @@ class FamilyEntry:
     variable index once computed (NaN before); ``del_dll`` the exact change of deleting each parent.
     """
 
-    __slots__ = ("child", "parents", "cols", "n_vars", "_model", "_cache", "add_exact", "rep_exact", "del_dll")
+    __slots__ = ("child", "parents", "cols", "n_vars", "_model", "_cache", "add_exact", "rep_exact", "del_dll", "_base")
 
     def __init__(
         self,
@@ -150,9 +171,46 @@ class FamilyEntry:
         self.add_exact = Gains(n, dense)
         self.rep_exact = RowGains(len(parents), n, dense)
         self.del_dll = model.delete_gains(child, parents)
+        self._base: tuple | None = None  # a carried ranking and the positions to recompute
+
+    @classmethod
+    def carried(
+        cls, old: FamilyEntry, model: FamilyModel, cache: RankCache, changed: set[int], at: np.ndarray
+    ) -> FamilyEntry:
+        """``old``'s entry on a ``model`` whose statistics equal its own except in the variables
+        ``changed`` (at positions ``at`` among the candidate columns), none of them this family's
+        child or parents: the fit and deletions are the same, and so are the exact gains of the
+        other candidates; the ranking is ``old``'s with the positions ``at`` recomputed when first
+        needed (the same bits as a fresh ranking; the model needs ``similarities``). Structural
+        EM: the hidden columns change between M-steps, not the rest (:mod:`engine.search.carry`)."""
+        e = cls.__new__(cls)
+        e.child, e.parents, e.cols, e.n_vars = old.child, old.parents, old.cols, old.n_vars
+        e._model, e._cache, e.del_dll = model, cache, old.del_dll
+        e.add_exact = old.add_exact.carried(changed)
+        e.rep_exact = RowGains(0, old.n_vars, False)
+        e.rep_exact.rows = [g.carried(changed) for g in old.rep_exact.rows]
+        ranking = old._cache.peek((old.child, old.parents))
+        if ranking is not None:
+            e._base = (ranking, at)
+        elif old._base is not None:  # never ranked there: its own base, changed in both steps
+            e._base = (old._base[0], np.union1d(old._base[1], at))
+        else:
+            e._base = None
+        return e
 
     def _compute(self) -> tuple:
         m, c, p, cols = self._model, self.child, self.parents, self.cols
+        if self._base is not None:  # a carried ranking: only the changed candidates' positions
+            ranking, at = self._base
+            self._base = None
+            if not at.size:
+                return ranking
+            ranking = tuple(a.copy() for a in ranking)
+            for a, f in zip(ranking, m.similarities(c, p, cols, at), strict=True):
+                a[..., at] = f
+            return ranking
+        if hasattr(m, "similarities"):  # linear-Gaussian: both measures with y.z formed once
+            return m.similarities(c, p, cols)
         if cols is None:
             return (*m.add_similarity(c, p), *m.replace_similarity(c, p))
         if getattr(m, "ranks_columns", False):  # O(R k) from the model's N x R block

@@ -256,8 +256,11 @@ class Stepper:
         chosen = []
         for c in np.flatnonzero(self._dirty):
             c = int(c)
-            e = self.entry(c)
             legal = self.legal_cols(c)
+            if candidates.unmovable(self, c, legal):  # e.g. frozen: no move, nothing to rank or score
+                self._fam_best[c], self._fb_delta[c], self.watch[c] = None, -np.inf, candidates.NO_WATCH
+                continue
+            e = self.entry(c)
             add_idx, reps, n_ranked = self.select(c, e, *legal)
             self.n_ranked += n_ranked
             chosen.append((c, e, add_idx, reps, legal))
