@@ -8,7 +8,9 @@ do not reach the structure around H that the data support, even with the exact c
 true h as H's start (``dense`` seed 2: -8599.8 and -8584.6 against -8505.5 from the true
 structure). The first M-step of hard EM does: with H filled in at its profile z, the data are
 complete and the structure is searched on them with the same effort as every network without H
-(random restarts and the order search, :func:`~.climb.climb`), H a root (no edge into it: its
+(random restarts and the order search, :func:`~.climb.climb`), H a root, filled in with a draw from
+its posterior (stochastic EM's completion; the posterior mean would make it an exact linear
+function of its Markov blanket) (no edge into it: its
 parents, where any, are left to structural EM). The network reached, H's children included, is
 the start; structural EM then re-estimates H's posterior and the structure on the observed data,
 and the trial is scored on the observed data as every other start
@@ -28,18 +30,29 @@ from ..data import from_array
 from .climb import climb
 from .em import StructuralEM
 
-__all__ = ["completed_start"]
+__all__ = ["DRAW_SEED", "completed_start"]
+
+#: seed of the draw from H's posterior that fills H in (auto stays deterministic)
+DRAW_SEED = 0
 
 
-def completed_start(search, name: str, profile) -> tuple[list[tuple[str, str]], list[str]]:
+def completed_start(search, name: str, profile, variance=None) -> tuple[list[tuple[str, str]], list[str]]:
     """Observed edges and H's children of the network searched on the data completed with H
     (named ``name``) at ``profile`` (standardized), for :meth:`~.search.HiddenSearch._new_model`.
+    With ``variance`` (H's posterior variance per instance), H is filled in with a draw from its
+    posterior, ``profile + sqrt(variance) * e`` (seeded, :data:`DRAW_SEED`), as stochastic EM does:
+    a posterior mean is an exact linear function of the observed columns of H's Markov blanket,
+    and completed with it the data would let a family with H and that blanket fit its child
+    exactly (a degenerate likelihood the search would chase).
 
     ``search`` is a :class:`~.search.HiddenSearch`; its current model gives the earlier hidden
     variables' posterior means and their edges, and the missing cells' current means. A constant
     profile (H left without children) gives no start: ``([], [])``."""
     em = search.em
     z = np.asarray(profile, dtype=float)
+    if variance is not None:
+        noise = np.random.default_rng(DRAW_SEED).normal(size=z.shape)
+        z = z + np.sqrt(np.maximum(np.asarray(variance, dtype=float), 0.0)) * noise
     sd = z.std()
     if not sd > 1e-9 * max(1.0, float(np.abs(z).max())):  # H without children: a constant posterior
         return [], []

@@ -18,8 +18,8 @@ So a proposal is tried from several starts, and the best observed-data score is 
   settles on what the members share, then structural EM;
 * ``refined`` (with ``relearned``): once more re-learned, from H's posterior and its children
   at the end of ``relearned`` (the proposal's set and z* are only a first guess);
-* ``completed`` (with ``relearned``): from the best of the starts above, H's posterior mean taken
-  as if it were observed and the whole structure searched on the completed data with restarts
+* ``completed`` (with ``relearned``): from the best of the starts above, H filled in with a draw
+  from its posterior as if it were observed and the whole structure searched on the completed data with restarts
   and the order search, H a root (:mod:`.completed`; hard EM's first M-step, which structural EM's
   greedy M-steps do not reach on dense networks), then structural EM;
 * ``rebased`` (when H loses to a network without it that it led to, below): H started again on
@@ -257,8 +257,9 @@ def _try(search, proposal, best: float, callback) -> Trial:
     top_score, _, top, _ = max(tried, key=lambda t: t[0])
     if small and COMPLETE and top_score > best - COMPLETE_REACH * math.log(search.em.n_samples) / 2:
         # the structure searched with H filled in at its best posterior so far (:mod:`.completed`)
-        profile = top.mean[:, top.names.index(name)].copy()
-        edges, kids = completed_start(search, name, profile)
+        col = top.names.index(name)
+        profile = top.mean[:, col].copy()
+        edges, kids = completed_start(search, name, profile, top.var[:, col])
         if len(kids) >= 2:
             _run_starts(search, name, [("completed", edges, profile, kids)], tried, best, small, callback)
     trial = _best(tried, name)

@@ -47,3 +47,17 @@ def test_a_constant_profile_gives_no_start():
     hs = HiddenSearch(ds)
     hs.fit_structure()
     assert completed_start(hs, "H1", np.full(ds.n_samples, 0.7)) == ([], [])
+
+
+def test_a_posterior_mean_is_completed_with_a_seeded_draw():
+    ds, kids, h = planted_dag(7, n=10, m=300, n_kids=4)
+    hs = HiddenSearch(ds)
+    hs.em = hs._new_model("H1", h, sorted(kids), [])
+    hs.em.run()
+    col = hs.names.index("H1")
+    mean, var = hs.em.mean[:, col], hs.em.var[:, col]
+    assert np.all(var > 0)
+    first = completed_start(hs, "H2", mean, var)
+    assert completed_start(hs, "H2", mean, var) == first  # deterministic
+    edges, children = completed_start(hs, "H2", mean, np.zeros_like(var))
+    assert (edges, children) == completed_start(hs, "H2", mean)  # no variance: the mean itself
