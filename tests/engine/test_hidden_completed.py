@@ -7,7 +7,9 @@ import numpy as np
 from test_hidden_trial import planted_dag
 
 from engine.hidden import HiddenSearch
+from engine.hidden import trial as trial_mod
 from engine.hidden.completed import completed_start
+from engine.hidden.trial import try_proposal
 
 
 def test_true_profile_gives_the_planted_children_and_h_stays_a_root():
@@ -61,3 +63,20 @@ def test_a_posterior_mean_is_completed_with_a_seeded_draw():
     assert completed_start(hs, "H2", mean, var) == first  # deterministic
     edges, children = completed_start(hs, "H2", mean, np.zeros_like(var))
     assert (edges, children) == completed_start(hs, "H2", mean)  # no variance: the mean itself
+
+
+def test_trial_runs_the_completed_start_only_within_reach(monkeypatch):
+    """try_proposal adds the ``completed`` start when its best start is within COMPLETE_REACH
+    parameters' penalty of the network before, and not otherwise."""
+    ds, _, _ = planted_dag(3, n=12, m=400, n_kids=4)
+    hs = HiddenSearch(ds)
+    hs.em.run()
+    prop = hs._auto_candidates(set())[0]
+    calls = []
+    real = trial_mod.completed_start
+    monkeypatch.setattr(trial_mod, "completed_start", lambda *a: calls.append(a[1]) or real(*a))
+    near = try_proposal(hs, prop, -np.inf)  # any start is within reach of -inf
+    assert calls == ["H1"] and "completed" in near.starts
+    calls.clear()
+    far = try_proposal(hs, prop, 1e12)  # no start comes within reach of +1e12
+    assert calls == [] and "completed" not in far.starts
