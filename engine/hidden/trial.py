@@ -18,6 +18,10 @@ So a proposal is tried from several starts, and the best observed-data score is 
   settles on what the members share, then structural EM;
 * ``refined`` (with ``relearned``): once more re-learned, from H's posterior and its children
   at the end of ``relearned`` (the proposal's set and z* are only a first guess);
+* ``completed`` (with ``relearned``): from the best of the starts above, H filled in with a draw
+  from its posterior as if it were observed and the whole structure searched on the completed data with restarts
+  and the order search, H a root (:mod:`.completed`; hard EM's first M-step, which structural EM's
+  greedy M-steps do not reach on dense networks), then structural EM;
 * ``rebased`` (when H loses to a network without it that it led to, below): H started again on
   that network, with its posterior and children (edges among them removed), Markov blanket first.
 
@@ -61,6 +65,7 @@ import numpy as np
 from ..exceptions import ConvergenceWarning, ParameterError
 from .climb import climb
 from .climb import copy_model as _copy
+from .completed import completed_start
 from .em import StructuralEM
 from .marginal import markov_blanket
 from .report import HiddenVariable
@@ -100,6 +105,14 @@ PROXY_SCREEN = True
 
 #: child-screen rounds (drop the weak children, run structural EM again)
 SCREEN_ROUNDS = 2
+
+#: one more start from the best start's posterior of H: the structure searched on the data completed
+#: with H at that posterior mean (:mod:`.completed`)
+COMPLETE = True
+
+#: ... tried only when the best start so far is within this many parameters' BIC penalty (log M / 2
+#: each) of the network before: a start far below it is not one structure search away from paying
+COMPLETE_REACH = 10
 
 #: also climb every start's model with H (not only the networks without it)
 CLIMB_WITH_H = True
@@ -241,6 +254,14 @@ def _try(search, proposal, best: float, callback) -> Trial:
     tried: list[tuple[float, str, StructuralEM, list[int]]] = []
     plan = [(label, edges, proposal.profile, members) for label, edges in starts.items()]
     _run_starts(search, name, plan, tried, best, small, callback)
+    top_score, _, top, _ = max(tried, key=lambda t: t[0])
+    if small and COMPLETE and top_score > best - COMPLETE_REACH * math.log(search.em.n_samples) / 2:
+        # the structure searched with H filled in at its best posterior so far (:mod:`.completed`)
+        col = top.names.index(name)
+        profile = top.mean[:, col].copy()
+        edges, kids = completed_start(search, name, profile, top.var[:, col])
+        if len(kids) >= 2:
+            _run_starts(search, name, [("completed", edges, profile, kids)], tried, best, small, callback)
     trial = _best(tried, name)
     _alternatives(search, trial, tried, best)
     if small and REBASE and trial.alternative is not None and trial.alternative_score >= trial.score:
