@@ -56,6 +56,9 @@ def test_accepting_the_module_tracks_the_regulator(page, table):
     at.button(key=hidden.KEY_ACCEPT).click().run()
     assert not at.exception
     assert any("Added H1" in s.value for s in at.success)
+    # the report's line: no regulator list, so nothing said of one; the closest observed variable named
+    line = next(m.value for m in at.markdown if m.value.startswith("**H1**"))
+    assert ": closest observed variable **" in line and "regulator" not in line
     out = export.export_dict(session)
     (entry,) = out["hidden"]
     assert abs(np.corrcoef(entry["profile"], table.regulator)[0, 1]) >= 0.95
