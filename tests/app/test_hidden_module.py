@@ -73,3 +73,9 @@ def test_accepting_the_module_tracks_the_regulator(page, table):
     assert not inspect.exception
     assert inspect.selectbox(key=inspector.KEY_VAR).value == "H1"
     assert any("candidates_chart" in c.proto.id for c in inspect.get("plotly_chart"))
+    # H1 is not measured: the profile panel names its line as EM's inference, not as data
+    spec = next(c.proto.spec for c in inspect.get("plotly_chart") if "profiles_chart" in c.proto.id)
+    assert "H1 (inferred by EM, not measured)" in spec and "H1 (data)" not in spec
+    inspect.selectbox(key=inspector.KEY_VAR).set_value(entry["children"][0]).run()
+    spec = next(c.proto.spec for c in inspect.get("plotly_chart") if "profiles_chart" in c.proto.id)
+    assert f"{entry['children'][0]} (data)" in spec and "not measured" not in spec
