@@ -315,7 +315,7 @@ def _accepted_section(session) -> None:
                 "hidden": h.name,
                 "children": ", ".join(children[h.name]),
                 "proposed members": ", ".join(h.members),
-                "estimated ΔBIC at proposal": round(h.estimated_gain, 2),
+                f"estimated Δ{session.score_label} at proposal": round(h.estimated_gain, 2),
             }
             for h in hs.hidden
         ]

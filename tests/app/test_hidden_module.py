@@ -59,6 +59,8 @@ def test_accepting_the_module_tracks_the_regulator(page, table):
     # the report's line: no regulator list, so nothing said of one; the closest observed variable named
     line = next(m.value for m in at.markdown if m.value.startswith("**H1**"))
     assert ": closest observed variable **" in line and "regulator" not in line
+    label = f"estimated Δ{session.score_label} at proposal"  # the score in force (EBIC here), not always BIC
+    assert session.score_label == "EBIC" and any(label in d.value.columns for d in at.dataframe)
     out = export.export_dict(session)
     (entry,) = out["hidden"]
     assert abs(np.corrcoef(entry["profile"], table.regulator)[0, 1]) >= 0.95
