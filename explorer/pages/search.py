@@ -199,9 +199,9 @@ def _counters():
             f"This network was learned by structural EM after accepting hidden variable(s) "
             f"{', '.join(sorted(hidden))}; the move log starts from it (Undo goes back to the search "
             "before, once the moves made since are undone). "
-            f"With hidden variables the BIC shown is the *expected* "
-            "complete-data BIC that structural EM's search maximizes (it includes the hidden "
-            "variables' own terms); the Hidden variables page shows the observed-data BIC, with the "
+            f"With hidden variables the {session.score_label} shown is the *expected* complete-data "
+            f"{session.score_label} that structural EM's search maximizes (it includes the hidden variables' "
+            f"own terms); the Hidden variables page shows the observed-data {session.score_label}, with the "
             "hidden variables integrated out."
         )
 

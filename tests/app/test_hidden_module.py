@@ -61,6 +61,10 @@ def test_accepting_the_module_tracks_the_regulator(page, table):
     assert ": closest observed variable **" in line and "regulator" not in line
     label = f"estimated Δ{session.score_label} at proposal"  # the score in force (EBIC here), not always BIC
     assert session.score_label == "EBIC" and any(label in d.value.columns for d in at.dataframe)
+    search = AppTest.from_file(str(PAGES / "search.py"), default_timeout=TIMEOUT)
+    search.session_state[state.SESSION] = session
+    search.run()
+    assert any("the EBIC shown is the *expected* complete-data EBIC" in c.value for c in search.caption)
     out = export.export_dict(session)
     (entry,) = out["hidden"]
     assert abs(np.corrcoef(entry["profile"], table.regulator)[0, 1]) >= 0.95
