@@ -37,7 +37,7 @@ CANDIDATE_COLUMNS = 3
 NAMED_TICKS = 60
 
 
-def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False, labels=None) -> go.Figure:
+def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False, labels=None, hidden: bool = False) -> go.Figure:
     """The inspector's picture of one family, instances along the x axis (in ``fp.order``), named
     by ``labels`` (the file's instance labels, e.g. conditions, one per row of the family) on
     hover and, up to :data:`NAMED_TICKS` instances, along the axis.
@@ -45,7 +45,8 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False, labels=None)
     Top panel: the child's profile and the current prediction (JMLR Figure 1a). Middle panel: the
     ideal parent profile, their difference (Figure 1b). When the family has weights g'(y)
     (non-linear CPDs) a bottom panel shows them; with ``distorted`` the middle panel shows the
-    weighted profile ``y o g'`` instead (Theorem 7.1).
+    weighted profile ``y o g'`` instead (Theorem 7.1). A ``hidden`` child has no data: its top
+    panel is the profile structural EM inferred (its posterior mean per instance), and says so.
     """
     order = np.asarray(fp.order)
     m = order.size
@@ -55,7 +56,7 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False, labels=None)
     rows = 3 if has_w else 2
     child = fp.child_name or f"variable {fp.child}"
     titles = [
-        f"{child}: data and current prediction",
+        f"{child}: {'inferred profile' if hidden else 'data'} and current prediction",
         ("weighted " if use_star else "") + "ideal parent profile: what the prediction still misses",
     ]
     if has_w:
@@ -79,7 +80,7 @@ def profiles_figure(fp: FamilyProfiles, *, distorted: bool = False, labels=None)
             y=fp.x[order],
             customdata=tags[order],
             mode=mode,
-            name=f"{child} (data)",
+            name=f"{child} ({'inferred by EM, not measured' if hidden else 'data'})",
             line=dict(color=X_COLOUR),
             marker=dict(size=4),
             hovertemplate=hover,

@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.io.files import decode_text
-from engine.io.regulators import parse_regulators
+from engine.io.regulators import parse_regulators, repeated_regulators
 from explorer import state
 
 __all__ = [
@@ -24,6 +24,7 @@ __all__ = [
     "recheck_regulators",
     "regulators_from_widgets",
     "say_regulators_turned",
+    "say_regulators_applied",
 ]
 
 
@@ -108,17 +109,54 @@ def recheck_regulators() -> None:
     state.put(state.REGULATOR_NOTE, ("warning", said))
 
 
-def regulators_from_widgets() -> list[str] | None:
-    """The candidate regulators pasted or uploaded in the form (None: every variable may be a parent)."""
+def _widgets_text() -> str:
+    """The text of the regulator list: the pasted names, then the uploaded file's."""
     upload = state.get(regulator_file_key())
-    pasted = str(state.get(state.W_REGULATORS) or "")
-    text = pasted
+    text = str(state.get(state.W_REGULATORS) or "")
     if upload is not None:
         binary = "not a text file (one name per line, or a CSV/TSV with names in column 1)."
         text += "\n" + decode_text(upload.getvalue(), upload.name, binary)  # UTF-8, UTF-16 (BOM or not)...
+    return text
+
+
+def regulators_from_widgets() -> list[str] | None:
+    """The candidate regulators pasted or uploaded in the form (None: every variable may be a parent)."""
+    text = _widgets_text()
     if not text.strip():
         return None
     return parse_regulators(text, source="the regulator list")
+
+
+#: names shown in the note under the list, at most
+SHOWN_NAMES = 10
+
+
+def say_regulators_applied() -> None:
+    """After Apply with a regulator list: the note under the list says how many of its names are
+    variables, names the ones that are not (a typo, an alias or an unmeasured gene is then visible
+    where the list was given) and the ones listed twice (counted once)."""
+    session = state.session()
+    listed = session.regulators
+    if not listed:
+        return
+    names = set(session.dataset.names)
+    absent = [r for r in listed if r not in names]
+    said = f"Regulator list applied: {len(listed) - len(absent)} of {len(listed)} listed names are variables"
+    said += " of the data; only those may be parents."
+
+    def shown(group: list[str]) -> str:
+        more = f" and {len(group) - SHOWN_NAMES} more" if len(group) > SHOWN_NAMES else ""
+        return ", ".join(group[:SHOWN_NAMES]) + more
+
+    if absent:
+        said += f" Not in the data (ignored): {shown(absent)}."
+    try:
+        twice = repeated_regulators(_widgets_text())
+    except IdealParentError:
+        twice = []
+    if twice:
+        said += f" Listed more than once (counted once): {shown(twice)}."
+    state.put(state.REGULATOR_NOTE, ("warning" if absent else "info", said))
 
 
 def say_regulators_turned(listed: list[str] | None) -> None:

@@ -161,7 +161,7 @@ def _on_apply() -> None:
         state.put(state.ERROR, f"Settings not applied: {exc}")
         return
     state.put(state.REGULATOR_NOTE, None)
-    state.apply_settings(
+    applied = state.apply_settings(
         {
             "method": get(state.W_METHOD),
             "k": int(get(state.W_K)),
@@ -174,6 +174,8 @@ def _on_apply() -> None:
         },
         regulators,
     )
+    if applied:
+        lab_options.say_regulators_applied()
 
 
 def _settings_form() -> None:

@@ -21,6 +21,7 @@ from ..data import Dataset
 __all__ = [
     "RENAMED",
     "rename_repeats",
+    "repeated_labels_message",
     "drop_sparse_variables",
     "missing_summary",
     "filled_cells",
@@ -37,6 +38,23 @@ MAX_MISSING = 0.5
 def _listed(items: Sequence[str], limit: int = 6) -> str:
     shown = ", ".join(repr(x) for x in items[:limit])
     return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
+
+
+def repeated_labels_message(labels: Sequence[str], header: str, source: str, transpose: bool) -> str:
+    """Why a first column of ids with a few repeats (two rows of one gene) is refused without
+    ``rename_repeats``: the first repeated id, its rows, and the two fixes (not "drop the column",
+    which would lose the names)."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(map(str, labels)):
+        if name in seen:
+            rows = f"data rows {seen[name] + 1} and {i + 1}"
+            what = "variable names" if transpose else "row labels"
+            return (
+                f"{source}: the first column {header!r} holds the {what} but repeats {name!r} ({rows}); "
+                f"make the ids unique, or number the repeats (CLI: --number-repeats, '{name} (2)')."
+            )
+        seen[name] = i
+    return f"{source}: the first column {header!r} repeats an id."
 
 
 def rename_repeats(names: Sequence[str], what: str = "variable name") -> tuple[list[str], str | None]:

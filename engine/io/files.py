@@ -176,9 +176,38 @@ def decode_text(raw: bytes, label: str, binary: str) -> str:
     return _decode(raw)
 
 
+#: the first bytes of files that a lab may save under a text name (a workbook renamed .csv): what
+#: each is and what to do, so the message names the fix instead of "binary"
+_MAGIC = (
+    (b"\xd0\xcf\x11\xe0", "an old Excel (.xls) workbook", "give it its .xls name"),
+    (b"PAR1", "a Parquet file", "give it its .parquet name"),
+    (b"\x1f\x8b", "gzip-compressed", "decompress it (gunzip)"),
+)
+
+
+def _zip_kind(raw: bytes) -> tuple[bytes, str, str]:
+    """A zip file's entry in :data:`_MAGIC`: an Excel or OpenDocument workbook, or an archive
+    (an entry matching nothing for other files)."""
+    if not raw.startswith(b"PK\x03\x04"):
+        return b"", "", ""
+    try:
+        names = zipfile.ZipFile(BytesIO(raw)).namelist()
+    except (zipfile.BadZipFile, OSError, ValueError):
+        names = []
+    if any(n.startswith("xl/") for n in names):
+        return b"PK\x03\x04", "an Excel (.xlsx) workbook", "give it its .xlsx name"
+    if "mimetype" in names:
+        return b"PK\x03\x04", "an OpenDocument (.ods) spreadsheet", "give it its .ods name"
+    return b"PK\x03\x04", "a zip archive", "unzip it"
+
+
 def _to_utf8(raw: bytes, label: str) -> bytes:
-    """UTF-16/32 text as UTF-8 bytes (other bytes as they are); refuses binary files and
-    HTML/XML/JSON, looking at the start of the file only."""
+    """UTF-16/32 text as UTF-8 bytes (other bytes as they are); refuses binary files (naming a
+    workbook, Parquet or gzip file under a text name, :data:`_MAGIC`) and HTML/XML/JSON, looking at
+    the start of the file only."""
+    for magic, kind, fix in (*_MAGIC, _zip_kind(raw)):
+        if magic and raw.startswith(magic):
+            raise DataValidationError(f"{label}: is {kind}, not a text table: {fix}, or save it as CSV.")
     binary = "looks like a binary file, not a text table (CSV, TSV) or spreadsheet."
     if _utf16_or_32(raw) is not None:
         raw = decode_text(raw, label, binary).encode("utf-8")

@@ -18,7 +18,7 @@ import pandas as pd
 from .._validation import MIN_SAMPLES, check_names
 from ..data import Dataset, drop_constant_variables, from_array
 from ..exceptions import DataValidationError
-from .columns import drop_sparse_variables
+from .columns import drop_sparse_variables, repeated_labels_message
 from .columns import rename_repeats as _number_repeats
 from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
 from .header import check_header as check_header_line
@@ -100,6 +100,8 @@ def _take_labels(
     if label_column == "auto":
         first = df.columns[0]
         looks = df.shape[1] > 1 and _looks_like_labels(df[first], first, transpose, repeats)
+        if not looks and df.shape[1] > 1 and _looks_like_labels(df[first], first, transpose, True):
+            raise DataValidationError(repeated_labels_message(df[first].tolist(), first, source, transpose))
         label_column = first if looks else None
     labels: list[str] | None = None
     if label_column is not None:

@@ -12,18 +12,19 @@ from __future__ import annotations
 import os
 import re
 import warnings
+from collections import Counter
 from collections.abc import Sequence
 
 from ..exceptions import DataValidationError, ParameterError
 from .files import decode_text, require_file
 
-__all__ = ["read_regulators", "parse_regulators", "match_regulators"]
+__all__ = ["read_regulators", "parse_regulators", "repeated_regulators", "match_regulators"]
 
 _SPLIT = re.compile(r"[,\t;]")
 
 
-def parse_regulators(text: str, *, source: str = "regulator list") -> list[str]:
-    """The names in ``text`` (see the module docstring), in order, without duplicates."""
+def _listed(text: str) -> list[str]:
+    """Every name of ``text`` in order, repeats included."""
     names: list[str] = []
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
@@ -32,7 +33,18 @@ def parse_regulators(text: str, *, source: str = "regulator list") -> list[str]:
         first = _SPLIT.split(line, 1)[0].strip().strip('"').strip("'").strip()
         if first:
             names.append(first)
-    names = list(dict.fromkeys(names))
+    return names
+
+
+def repeated_regulators(text: str) -> list[str]:
+    """The names ``text`` lists more than once (counted once by :func:`parse_regulators`), in order."""
+    counts = Counter(_listed(text))
+    return [name for name, n in counts.items() if n > 1]
+
+
+def parse_regulators(text: str, *, source: str = "regulator list") -> list[str]:
+    """The names in ``text`` (see the module docstring), in order, without duplicates."""
+    names = list(dict.fromkeys(_listed(text)))
     if not names:
         raise DataValidationError(f"{source}: holds no names (one per line, or a CSV/TSV with names in column 1).")
     return names

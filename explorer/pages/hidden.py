@@ -23,6 +23,7 @@ from engine.hidden.candidates import ROOT_PER_INSTANCE
 from explorer import actions, export, gene_sets_box, state
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
+from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
 KEY_PICK = "ip_hidden_pick"
@@ -314,7 +315,7 @@ def _accepted_section(session) -> None:
                 "hidden": h.name,
                 "children": ", ".join(children[h.name]),
                 "proposed members": ", ".join(h.members),
-                "estimated ΔBIC at proposal": round(h.estimated_gain, 2),
+                f"estimated Δ{session.score_label} at proposal": round(h.estimated_gain, 2),
             }
             for h in hs.hidden
         ]
@@ -373,17 +374,11 @@ def _report_section(session, hs, names: list[str], values) -> None:
         "the share of the child's variance due to H's direct effect, and corr(child, H's inferred profile). "
         "Per hidden variable: the closest observed variable, and the estimated and realized score changes."
     )
+    measured = set(session.dataset.names)
+    listed = [g for g in session.regulators or () if g in measured] or None  # the list's names in the data
     for r in reports:
-        st.markdown(
-            f"**{r.name}**"
-            + (
-                f" (depends on {', '.join(r.parents)}, which explain {r.parents_r2:.0%} of its variance)"
-                if r.parents
-                else ""
-            )
-            + f": closest observed variable **{r.closest_observed}** (|r| = {r.closest_corr:.2f}); "
-            f"estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
-        )
+        st.markdown(report_line(r, listed))
+        r.extra["leverage"], r.extra["flagged_instances"] = profile_flags(r)  # in the JSON, as in the network's
     rows = pd.DataFrame(report_rows(reports), columns=REPORT_COLUMNS)
     st.dataframe(rows.round(4), hide_index=True, width="stretch")
     c1, c2 = st.columns(2)

@@ -164,7 +164,10 @@ def render() -> None:
         st.caption("No legal new parent: only the child's profile and the ideal profile are drawn.")
     labels = session.dataset.instance_labels  # the family's rows are all the data's, unless experiments set it
     labels = labels if labels is not None and len(labels) == fp.n_samples else None
-    st.plotly_chart(profiles_figure(fp, distorted=distorted, labels=labels), key="ip_inspector_profiles_chart")
+    hidden = var in session.hidden_names()  # not measured: its profile is EM's posterior mean
+    st.plotly_chart(
+        profiles_figure(fp, distorted=distorted, labels=labels, hidden=hidden), key="ip_inspector_profiles_chart"
+    )
     with st.expander("How to read this plot", expanded=False):
         st.markdown(
             HOW_TO_READ

@@ -199,9 +199,9 @@ def _counters():
             f"This network was learned by structural EM after accepting hidden variable(s) "
             f"{', '.join(sorted(hidden))}; the move log starts from it (Undo goes back to the search "
             "before, once the moves made since are undone). "
-            f"With hidden variables the BIC shown is the *expected* "
-            "complete-data BIC that structural EM's search maximizes (it includes the hidden "
-            "variables' own terms); the Hidden variables page shows the observed-data BIC, with the "
+            f"With hidden variables the {session.score_label} shown is the *expected* complete-data "
+            f"{session.score_label} that structural EM's search maximizes (it includes the hidden variables' "
+            f"own terms); the Hidden variables page shows the observed-data {session.score_label}, with the "
             "hidden variables integrated out."
         )
 
@@ -236,6 +236,12 @@ LOG_CONFIG = {
 }
 
 
+def _log_config(score: str) -> dict:
+    """:data:`LOG_CONFIG` with the score change headed by the score the search maximizes (EBIC on wide data)."""
+    help_ = f"The exact gain minus the {score} penalty of the change (nats)"
+    return {**LOG_CONFIG, "exact ΔBIC": st.column_config.NumberColumn(f"exact Δ{score}", format="%.2f", help=help_)}
+
+
 #: the edge column of each of the two logs side by side (pixels): at "medium" (200 px) half of a
 #: 1280-px page showed only operator, edge and C2, and cut off the exact gains and the rank
 COMPARE_EDGE_WIDTH = 95
@@ -260,7 +266,7 @@ def _logs() -> None:
         # cost 0.3 s per redraw at 900 moves, paid after every chunk of a run (LOG_CONFIG formats)
         st.dataframe(
             frame,
-            column_config=LOG_CONFIG,
+            column_config=_log_config(session.score_label),
             width="stretch",
             height=min(400, 38 + 35 * max(1, len(frame))),
             key="search_log",
@@ -287,7 +293,10 @@ def _logs() -> None:
             st.dataframe(
                 plots.highlight_steps(frame.iloc[::-1], differ),
                 width="stretch",
-                column_config={**LOG_CONFIG, "edge": st.column_config.TextColumn("edge", width=COMPARE_EDGE_WIDTH)},
+                column_config={
+                    **_log_config(session.score_label),
+                    "edge": st.column_config.TextColumn("edge", width=COMPARE_EDGE_WIDTH),
+                },
                 column_order=plots.COMPARE_LOG_COLUMNS,
                 key=key,
                 height=min(400, 38 + 35 * max(1, len(frame))),

@@ -56,6 +56,15 @@ def test_accepting_the_module_tracks_the_regulator(page, table):
     at.button(key=hidden.KEY_ACCEPT).click().run()
     assert not at.exception
     assert any("Added H1" in s.value for s in at.success)
+    # the report's line: no regulator list, so nothing said of one; the closest observed variable named
+    line = next(m.value for m in at.markdown if m.value.startswith("**H1**"))
+    assert ": closest observed variable **" in line and "regulator" not in line
+    label = f"estimated Δ{session.score_label} at proposal"  # the score in force (EBIC here), not always BIC
+    assert session.score_label == "EBIC" and any(label in d.value.columns for d in at.dataframe)
+    search = AppTest.from_file(str(PAGES / "search.py"), default_timeout=TIMEOUT)
+    search.session_state[state.SESSION] = session
+    search.run()
+    assert any("the EBIC shown is the *expected* complete-data EBIC" in c.value for c in search.caption)
     out = export.export_dict(session)
     (entry,) = out["hidden"]
     assert abs(np.corrcoef(entry["profile"], table.regulator)[0, 1]) >= 0.95
@@ -70,3 +79,9 @@ def test_accepting_the_module_tracks_the_regulator(page, table):
     assert not inspect.exception
     assert inspect.selectbox(key=inspector.KEY_VAR).value == "H1"
     assert any("candidates_chart" in c.proto.id for c in inspect.get("plotly_chart"))
+    # H1 is not measured: the profile panel names its line as EM's inference, not as data
+    spec = next(c.proto.spec for c in inspect.get("plotly_chart") if "profiles_chart" in c.proto.id)
+    assert "H1 (inferred by EM, not measured)" in spec and "H1 (data)" not in spec
+    inspect.selectbox(key=inspector.KEY_VAR).set_value(entry["children"][0]).run()
+    spec = next(c.proto.spec for c in inspect.get("plotly_chart") if "profiles_chart" in c.proto.id)
+    assert f"{entry['children'][0]} (data)" in spec and "not measured" not in spec

@@ -65,3 +65,16 @@ def test_compare_logs_fit_half_the_page(compare_logs):
 
 def test_compare_mode_still_shades_differing_steps(compare_logs):
     assert all(d.proto.arrow_data.HasField("styler") for d in compare_logs)
+
+
+def test_score_change_is_headed_by_the_score_in_force(single_log, small_data):
+    """The metric above says BIC or EBIC; the log's score-change column says the same (a wide
+    table's search maximizes EBIC, and its column read "exact ΔBIC")."""
+    config = json.loads(single_log.proto.columns)
+    assert config["exact ΔBIC"]["label"] == "exact ΔBIC"  # 200 rows x 8 variables: BIC
+    dataset, truth = small_data
+    at = page_test("search.py", dataset, truth, settings={"score": "ebic"}).run()
+    at.button(key=state.W_STEP).click().run()
+    assert not at.exception
+    config = json.loads(at.dataframe[0].proto.columns)
+    assert config["exact ΔBIC"]["label"] == "exact ΔEBIC" and "EBIC penalty" in config["exact ΔBIC"]["help"]

@@ -5,6 +5,7 @@ engine.learn_em.complete_missing (the structural-EM completion the explorer step
 from __future__ import annotations
 
 import io
+import re
 
 import numpy as np
 import pytest
@@ -25,6 +26,39 @@ class TestRenameRepeats:
 
     def test_unique_names_unchanged(self):
         assert rename_repeats(["x", "y"]) == (["x", "y"], None)
+
+
+class TestRepeatedGeneIds:
+    """A genes x conditions file with one gene id on two rows: refused naming the id, its rows and
+    the fixes (it used to say "column 'gene_id' holds text ... drop it", which would lose every name)."""
+
+    @staticmethod
+    def _file(tmp_path):
+        rng = np.random.default_rng(0)
+        ids = [f"b{g:04d}" for g in range(1, 41)]
+        ids[30] = "b0007"
+        rows = [f"{g}\t" + "\t".join(f"{v:.3f}" for v in rng.normal(size=12)) for g in ids]
+        path = tmp_path / "expr.tsv"
+        path.write_text("gene_id\t" + "\t".join(f"WT_{t}h" for t in range(12)) + "\n" + "\n".join(rows) + "\n")
+        return path
+
+    @pytest.mark.parametrize(("transpose", "what"), [(True, "variable names"), (False, "row labels")])
+    def test_refused_with_the_id_and_the_fixes(self, tmp_path, capsys, transpose, what):
+        from engine.cli import main
+
+        path = self._file(tmp_path)
+        said = f"the first column 'gene_id' holds the {what} but repeats 'b0007' (data rows 7 and 31)"
+        with pytest.raises(
+            DataValidationError, match=f"^expr.tsv: {re.escape(said)}.*--number-repeats, 'b0007 \\(2\\)'"
+        ):
+            load_table(path, transpose=transpose)
+        assert main(["learn", str(path), *(["--transpose"] if transpose else []), "--skip-unusable"]) == 2
+        err = capsys.readouterr().err
+        assert said in err and "drop" not in err and err.count("\n") == 1
+
+    def test_numbered_when_asked(self, tmp_path):
+        ds = load_table(self._file(tmp_path), transpose=True, rename_repeats=True)
+        assert ds.names[6] == "b0007" and ds.names[30] == "b0007 (2)"
 
 
 class TestDropSparse:

@@ -113,3 +113,43 @@ class TestListsAndGeneSets:
         data.write_text(_table())
         assert main(["learn", str(data), "--regulators", str(path)]) == 2
         assert "not a text file" in capsys.readouterr().err
+
+
+class TestRenamedBinaries:
+    """A workbook, Parquet, zip or gzip file saved under a text name is named for what it is, with the fix."""
+
+    def test_excel_workbook_named_csv(self, tmp_path, capsys):
+        import pandas as pd
+
+        book = tmp_path / "expr.xlsx"
+        pd.DataFrame({"A": [1.0, 2.0, 3.0], "B": [2.0, 1.0, 0.5]}).to_excel(book, index=False)
+        path = tmp_path / "expr.csv"
+        path.write_bytes(book.read_bytes())
+        with pytest.raises(DataValidationError, match=r"^expr.csv: is an Excel \(.xlsx\) workbook, .*\.xlsx name"):
+            load_table(path)
+        assert main(["learn", str(path)]) == 2
+        assert capsys.readouterr().err.count("\n") == 1
+        assert list(load_table(book).names) == ["A", "B"]  # under its own name it loads
+
+    @pytest.mark.parametrize(
+        ("raw", "said"),
+        [
+            (b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + bytes(512), r"old Excel \(.xls\) workbook"),
+            (b"PAR1" + bytes(64) + b"PAR1", "Parquet file"),
+            (__import__("gzip").compress(b"a,b\n1,2\n"), "gzip-compressed, .*decompress it"),
+        ],
+    )
+    def test_other_kinds(self, tmp_path, raw, said):
+        path = tmp_path / "expr.tsv"
+        path.write_bytes(raw)
+        with pytest.raises(DataValidationError, match=f"^expr.tsv: is .*{said}"):
+            load_table(path)
+
+    def test_zip_archive(self, tmp_path):
+        import zipfile
+
+        path = tmp_path / "expr.csv"
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr("expr.csv", "a,b\n1,2\n")
+        with pytest.raises(DataValidationError, match="is a zip archive, not a text table: unzip it"):
+            load_table(path)

@@ -1,0 +1,62 @@
+"""The regulator report's line per accepted hidden variable, in a biologist's terms (Hidden variables
+page): its parents among the candidate regulators, what its closest observed variable is to it (one of
+its own children, its hub gene in WGCNA's terms, or a gene outside the module that may already play its
+role) and whether its inferred profile rests on one or two conditions (:mod:`engine.hidden.leverage`).
+The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`); nothing is recomputed but
+the profile's leverage, by the engine's own function."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from engine.hidden.leverage import profile_leverage
+from engine.hidden.report import RegulatorReport
+
+__all__ = ["STAND_IN_CORR", "report_line", "profile_flags"]
+
+#: |corr| above which an observed variable outside the children may stand in for the hidden one (the
+#: proposals' ``explained_threshold``, :func:`engine.hidden.candidates.propose_candidates`)
+STAND_IN_CORR = 0.9
+
+
+def profile_flags(r: RegulatorReport) -> tuple[float | None, list[str]]:
+    """The leverage of ``r``'s inferred profile and the one or two instances that flag it (none: []);
+    None and [] without a profile."""
+    values = r.profile.get("values")
+    if values is None or len(values) == 0:
+        return None, []
+    lev = profile_leverage(values, r.profile.get("instances"))
+    return lev.leverage, list(lev.instances)
+
+
+def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
+    """Markdown: one accepted hidden variable ``r`` (``regulators``: the list in force, or None)."""
+    children = {c.child for c in r.children}
+    if r.parents:
+        head = f" (depends on {', '.join(r.parents)}, which explain {r.parents_r2:.0%} of its variance)"
+    elif regulators:
+        head = f" (none of the {len(regulators)} listed regulators is its parent)"
+    else:
+        head = ""
+    close, corr = r.closest_observed, r.closest_corr
+    if close is None:
+        said = "no observed variable to compare with"
+    elif close in children:
+        said = (
+            f"closest observed variable **{close}** (|r| = {corr:.2f}), one of its children: "
+            "the child it explains best (the module's hub gene, in WGCNA's terms)"
+        )
+        if regulators and close not in regulators:
+            said += ", not on the regulator list, so the search could not make it the others' parent"
+    else:
+        said = f"closest observed variable **{close}** (|r| = {corr:.2f})"
+        if corr >= STAND_IN_CORR:
+            said += ", not one of its children: that variable may already play its role"
+    line = f"**{r.name}**{head}: {said}; estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
+    leverage, flagged = profile_flags(r)
+    if flagged:
+        line += (
+            f" **One odd sample?** {leverage:.0%} of its profile's energy is in {' and '.join(flagged)}: "
+            "check those conditions before trusting it."
+        )
+    return line

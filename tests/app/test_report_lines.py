@@ -1,0 +1,56 @@
+"""The regulator report's line per hidden variable (explorer.report_lines): the TF parents (or that
+none of the listed regulators is one), what the closest observed variable is to H, and the odd-sample
+flag of its inferred profile; and the page's JSON carries the flag as the network's export does."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from engine.hidden.report import ChildLoading, RegulatorReport
+from explorer.report_lines import STAND_IN_CORR, profile_flags, report_line
+
+CONDITIONS = [f"WT_{t}h" for t in range(12)]
+
+
+def _report(closest="b0229", corr=0.97, parents=(), profile=None) -> RegulatorReport:
+    kids = [ChildLoading(g, 0.95, "+", 0.9, 0.96) for g in ("b0218", "b0229", "b0230")]
+    values = np.linspace(-1.6, 1.6, 12) if profile is None else profile
+    return RegulatorReport(
+        "H1",
+        kids,
+        closest,
+        corr,
+        345.8,
+        324.1,
+        parents=list(parents),
+        parents_r2=0.4 if parents else 0.0,
+        profile={"instances": CONDITIONS, "values": [float(v) for v in values], "unit": "SD"},
+    )
+
+
+def test_closest_is_its_own_child_the_hub_not_on_the_list():
+    line = report_line(_report(), ["b0001", "b0031"])
+    assert line.startswith("**H1** (none of the 2 listed regulators is its parent): closest observed variable")
+    assert "**b0229** (|r| = 0.97), one of its children" in line and "hub gene" in line
+    assert "not on the regulator list, so the search could not make it the others' parent" in line
+    assert line.endswith("estimated +345.80, realized +324.10 nats.")
+    assert "regulator list" not in report_line(_report(), None)  # without a list nothing is said of one
+
+
+def test_parents_and_a_stand_in_outside_the_module():
+    line = report_line(_report(closest="b0981", corr=STAND_IN_CORR + 0.02, parents=["b0031"]), ["b0031"])
+    assert line.startswith("**H1** (depends on b0031, which explain 40% of its variance)")
+    assert "not one of its children: that variable may already play its role" in line
+    weak = report_line(_report(closest="b0981", corr=0.6), ["b0031"])
+    assert "may already play" not in weak and "one of its children" not in weak
+
+
+def test_a_profile_resting_on_one_condition_is_flagged():
+    spike = np.full(12, -0.3)
+    spike[5] = 3.3
+    line = report_line(_report(profile=spike), None)
+    assert "**One odd sample?**" in line and "WT_5h" in line
+    leverage, flagged = profile_flags(_report(profile=spike))
+    assert flagged == ["WT_5h"] and leverage > 0.5
+    assert profile_flags(_report())[1] == [] and "odd sample" not in report_line(_report(), None)
+    assert profile_flags(_report(profile=[])) == (None, [])
