@@ -68,7 +68,7 @@ class TestInspectorUnitVariance:
         at.slider(key=inspector.KEY_TOP).set_value(2).run()
         assert not at.exception
         profiles = json.loads(next(c for c in at.get("plotly_chart") if "profiles_chart" in c.proto.id).proto.spec)
-        child = _arr(next(t for t in profiles["data"] if t["name"] == "H1 (data)")["y"])
+        child = _arr(next(t for t in profiles["data"] if t["name"] == "H1 (inferred by EM, not measured)")["y"])
         np.testing.assert_allclose(np.sort(child), np.sort(values[:, h] / sd), rtol=1e-6, atol=1e-9)
         # an observed child with H1 among its best candidates (a legal new parent, not yet one)
         stepper = session.stepper
