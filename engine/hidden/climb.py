@@ -12,13 +12,12 @@ root stay tied to a hub whose edges point into it; docs/decisions/hidden-regulat
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from ..search.order import order_climb
 from ..search.restarts import climb_with_restarts
 from .em import StructuralEM
+from .model_copy import copy_model
 from .takeover import take_over
 
 __all__ = ["ORDER_SEARCH", "RESTARTS", "RESTART_SEED", "TAKEOVER", "climb", "climb_once", "copy_model"]
@@ -85,11 +84,3 @@ def climb_once(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> Struct
     new.edges = edges
     new.run()
     return new if new.observed_bic() > em.observed_bic() else em
-
-
-def copy_model(em: StructuralEM) -> StructuralEM:
-    """A copy whose EM runs leave ``em`` as it is (the E-step updates the moments in place)."""
-    new = copy.copy(em)
-    new.mean, new.var = em.mean.copy(), em.var.copy()
-    new.edges, new.history, new.user_forbidden = list(em.edges), list(em.history), list(em.user_forbidden)
-    return new

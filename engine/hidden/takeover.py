@@ -30,6 +30,7 @@ from graphlib import CycleError, TopologicalSorter
 import numpy as np
 
 from .em import StructuralEM
+from .model_copy import copy_model
 
 __all__ = ["TAKEOVER_ROUNDS", "proxy_child", "take_over", "takeover_candidates"]
 
@@ -88,8 +89,6 @@ def take_over(em: StructuralEM, rounds: int = TAKEOVER_ROUNDS) -> StructuralEM:
     """The move of the module docstring on every hidden variable of ``em`` (left as it is).
     Returns the best model reached, or ``em`` itself when no candidate raises the observed-data
     score."""
-    from .climb import copy_model  # climb imports this module
-
     if em.n_vars == em.n_obs or em.fixed_structure:
         return em
     for _ in range(rounds):
