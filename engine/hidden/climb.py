@@ -12,15 +12,15 @@ root stay tied to a hub whose edges point into it; docs/decisions/hidden-regulat
 
 from __future__ import annotations
 
-import copy
-
 import numpy as np
 
 from ..search.order import order_climb
 from ..search.restarts import climb_with_restarts
 from .em import StructuralEM
+from .model_copy import copy_model
+from .takeover import take_over
 
-__all__ = ["ORDER_SEARCH", "RESTARTS", "RESTART_SEED", "climb", "copy_model"]
+__all__ = ["ORDER_SEARCH", "RESTARTS", "RESTART_SEED", "TAKEOVER", "climb", "climb_once", "copy_model"]
 
 #: random restarts of the observed-only networks on small networks (:func:`climb`): restarts in a
 #: row without a gain before stopping, and random moves per restart; (0, 0) switches them off
@@ -32,8 +32,24 @@ RESTART_SEED = 0
 #: after the restarts, an order-based search (:mod:`engine.search.order`) from the network reached
 ORDER_SEARCH = True
 
+#: on a model with hidden variables, then the take-over move (:mod:`.takeover`: H takes the
+#: children of its proxy child, or drops its parents), and restarts and the order search again
+#: from where it led when it pays
+TAKEOVER = True
+
 
 def climb(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralEM:
+    """:func:`climb_once`; on a model with hidden variables (with :data:`TAKEOVER`) then the
+    take-over move of :mod:`.takeover`, and when that raises the observed-data score,
+    :func:`climb_once` again from the model it reached."""
+    out = climb_once(em, restarts)
+    if not TAKEOVER or out.n_vars == out.n_obs or out.fixed_structure or restarts[0] <= 0 or restarts[1] <= 0:
+        return out
+    moved = take_over(out)
+    return out if moved is out else climb_once(moved, restarts)
+
+
+def climb_once(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralEM:
     """Random restarts (thesis section 2.3.3, Algorithm 2; :func:`engine.search.restarts.climb_with_restarts`,
     the resumable stepper) from the converged structure of ``em`` on its expected statistics.
     When they reach a structure with a higher score, structural EM is run again from it on a copy,
@@ -68,11 +84,3 @@ def climb(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralE
     new.edges = edges
     new.run()
     return new if new.observed_bic() > em.observed_bic() else em
-
-
-def copy_model(em: StructuralEM) -> StructuralEM:
-    """A copy whose EM runs leave ``em`` as it is (the E-step updates the moments in place)."""
-    new = copy.copy(em)
-    new.mean, new.var = em.mean.copy(), em.var.copy()
-    new.edges, new.history, new.user_forbidden = list(em.edges), list(em.history), list(em.user_forbidden)
-    return new

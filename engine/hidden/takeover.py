@@ -1,0 +1,108 @@
+"""A hidden variable takes over the children of its proxy child (#22).
+
+When one child K of a hidden variable H is nearly H itself (a large load and little noise of its
+own), structural EM settles in a local optimum where H's other children hang off K (K -> Y)
+instead of H (H -> Y): given H's posterior, which then rests on K alone, each single edge
+H -> Y adds nothing over K -> Y (the gain is zero to within the noise of K), so no move of the
+greedy search, the restarts or the order search (:mod:`engine.search.order`) turns them, although
+all of them turned together sharpen H's posterior and pay. The same local optimum has H take
+observed parents that are the parents of its children (H standing in for their common parents
+rather than for a regulator of its own), which blocks H -> Y by acyclicity.
+
+On the seen generators of ``benchmarks/planted_general.py`` (``hub``, ``layered``) with the true
+child set and the true h as the start, the model with H held 3-4 of 12-18 planted children this
+way (docs/decisions/hidden-regulators-takeover.md). The move here, on a model with hidden
+variables, tries for each of them:
+
+* ``adopt``: for the observed child K whose values correlate most with E[H | x] (the proxy), every
+  edge K -> Y to a variable Y that is not yet H's child becomes H -> Y;
+* ``root``: when H has parents, the edges into H removed (H a root), alone and with ``adopt``;
+
+each on a copy, structural EM run from it; the best copy is taken when its observed-data score is
+higher, for at most :data:`TAKEOVER_ROUNDS` rounds. A copy is scored by the same observed-data
+score as every other model, so nothing is kept that does not pay.
+"""
+
+from __future__ import annotations
+
+from graphlib import CycleError, TopologicalSorter
+
+import numpy as np
+
+from .em import StructuralEM
+from .model_copy import copy_model
+
+__all__ = ["TAKEOVER_ROUNDS", "proxy_child", "take_over", "takeover_candidates"]
+
+#: rounds of the move (each round tries every candidate of every hidden variable once)
+TAKEOVER_ROUNDS = 3
+
+
+def _acyclic(edges, n: int) -> bool:
+    graph: dict[int, set[int]] = {c: set() for c in range(n)}
+    for p, c in edges:
+        graph[c].add(p)
+    try:
+        for _ in TopologicalSorter(graph).static_order():
+            pass
+    except CycleError:
+        return False
+    return True
+
+
+def proxy_child(em: StructuralEM, col: int) -> int | None:
+    """The observed child of hidden variable ``col`` whose values correlate most (in absolute
+    value, over the instances) with E[H | x], among those with children that H does not have."""
+    edges = set(em.edges)
+    kids = [c for p, c in em.edges if p == col and c < em.n_obs]
+    kids = [k for k in kids if any(p == k and c != col and (col, c) not in edges for p, c in em.edges)]
+    if not kids:
+        return None
+    z = em.mean[:, col] - em.mean[:, col].mean()
+    x = em.mean[:, kids] - em.mean[:, kids].mean(axis=0)
+    r = np.abs(z @ x) / np.sqrt(max(float(z @ z), 1e-300) * np.maximum((x * x).sum(axis=0), 1e-300))
+    return int(kids[int(np.argmax(r))])
+
+
+def takeover_candidates(em: StructuralEM, col: int) -> list[tuple[str, list[tuple[int, int]]]]:
+    """The structures (label, sorted edges) the move tries for hidden variable ``col``: ``root``,
+    ``adopt K`` and ``root+adopt K`` (module docstring), the acyclic ones among them. Required
+    edges are never removed."""
+    edges = set(em.edges)
+    required = {(int(p), int(c)) for p, c in em.required}
+    into = {(p, c) for p, c in edges if c == col} - required
+    out: list[tuple[str, set[tuple[int, int]]]] = []
+    if into:
+        out.append(("root", edges - into))
+    k = proxy_child(em, col)
+    if k is not None:
+        moved = {(k, c) for p, c in edges if p == k and c != col and (col, c) not in edges} - required
+        if moved:
+            adopt = (edges - moved) | {(col, c) for _, c in moved}
+            out.append((f"adopt {em.names[k]}", adopt))
+            if into:
+                out.append((f"root+adopt {em.names[k]}", adopt - into))
+    return [(label, sorted(e)) for label, e in out if _acyclic(e, em.n_vars)]
+
+
+def take_over(em: StructuralEM, rounds: int = TAKEOVER_ROUNDS) -> StructuralEM:
+    """The move of the module docstring on every hidden variable of ``em`` (left as it is).
+    Returns the best model reached, or ``em`` itself when no candidate raises the observed-data
+    score."""
+    if em.n_vars == em.n_obs or em.fixed_structure:
+        return em
+    for _ in range(rounds):
+        now = em.observed_bic()
+        best, best_score = None, now + 1e-9 * max(1.0, abs(now))
+        for col in range(em.n_obs, em.n_vars):
+            for _, edges in takeover_candidates(em, col):
+                new = copy_model(em)
+                new.edges = edges
+                new.run()
+                score = new.observed_bic()
+                if score > best_score:
+                    best, best_score = new, score
+        if best is None:
+            break
+        em = best
+    return em
