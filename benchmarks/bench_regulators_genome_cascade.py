@@ -20,11 +20,8 @@ Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_cas
 
 from __future__ import annotations
 
-import argparse
-import os
-
 import numpy as np
-from genome_auto import run_auto, seed_range
+from genome_auto import holdout_main
 
 N_GENES, M, N_TF, N_MODULE = 2000, 32, 101, 30
 
@@ -83,43 +80,8 @@ def generate(seed: int, null: bool = False) -> dict:
     }
 
 
-def run_seed(seed: int, null: bool) -> tuple[str, bool, bool]:
-    """One auto run; (its line, R recovered, something kept)."""
-    g = generate(seed, null)
-    kept, wall, cpu = run_auto(g, f"cascade-{seed}", seed)
-    rows, best = [], 0.0
-    for k in kept:
-        r = k.r[0] if k.r else 0.0
-        best = max(best, r)
-        rows.append(
-            f"{k.name} {len(k.children)} kids r={r:.2f} in-module={len(k.children & g['module'])} {k.gain:+.1f} "
-            f"<- {','.join(k.parents) or '-'} (R2 {k.parents_r2:.2f}, leverage {k.leverage:.2f})"
-        )
-    ok = best >= 0.9
-    line = (
-        f"seed {seed} {wall:6.1f} s wall {cpu:6.1f} s CPU {'OK' if ok else '--'} | {'; '.join(rows) or 'nothing kept'}"
-    )
-    return line, ok, bool(kept)
-
-
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gen", choices=["cascade", "cascade-null"], default="cascade")
-    ap.add_argument("--seeds", default="700-709")
-    args = ap.parse_args(argv)
-    seeds = seed_range(args.seeds)
-    null = args.gen == "cascade-null"
-    print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
-    found = kept = 0
-    for seed in seeds:
-        line, ok, any_kept = run_seed(seed, null)
-        found += ok
-        kept += any_kept
-        print(line, flush=True)
-    if null:
-        print(f"cascade-null: a hidden variable kept on {kept}/{len(seeds)}")
-    else:
-        print(f"cascade: R recovered (|r| >= 0.9) on {found}/{len(seeds)}")
+    holdout_main("cascade", generate, "700-709", __doc__.splitlines()[0], argv)
 
 
 if __name__ == "__main__":

@@ -1,11 +1,15 @@
 """One `--hidden auto` run on a generated genome-scale table and what it kept, for the hold-out
-scripts of #22 (`bench_regulators_genome_holdout.py`, `bench_regulators_genome_hubs.py`): each
-generator is its own, the run and the reading of its hidden variables are the same."""
+scripts of #22 (`bench_regulators_genome_holdout.py`, `bench_regulators_genome_hubs.py`,
+`bench_regulators_genome_cascade.py`): each generator is its own, the run, the reading of its
+hidden variables and (for one removed regulator) the per-seed line and tally are the same."""
 
 from __future__ import annotations
 
+import argparse
+import os
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,3 +71,46 @@ def run_auto(g: dict, source: str, seed: int) -> tuple[list[Kept], float, float]
             )
         )
     return kept, wall, cpu
+
+
+def run_seed(g: dict, source: str, seed: int) -> tuple[str, bool, bool]:
+    """One auto run on a table with one removed regulator (``g["removed"]``, or None for a null
+    table) and its ``module`` of gene names: (the seed's line, R recovered at |r| >= 0.9,
+    something kept)."""
+    kept, wall, cpu = run_auto(g, source, seed)
+    rows, best = [], 0.0
+    for k in kept:
+        r = k.r[0] if k.r else 0.0
+        best = max(best, r)
+        rows.append(
+            f"{k.name} {len(k.children)} kids r={r:.2f} in-module={len(k.children & g['module'])} {k.gain:+.1f} "
+            f"<- {','.join(k.parents) or '-'} (R2 {k.parents_r2:.2f}, leverage {k.leverage:.2f})"
+        )
+    ok = best >= 0.9
+    line = (
+        f"seed {seed} {wall:6.1f} s wall {cpu:6.1f} s CPU {'OK' if ok else '--'} | {'; '.join(rows) or 'nothing kept'}"
+    )
+    return line, ok, bool(kept)
+
+
+def holdout_main(
+    name: str, generate: Callable[[int, bool], dict], seeds: str, description: str, argv: list[str] | None = None
+) -> None:
+    """``--gen NAME|NAME-null [--seeds A-B]``: every seed's line, then the tally."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--gen", choices=[name, f"{name}-null"], default=name)
+    ap.add_argument("--seeds", default=seeds)
+    args = ap.parse_args(argv)
+    null = args.gen != name
+    print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
+    found = kept = 0
+    todo = seed_range(args.seeds)
+    for seed in todo:
+        line, ok, any_kept = run_seed(generate(seed, null), f"{name}-{seed}", seed)
+        found += ok
+        kept += any_kept
+        print(line, flush=True)
+    if null:
+        print(f"{args.gen}: a hidden variable kept on {kept}/{len(todo)}")
+    else:
+        print(f"{name}: R recovered (|r| >= 0.9) on {found}/{len(todo)}")

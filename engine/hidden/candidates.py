@@ -364,24 +364,8 @@ def propose_from_search(
     out: list[ClusterProposal] = []
     for cs, source in sorted(semis + rest, key=lambda t: -t[0].gain):
         out.append(
-            make_proposal(
-                cs.profile,
-                cs.members,
-                cs.eigenvalue,
-                cs.loadings,
-                cs.c2_members,
-                cs.gain,
-                xc,
-                values,
-                names,
-                explained_threshold,
-                source=source,
-                removed_edges=[(str(names[p]), str(names[c])) for p, c in cs.removed],
-                removed_loss=cs.removed_loss,
-                common_variance=_common(cs),
-                complete_gain=cs.complete_gain,
-                labels=labels,
-                explainers=explainers,
+            candidate_proposal(
+                cs, xc, values, names, explained_threshold, source=source, labels=labels, explainers=explainers
             )
         )
     out.sort(key=lambda p: p.flagged)  # stable: by the estimate within flagged and unflagged
@@ -391,6 +375,29 @@ def propose_from_search(
 def _common(cs: CandidateScore) -> float:
     """Sum of squared one-factor loadings of the set (ranks semi-cliques)."""
     return float(np.sum(cs.factor_loadings**2))
+
+
+def candidate_proposal(cs: CandidateScore, xc, values, names, explained_threshold: float, **kw) -> ClusterProposal:
+    """The proposal a scored candidate set makes (:func:`.proposals.make_proposal`): its inside
+    edges removed, and its common variance (sum of squared one-factor loadings, which ranks
+    semi-cliques and co-expression modules); ``kw``: ``source``, ``labels``, ``explainers``."""
+    return make_proposal(
+        cs.profile,
+        cs.members,
+        cs.eigenvalue,
+        cs.loadings,
+        cs.c2_members,
+        cs.gain,
+        xc,
+        values,
+        names,
+        explained_threshold,
+        removed_edges=[(str(names[p]), str(names[c])) for p, c in cs.removed],
+        removed_loss=cs.removed_loss,
+        common_variance=_common(cs),
+        complete_gain=cs.complete_gain,
+        **kw,
+    )
 
 
 #: the estimate's root term per instance (nats): -(log 2 pi + 1) / 2

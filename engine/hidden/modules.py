@@ -38,8 +38,8 @@ import math
 import numpy as np
 from scipy import sparse
 
-from .candidates import propose_from_search, score_candidate
-from .proposals import ClusterProposal, make_proposal, propose_clusters
+from .candidates import candidate_proposal, propose_from_search, score_candidate
+from .proposals import ClusterProposal, propose_clusters
 
 __all__ = ["COEXPRESSION", "module_proposals", "propose_for_review", "review_order"]
 
@@ -90,24 +90,8 @@ def module_proposals(
     for module in modules:
         cs = score_candidate(model, parents, np.asarray(module.members, dtype=np.intp), scorer, xc)
         out.append(
-            make_proposal(
-                cs.profile,
-                cs.members,
-                cs.eigenvalue,
-                cs.loadings,
-                cs.c2_members,
-                cs.gain,
-                xc,
-                values,
-                names,
-                explained_threshold,
-                labels=labels,
-                explainers=explainers,
-                source=COEXPRESSION,
-                removed_edges=[(str(names[p]), str(names[c])) for p, c in cs.removed],
-                removed_loss=cs.removed_loss,
-                common_variance=float(np.sum(cs.factor_loadings**2)),
-                complete_gain=cs.complete_gain,
+            candidate_proposal(
+                cs, xc, values, names, explained_threshold, source=COEXPRESSION, labels=labels, explainers=explainers
             )
         )
     return sorted(out, key=lambda p: _review_key(p)[1:])[:n_sets]  # flagged ones too: the final order says
