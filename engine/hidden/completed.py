@@ -6,20 +6,19 @@ networks it stays near where it starts: from the learned network (H's effect abs
 among its children, reversed edges, spurious parents) or from a cleared one, the greedy M-steps
 do not reach the structure around H that the data support, even with the exact child set and the
 true h as H's start (``dense`` seed 2: -8599.8 and -8584.6 against -8505.5 from the true
-structure). The first M-step of hard EM does: with H filled in at its profile z, the data are
-complete and the structure is searched on them with the same effort as every network without H
-(random restarts and the order search, :func:`~.climb.climb`), H a root, filled in with a draw from
-its posterior (stochastic EM's completion; the posterior mean would make it an exact linear
-function of its Markov blanket) (no edge into it: its
-parents, where any, are left to structural EM). The network reached, H's children included, is
-the start; structural EM then re-estimates H's posterior and the structure on the observed data,
-and the trial is scored on the observed data as every other start
+structure). The first M-step of hard EM does: H is filled in with a draw from its posterior
+(stochastic EM's completion; the posterior mean would make H an exact linear function of its
+Markov blanket), the data are then complete, and the structure is searched on them with the same
+effort as every network without H (random restarts and the order search, :func:`~.climb.climb`).
+H stays a root there; its parents, where any, are left to structural EM. The network reached, H's
+children included, is the start; structural EM then re-estimates H's posterior and the structure
+on the observed data, and the trial is scored on the observed data as every other start
 (:mod:`.trial`; JMLR 2007 section 6; thesis ch. 4, FindHidden with the structure re-learned).
 
-Earlier hidden variables are filled in at their posterior means, the search starts from their
-edges and adds none into them; missing
-cells at their current posterior means (the start only: structural EM works on the data as they
-are). The user's required and forbidden edges and the regulator list hold as in every model.
+Earlier hidden variables are filled in at their posterior means; the search starts from their
+edges and adds none into them. Missing cells are filled in at their current posterior means (the
+start only: structural EM works on the data as they are). The user's required and forbidden edges
+and the regulator list hold as in every model.
 """
 
 from __future__ import annotations
