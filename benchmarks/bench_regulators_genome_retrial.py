@@ -34,22 +34,13 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_regulators_genome as bench  # noqa: E402
-import bench_regulators_genome_holdout as holdout  # noqa: E402
-import bench_regulators_genome_hubs as hubs  # noqa: E402
 import genome_retrial as rt  # noqa: E402
+from bench_regulators_genome_stability import table  # noqa: E402
 
 from engine.data import from_array  # noqa: E402
 from engine.hidden import trial as tr  # noqa: E402
 from engine.io import load_table  # noqa: E402
 from engine.learn import IdealParentSearch  # noqa: E402
-
-
-def table(gen: str, seed: int) -> dict:
-    if gen in ("two", "two-null"):
-        return holdout.generate(seed, null=gen == "two-null")
-    if gen in ("hubs", "hubs-null"):
-        return hubs.generate(seed, null=gen == "hubs-null")
-    return bench.generate(seed, gen)
 
 
 def reproposal(search, trial, m: int, b: int, seed: int) -> list:

@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_regulators_genome as bench  # noqa: E402
 import bench_regulators_genome_holdout as holdout  # noqa: E402
+import bench_regulators_genome_hubs as hubs  # noqa: E402
 
 from engine.bootstrap import jaccard  # noqa: E402
 from engine.data import from_array  # noqa: E402
@@ -39,8 +40,11 @@ from engine.learn import IdealParentSearch  # noqa: E402
 
 
 def table(gen: str, seed: int) -> dict:
+    """The generated table of ``gen`` (the genome generators and the two first hold-outs)."""
     if gen in ("two", "two-null"):
         return holdout.generate(seed, null=gen == "two-null")
+    if gen in ("hubs", "hubs-null"):
+        return hubs.generate(seed, null=gen == "hubs-null")
     return bench.generate(seed, gen)
 
 
