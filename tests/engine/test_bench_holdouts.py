@@ -145,3 +145,27 @@ class TestBatch:
         via_r = sum(np.corrcoef(prof, q[:, k])[0, 1] ** 2 for k in range(q.shape[1]))
         assert via_r == pytest.approx(batch.batch_r2(prof, table["batch"]))
         assert batch.batch_r2(table["batch"].astype(float), table["batch"]) == pytest.approx(1.0)
+
+    def test_seed_line_names_a_batch_h(self, table, monkeypatch):
+        """The per-seed line and verdict from what auto kept (``run_auto`` stood in for: no search):
+        an H on the batch labels is marked BATCH and does not count as R; one on R does."""
+        from genome_auto import Kept
+
+        def fake(g, source, seed):
+            cols = g["removed"].T  # R, then the batch basis
+            r_batch = [abs(np.corrcoef(table["batch"], c)[0, 1]) for c in cols]
+            kids = set(sorted(table["module"])[:5])
+            return (
+                [
+                    Kept("H1", r_batch, {"g0001"}, [], 0.0, 0.1, 12.0),
+                    Kept("H2", [1.0] + [0.0] * (len(cols) - 1), kids, ["TF005"], 0.3, 0.1, 40.0),
+                ],
+                1.0,
+                1.0,
+            )
+
+        monkeypatch.setattr(batch, "run_auto", fake)
+        line, ok, kept = batch.run_seed(table, "batch-3", BATCH_SEED)
+        assert ok and kept and "H1 1 kids" in line and "BATCH" in line.split(";")[0]
+        assert "H2 5 kids r=1.00 in-module=5" in line and "BATCH" not in line.split(";")[1].split("|")[0]
+        assert "1 kept H tracks a batch" in line
