@@ -1,7 +1,8 @@
 """One `--hidden auto` run on a generated genome-scale table and what it kept, for the hold-out
 scripts of #22 (`bench_regulators_genome_holdout.py`, `bench_regulators_genome_hubs.py`,
-`bench_regulators_genome_cascade.py`): each generator is its own, the run, the reading of its
-hidden variables and (for one removed regulator) the per-seed line and tally are the same."""
+`bench_regulators_genome_cascade.py`, `bench_regulators_genome_batch.py`): each generator is its
+own, the run, the reading of its hidden variables and (for one removed regulator) the per-seed
+line and tally are the same."""
 
 from __future__ import annotations
 
@@ -94,9 +95,15 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, bool, bool]:
 
 
 def holdout_main(
-    name: str, generate: Callable[[int, bool], dict], seeds: str, description: str, argv: list[str] | None = None
+    name: str,
+    generate: Callable[[int, bool], dict],
+    seeds: str,
+    description: str,
+    argv: list[str] | None = None,
+    run: Callable[[dict, str, int], tuple[str, bool, bool]] = run_seed,
 ) -> None:
-    """``--gen NAME|NAME-null [--seeds A-B]``: every seed's line, then the tally."""
+    """``--gen NAME|NAME-null [--seeds A-B]``: every seed's line (``run``: :func:`run_seed` or a
+    generator's own, which returns the same), then the tally."""
     ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--gen", choices=[name, f"{name}-null"], default=name)
     ap.add_argument("--seeds", default=seeds)
@@ -106,7 +113,7 @@ def holdout_main(
     found = kept = 0
     todo = seed_range(args.seeds)
     for seed in todo:
-        line, ok, any_kept = run_seed(generate(seed, null), f"{name}-{seed}", seed)
+        line, ok, any_kept = run(generate(seed, null), f"{name}-{seed}", seed)
         found += ok
         kept += any_kept
         print(line, flush=True)

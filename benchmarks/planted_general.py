@@ -36,7 +36,16 @@ Generators (seeds 0-9 unless said):
   +-U(0.4, 0.9), heterogeneous noise (sd log-uniform in [0.7, 1.4]), one hidden root that is a
   *switch* (h = standardized b + 0.35 e with b ~ Bernoulli(q), q ~ U(0.3, 0.6): a regulator on in
   some samples and off in the others, not Gaussian) with 6-14 children drawn across the modules,
-  loads U(0.7, 1.3), M drawn from 150..500 per seed.
+  loads U(0.7, 1.3), M drawn from 150..500 per seed (seen since that session's end);
+* ``tanh`` (the hold-out of the fifth #22 session, seeds 800-809, written before any tuning of
+  that session and run only on its final code) - 30-50 variables, a random DAG with edge
+  probability drawn in [0.08, 0.15] per seed, weights +-U(0.4, 0.9), and *nonlinear* responses:
+  each variable is ``lam * s * tanh(d / s) + (1 - lam) * d`` of its drive d (the weighted sum of
+  its parents plus the h term), with s = U(0.6, 1.2) x sd(d) and lam = U(0.6, 1.0) per variable (a
+  saturating response, partly linear), plus *heavy-tailed* noise (Student t with 4-6 degrees of
+  freedom, scaled to sd log-uniform in [0.5, 1.6] per variable) added after the response; one hidden
+  root h ~ N(0, 1) with 5-15 children whose h term is ``load * sd(the linear drive + noise) * h``,
+  loads U(0.7, 1.4), M drawn from 80..400 per seed.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -69,6 +78,12 @@ class Spec:
     n_range: tuple[int, int] | None = None  # N drawn per seed in this inclusive range (else n_vars)
     p_between: float = 0.0  # ``modular``: edge probability between modules (``density`` inside one)
     switch: bool = False  # h = standardized Bernoulli(q) + 0.35 e (an on/off regulator), else N(0, 1)
+    p_range: tuple[float, float] | None = None  # edge probability drawn per seed in this range (else density)
+    saturating: bool = False  # ``tanh``: each response lam * s * tanh(d / s) + (1 - lam) * d, Student-t noise
+
+
+#: ``tanh``: the Student-t degrees of freedom (inclusive), the response's s / sd(d) and lam ranges
+T_DF, T_SCALE, T_LAM = (4, 6), (0.6, 1.2), (0.6, 1.0)
 
 
 SPECS = {
@@ -111,11 +126,29 @@ SPECS = {
         0.02,
         True,
     ),
+    "tanh": Spec(
+        "tanh",
+        50,
+        0,
+        "er",
+        0.0,
+        (0.4, 0.9),
+        (5, 15),
+        (0.7, 1.4),
+        800,
+        1,
+        (0.5, 1.6),
+        (80, 400),
+        None,
+        (30, 50),
+        p_range=(0.08, 0.15),
+        saturating=True,
+    ),
 }
 
-#: the generator kept untouched until the end (#22, fourth session; ``hub`` was the first's,
-#: ``layered`` the second's, ``upstream`` the third's)
-HOLD_OUT = "modular"
+#: the generator kept untouched until the end (#22, fifth session; ``hub`` was the first's,
+#: ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's)
+HOLD_OUT = "tanh"
 
 
 def n_vars(name: str, seed: int) -> int:
@@ -145,9 +178,10 @@ def _weights(spec: Spec, rng: np.random.Generator, n: int | None = None) -> tupl
     elif spec.kind in ("er", "modular"):
         k = int(rng.integers(3, 5)) if spec.kind == "modular" else 1
         module = np.searchsorted(np.linspace(0, n, k + 1)[1:-1], np.arange(n), side="right")
+        density = spec.density if spec.p_range is None else float(rng.uniform(*spec.p_range))
         for a in range(n):
             for b in range(a + 1, n):
-                p = spec.density if module[a] == module[b] else spec.p_between
+                p = density if module[a] == module[b] else spec.p_between
                 if rng.random() < p:
                     w[order[a], order[b]] = rng.uniform(lo, hi) * rng.choice([-1.0, 1.0])
     else:
@@ -167,6 +201,27 @@ def true_edges(name: str, seed: int) -> list[tuple[int, int]]:
     spec = SPECS[name]
     _, w = _weights(spec, np.random.default_rng(7000 + spec.seed0 + seed), n_vars(name, seed))
     return [(int(p), int(c)) for p, c in zip(*np.nonzero(w), strict=True)]
+
+
+def _saturating(
+    drive: np.ndarray, sd: float, loads: np.ndarray | None, hs: list[np.ndarray], trng: np.random.Generator
+) -> np.ndarray:
+    """One variable of ``tanh``: its parents' weighted sum ``drive`` plus the h terms (``loads``
+    per root, each ``load * sd(drive + noise) * h``; None for a null network), through
+    ``lam * s * tanh(d / s) + (1 - lam) * d``, plus Student-t noise of sd ``sd`` after the response.
+    The draws are the same with and without h, so a null network has the same responses and noise."""
+    df = int(trng.integers(T_DF[0], T_DF[1] + 1))
+    ratio, lam = trng.uniform(*T_SCALE), trng.uniform(*T_LAM)
+    e = sd * trng.standard_t(df, size=len(drive)) / np.sqrt(df / (df - 2.0))
+    d = drive.copy()
+    if loads is not None:
+        scale = (drive + e).std()
+        for load, h in zip(loads, hs, strict=True):
+            d += load * scale * h
+    s = ratio * d.std()
+    if s == 0.0:  # a root that is not a child of h: noise only
+        return e
+    return lam * s * np.tanh(d / s) + (1.0 - lam) * d + e
 
 
 def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, set[int], np.ndarray | None]:
@@ -206,8 +261,12 @@ def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarra
         free = np.setdiff1d(free, kids)
         c[j, kids] = hrng.choice([-1.0, 1.0], size=n_kids) * hrng.uniform(*spec.loads, size=n_kids)
         kid_sets.append({int(v) for v in kids})
+    trng = np.random.default_rng(11000 + s)  # ``tanh``: the responses and the Student-t noise
     x = np.zeros((m, n))
     for v in order:
+        if spec.saturating:
+            x[:, v] = _saturating(x @ w[:, v], sd[v], None if null else c[:, v], hs, trng)
+            continue
         x[:, v] = x @ w[:, v] + sd[v] * rng.normal(size=m)
         if v == up:  # h's upstream signal: h = a * standardized x_u + sqrt(1 - a^2) * e
             z = (x[:, v] - x[:, v].mean()) / x[:, v].std()
