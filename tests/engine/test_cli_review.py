@@ -1,0 +1,146 @@
+"""The CLI as a biologist uses it (a review of ``learn --regulators ... --hidden auto``, #22):
+an odd condition named, the hidden-variable search said as it goes, capped name lists, the
+counts and score keys saying what they hold, re-runs from another folder, ``score`` reading the
+data as the model did, a header line in a regulator table, and bootstrap's regulator summary."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from engine.cli import main
+from engine.cli.live import cap_lists, readable
+
+N_REG = 20
+
+
+def odd_condition_csv(tmp_path, *, odd: int = 100, n: int = 160, m: int = 30, seed: int = 0):
+    """Conditions in rows (labelled ``cond01..``), a 6-gene module driven by an unmeasured factor,
+    condition ``cond09`` 6 sd high in ``odd`` other genes, the last :data:`N_REG` genes the listed
+    regulators (as in test_hidden_leverage's odd-sample table)."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(m, n))
+    h = rng.normal(size=m)
+    x[:, :6] = 0.85 * h[:, None] + 0.5 * rng.normal(size=(m, 6))
+    x[8, 20 : 20 + odd] += 6.0
+    names = [f"g{j:03d}" for j in range(n)]
+    frame = pd.DataFrame(x, columns=names, index=[f"cond{i + 1:02d}" for i in range(m)]).rename_axis("condition")
+    path = tmp_path / "odd.csv"
+    frame.to_csv(path)
+    regs = tmp_path / "tfs.txt"
+    regs.write_text("\n".join(names[-N_REG:]) + "\n")
+    return path, regs, names
+
+
+@pytest.fixture(scope="module")
+def odd_run(tmp_path_factory):
+    """``learn --hidden auto`` on the odd-condition table: (JSON result, stderr lines)."""
+    tmp = tmp_path_factory.mktemp("odd")
+    path, regs, _ = odd_condition_csv(tmp)
+    out = tmp / "odd.json"
+    import contextlib
+    import io
+
+    err = io.StringIO()
+    with contextlib.redirect_stderr(err):
+        rc = main(["learn", str(path), "--regulators", str(regs), "--hidden", "auto", "--max-hidden", "2",
+                   "--out", str(out)])  # fmt: skip
+    assert rc == 0, err.getvalue()
+    return json.loads(out.read_text()), err.getvalue().splitlines()
+
+
+class TestOddCondition:
+    def test_flagged_proposal_is_named_on_stderr_and_in_the_json(self, odd_run):
+        result, lines = odd_run
+        flagged = result["flagged_proposals"]
+        assert flagged and all(p["flagged_instances"] == ["cond09"] for p in flagged)
+        big = max(flagged, key=lambda p: p["n_members"])
+        assert big["n_members"] == len(big["members"]) >= 20 and big["leverage"] > 0.5
+        spiked = {f"g{j:03d}" for j in range(20, 120)}
+        assert len(set(big["members"]) & spiked) >= 0.9 * big["n_members"]
+        (note,) = [line for line in lines if line.startswith("note:") and "set aside" in line]
+        assert "'cond09'" in note and "flagged_proposals" in note and f"{big['leverage']:.2f}" in note
+        # the kept regulator is the module's, not the odd condition
+        assert result["hidden"] and all(h["flagged_instances"] == [] for h in result["hidden"])
+
+
+class TestLiveProgress:
+    def test_hidden_lines_are_said_before_the_search_returns(self, tmp_path, capsys, monkeypatch):
+        """Each line of the hidden-variable search reaches stderr as it is said, not after fit."""
+        import sys
+
+        from engine.learn import IdealParentSearch
+
+        fit = IdealParentSearch.fit
+
+        def fit_then_mark(self, *args, **kwargs):
+            out = fit(self, *args, **kwargs)
+            sys.stderr.write("FIT RETURNED\n")
+            return out
+
+        monkeypatch.setattr(IdealParentSearch, "fit", fit_then_mark)
+        path, regs, _ = odd_condition_csv(tmp_path, odd=0, n=60)
+        assert main(["learn", str(path), "--regulators", str(regs), "--hidden", "auto", "--max-hidden", "1"]) == 0
+        err = capsys.readouterr().err.splitlines()
+        end = err.index("FIT RETURNED")
+        live = [i for i, line in enumerate(err) if line.startswith("  - hidden variables:")]
+        assert len(live) >= 3 and max(live) < end
+        assert any("network without hidden variables" in err[i] for i in live)
+        tries = [err[i] for i in live if "trying proposal 1:" in err[i]]
+        assert len(tries) == 1 and "variables (" in tries[0] and "estimated gain" in tries[0]
+
+    def test_quiet_silences_them(self, tmp_path, capsys):
+        path, regs, _ = odd_condition_csv(tmp_path, odd=0, n=60)
+        args = ["learn", str(path), "--regulators", str(regs), "--hidden", "auto", "--max-hidden", "1", "--quiet"]
+        assert main(args) == 0
+        assert capsys.readouterr().err == ""
+
+
+class TestCappedLists:
+    def test_long_name_lists_are_capped(self):
+        names = [f"b{i:04d}" for i in range(220)]
+        line = f"adding H2 on {', '.join(names)} did not improve the observed EBIC (-87608.86 <= -87581.36)"
+        short = readable(line)
+        assert "b0007, ... and 212 more did not improve" in short and "b0008" not in short
+        assert short.endswith("(-87,608.86 <= -87,581.36)")
+        assert cap_lists("H1 -> a, b, c") == "H1 -> a, b, c"
+        capped = "a1, a2, a3, a4, a5, a6, a7, a8, ... and 3 more"  # the engine's own cap is kept
+        assert cap_lists(capped) == capped
+
+    def test_no_stderr_line_lists_more_than_a_few_names(self, odd_run):
+        _, lines = odd_run
+        assert max(line.count(", g") for line in lines) <= 8
+
+
+class TestCountsAndKeys:
+    def test_moves_and_candidates_say_what_they_count(self, odd_run):
+        result, lines = odd_run
+        (done,) = [line for line in lines if line.startswith("done:")]
+        assert f"the final structural EM: {result['stats']['steps']:,} moves" in done
+        assert "not counted" in done and "final structural EM" in result["stats"]["message"]
+        said = [line for line in lines if line.startswith("score:")][0]
+        assert f"{N_REG} candidate parents" in said
+        n_hidden = len(result["hidden"])
+        assert result["score"]["n_candidates"] == N_REG + n_hidden
+        (note,) = [line for line in lines if "candidate parents in the result" in line]
+        assert f"counts {N_REG + n_hidden} candidate parents" in note and f"the {N_REG} said above" in note
+
+    def test_score_bic_is_the_plain_bic_in_learn_and_score_alike(self, odd_run, tmp_path, capsys):
+        """``score.bic`` was the EBIC EM maximized in learn's JSON and the plain BIC in score's."""
+        result, _ = odd_run
+        sc = result["score"]
+        assert sc["name"] == "ebic" and sc["value"] < sc["bic"] < sc["loglik"]
+        path, _, _ = odd_condition_csv(tmp_path)
+        model = tmp_path / "m.json"
+        model.write_text(json.dumps(result))
+        assert main(["score", str(path), "--model", str(model)]) == 0
+        scored = json.loads(capsys.readouterr().out)
+        assert scored["bic"] == pytest.approx(sc["bic"], rel=1e-9)
+        assert scored["score_name"] == "ebic" and scored["score"] == pytest.approx(sc["value"], rel=1e-9)
+        # the plain BIC: observed log-likelihood less (log M / 2) per parameter of every family
+        n_par = sum(len(f["parents"]) + 2 for f in result["families"].values())
+        assert sc["bic"] == pytest.approx(sc["loglik"] - 0.5 * math.log(30) * n_par, rel=1e-12)
