@@ -18,7 +18,7 @@ from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
 from .live import hidden_lines
 from .model_file import load_network
-from .output import BootstrapProgress, Progress, describe_score, dumps, edge_summary, say
+from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score, dumps, edge_summary, one_line, say
 from .reports import report_hidden, report_support, say_top_sets
 from .rerun import rerun_command
 from .settings import data_settings, file_options, input_paths, model_reading
@@ -231,6 +231,7 @@ def bootstrap(args: argparse.Namespace) -> int:
     est = make_estimator(args, dataset.names)
     matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
+    est.regulator_names(dataset)  # names absent from the data: one warning now, not one per replicate
     from ..bootstrap import resample_choice
 
     choice = resample_choice(est, dataset, args.resample)
@@ -272,8 +273,9 @@ def bootstrap(args: argparse.Namespace) -> int:
         if args.csv:
             write_csv(result.regulators_frame(), regulators_csv(args.csv))
         report_support(result, progress.quiet)
-    for warning in result.warnings:
-        say(f"warning: (in some replicates) {warning}")
+    for warning in result.warnings:  # those said already (names absent from the data) hold in every replicate
+        if one_line(warning) not in SHOWN_WARNINGS:
+            say(f"warning: (in some replicates) {warning}")
     progress.done(
         f"{'stopped' if interrupted else 'done'}: {result.replicates} replicate(s), {len(result.edges)} pairs seen, "
         f"{len(result.averaged)} edges in the averaged network (threshold {result.threshold:.3f}), "

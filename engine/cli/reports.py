@@ -25,22 +25,27 @@ def say_top_sets(hidden: list[dict], edges) -> None:
 
 
 def report_support(result, quiet: bool) -> None:
-    """The hidden regulators found across replicates, most supported first (5 of them with
-    ``quiet``, else 20), each with its support and its most frequent children; the JSON has all."""
+    """The hidden regulators found across replicates with support at least the averaged network's
+    threshold (``result.threshold``), most supported first (5 of them with ``quiet``, else 20), each
+    with its support and its most frequent children, then how many more the JSON has; when none
+    reaches the threshold, the most supported one. The JSON has all."""
     regs = result.regulators or []
     if not regs:
         say(f"hidden regulators: none added in {result.replicates} replicate(s).")
         return
+    floor = float(result.threshold)
     say(f"hidden regulators: {len(regs)} matched across replicates by their children (Jaccard >= 0.5)")
-    limit = 5 if quiet else 20
-    for r in regs[:limit]:
+    shown = [r for r in regs if r.support >= floor][: 5 if quiet else 20] or regs[:1]
+    for r in shown:
         kids = list(r.children.items())
-        shown = ", ".join(f"{c} {f:.2f}" for c, f in kids[:8]) + (
+        listed = ", ".join(f"{c} {f:.2f}" for c, f in kids[:8]) + (
             f", ... ({len(kids)} children)" if len(kids) > 8 else ""
         )
-        say(f"  {r.name}: support {r.support:.2f} ({len(r.replicates)} replicates), children (frequency): {shown}")
-    if len(regs) > limit:
-        say(f"  ... and {len(regs) - limit} more in the JSON ('hidden')")
+        say(f"  {r.name}: support {r.support:.2f} ({len(r.replicates)} replicates), children (frequency): {listed}")
+    if len(regs) > len(shown):
+        below = sum(1 for r in regs if r.support < floor)
+        why = f", {below} of them with support below {floor:.2f} (the averaged network's threshold)" if below else ""
+        say(f"  ... and {len(regs) - len(shown)} more in the JSON ('hidden'){why}")
 
 
 def report_hidden(est, net, n_candidates: int | None = None) -> None:

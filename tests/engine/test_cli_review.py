@@ -144,3 +144,118 @@ class TestCountsAndKeys:
         # the plain BIC: observed log-likelihood less (log M / 2) per parameter of every family
         n_par = sum(len(f["parents"]) + 2 for f in result["families"].values())
         assert sc["bic"] == pytest.approx(sc["loglik"] - 0.5 * math.log(30) * n_par, rel=1e-12)
+
+
+def genes_in_rows(tmp_path, name="expr.tsv", n_genes=12, m=40, seed=3):
+    """A genes x conditions TSV with a text column, as a lab writes it; the first 4 genes are TFs."""
+    rng = np.random.default_rng(seed)
+    x = rng.normal(size=(m, n_genes))
+    x[:, 4:8] += x[:, [0]] * 0.9  # tf0 drives g4..g7
+    genes = [f"tf{j}" if j < 4 else f"g{j}" for j in range(n_genes)]
+    frame = pd.DataFrame(x.T, index=genes, columns=[f"c{i:02d}" for i in range(m)])
+    frame.insert(0, "description", ["transcription factor" if j < 4 else "gene" for j in range(n_genes)])
+    path = tmp_path / name
+    frame.rename_axis("gene_id").to_csv(path, sep="\t")
+    return path, frame
+
+
+class TestRerunFromAnotherFolder:
+    def test_rerun_names_absolute_paths(self, tmp_path, capsys, monkeypatch):
+        work, other = tmp_path / "work", tmp_path / "elsewhere"
+        work.mkdir(), other.mkdir()
+        genes_in_rows(work)
+        (work / "tfs.txt").write_text("tf0\ntf1\ntf2\ntf3\n")
+        monkeypatch.chdir(work)
+        args = ["learn", "expr.tsv", "--transpose", "--drop", "description", "--regulators", "tfs.txt"]
+        assert main([*args, "--out", "first.json", "--quiet"]) == 0
+        first = json.loads((work / "first.json").read_text())
+        s = first["settings"]
+        assert s["data"] == "expr.tsv" and s["regulators_file"] == "tfs.txt"  # the names, as before
+        assert s["paths"] == {"data": str(work / "expr.tsv"), "regulators": str(work / "tfs.txt")}
+        assert f"learn {work / 'expr.tsv'} " in first["rerun"] and f"--regulators {work / 'tfs.txt'}" in first["rerun"]
+        monkeypatch.chdir(other)
+        from engine.cli.rerun import rerun_args
+
+        assert main([*rerun_args(s), "--out", "again.json", "--quiet"]) == 0
+        again = json.loads((other / "again.json").read_text())
+        assert again["edges"] == first["edges"] and again["settings"] == s
+
+
+class TestScoreReadsAsTheModel:
+    def test_model_settings_are_applied_and_said(self, tmp_path, capsys):
+        path, frame = genes_in_rows(tmp_path)
+        model = tmp_path / "m.json"
+        assert main(["learn", str(path), "--transpose", "--drop", "description", "--out", str(model), "--quiet"]) == 0
+        assert main(["score", str(path), "--model", str(model), "--transpose", "--drop", "description"]) == 0
+        explicit = json.loads(capsys.readouterr().out)
+        assert main(["score", str(path), "--model", str(model)]) == 0
+        out = capsys.readouterr()
+        assert "read as the model's data were: --transpose --drop description (the model's settings)" in out.err
+        assert json.loads(out.out)["loglik"] == pytest.approx(explicit["loglik"], rel=1e-12)
+
+    def test_held_out_data_the_other_way_round_are_not_turned(self, tmp_path, capsys):
+        """Held-out conditions in rows (no text column): the model's --transpose would be wrong."""
+        path, frame = genes_in_rows(tmp_path)
+        model = tmp_path / "m.json"
+        assert main(["learn", str(path), "--transpose", "--drop", "description", "--out", str(model), "--quiet"]) == 0
+        held = tmp_path / "held.csv"
+        frame.drop(columns="description").T.rename_axis("condition").to_csv(held)
+        assert main(["score", str(held), "--model", str(model)]) == 0
+        out = capsys.readouterr()
+        assert "--transpose" not in out.err and json.loads(out.out)["n_samples"] == 40
+
+
+class TestRegulatorHeader:
+    def test_a_header_word_is_skipped_and_said(self, tmp_path, capsys):
+        path, _ = genes_in_rows(tmp_path)
+        regs = tmp_path / "tfs.tsv"
+        regs.write_text("regulator\tfamily\ntf0\tHTH\ntf1\tHTH\ntf2\tbZIP\ntf3\tbZIP\n")
+        out = tmp_path / "r.json"
+        assert main(["learn", str(path), "--transpose", "--drop", "description", "--regulators", str(regs),
+                     "--out", str(out)]) == 0  # fmt: skip
+        err = capsys.readouterr().err
+        assert "tfs.tsv: its first line is a header, skipped ('regulator' names a column)" in err
+        assert "not in the data" not in err  # no absent-name note for the header
+        assert json.loads(out.read_text())["settings"]["regulators"] == ["tf0", "tf1", "tf2", "tf3"]
+
+    def test_header_by_the_data_and_a_plain_list_left_alone(self, tmp_path):
+        from engine.io.regulators import header_line
+
+        data = ["tf0", "tf1", "tf2", "tf3", "g4"]
+        assert "not a variable of the data while 4 of the other 4" in header_line(
+            "TF list,source\n" + "tf0,a\ntf1,a\ntf2,b\ntf3,b\n", data
+        )
+        assert header_line("fnr\ntf0\ntf1\ntf2\n", data) is None  # an unmeasured TF first: a name, not a header
+        assert header_line("tf0\tHTH\ntf1\tHTH\n", data) is None
+        assert header_line("Gene ID,x\nzz1,a\nzz2,b\n", data) is not None  # a column word, whatever the rest
+
+
+class TestBootstrapSummary:
+    def test_only_regulators_above_the_threshold_are_listed(self, capsys):
+        from types import SimpleNamespace
+
+        from engine.bootstrap import RegulatorSupport
+        from engine.cli.reports import report_support
+
+        regs = [RegulatorSupport("R1", 4 / 6, ["a"], {"a": 1.0}, [0, 1, 2, 3])]
+        regs += [RegulatorSupport(f"R{k}", 1 / 6, ["b"], {"b": 1.0}, [4]) for k in range(2, 10)]
+        report_support(SimpleNamespace(regulators=regs, replicates=6, threshold=0.5), quiet=False)
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith("hidden regulators: 9 matched") and err[1].startswith("  R1: support 0.67")
+        assert (
+            err[2] == "  ... and 8 more in the JSON ('hidden'), 8 of them with support below 0.50 "
+            "(the averaged network's threshold)"
+        )
+        assert len(err) == 3
+        report_support(SimpleNamespace(regulators=regs[1:], replicates=6, threshold=0.5), quiet=False)
+        assert capsys.readouterr().err.splitlines()[1].startswith("  R2: support 0.17")  # the best one all the same
+
+    def test_absent_regulators_are_said_once_not_per_replicate(self, tmp_path, capsys):
+        path, _ = genes_in_rows(tmp_path)
+        regs = tmp_path / "tfs.txt"
+        regs.write_text("tf0\ntf1\nfnr\n")
+        args = ["bootstrap", str(path), "--transpose", "--drop", "description", "--regulators", str(regs)]
+        assert main([*args, "--replicates", "2", "--workers", "1", "--out", str(tmp_path / "b.json")]) == 0
+        err = capsys.readouterr().err
+        assert err.count("1 of 3 candidate regulator(s) are not in the data") == 1
+        assert "(in some replicates) 1 of 3" not in err
