@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -259,3 +260,26 @@ class TestBootstrapSummary:
         err = capsys.readouterr().err
         assert err.count("1 of 3 candidate regulator(s) are not in the data") == 1
         assert "(in some replicates) 1 of 3" not in err
+
+
+class TestWording:
+    def test_learn_help_shows_the_biologists_command(self, capsys):
+        assert main(["learn", "--help"]) == 0
+        out = capsys.readouterr().out
+        assert "learn expr.tsv --transpose --drop description --regulators tfs.txt --hidden auto \\" in out
+
+    def test_transpose_hints_name_the_flag(self, tmp_path, capsys):
+        path, _ = genes_in_rows(tmp_path)
+        assert main(["learn", str(path), "--drop", "description", "--max-steps", "1"]) == 0
+        err = capsys.readouterr().err
+        assert "load with transpose: CLI --transpose)" in err
+        assert main(["learn", str(path), "--max-steps", "1"]) == 2
+        assert "load with transpose (CLI: --transpose)." in capsys.readouterr().err
+
+    def test_hidden_report_wording_and_separators(self, odd_run):
+        _, lines = odd_run
+        kept = [line for line in lines if "score change estimated" in line]
+        assert kept and all("from the best network found without H" in line for line in kept)
+        assert not any("without it found" in line for line in lines)
+        scores = [line for line in lines if "observed EBIC" in line or "EBIC -" in line]
+        assert scores and all(not re.search(r"-\d{4,}\.\d", line) for line in scores)
