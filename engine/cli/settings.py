@@ -71,7 +71,8 @@ def model_reading(args: argparse.Namespace, network) -> tuple[argparse.Namespace
     ``transpose`` is taken when the file shows it: the model's variables label the rows, not the
     columns (held-out data may come the other way round); a dropped column only when the file has
     it (a held-out file may lack the text column the training file had)."""
-    settings = network.settings or {}
+    settings = network.settings if isinstance(network.settings, dict) else {}  # a hand-edited file: anything
+    listed = settings.get("drop") if isinstance(settings.get("drop"), list) else []
     new = argparse.Namespace(**vars(args))
     flags: list[str] = []
     for key, flag in READING_FLAGS.items():
@@ -79,7 +80,7 @@ def model_reading(args: argparse.Namespace, network) -> tuple[argparse.Namespace
             setattr(new, key, True)
             flags.append(flag)
     wanted = set(network.variables) - set(network.hidden_names())
-    if not wanted or not (settings.get("transpose") is True and not args.transpose) and not settings.get("drop"):
+    if not wanted or not (settings.get("transpose") is True and not args.transpose) and not listed:
         return new, flags
     from ..io import read_table
 
@@ -90,7 +91,7 @@ def model_reading(args: argparse.Namespace, network) -> tuple[argparse.Namespace
         if len(wanted & rows) > len(wanted) / 2 and len(wanted & columns) <= len(wanted) / 2:
             new.transpose = True
             flags.append("--transpose")
-    drop = [d for d in settings.get("drop") or [] if isinstance(d, str) and d not in args.drop]
+    drop = [d for d in listed if isinstance(d, str) and d not in args.drop]
     drop = [d for d in drop if d in columns or (new.transpose and d in rows)]
     if drop:
         new.drop = [*args.drop, *drop]
