@@ -77,7 +77,8 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
     elif est.max_hidden == 0:
         say("no hidden variable was added: --max-hidden is 0.")
     else:
-        reasons = [line for line in est.hidden_log_[1:] if line != "stopped" and not line.startswith("trying ")]
+        said = ("trying ", "set aside ")  # progress lines, not outcomes
+        reasons = [line for line in est.hidden_log_[1:] if line != "stopped" and not line.startswith(said)]
         say(f"no hidden variable was added: {readable(reasons[-1]) if reasons else 'none was proposed'}.")
     flagged = getattr(net, "flagged_proposals", None) or []
     if flagged:

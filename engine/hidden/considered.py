@@ -52,10 +52,19 @@ class Considered:
         self.say: Callable[[str], None] | None = None
 
     def set_aside(self, proposals: list[ClusterProposal]) -> list[ClusterProposal]:
-        """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`."""
+        """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`,
+        and the first one flagged by a condition (or pair) is said."""
         for p in proposals:
-            if p.flagged:
-                self.flagged.setdefault(p.key, p)
+            if p.flagged and p.key not in self.flagged:
+                said = {tuple(q.high_leverage) for q in self.flagged.values()}
+                self.flagged[p.key] = p
+                if self.say is not None and tuple(p.high_leverage) not in said:  # once per odd condition
+                    where = " and ".join(repr(c) for c in p.high_leverage)
+                    self.say(
+                        f"set aside a proposal of {len(p.names)} variables ({short_list(p.names)}): {where} "
+                        f"{'holds' if len(p.high_leverage) == 1 else 'hold'} most of its profile's energy "
+                        f"(leverage {p.leverage:.2f}), so it is not tried"
+                    )
         return [p for p in proposals if not p.flagged]
 
     def announce(self, candidates: list[ClusterProposal]) -> list[ClusterProposal]:

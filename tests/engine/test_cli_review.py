@@ -63,6 +63,8 @@ class TestOddCondition:
         assert big["n_members"] == len(big["members"]) >= 20 and big["leverage"] > 0.5
         spiked = {f"g{j:03d}" for j in range(20, 120)}
         assert len(set(big["members"]) & spiked) >= 0.9 * big["n_members"]
+        (live,) = [line for line in lines if line.startswith("  - hidden variables: set aside a proposal")]
+        assert "'cond09' holds most of its profile's energy" in live and "so it is not tried" in live
         (note,) = [line for line in lines if line.startswith("note:") and "set aside" in line]
         assert "'cond09'" in note and "flagged_proposals" in note and f"{big['leverage']:.2f}" in note
         # the kept regulator is the module's, not the odd condition
