@@ -173,7 +173,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     est.regulator_names(dataset)  # names absent from the data: one warning, before the search
     hidden = args.hidden == "auto" or args.two_layer
     if hidden:
-        say("  - hidden variables: structural EM on the network without them first; each step said as it ends")
+        say("  - hidden variables: searching; each step is said as it ends")
     # structural EM runs its M-step searches to convergence without a progress callback; the
     # hidden-variable search says each step as it ends (engine.hidden logger)
     with hidden_lines():

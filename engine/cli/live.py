@@ -22,9 +22,9 @@ __all__ = ["cap_lists", "readable", "hidden_lines", "SHOWN_NAMES"]
 #: names of a comma-separated list shown on one stderr line
 SHOWN_NAMES = 8
 
-#: a comma-separated list of more than SHOWN_NAMES names (no spaces, commas or brackets in a name;
+#: a comma-separated list of more than SHOWN_NAMES names (no spaces, commas, semicolons or brackets in a name;
 #: a name does not start with a dot, so an engine's own '..., ... and 3 more' is left as it is)
-_NAME = r"[^\s,().][^\s,()]*"
+_NAME = r"[^\s,();.][^\s,();]*"
 _LIST = re.compile(_NAME + "(?:, " + _NAME + "){" + str(SHOWN_NAMES) + ",}")
 
 

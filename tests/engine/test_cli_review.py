@@ -111,6 +111,11 @@ class TestCappedLists:
         assert "b0007, ... and 212 more did not improve" in short and "b0008" not in short
         assert short.endswith("(-87,608.86 <= -87,581.36)")
         assert cap_lists("H1 -> a, b, c") == "H1 -> a, b, c"
+        many = ", ".join(f"X{i}" for i in range(12))
+        assert (
+            cap_lists(f"H1 -> {many}; H2 -> X7, X14")
+            == "H1 -> X0, X1, X2, X3, X4, X5, X6, X7, ... and 4 more; H2 -> X7, X14"
+        )
         capped = "a1, a2, a3, a4, a5, a6, a7, a8, ... and 3 more"  # the engine's own cap is kept
         assert cap_lists(capped) == capped
 
