@@ -91,7 +91,7 @@ def check_data(
     if n_samples < min_samples:
         raise DataValidationError(
             f"{input_name}: {n_samples} instance(s) (rows), at least {min_samples} are needed. "
-            "If variables are in rows (genes x conditions), load with transpose."
+            "If variables are in rows (genes x conditions), load with transpose (CLI: --transpose)."
         )
     inf_cols = np.flatnonzero(_column_reduce(values, lambda block: np.isinf(block).any(axis=0)))
     if inf_cols.size:

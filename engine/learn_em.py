@@ -13,6 +13,7 @@ Each takes the estimator, fits it, and sets its trailing-underscore attributes.
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 import warnings
 from collections.abc import Callable, Iterable
@@ -26,13 +27,35 @@ from .data import Dataset
 from .exceptions import ConvergenceWarning, ParameterError
 from .io.columns import filled_cells
 from .network import LearnedNetwork
-from .score import ScoreChoice
+from .score import BIC, ScoreChoice
 from .search import RunStats, SearchSettings
 
 if TYPE_CHECKING:
     from .learn import IdealParentSearch
 
-__all__ = ["fit_em", "fit_imputed", "complete_missing", "Completion"]
+__all__ = ["fit_em", "fit_imputed", "complete_missing", "Completion", "HIDDEN_LOG"]
+
+#: the hidden-variable search's lines (``hidden_log_``), logged at INFO as they are said, so that a
+#: caller sees a long search as it goes (the CLI prints them on stderr)
+HIDDEN_LOG = logging.getLogger("engine.hidden")
+
+
+def _logged(lines: list[str]):
+    """A ``progress`` for :meth:`HiddenSearch.auto` that keeps each line in ``lines`` and logs it."""
+
+    def say(line: str) -> None:
+        lines.append(line)
+        HIDDEN_LOG.info(line)
+
+    return say
+
+
+def _plain_bic(em, loglik: float) -> float:
+    """The paper's BIC of the observed data (``score.bic`` of the JSON), whatever score EM maximized."""
+    plain = BIC(em.n_samples)
+    rows = getattr(getattr(em, "design", None), "family_rows", None)  # interventions: each family's own rows
+    scorers = [plain if rows is None else plain.for_rows(int(rows[c])) for c in range(len(em.parents()))]
+    return loglik - sum(s.penalty(len(p) + 2, len(p)) for s, p in zip(scorers, em.parents(), strict=True))
 
 
 def _masking_design(dataset: Dataset):
@@ -76,7 +99,7 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
             dataset, self.search_settings(), two_layer=self.two_layer, seed=self.random_state, em_options=em_options
         )
         if self._auto_hidden or self.two_layer:
-            hs.auto(self.max_hidden, progress=self.hidden_log_.append)
+            hs.auto(self.max_hidden, progress=_logged(self.hidden_log_))
         else:
             hs.em.max_moves = self.max_iter  # missing cells only: --max-steps caps the M-steps' moves together
             hs.fit_structure()
@@ -90,13 +113,16 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     self.hidden_search_ = hs
     cap = None if self._auto_hidden or self.two_layer else self.max_iter
     capped = cap is not None and em.n_moves >= cap  # the structure search stopped at --max-steps
+    message = f"{em.message}; its structure search stopped at max_iter = {cap} moves" if capped else em.message
+    if hs is not None and (self._auto_hidden or self.two_layer):  # what steps and exact evaluations count
+        message += "; steps and exact evaluations: the final structural EM's (proposals tried before not counted)"
     self.stats_ = RunStats(
         steps=em.n_moves,
         exact_evaluations=em.n_exact,
         ranked_candidates=stepper.n_ranked if stepper is not None else 0,
         seconds=time.perf_counter() - t0,
         converged=bool(em.converged_) and not capped,
-        message=f"{em.message}; its structure search stopped at max_iter = {cap} moves" if capped else em.message,
+        message=message,
         em_iterations=em.n_iter_,
     )
     parents = {c: tuple(sorted(p for p, cc in em.edges if cc == c)) for c in range(len(names))}
@@ -114,13 +140,14 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     net.missing_values = MISSING_HANDLING if dataset.has_missing else "none"
     net.missing_cells = filled_cells(dataset, em.mean[:, : dataset.n_vars])
     net.loglik = summary["observed_loglik"]
-    net.bic = summary["observed_bic"]
+    net.bic = _plain_bic(em, net.loglik)  # the paper's BIC; the score EM maximized is score_info's value
     self.score_choice_ = em.score_choice
     net.score_info = {**em.score_choice.describe(), "value": summary["observed_bic"]}
+    net.flagged_proposals = summary.get("flagged_proposals", [])
     if design is not None:
         net.interventions = design.record(dataset.names, dataset.values, False)
     self.network_ = net
-    self.score_ = net.bic
+    self.score_ = summary["observed_bic"]
     self.loglik_ = net.loglik
     self.n_iter_ = em.n_moves
     self.converged_ = bool(em.converged_) and not capped

@@ -18,7 +18,9 @@ parameters and the reason it was chosen; :mod:`engine.score`). ``edges`` are ran
 first: an edge's ``strength`` is the score (nats) the network loses when that edge alone is removed
 (:mod:`engine.arc_strength`, bnlearn's ``arc.strength`` with the sign turned). With missing cells
 the result also has ``missing_cells``: ``[{"variable", "instance", "value"}]``, each cell's
-posterior mean at the end of structural EM, on the file's scale.
+posterior mean at the end of structural EM, on the file's scale. When the hidden-variable search
+set proposals aside because one or two conditions make their profile, ``flagged_proposals`` lists
+them (members, ``leverage``, ``flagged_instances``; :mod:`engine.hidden.considered`).
 """
 
 from __future__ import annotations
@@ -94,6 +96,9 @@ class LearnedNetwork:
     #: the missing cells and the values filled in: [{"variable", "instance", "value"}] on the file's
     #: scale (engine.io.filled_cells; empty when the data were complete)
     missing_cells: list = field(default_factory=list)
+    #: proposals the hidden-variable search set aside because one or two conditions make their
+    #: profile (engine.hidden.considered): [{"members", "leverage", "flagged_instances", ...}]
+    flagged_proposals: list = field(default_factory=list)
 
     # ---------------------------------------------------------------- build
     @classmethod
@@ -186,6 +191,7 @@ class LearnedNetwork:
             "missing_values": self.missing_values,
             **({"missing_cells": self.missing_cells} if self.missing_cells else {}),
             **({"interventions": self.interventions} if self.interventions else {}),
+            **({"flagged_proposals": self.flagged_proposals} if self.flagged_proposals else {}),
         }
 
     @classmethod
@@ -218,6 +224,7 @@ class LearnedNetwork:
                 if isinstance(e, dict) and isinstance(e.get("strength"), (int, float))
             },
             list(spec.get("missing_cells") or []),
+            list(spec.get("flagged_proposals") or []),
         )
 
     def to_graphml(self) -> str:

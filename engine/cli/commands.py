@@ -16,10 +16,12 @@ from pathlib import Path
 from ..enrichment import attach_enrichment
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
+from .live import hidden_lines
 from .model_file import load_network
-from .output import BootstrapProgress, Progress, describe_score, dumps, edge_summary, say
+from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score, dumps, edge_summary, one_line, say
 from .reports import report_hidden, report_support, say_top_sets
 from .rerun import rerun_command
+from .settings import data_settings, file_options, input_paths, model_reading
 
 __all__ = [
     "learn",
@@ -30,6 +32,7 @@ __all__ = [
     "make_estimator",
     "write_result",
     "read_gene_sets",
+    "input_paths",
 ]
 
 
@@ -80,42 +83,6 @@ def regulators_csv(path: str) -> str:
     """Where ``bootstrap --csv FILE`` writes the hidden regulators' table: FILE's stem + ``_regulators.csv``."""
     p = Path(path)
     return str(p.with_name(p.stem + "_regulators.csv"))
-
-
-def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
-    """Loading options for a lab's file (``--number-repeats``, ``--skip-unusable``), as the explorer
-    applies them to an upload. ``scoring``: only what keeps the variables of the learned model
-    (repeats numbered the same way, text columns left out), never a constant or sparse column."""
-    from ..io import MAX_MISSING
-
-    out: dict = {}
-    if getattr(args, "no_header", False) or getattr(args, "header", False):  # engine.io.header
-        out.update(no_header=bool(args.no_header), check_header=False)
-    if getattr(args, "number_repeats", False):
-        out["rename_repeats"] = True
-    if getattr(args, "skip_unusable", False):
-        out["drop_non_numeric"] = True
-        if not scoring:
-            out.update(drop_constant=True, max_missing=MAX_MISSING)
-    return out
-
-
-def data_settings(args: argparse.Namespace, **extra) -> dict:
-    """How DATA was read (file name, orientation, scale, columns left out, lab-file options, the
-    experimental design), as ``learn`` and ``bootstrap`` record it in their JSON settings."""
-    return {
-        "data": Path(args.data).name,
-        "transpose": bool(args.transpose),
-        "standardize": not args.no_standardize,
-        "drop": list(args.drop),
-        "number_repeats": bool(args.number_repeats),
-        "skip_unusable": bool(args.skip_unusable),
-        "no_header": bool(args.no_header),
-        **({"header": True} if args.header else {}),
-        **({"regulators_file": Path(args.regulators).name} if getattr(args, "regulators", None) else {}),
-        **extra,
-        **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
-    }
 
 
 def load_data(args: argparse.Namespace):
@@ -175,8 +142,9 @@ def read_gene_sets(args: argparse.Namespace, dataset):
     return matched
 
 
-def make_estimator(args: argparse.Namespace):
-    """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of it)."""
+def make_estimator(args: argparse.Namespace, names=None):
+    """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of
+    it); ``names``, the data's variables, let a header line of the regulator file be skipped."""
     from ..io.regulators import read_regulators
     from ..learn import IdealParentSearch
 
@@ -188,7 +156,7 @@ def make_estimator(args: argparse.Namespace):
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
-        regulators=read_regulators(args.regulators) if args.regulators is not None else None,
+        regulators=read_regulators(args.regulators, names) if args.regulators is not None else None,
         condition_intercept=args.condition_intercept,
     )
 
@@ -198,14 +166,21 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     check_out(args.out, args.data)
     check_out(args.csv, args.data)
     dataset = load_data(args)
-    est = make_estimator(args)
+    est = make_estimator(args, dataset.names)
     matched = read_gene_sets(args, dataset)
-    say(f"score: {describe_score(est.score_choice(dataset))}")
-    # structural EM runs its M-step searches to convergence without a progress callback
-    est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
+    choice = est.score_choice(dataset)
+    say(f"score: {describe_score(choice)}")
+    est.regulator_names(dataset)  # names absent from the data: one warning, before the search
+    hidden = args.hidden == "auto" or args.two_layer
+    if hidden:
+        say("  - hidden variables: searching; each step is said as it ends")
+    # structural EM runs its M-step searches to convergence without a progress callback; the
+    # hidden-variable search says each step as it ends (engine.hidden logger)
+    with hidden_lines():
+        est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
     net = est.network_
-    if args.hidden == "auto" or args.two_layer:
-        report_hidden(est, net, progress.quiet)
+    if hidden:
+        report_hidden(est, net, choice.score.describe().get("n_candidates"))
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
     result["settings"].update(data_settings(args, seed=args.seed))
@@ -224,11 +199,18 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
     value_text = f"{value:,.2f} nats" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"
-    progress.done(
-        f"done: {s['steps']} moves, {len(result['edges'])} edges, {name.upper()} {value_text}, "
-        f"{s['exact_evaluations']:,} exact evaluations, {s['seconds']:.2f} s"
-        + (f"; written to {args.out}" if args.out else "")
-    )
+    if hidden:  # moves of the kept model's structural EM: each proposal tried before it ran its own
+        summary = (
+            f"{len(result['edges']):,} edges, {name.upper()} {value_text}, {s['seconds']:.2f} s; the final "
+            f"structural EM: {s['steps']:,} moves, {s['exact_evaluations']:,} exact evaluations (the proposals "
+            "tried before it not counted)"
+        )
+    else:
+        summary = (
+            f"{s['steps']} moves, {len(result['edges'])} edges, {name.upper()} {value_text}, "
+            f"{s['exact_evaluations']:,} exact evaluations, {s['seconds']:.2f} s"
+        )
+    progress.done(f"done: {summary}" + (f"; written to {args.out}" if args.out else ""))
     progress.done("\n".join(edge_summary(result["edges"], args.out or "the JSON")))
     if result.get("missing_cells"):  # which cells were filled, as the explorer's banner names them
         cells = result["missing_cells"]
@@ -246,9 +228,10 @@ def bootstrap(args: argparse.Namespace) -> int:
     check_out(args.out, args.data)
     check_out(args.csv, args.data)
     dataset = load_data(args)
-    est = make_estimator(args)
+    est = make_estimator(args, dataset.names)
     matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
+    est.regulator_names(dataset)  # names absent from the data: one warning now, not one per replicate
     from ..bootstrap import resample_choice
 
     choice = resample_choice(est, dataset, args.resample)
@@ -290,8 +273,9 @@ def bootstrap(args: argparse.Namespace) -> int:
         if args.csv:
             write_csv(result.regulators_frame(), regulators_csv(args.csv))
         report_support(result, progress.quiet)
-    for warning in result.warnings:
-        say(f"warning: (in some replicates) {warning}")
+    for warning in result.warnings:  # those said already (names absent from the data) hold in every replicate
+        if one_line(warning) not in SHOWN_WARNINGS:
+            say(f"warning: (in some replicates) {warning}")
     progress.done(
         f"{'stopped' if interrupted else 'done'}: {result.replicates} replicate(s), {len(result.edges)} pairs seen, "
         f"{len(result.averaged)} edges in the averaged network (threshold {result.threshold:.3f}), "
@@ -312,6 +296,9 @@ def score(args: argparse.Namespace) -> int:
 
     path = Path(args.model)
     network = load_network(path)
+    args, flags = model_reading(args, network)
+    if flags:
+        say(f"note: {Path(args.data).name} read as the model's data were: {' '.join(flags)} (the model's settings)")
     # held-out data: one instance is enough, and columns the model does not use may be constant
     options = {
         "drop": args.drop,

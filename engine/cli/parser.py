@@ -10,6 +10,7 @@ import argparse
 from ..cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from ..score import SCORES
 from ..search.settings import MEASURES, METHODS, QUEUES, SearchSettings
+from .examples import LEARN_EPILOG, ExamplesFormatter
 from .output import one_line
 
 __all__ = ["build_parser", "VERSION"]
@@ -151,8 +152,8 @@ def build_parser() -> argparse.ArgumentParser:
         "variables, edges, families with fitted parameters, score (total BIC and log-likelihood in nats on "
         "the data as loaded), search statistics, settings and the standardization applied. Notes about how "
         "the data were read, and progress, go to stderr.",
-        epilog="Missing cells are handled by structural EM (linear-Gaussian CPDs; other CPDs search on the "
-        "EM-completed data, see 'missing_values' in the result).",
+        epilog=LEARN_EPILOG,
+        formatter_class=ExamplesFormatter,
     )
     learn.add_argument(
         "--no-standardize",

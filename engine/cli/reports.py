@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from .live import cap_lists, readable
 from .output import say
 
 __all__ = ["report_hidden", "report_support", "say_top_sets"]
@@ -24,48 +25,80 @@ def say_top_sets(hidden: list[dict], edges) -> None:
 
 
 def report_support(result, quiet: bool) -> None:
-    """The hidden regulators found across replicates, most supported first (5 of them with
-    ``quiet``, else 20), each with its support and its most frequent children; the JSON has all."""
+    """The hidden regulators found across replicates with support at least the averaged network's
+    threshold (``result.threshold``), most supported first (5 of them with ``quiet``, else 20), each
+    with its support and its most frequent children, then how many more the JSON has; when none
+    reaches the threshold, the most supported one. The JSON has all."""
     regs = result.regulators or []
     if not regs:
         say(f"hidden regulators: none added in {result.replicates} replicate(s).")
         return
+    floor = float(result.threshold)
     say(f"hidden regulators: {len(regs)} matched across replicates by their children (Jaccard >= 0.5)")
-    limit = 5 if quiet else 20
-    for r in regs[:limit]:
+    shown = [r for r in regs if r.support >= floor][: 5 if quiet else 20] or regs[:1]
+    for r in shown:
         kids = list(r.children.items())
-        shown = ", ".join(f"{c} {f:.2f}" for c, f in kids[:8]) + (
+        listed = ", ".join(f"{c} {f:.2f}" for c, f in kids[:8]) + (
             f", ... ({len(kids)} children)" if len(kids) > 8 else ""
         )
-        say(f"  {r.name}: support {r.support:.2f} ({len(r.replicates)} replicates), children (frequency): {shown}")
-    if len(regs) > limit:
-        say(f"  ... and {len(regs) - limit} more in the JSON ('hidden')")
+        say(f"  {r.name}: support {r.support:.2f} ({len(r.replicates)} replicates), children (frequency): {listed}")
+    if len(regs) > len(shown):
+        below = sum(1 for r in regs if r.support < floor)
+        why = f", {below} of them with support below {floor:.2f} (the averaged network's threshold)" if below else ""
+        say(f"  ... and {len(regs) - len(shown)} more in the JSON ('hidden'){why}")
 
 
-def report_hidden(est, net, quiet: bool) -> None:
-    """What the hidden-variable search did (unless ``quiet``), then one line (none with
-    ``--quiet``, which silences every line but errors): the hidden variables added, or that none
-    was and why."""
-    if not quiet:
-        for line in est.hidden_log_:
-            say(f"  - hidden variables: {line}")
+def report_hidden(est, net, n_candidates: int | None = None) -> None:
+    """What the hidden-variable search ended with (its lines were said as they happened,
+    :mod:`.live`): the hidden variables added, or that none was and why; a kept H whose profile is
+    one or two conditions; the proposals set aside for that reason (the odd conditions named);
+    and, when EBIC's candidate parents now count the added H's, how (``n_candidates``: the count
+    said before the search). ``--quiet`` silences every line but errors."""
     if net.hidden:
         added = "; ".join(
             (f"{h['name']} <- {', '.join(h['parents'])}; " if h.get("parents") else "")
             + f"{h['name']} -> {', '.join(h.get('children') or []) or 'no children'}"
             for h in net.hidden
         )
-        say(f"hidden variables added: {added}")
+        say(f"hidden variables added: {cap_lists(added)}")
+        score = str((net.score_info or {}).get("name", "bic")).upper()
         for h in net.hidden:
             if h.get("realized_gain") is not None:
                 say(
-                    f"  {h['name']}: estimated score change {h['estimated_gain']:+.2f}, "
-                    f"realized {h['realized_gain']:+.2f}"
-                    f" (observed data, against the best network without it found: "
-                    f"{h['baseline_score']:.2f} -> {h['score_after']:.2f})"
+                    f"  {h['name']}: score change estimated {h['estimated_gain']:+,.2f}, realized "
+                    f"{h['realized_gain']:+,.2f} (observed-data {score} {h['baseline_score']:,.2f} -> "
+                    f"{h['score_after']:,.2f}, from the best network found without {h['name']})"
+                )
+            if h.get("flagged_instances"):
+                say(
+                    f"  {h['name']}: its profile is mostly {_conditions(h['flagged_instances'])} "
+                    f"(leverage {h['leverage']:.2f}): check that condition before reading {h['name']} as a regulator"
                 )
     elif est.max_hidden == 0:
         say("no hidden variable was added: --max-hidden is 0.")
     else:
-        reasons = [line for line in est.hidden_log_[1:] if line != "stopped"]
-        say(f"no hidden variable was added: {reasons[-1] if reasons else 'none was proposed'}.")
+        said = ("trying ", "set aside ")  # progress lines, not outcomes
+        reasons = [line for line in est.hidden_log_[1:] if line != "stopped" and not line.startswith(said)]
+        say(f"no hidden variable was added: {readable(reasons[-1]) if reasons else 'none was proposed'}.")
+    flagged = getattr(net, "flagged_proposals", None) or []
+    if flagged:
+        odd = list(dict.fromkeys(c for p in flagged for c in p["flagged_instances"]))
+        top = max(flagged, key=lambda p: p["n_members"])
+        say(
+            f"note: {len(flagged)} proposed hidden variable(s) set aside because one or two conditions make "
+            f"their profile: {_conditions(odd)} (the largest: {top['n_members']} variables, leverage "
+            f"{top['leverage']:.2f}, the share of its profile's energy in one condition); a condition off in many "
+            "genes at once (a failed array? a one-off treatment?) is worth a look ('flagged_proposals' in the JSON)"
+        )
+    now = (net.score_info or {}).get("n_candidates")
+    if n_candidates is not None and now is not None and int(now) != int(n_candidates) and net.hidden:
+        say(
+            f"note: {str(net.score_info.get('name')).upper()} counts {now} candidate parents in the result: "
+            f"the {n_candidates} said above and the hidden variable(s) added ('score.n_candidates' in the JSON)"
+        )
+
+
+def _conditions(names: list[str]) -> str:
+    """``'heat_t30'`` or ``'heat_t30' and 'lowFe_t0'`` (quoted condition names)."""
+    quoted = [repr(str(n)) for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]

@@ -77,10 +77,13 @@ def _option(action: argparse.Action, value) -> list[str]:
 
 def rerun_args(settings: dict, data: str | None = None, command: str = "learn") -> list[str]:
     """The arguments of ``command`` (for :func:`engine.cli.main`) that learn again what
-    ``settings`` describe, on ``data`` (default: ``settings["data"]``, else ``DATA``). Settings at
-    their default are left out; unknown settings (records) are skipped."""
+    ``settings`` describe, on ``data`` (default: the absolute ``settings["paths"]["data"]`` the CLI
+    records, else ``settings["data"]``, else ``DATA``); the regulator, gene-set and targets files
+    likewise by their recorded absolute paths when there are. Settings at their default are left
+    out; unknown settings (records) are skipped."""
     actions = _actions(command)
-    args = [command, str(data or settings.get("data") or "DATA")]
+    paths = settings.get("paths") if isinstance(settings.get("paths"), dict) else {}
+    args = [command, str(data or paths.get("data") or settings.get("data") or "DATA")]
     tail: list[str] = []  # options taking several values (--drop) go last: they would swallow DATA
     for key, value in settings.items():
         if key == "standardize":
@@ -88,8 +91,11 @@ def rerun_args(settings: dict, data: str | None = None, command: str = "learn") 
             continue
         if key == "regulators":
             if value:
-                args += ["--regulators", str(settings.get("regulators_file") or REGULATOR_FILE)]
+                regs = paths.get("regulators") or settings.get("regulators_file") or REGULATOR_FILE
+                args += ["--regulators", str(regs)]
             continue
+        if key in ("gene_sets", "targets") and isinstance(value, str) and paths.get(key):
+            value = paths[key]  # the file where it was read, wherever the command is run from
         if key == "targets" and isinstance(value, list):  # (condition, target) pairs, e.g. chosen in the explorer
             args += ["--targets", TARGETS_FILE]
             continue

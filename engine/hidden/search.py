@@ -30,6 +30,7 @@ from ..data import Dataset
 from ..exceptions import ParameterError
 from ..search import SearchSettings, Stepper
 from .candidates import propose_from_search
+from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
 from .marginal import markov_blanket
 from .proposals import ClusterProposal
@@ -78,6 +79,7 @@ class HiddenSearch:
         self.rng = np.random.default_rng(seed)
         self.hidden: list[HiddenVariable] = []
         self.rejected: set[frozenset] = set()
+        self.considered = Considered()  # flagged proposals set aside by auto, and its progress lines
         self.initial_edges = list(initial_edges)
         self.em = self._structural_em(initial_edges=self.initial_edges)
         if dataset.has_missing:
@@ -303,7 +305,7 @@ class HiddenSearch:
         search, ``SMALL_MAX_FAILURES`` on small networks);
         set-aside clusters are not added to the user's rejections.
         """
-        say = progress or (lambda msg: None)
+        say = self.considered.say = progress or (lambda msg: None)
         score = f"observed {self.em.score_choice.name.upper()}"  # BIC, or EBIC on wide data
         baseline = self._structural_em(initial_edges=self.initial_edges)
         if self.two_layer:
@@ -377,12 +379,12 @@ class HiddenSearch:
         # too: structural EM decides whether H or that member becomes the parent (#22); a flagged
         # proposal (one or two instances hold most of z*'s energy, #22) is never tried
         own = not self.two_layer and is_small(self)
+        props = [p for p in self.considered.set_aside(props) if p.key not in skipped]
         props = [p for p in props if (p.explained_by is None or (own and p.explained_by in p.names))]
-        props = [p for p in props if p.key not in skipped and not p.flagged]
         good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
         semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
         semis.sort(key=lambda p: -p.common_variance)
-        return good + semis
+        return self.considered.announce(good + semis)
 
     def report(self) -> list[RegulatorReport]:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
@@ -411,4 +413,5 @@ class HiddenSearch:
             "observed_bic": self.observed_bic(),
             "observed_loglik": self.em.observed_loglik(),
             "em_iterations": len(self.em.history),
+            "flagged_proposals": self.considered.to_list(),
         }

@@ -115,7 +115,7 @@ def _take_labels(
         else:
             notes.append(
                 f"used {column} as instance labels (if the variables are in rows, "
-                "e.g. genes x conditions, load with transpose)"
+                "e.g. genes x conditions, load with transpose: CLI --transpose)"
             )
         if repeats:
             labels, renamed = _number_repeats(labels, "variable name" if transpose else "instance label")
@@ -252,7 +252,7 @@ def _text_columns(df, numeric, bad_mask, drop_non_numeric: bool, source: str, no
             f"{source}: non-numeric column(s) {listed}{more} (e.g. {df[first].iloc[row]!r} at "
             f"row {row + 1} of {first!r}); drop them (CLI: --drop NAME, or --skip-unusable for every such "
             "column) or fix the cells. "
-            "If variables are in rows, load with transpose."
+            "If variables are in rows, load with transpose (CLI: --transpose)."
         )
     return df, numeric
 

@@ -18,9 +18,15 @@ from collections.abc import Sequence
 from ..exceptions import DataValidationError, ParameterError
 from .files import decode_text, require_file
 
-__all__ = ["read_regulators", "parse_regulators", "repeated_regulators", "match_regulators"]
+__all__ = ["read_regulators", "parse_regulators", "repeated_regulators", "match_regulators", "header_line"]
 
 _SPLIT = re.compile(r"[,\t;]")
+
+#: first-line words that name a column of a regulator table rather than a regulator
+HEADER_WORDS = frozenset(
+    "regulator regulators tf tfs tf_name tf_id transcription_factor transcription_factors gene genes gene_id "
+    "geneid gene_name gene_symbol symbol name names id identifier locus locus_tag orf probe probe_id".split()
+)
 
 
 def _listed(text: str) -> list[str]:
@@ -50,16 +56,44 @@ def parse_regulators(text: str, *, source: str = "regulator list") -> list[str]:
     return names
 
 
-def read_regulators(path: str | os.PathLike) -> list[str]:
+def header_line(text: str, data_names: Sequence[str]) -> str | None:
+    """Why the first line of the regulator list ``text`` is a header, not a name (None: it is a
+    name). It is a header when its first field is not a variable of the data (``data_names``) and
+    it is a column word (:data:`HEADER_WORDS`, e.g. ``regulator``, ``gene_id``), or the file is a
+    table (several fields per line) most of whose other names are variables of the data."""
+    names = _listed(text)
+    if not names or names[0] in set(data_names):
+        return None
+    first = names[0]
+    if re.sub(r"[\s.-]+", "_", first.strip().lower()) in HEADER_WORDS:
+        return f"{first!r} names a column"
+    line = next(ln for ln in text.splitlines() if ln.split("#", 1)[0].strip())
+    rest = list(dict.fromkeys(names[1:]))
+    present = set(data_names)
+    found = sum(1 for n in rest if n in present)
+    if _SPLIT.search(line) and len(rest) >= 3 and found >= len(rest) / 2:
+        return f"{first!r} is not a variable of the data while {found} of the other {len(rest)} names are"
+    return None
+
+
+def read_regulators(path: str | os.PathLike, data_names: Sequence[str] | None = None) -> list[str]:
     """Read a candidate-regulator file; a missing, unreadable or binary file raises
-    :class:`DataValidationError` naming it."""
+    :class:`DataValidationError` naming it. With ``data_names`` (the data's variables) a header
+    line (:func:`header_line`) is skipped, and said in one ``UserWarning``."""
     p = require_file(path, "--regulators")
     try:
         raw = p.read_bytes()
     except OSError as exc:
         raise DataValidationError(f"--regulators {path}: cannot be read ({exc.strerror or exc}).") from None
     text = decode_text(raw, f"--regulators {path}", "not a text file.")
-    return parse_regulators(text, source=f"--regulators {p.name}")
+    names = parse_regulators(text, source=f"--regulators {p.name}")
+    why = header_line(text, data_names) if data_names is not None else None
+    if why is not None:
+        warnings.warn(f"--regulators {p.name}: its first line is a header, skipped ({why}).", UserWarning, stacklevel=2)
+        names = names[1:]
+        if not names:
+            raise DataValidationError(f"--regulators {p.name}: holds no names after its header line.")
+    return names
 
 
 def match_regulators(

@@ -131,6 +131,26 @@ class TestMatchRegulators:
         regs = match_regulators([(0, [["a", "b", "c"]]), (1, [["a", "d", "e"]])], 2)  # Jaccard 1/5
         assert [r.support for r in regs] == [0.5, 0.5]
 
+    def test_a_regulator_founded_broad_gathers_what_its_final_core_matches(self):
+        """#22 CLI review: one module read as several regulators because the first replicate's
+        children set was broad; at the end a smaller regulator whose hidden variables match the
+        larger one's final core (and share no replicate with it) is merged into it."""
+        module = [f"m{i}" for i in range(10)]
+        hidden = [
+            (0, [module + [f"x{i}" for i in range(8)]]),  # broad: the module and 8 more
+            (1, [module]),  # Jaccard 10/18 with that core: joins
+            (2, [module[:8] + ["y1", "y2"]]),  # 8/20 with the broad core: a regulator of its own at first
+            (3, [module]),  # joins; the core is now the module
+            (4, [["z1", "z2", "z3"]]),
+        ]
+        regs = match_regulators(hidden, 5)
+        assert [(r.support, r.replicates) for r in regs] == [(4 / 5, [0, 1, 2, 3]), (1 / 5, [4])]
+        assert regs[0].core == sorted(module) and regs[0].children["m0"] == 1.0
+        # a smaller regulator in a replicate the larger one already has stays apart
+        hidden[2] = (2, [module[:8] + ["y1", "y2"], module])
+        regs = match_regulators(hidden, 5)
+        assert [len(r.replicates) for r in regs] == [4, 1, 1]
+
     def test_order_of_finishing_does_not_matter(self):
         hidden = [(2, [["a", "b"]]), (0, [["a", "b", "c"]]), (1, [["b", "c"]])]
         assert [r.to_dict() for r in match_regulators(hidden, 3)] == [

@@ -70,7 +70,7 @@ def test_learn_with_a_regulator_list_tests_only_listed_regulators(factor, tmp_pa
     d = json.loads(capsys.readouterr().out)
     assert rc == 0 and d["regulator_enrichment"]
     assert {row["regulator"] for row in d["regulator_enrichment"]} <= {"V0", "V1"}
-    assert "--gene-sets sets.gmt" in d["rerun"]  # the export says how to get the enrichment again too
+    assert f"--gene-sets {gmt.resolve()}" in d["rerun"]  # the export says how to get the enrichment again too
 
 
 @pytest.mark.parametrize(

@@ -149,8 +149,10 @@ class TestCLI:
         path = samples_in_rows(tmp_path, values, ids=True)
         model = tmp_path / "m.json"
         assert main(["learn", str(path), "--no-header", "--out", str(model), "--quiet"]) == 0
-        assert main(["score", str(path), "--model", str(model)]) == 2
-        assert "--no-header" in capsys.readouterr().err
+        assert main(["score", str(path), "--model", str(model)]) == 0  # read as the model's data were
+        out = capsys.readouterr()
+        assert "read as the model's data were: --no-header" in out.err
+        assert json.loads(out.out)["n_samples"] == 40
         assert main(["score", str(path), "--model", str(model), "--no-header"]) == 0
         scored = json.loads(capsys.readouterr().out)
         assert scored["n_samples"] == 40
@@ -159,7 +161,8 @@ class TestCLI:
         assert main([*args, "--quiet"]) == 0
         res = json.loads(boot.read_text())
         assert res["settings"]["no_header"] is True and "--no-header" in res["rerun"]
-        assert "--replicates 2" in res["rerun"] and res["rerun"].startswith("python -m engine bootstrap plain.csv")
+        assert "--replicates 2" in res["rerun"]
+        assert res["rerun"].startswith(f"python -m engine bootstrap {path.resolve()}")
 
     def test_header_flag_and_exclusive(self, tmp_path, values, capsys):
         path = samples_in_rows(tmp_path, values)

@@ -57,6 +57,7 @@ class TestRerun:
                      "--regulators", "tf.txt", "--out", "first.json", "--quiet"]) == 0  # fmt: skip
         settings = json.loads((lab / "first.json").read_text())["settings"]
         del settings["regulators_file"]  # e.g. the explorer's list, typed in
+        del settings["paths"]["regulators"]
         (lab / REGULATOR_FILE).write_text(regulator_file_text(settings))
         assert f"--regulators {REGULATOR_FILE}" in rerun_command(settings)
         assert main([*rerun_args(settings), "--out", "again.json", "--quiet"]) == 0

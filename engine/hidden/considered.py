@@ -1,0 +1,107 @@
+"""What :meth:`HiddenSearch.auto <engine.hidden.search.HiddenSearch.auto>` considered, for the
+person watching it: the proposals it set aside because one or two conditions make their profile,
+and one line before each proposal it tries.
+
+A proposal is *flagged* when one or two instances hold most of its profile z*'s energy
+(:mod:`.leverage`, #22): a condition several standard deviations off in many genes (a failed
+array, a treatment applied once) gives such a z*, and the automatic search never tries it. That
+is worth telling a biologist, since the odd condition itself is a finding about the data; the
+leverage and the instances come from :func:`~.leverage.profile_leverage`, computed when the
+proposal was made (``ClusterProposal.leverage`` and ``high_leverage``), not here.
+
+Progress: structural EM on one proposal can take minutes on thousands of genes, so the search
+says which proposal it starts on before it runs (``trying proposal 2: 44 variables ...``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .proposals import ClusterProposal
+
+__all__ = ["Considered", "SHOWN_NAMES", "short_list"]
+
+#: names listed in one progress line before "... and N more"
+SHOWN_NAMES = 8
+
+
+def short_list(names: Sequence[str], limit: int = SHOWN_NAMES) -> str:
+    """``a, b, c`` or, beyond ``limit`` names, the first ``limit`` and ``... and N more``."""
+    names = [str(n) for n in names]
+    if len(names) <= limit:
+        return ", ".join(names)
+    return ", ".join(names[:limit]) + f", ... and {len(names) - limit} more"
+
+
+class Considered:
+    """The flagged proposals a hidden-variable search set aside, and the count of proposals tried.
+
+    Attributes
+    ----------
+    flagged : dict of frozenset -> ClusterProposal
+        Every flagged proposal seen, once each (by its member set), in the order first seen.
+    n_tried : int
+        Proposals announced as tried (one per :meth:`announce` with a non-empty list).
+    say : callable or None
+        Where the progress line goes (the search's ``progress``; None: nowhere).
+    """
+
+    def __init__(self) -> None:
+        self.flagged: dict[frozenset, ClusterProposal] = {}
+        self.n_tried = 0
+        self.say: Callable[[str], None] | None = None
+
+    def set_aside(self, proposals: list[ClusterProposal]) -> list[ClusterProposal]:
+        """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`,
+        and the first one flagged by a condition (or pair) is said."""
+        for p in proposals:
+            if p.flagged and p.key not in self.flagged:
+                said = {tuple(q.high_leverage) for q in self.flagged.values()}
+                self.flagged[p.key] = p
+                if self.say is not None and tuple(p.high_leverage) not in said:  # once per odd condition
+                    where = " and ".join(repr(c) for c in p.high_leverage)
+                    self.say(
+                        f"set aside a proposal of {len(p.names)} variables ({short_list(p.names)}): {where} "
+                        f"{'holds' if len(p.high_leverage) == 1 else 'hold'} most of its profile's energy "
+                        f"(leverage {p.leverage:.2f}), so it is not tried"
+                    )
+        return [p for p in proposals if not p.flagged]
+
+    def announce(self, candidates: list[ClusterProposal]) -> list[ClusterProposal]:
+        """Say that the first of ``candidates`` (the order the search tries them in) is tried
+        next, with its size, members, estimate and how many wait behind it; returns ``candidates``."""
+        if candidates:
+            self.n_tried += 1
+            p = candidates[0]
+            if self.say is not None:
+                self.say(
+                    f"trying proposal {self.n_tried}: {len(p.names)} variables ({short_list(p.names)}), "
+                    f"{p.source}, estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
+                )
+        return candidates
+
+    def odd_conditions(self) -> list[str]:
+        """The instances that flag at least one set-aside proposal, most often first."""
+        count: dict[str, int] = {}
+        for p in self.flagged.values():
+            for name in p.high_leverage:
+                count[name] = count.get(name, 0) + 1
+        return sorted(count, key=lambda n: -count[n])
+
+    def to_list(self) -> list[dict]:
+        """The set-aside proposals for the JSON: members, their number, source, estimated gain,
+        ``leverage`` and ``flagged_instances``."""
+        out = []
+        for p in self.flagged.values():
+            d = p.to_dict()
+            out.append(
+                {
+                    "members": d["members"],
+                    "n_members": len(d["members"]),
+                    "source": d["source"],
+                    "estimated_gain": d["estimated_gain"],
+                    "leverage": d["leverage"],
+                    "flagged_instances": d["flagged_instances"],
+                }
+            )
+        return out
