@@ -292,6 +292,9 @@ class HiddenVariable:
     score_after: float = math.nan
     source: str = ""
     removed_edges: list[tuple[str, str]] = field(default_factory=list)
+    #: the realized change split into log-likelihood and penalty (:class:`.verdict.PayBreakdown`),
+    #: when the acceptance measured it (the explorer's Accept); None otherwise
+    breakdown: object | None = None
 
     @property
     def realized_gain(self) -> float:

@@ -18,9 +18,10 @@ import streamlit as st
 
 from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
-from engine.hidden import REPORT_COLUMNS, cluster_view, report_rows
+from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from explorer import actions, export, gene_sets_box, state
+from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.report_lines import profile_flags, report_line
@@ -38,6 +39,8 @@ KEY_PROPOSE = "ip_hidden_propose"
 KEY_SEARCH_FIRST = "ip_hidden_search_first"
 KEY_DL_REPORT = "ip_hidden_dl_report"
 KEY_DL_REPORT_JSON = "ip_hidden_dl_report_json"
+#: the regulator report's columns shown on the page (the per-H ones are in the line above it; the CSV has all)
+PER_CHILD = ["hidden", "child", "loading", "sign", "variance_explained", "corr_child_profile"]
 #: above this many variables the proposals are computed on request, not on every visit
 LAZY_ABOVE = 150
 
@@ -134,7 +137,7 @@ def render() -> None:
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
-        st.success(message)
+        (st.warning if actions.NOT_PAY in message else st.success)(message)
 
     with st.expander("How to read this page", expanded=False):
         st.markdown(HOW_TO_READ)
@@ -343,6 +346,9 @@ def _accepted_section(session) -> None:
             f"{session.learned_network().score_info['value']:,.2f} "
             "nats (hidden variables integrated out exactly)."
         )
+        for h in hs.hidden:  # why one does not pay, with the figures (explorer.accept_verdict)
+            if h.breakdown is not None and not h.breakdown.pays:
+                st.warning(verdict_text(h.name, h.breakdown))
         _report_section(session, hs, names, values)
 
 
@@ -372,23 +378,29 @@ def _report_section(session, hs, names: list[str], values) -> None:
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
         "the share of the child's variance due to H's direct effect, and corr(child, H's inferred profile). "
-        "Per hidden variable: the closest observed variable, and the estimated and realized score changes."
+        "Per hidden variable (the line above the table): its regulator parents, the closest observed variable, "
+        "and the estimated and realized score changes. The CSV has one row per child with every column, "
+        "the hidden variable's own ones repeated: TF parents and the share of its variance they explain, "
+        "leverage and odd conditions, a listed regulator that may already play its role, enriched gene sets."
     )
     measured = set(session.dataset.names)
     listed = [g for g in session.regulators or () if g in measured] or None  # the list's names in the data
     for r in reports:
         st.markdown(report_line(r, listed))
         r.extra["leverage"], r.extra["flagged_instances"] = profile_flags(r)  # in the JSON, as in the network's
-    rows = pd.DataFrame(report_rows(reports), columns=REPORT_COLUMNS)
-    st.dataframe(rows.round(4), hide_index=True, width="stretch")
+    table_slot = st.empty()
     c1, c2 = st.columns(2)
-    c1.download_button(
-        "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
-    )
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
     enriched = gene_sets_box.hidden_section(edges, [r.name for r in reports], session.regulators)
     for r in reports if enriched is not None else ():  # the known sets among its children, in the JSON
         r.extra["enrichment"] = [row.to_dict() for row in enriched[r.name]]
+    n_obs = session.dataset.n_vars
+    # one engine function for this CSV and the CLI's (engine.hidden.report_table)
+    rows = report_table(reports, values[:, :n_obs], names[:n_obs], listed)
+    table_slot.dataframe(rows[PER_CHILD].round(4), hide_index=True, width="stretch")
+    c1.download_button(
+        "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
+    )
     payload = json.dumps([r.to_dict() for r in reports], indent=2)
     c2.download_button(
         "Download regulator report (JSON)", payload, "regulators.json", "application/json", key=KEY_DL_REPORT_JSON
