@@ -12,7 +12,6 @@ import io
 import json
 import time
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -24,6 +23,7 @@ from explorer import actions, export, gene_sets_box, state
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
+from explorer.proposal_text import common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -69,31 +69,14 @@ HOW_TO_READ = """
 - **Accept** adds a hidden variable (H1, H2, ...) as parent of the members, initialized from
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
-- **Flagged proposals** (status "odd: ...") draw most of *z\\**'s energy from one or two instances.
+- **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
+  or "odd".
+- **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).
 - **After Accept**, H's inferred profile (download) and the loadings of the regulator report are on
   one scale, H on unit variance under the network.
 """
-
-
-def _removal(prop) -> str:
-    """What removing the edges among a proposal's members costs, in words (none to remove: say so,
-    rather than "lose 0.00 when the 0 edge(s) among them are removed")."""
-    n = len(prop.removed_edges)
-    if n == 0:
-        return "no edge joins the members, so none is removed"
-    edges = "the edge" if n == 1 else f"the {n} edges"
-    return f"the members lose {prop.removed_loss:.2f} nats when {edges} among them are removed"
-
-
-def _common_text(prop) -> str:
-    """How much of the members' variance one common parent explains, in words (the review order's
-    key for proposals that do not pay, engine.hidden.modules)."""
-    if not np.isfinite(prop.common_variance) or not prop.names:
-        return ""
-    share = prop.common_variance / len(prop.names)
-    return f"One common parent explains {share:.0%} of the members' remaining variance on average. "
 
 
 def render() -> None:
@@ -126,14 +109,6 @@ def render() -> None:
 
     hs = session.hidden
     values = session.values()
-
-    def _status(p) -> str:
-        # short, so the kind shows first in a 75-px cell; the warning and "Proposal #k" say it in full
-        if p.flagged:
-            return f"odd: {', '.join(p.high_leverage)}"
-        if not p.explained_by:
-            return "new"
-        return f"≈ {p.explained_by}" + (" (member)" if p.explained_by in p.names else "")
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
@@ -173,7 +148,10 @@ def render() -> None:
         f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
         "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
         "estimated to pay first, by the estimate; then by how much of their members' variance one common "
-        "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last."
+        "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "
+        "This is an order to review in, not the order in which `--hidden auto` tries them: auto tries proposals "
+        "in its own order on its own converged network and keeps one only when its realized observed-data score "
+        "change is positive, so what it adds need not be rank 1 here."
         + (
             f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members."
             if dataset.n_vars > CAP_CLUSTERS_ABOVE
@@ -188,7 +166,7 @@ def render() -> None:
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
         if plain:
             st.dataframe(
-                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, _status),
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status_text),
                 hide_index=True,
                 width="stretch",
                 column_config=proposal_columns(session.score_label),
@@ -203,8 +181,10 @@ def render() -> None:
                 "failed sample, a one-off shock)."
             )
             with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
-                st.dataframe(
-                    proposal_table([proposals[i] for i in group], [i + 1 for i in group], session.score_label, _status),
+                st.dataframe(  # no status column: all are "odd", and the expander is narrower than the page
+                    proposal_table(
+                        [proposals[i] for i in group], [i + 1 for i in group], session.score_label, status_text
+                    ).drop(columns="status"),
                     hide_index=True,
                     width="stretch",
                     column_config=proposal_columns(session.score_label),
@@ -224,9 +204,9 @@ def render() -> None:
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
-            f"data with the rest of the network fixed: {_removal(prop)}; they gain what one common factor "
+            f"data with the rest of the network fixed: {removal_text(prop)}; they gain what one common factor "
             f"explains of their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
-            + _common_text(prop)
+            + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
             "Accept reports the realized change. Closest "

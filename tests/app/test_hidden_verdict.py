@@ -50,3 +50,15 @@ def test_accept_that_does_not_pay_says_why_with_the_figures():
     assert any("loading" in d.value.columns for d in at.dataframe)
     assert not any(not s.value.startswith("Added") and "does not pay" in s.value for s in at.success)
     assert set(hv.children) >= {"g0", "g1", "g2", "g3"}  # the module, tracked, on 24 conditions
+
+
+def test_the_order_says_it_is_not_autos():
+    """The proposals' caption says the ranks are an order to review in, not what `--hidden auto` tries
+    or keeps (it keeps by the realized change, on its own converged network)."""
+    ds, regulators = few_conditions()
+    at = page_test(PAGE)
+    at.session_state[state.SESSION] = SearchSession(ds, None, "few conditions", regulators=regulators)
+    at.run()
+    assert not at.exception
+    caption = next(c.value for c in at.caption if c.value.startswith("Proposals for the current network"))
+    assert "not the order in which `--hidden auto` tries them" in caption and "need not be rank 1" in caption
