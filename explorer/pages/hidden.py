@@ -299,10 +299,17 @@ def _accepted_section(session) -> None:
                 "children": ", ".join(children[h.name]),
                 "proposed members": ", ".join(h.members),
                 f"estimated Δ{session.score_label} at proposal": round(h.estimated_gain, 2),
+                f"realized Δ{session.score_label}": round(h.realized_gain, 2),  # what Accept measured
             }
             for h in hs.hidden
         ]
-        wide = {c: st.column_config.TextColumn(c, width=280) for c in ("children", "proposed members")}
+        wide = {c: st.column_config.TextColumn(c, width=220) for c in ("children", "proposed members")}
+        wide[f"estimated Δ{session.score_label} at proposal"] = st.column_config.NumberColumn(
+            f"est. Δ{session.score_label} (proposal)", width=130
+        )
+        wide[f"realized Δ{session.score_label}"] = st.column_config.NumberColumn(
+            width=110, help="Measured at Accept: observed data, against the network before it searched to convergence."
+        )
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=wide)  # fits at 1280 px
         members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in children[h.name]], columns=["hidden", "child"])
         profiles = export.inferred_profiles(session)  # on the regulator report's scale, H on unit variance

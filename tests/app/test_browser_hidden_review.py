@@ -123,3 +123,40 @@ def test_accept_and_export_the_regulator_report(review_server, tmp_path):
         assert ((table["parents_r2"] > 0) & (table["parents_r2"] < 1)).all()
         assert table["leverage"].between(0, 1).all() and table["odd_instances"].isna().all()
         assert not errors, errors
+
+
+def test_an_accept_that_does_not_pay_says_why(review_server, tmp_path):
+    """24 conditions, 20 listed regulators, a 6-gene module tracked by H1 that EBIC does not let pay:
+    the warning gives the figures, the accepted table shows the realized change, H1 stays."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(24, 40))
+    x[:, :6] = 0.8 * rng.normal(size=24)[:, None] + 0.8 * rng.normal(size=(24, 6))
+    path = tmp_path / "few_conditions.csv"
+    pd.DataFrame(x, columns=[f"g{i}" for i in range(40)]).to_csv(path, index=False)
+    with chromium() as browser:
+        page, errors = open_app(browser, review_server)
+        page.set_viewport_size({"width": 1280, "height": 1400})
+        upload(page, path)
+        page.get_by_text("24 instances x 40 variables").first.wait_for(timeout=120_000)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        sidebar.get_by_role("textbox", name="Candidate regulators (optional)").fill(
+            "\n".join(f"g{i}" for i in range(20, 40))
+        )
+        sidebar.get_by_role("button", name="Apply").click()
+        page.wait_for_timeout(2000)
+        page.get_by_role("link", name="Hidden variables").first.click()
+        page.get_by_role("button", name="Run the search to convergence first").click()
+        page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=120_000)
+        page.wait_for_timeout(1500)
+        page.get_by_role("button", name="Accept", exact=True).first.click()
+        verdict = page.locator("[data-testid=stAlert]", has_text="does not pay under EBIC").first
+        verdict.wait_for(timeout=120_000)
+        text = verdict.inner_text()
+        assert "log-likelihood rises by" in text and "what BIC charges" in text and "conditions" in text
+        assert page.locator("[data-testid=stAlert]", has_text="it does NOT pay").count() >= 1
+        verdict.scroll_into_view_if_needed()
+        page.wait_for_timeout(1000)
+        _shot(page, tmp_path, "hidden_review_not_paying.png")
+        assert not errors, errors
