@@ -24,6 +24,13 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         head = f" (none of the {len(regulators)} listed regulators is its parent)"
     else:
         head = ""
+    listed_kids = [c.child for c in r.children if regulators and c.child in regulators and not r.parents]
+    if listed_kids:  # H -> TF and TF -> H are one equivalence class when neither has another parent
+        kids = ", ".join(listed_kids[:5]) + (f" and {len(listed_kids) - 5} more" if len(listed_kids) > 5 else "")
+        head = head[:-1] + (
+            f"; listed regulator(s) {kids} among its children: the score cannot tell H -> TF from TF -> H "
+            "when neither has another parent, so H may be that regulator's own signal)"
+        )
     close, corr = r.closest_observed, r.closest_corr
     if close is None:
         said = "no observed variable to compare with"
