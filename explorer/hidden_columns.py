@@ -37,7 +37,10 @@ PROPOSAL_WIDTHS = {
     "C1 bound": st.column_config.NumberColumn("C1", width=55, help="The paper's C1 bound (nats)."),
     "C2 bound": st.column_config.NumberColumn("C2", width=55, help="The paper's C2 bound (nats)."),
     "closest existing variable": st.column_config.TextColumn(
-        "closest variable", width=115, help="The existing variable closest to the shared profile z*."
+        "closest variable",
+        width=115,
+        help="The variable outside the set closest to the shared profile z* (members may be closer: see the "
+        "status, and the profile plot).",
     ),
 }
 

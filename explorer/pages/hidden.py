@@ -210,7 +210,7 @@ def render() -> None:
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
             "Accept reports the realized change. Closest "
-            f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+            f"variable outside the set: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
             + (
                 f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
                 "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "

@@ -1,7 +1,8 @@
 """A biologist's review on the Hidden page in a real headless Chromium at 1280 px (#22): every status
 of the proposals table fits its cell (a hub member named, the flagged group's table inside its
 expander), and on a 2500-gene x 27 table with a regulator list: search, propose, Accept, and the
-regulator report's CSV downloaded and read back with pandas (TF parents, parents_r2, flags).
+regulator report's CSV downloaded and read back with pandas (TF parents, parents_r2, flags, the
+known targets enriched among H's children).
 
 Marked ``browser``; its own server on port 8631 (or ``IPE_HIDDEN_REVIEW_PORT``). Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
@@ -103,6 +104,14 @@ def test_accept_and_export_the_regulator_report(review_server, tmp_path):
         page.get_by_text("Settings applied").first.wait_for(timeout=180_000)
         page.locator("[data-testid=stMain] button", has_text="Run to convergence").first.click()
         page.get_by_text("Converged").first.wait_for(timeout=600_000)
+        # known targets of the removed regulator, as a GMT (its module, and a set of other genes)
+        gmt = tmp_path / "targets.gmt"
+        others = [n for n in g["names"][200:230] if n not in g["module"]]
+        gmt.write_text(f"MODULE_TARGETS\tna\t{chr(9).join(sorted(g['module']))}\nOTHER\tna\t{chr(9).join(others)}\n")
+        sidebar.locator("summary", has_text="Gene sets (prior knowledge)").first.click()
+        box = sidebar.locator("[data-testid=stFileUploader]").filter(has_text="GMT file")
+        box.locator("input[type=file]").set_input_files(str(gmt))
+        sidebar.get_by_text("targets.gmt: 2 gene set(s) (GMT)").wait_for(timeout=60_000)
         listed_s = _propose(page, "27 instances x 2500 variables")
         _shot(page, tmp_path, "hidden_review_proposals.png")
         t0 = time.monotonic()
@@ -122,6 +131,7 @@ def test_accept_and_export_the_regulator_report(review_server, tmp_path):
         assert table["parents"].notna().all() and set(table["parents"].iloc[0].split("; ")) <= set(g["regulators"])
         assert ((table["parents_r2"] > 0) & (table["parents_r2"] < 1)).all()
         assert table["leverage"].between(0, 1).all() and table["odd_instances"].isna().all()
+        assert table["enriched_sets"].str.startswith("MODULE_TARGETS (q=").all()  # OTHER is not enriched
         assert not errors, errors
 
 
