@@ -96,13 +96,16 @@ def test_cli_writes_the_regulator_report_next_to_the_edges(tmp_path, capsys):
     t = rng.normal(size=(m, 3))
     h = 0.9 * t[:, 0] + 0.6 * rng.normal(size=m)
     kids = np.outer(h, rng.choice([-1, 1], size=8) * rng.uniform(0.7, 1.0, size=8)) + 0.6 * rng.normal(size=(m, 8))
-    names = ["TFa", "TFb", "TFc"] + [f"g{i}" for i in range(8)]
+    noise = rng.normal(size=(m, 16))  # genes outside the module: the gene sets' universe is the data's genes
+    names = ["TFa", "TFb", "TFc"] + [f"g{i}" for i in range(8)] + [f"n{i}" for i in range(16)]
     path = tmp_path / "factor.csv"
-    from_array(np.column_stack([t, kids]), names).to_frame().to_csv(path, index=False)
+    from_array(np.column_stack([t, kids, noise]), names).to_frame().to_csv(path, index=False)
     (tmp_path / "tfs.txt").write_text("TFa\nTFb\nTFc\n")
     out, csv = tmp_path / "out.json", tmp_path / "edges.csv"
     args = ["learn", str(path), "--regulators", str(tmp_path / "tfs.txt"), "--hidden", "auto", "--max-hidden", "1"]
-    assert main([*args, "--csv", str(csv), "--out", str(out)]) == 0
+    gmt = tmp_path / "sets.gmt"  # the factor's targets, and a set of the regulators
+    gmt.write_text("TARGETS\tna\t" + "\t".join(names[3:11]) + "\nTFS\tna\tTFa\tTFb\tTFc\n")
+    assert main([*args, "--csv", str(csv), "--out", str(out), "--gene-sets", str(gmt)]) == 0
     assert f"regulator report: {tmp_path / 'edges_regulators.csv'}" in capsys.readouterr().err
     table = pd.read_csv(tmp_path / "edges_regulators.csv")
     assert list(table.columns) == REPORT_TABLE_COLUMNS
@@ -114,6 +117,9 @@ def test_cli_writes_the_regulator_report_next_to_the_edges(tmp_path, capsys):
     )
     assert np.allclose(table["parents_r2"], entry["parents_r2"])
     assert set(table["hidden"]) == {entry["name"]}
+    hits = [r for r in entry["enrichment"] if r["q"] <= 0.05]
+    assert hits and (table["enriched_sets"] == "; ".join(f"{r['set']} (q={r['q']:.2g})" for r in hits)).all()
+    assert table["enriched_sets"].str.startswith("TARGETS (q=").all()
     # without hidden variables: the header alone, so a pipeline finds the file
     assert main([*args[:-1], "0", "--csv", str(tmp_path / "none.csv"), "--quiet"]) == 0
     empty = pd.read_csv(tmp_path / "none_regulators.csv")
