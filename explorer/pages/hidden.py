@@ -36,6 +36,7 @@ KEY_DL_MEMBERS = "ip_hidden_dl_members"
 KEY_DL_PROFILES = "ip_hidden_dl_profiles"
 KEY_UNDO = "ip_hidden_undo"
 KEY_PROPOSE = "ip_hidden_propose"
+KEY_ASKED = "ip_hidden_asked"
 KEY_SEARCH_FIRST = "ip_hidden_search_first"
 KEY_DL_REPORT = "ip_hidden_dl_report"
 KEY_DL_REPORT_JSON = "ip_hidden_dl_report_json"
@@ -121,7 +122,9 @@ def render() -> None:
     rejected = frozenset(session.rejected)
     key = (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected)
     request = st.empty()  # the "Propose" button, cleared once the proposals are listed
-    if dataset.n_vars > LAZY_ABOVE and not state.memo_ready("hidden_proposals", key):
+    # asked once for this network: a Reject or another count re-proposes without asking again
+    asked = st.session_state.get(KEY_ASKED) == key[:3]
+    if dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key):
         # on a large network the proposals take a while: computed on request, not on every visit
         request.button(
             "Propose hidden variables",
@@ -143,6 +146,7 @@ def render() -> None:
         st.error(str(exc))
         return
     request.empty()
+    st.session_state[KEY_ASKED] = key[:3]
 
     st.caption(
         f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
