@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import sparse
@@ -28,6 +29,9 @@ from scipy.sparse.linalg import spsolve
 from .candidates import family_coefficients
 from .leverage import instance_names, profile_leverage
 from .proposals import ClusterProposal
+
+if TYPE_CHECKING:
+    from .verdict import PayBreakdown
 
 __all__ = [
     "REPORT_COLUMNS",
@@ -294,7 +298,7 @@ class HiddenVariable:
     removed_edges: list[tuple[str, str]] = field(default_factory=list)
     #: the realized change split into log-likelihood and penalty (:class:`.verdict.PayBreakdown`),
     #: when the acceptance measured it (the explorer's Accept); None otherwise
-    breakdown: object | None = None
+    breakdown: PayBreakdown | None = None
 
     @property
     def realized_gain(self) -> float:
