@@ -320,6 +320,8 @@ class HiddenVariable:
             "score_after": _num(self.score_after),
             "realized_gain": _num(self.realized_gain),
         }
+        if self.breakdown is not None:  # accepted by hand: the realized change split (.verdict)
+            out["score_breakdown"] = asdict(self.breakdown)
         if profile is not None:
             out["profile"] = [float(v) for v in profile]
             out["instances"] = instance_names(labels, len(profile))

@@ -9,7 +9,7 @@ import numpy as np
 from conftest import page_test
 
 from engine.data import from_array
-from explorer import state
+from explorer import export, state
 from explorer.accept_verdict import verdict_text
 from explorer.session import SearchSession
 
@@ -50,6 +50,9 @@ def test_accept_that_does_not_pay_says_why_with_the_figures():
     assert any("loading" in d.value.columns for d in at.dataframe)
     assert not any(not s.value.startswith("Added") and "does not pay" in s.value for s in at.success)
     assert set(hv.children) >= {"g0", "g1", "g2", "g3"}  # the module, tracked, on 24 conditions
+    (entry,) = export.export_dict(session)["hidden"]  # the JSON export keeps the split
+    assert entry["score_breakdown"]["loglik_gain"] == b.loglik_gain and entry["score_breakdown"]["score"] == "ebic"
+    assert entry["score_breakdown"]["realized_gain"] == b.realized_gain
 
 
 def test_the_order_says_it_is_not_autos():
