@@ -10,15 +10,17 @@ networks under BIC, and from how many conditions a variable of the same effect w
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 from engine.hidden.verdict import PayBreakdown
 
 __all__ = ["verdict_text"]
 
 
-def verdict_text(name: str, b: PayBreakdown) -> str:
+def verdict_text(name: str, b: PayBreakdown, odd: Sequence[str] = ()) -> str:
     """Markdown: why hidden variable ``name`` does not pay (``b.realized_gain <= 0``), and what
-    would change that."""
+    would change that; ``odd``: the one or two conditions its profile rests on (flagged, engine.hidden.leverage),
+    for which more conditions of the same kind are no remedy."""
     score = b.score.upper()
     head = f"**{name} does not pay under {score}** (realized change {b.realized_gain:+,.2f} nats)."
     if b.loglik_gain <= 0:
@@ -49,7 +51,12 @@ def verdict_text(name: str, b: PayBreakdown) -> str:
             else "it would not pay either"
         )
         text += f" Scored by BIC the same two networks differ by {b.bic_gain:+,.2f} nats: {verdict}."
-    if b.conditions_to_pay is not None:
+    if odd:
+        text += (
+            f" Its profile rests on {' and '.join(odd)} (one odd sample?): more conditions would add nothing to it "
+            "unless they repeat that one."
+        )
+    elif b.conditions_to_pay is not None:
         text += (
             f" With the same effect per condition it would pay from about **{b.conditions_to_pay} conditions** "
             f"(this table has {b.n_samples}; an extrapolation: the gain grows with the conditions, the penalty "

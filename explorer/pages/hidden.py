@@ -19,6 +19,7 @@ from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
+from engine.hidden.leverage import profile_leverage
 from explorer import actions, export, gene_sets_box, state
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
@@ -339,7 +340,8 @@ def _accepted_section(session) -> None:
         )
         for h in hs.hidden:  # why one does not pay, with the figures (explorer.accept_verdict)
             if h.breakdown is not None and not h.breakdown.pays:
-                st.warning(verdict_text(h.name, h.breakdown))
+                odd = profile_leverage(hs.hidden_profile(h.name), session.dataset.instance_labels).instances
+                st.warning(verdict_text(h.name, h.breakdown, odd))
         _report_section(session, hs, names, values)
 
 

@@ -65,3 +65,14 @@ def test_the_order_says_it_is_not_autos():
     assert not at.exception
     caption = next(c.value for c in at.caption if c.value.startswith("Proposals for the current network"))
     assert "not the order in which `--hidden auto` tries them" in caption and "need not be rank 1" in caption
+
+
+def test_an_odd_sample_is_said_instead_of_more_conditions():
+    """A flagged profile (one condition holds most of its energy): the reason names that condition instead
+    of extrapolating to more conditions (the gain is in that one condition)."""
+    from engine.hidden.verdict import PayBreakdown
+
+    b = PayBreakdown("ebic", 30, -2.0, 6.0, 8.0, 5.1, 3, 48)
+    said = verdict_text("H1", b, ["heat_shock"])
+    assert "Its profile rests on heat_shock (one odd sample?)" in said and "would pay from about" not in said
+    assert "would pay from about **48 conditions**" in verdict_text("H1", b)
