@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.data import Dataset
 from engine.hidden import ClusterProposal, HiddenSearch
+from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
 from engine.learn import IdealParentSearch
 from explorer.prepared import PreparedData, prepare
@@ -22,6 +23,9 @@ from explorer.track import SearchTrack
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
+
+#: what :func:`accept_hidden`'s message says of a hidden variable that does not pay (the page shows it as a warning)
+NOT_PAY = "it does NOT pay"
 
 __all__ = [
     "Action",
@@ -111,7 +115,9 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
     # the baseline is the network before Accept searched to convergence (HiddenSearch.accept), so
     # the reported change is the hidden variable's, not the search's (#12)
     say("searching the network without it to convergence (the baseline)", 0.02)
-    baseline = hs.baseline_score()
+    base = baseline_model(hs)  # HiddenSearch.baseline_score's network, kept for the split of the change
+    parts = score_parts(base)
+    baseline = parts[0] - parts[1]
     steps = 2 * hs.em.max_iter  # EM over H's Markov blanket, then over the whole network
     done = [0]
 
@@ -121,13 +127,15 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
 
     say("structural EM over the new variable's Markov blanket, then the whole network", 0.3)
     hv = hs.accept(proposal, baseline=baseline, callback=tick)
+    hv.breakdown = pay_breakdown(base, hs.em, parts)  # log-likelihood and penalty (engine.hidden.verdict)
     # EM ran its search to convergence (unless it stopped at its iteration limit): the export says so (#14)
     session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
     session.push(AcceptHidden(*previous, name=hv.name))
     verdict = (
         "it pays"
         if hv.realized_gain > 0
-        else "it does NOT pay: the network without it scores at least as well; Undo takes it back"
+        else f"{NOT_PAY}: the network without it scores at least as well (why, with the figures, under "
+        "Accepted hidden variables); Undo takes it back"
     )
     return (
         f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "

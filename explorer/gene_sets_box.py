@@ -210,3 +210,4 @@ def hidden_section(
         show_table(
             regulator_frame(regulator_rows), "ip_genesets_regs", "regulator_enrichment.csv", "regulator enrichment"
         )
+    return hidden_rows  # the regulator report's JSON and CSV list them

@@ -20,9 +20,9 @@ TABLE_WIDTH = 812
 
 #: column widths (px) of the proposals table
 PROPOSAL_WIDTHS = {
-    "rank": st.column_config.NumberColumn("rank", width=45),
+    "rank": st.column_config.NumberColumn("rank", width=40),
     "members": st.column_config.TextColumn(
-        "members", width=115, help="All the members are listed under the proposal below."
+        "members", width=105, help="All the members are listed under the proposal below."
     ),
     "size": st.column_config.NumberColumn("size", width=45),
     "source": st.column_config.TextColumn(
@@ -34,10 +34,13 @@ PROPOSAL_WIDTHS = {
     "edges replaced": st.column_config.NumberColumn(
         "replaced", width=65, help="Edges among the members that the hidden variable replaces."
     ),
-    "C1 bound": st.column_config.NumberColumn("C1", width=60, help="The paper's C1 bound (nats)."),
-    "C2 bound": st.column_config.NumberColumn("C2", width=60, help="The paper's C2 bound (nats)."),
+    "C1 bound": st.column_config.NumberColumn("C1", width=55, help="The paper's C1 bound (nats)."),
+    "C2 bound": st.column_config.NumberColumn("C2", width=55, help="The paper's C2 bound (nats)."),
     "closest existing variable": st.column_config.TextColumn(
-        "closest variable", width=115, help="The existing variable closest to the shared profile z*."
+        "closest variable",
+        width=115,
+        help="The variable outside the set closest to the shared profile z* (members may be closer: see the "
+        "status, and the profile plot).",
     ),
 }
 
@@ -51,11 +54,11 @@ def proposal_columns(score_label: str) -> dict:
         ),
         "status": st.column_config.TextColumn(
             "status",
-            width=75,
-            help="new: no existing variable carries the cluster's shared profile z*. ≈ X: variable X "
-            "(outside the cluster, or a member) correlates with z* so strongly that it already plays the "
-            "role of the hidden parent. odd: z* draws most of its energy from the named condition(s), "
-            "one odd sample rather than a regulator; such proposals are listed last.",
+            width=100,
+            help="new: no existing variable carries the cluster's shared profile z*. ≈ X: variable X, outside "
+            "the cluster, correlates with z* so strongly that it already plays the role of the hidden parent. "
+            "hub X: member X does (a hub of the set). odd: z* draws most of its energy from one or two "
+            "conditions, named above the table; such proposals are listed last.",
         ),
         "leverage": st.column_config.NumberColumn(
             "leverage",

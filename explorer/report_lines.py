@@ -2,31 +2,17 @@
 page): its parents among the candidate regulators, what its closest observed variable is to it (one of
 its own children, its hub gene in WGCNA's terms, or a gene outside the module that may already play its
 role) and whether its inferred profile rests on one or two conditions (:mod:`engine.hidden.leverage`).
-The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`); nothing is recomputed but
-the profile's leverage, by the engine's own function."""
+The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`, and the profile's leverage and
+the stand-in threshold from :mod:`engine.hidden.report_table`); nothing is recomputed here."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.hidden.leverage import profile_leverage
 from engine.hidden.report import RegulatorReport
+from engine.hidden.report_table import STAND_IN_CORR, profile_flags
 
 __all__ = ["STAND_IN_CORR", "report_line", "profile_flags"]
-
-#: |corr| above which an observed variable outside the children may stand in for the hidden one (the
-#: proposals' ``explained_threshold``, :func:`engine.hidden.candidates.propose_candidates`)
-STAND_IN_CORR = 0.9
-
-
-def profile_flags(r: RegulatorReport) -> tuple[float | None, list[str]]:
-    """The leverage of ``r``'s inferred profile and the one or two instances that flag it (none: []);
-    None and [] without a profile."""
-    values = r.profile.get("values")
-    if values is None or len(values) == 0:
-        return None, []
-    lev = profile_leverage(values, r.profile.get("instances"))
-    return lev.leverage, list(lev.instances)
 
 
 def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
@@ -38,6 +24,13 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         head = f" (none of the {len(regulators)} listed regulators is its parent)"
     else:
         head = ""
+    listed_kids = [c.child for c in r.children if regulators and c.child in regulators and not r.parents]
+    if listed_kids:  # H -> TF and TF -> H are one equivalence class when neither has another parent
+        kids = ", ".join(listed_kids[:5]) + (f" and {len(listed_kids) - 5} more" if len(listed_kids) > 5 else "")
+        head = head[:-1] + (
+            f"; listed regulator(s) {kids} among its children: the score cannot tell H -> TF from TF -> H "
+            "when neither has another parent, so H may be that regulator's own signal)"
+        )
     close, corr = r.closest_observed, r.closest_corr
     if close is None:
         said = "no observed variable to compare with"

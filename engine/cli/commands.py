@@ -19,7 +19,7 @@ from ..search import SearchSettings
 from .live import hidden_lines
 from .model_file import load_network
 from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score, dumps, edge_summary, one_line, say
-from .reports import report_hidden, report_support, say_top_sets
+from .reports import regulator_table, report_hidden, report_support, say_top_sets
 from .rerun import rerun_command
 from .settings import data_settings, file_options, input_paths, model_reading
 
@@ -80,7 +80,8 @@ def write_csv(frame, path: str | None) -> None:
 
 
 def regulators_csv(path: str) -> str:
-    """Where ``bootstrap --csv FILE`` writes the hidden regulators' table: FILE's stem + ``_regulators.csv``."""
+    """Where ``--csv FILE`` writes the hidden regulators' table (``learn``: the regulator report;
+    ``bootstrap``: their support): FILE's stem + ``_regulators.csv``."""
     p = Path(path)
     return str(p.with_name(p.stem + "_regulators.csv"))
 
@@ -196,6 +197,9 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     result["rerun"] = rerun_command(result["settings"])  # how to get this result again (gene sets too)
     write_result(dumps(result), args.out)
     write_csv(net.edges_frame(), args.csv)
+    if args.csv and (args.hidden == "auto" or args.two_layer):  # one row per (hidden variable, child)
+        write_csv(regulator_table(est, result), regulators_csv(args.csv))
+        say(f"regulator report: {regulators_csv(args.csv)} (one row per hidden variable and child)")
     s = est.stats_
     value, name = result["score"].get("value", result["score"]["bic"]), result["score"].get("name", "bic")
     value_text = f"{value:,.2f} nats" if isinstance(value, (int, float)) and math.isfinite(value) else "n/a"

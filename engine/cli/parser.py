@@ -294,8 +294,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--csv",
         metavar="FILE",
         help="also write the edges as CSV to FILE, strongest first (learn: parent, child, weight, strength in "
-        "nats; bootstrap: parent, child, strength, direction, averaged, and with --hidden auto the hidden "
-        "regulators' support and each child's frequency in FILE's name + '_regulators.csv')",
+        "nats; bootstrap: parent, child, strength, direction, averaged); with --hidden auto also the hidden "
+        "regulators in FILE's name + '_regulators.csv' (learn: the regulator report, one row per hidden variable "
+        "and child; bootstrap: their support and each child's frequency)",
     )
     learn.add_argument(
         "--quiet",

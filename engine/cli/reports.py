@@ -6,7 +6,7 @@ from __future__ import annotations
 from .live import cap_lists, readable
 from .output import say
 
-__all__ = ["report_hidden", "report_support", "say_top_sets"]
+__all__ = ["regulator_table", "report_hidden", "report_support", "say_top_sets"]
 
 
 def say_top_sets(hidden: list[dict], edges) -> None:
@@ -22,6 +22,25 @@ def say_top_sets(hidden: list[dict], edges) -> None:
             f"  {h['name']}: top known set {r['set']}: {r['overlap']} of its {n} children "
             f"(set of {r['set_size']} in the data), p {r['p']:.2g}, q {r['q']:.2g}"
         )
+
+
+def regulator_table(est, result: dict):
+    """``learn``'s regulator report as a table (:func:`engine.hidden.report_table.report_table`, the
+    explorer's CSV too): the fitted hidden search's reports, with each hidden variable's enrichment
+    rows from ``result`` (the JSON, when ``--gene-sets`` was given); no row without hidden variables."""
+    from ..hidden.report_table import report_table
+
+    hs = getattr(est, "hidden_search_", None)
+    if hs is None or not hs.hidden:
+        return report_table([])
+    entries = {h["name"]: h for h in result.get("hidden", [])}
+    reports = hs.report()
+    for r in reports:
+        if "enrichment" in entries.get(r.name, {}):
+            r.extra["enrichment"] = entries[r.name]["enrichment"]
+    n = hs.n_observed
+    listed = None if hs.em.regulators is None else [hs.names[i] for i in hs.em.regulators]
+    return report_table(reports, hs.em.mean[:, :n], hs.names[:n], listed)
 
 
 def report_support(result, quiet: bool) -> None:

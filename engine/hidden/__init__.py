@@ -7,6 +7,7 @@
   scikit-learn mixture (``n_iter_``, ``converged_``, ``lower_bound_``, ``lower_bounds_``);
 * :mod:`.marginal` the observed-data log-likelihood with hidden and missing cells integrated out;
 * :mod:`.report` per child loading, sign, variance explained; the closest observed variable;
+* :mod:`.report_table` the report as one table (TF parents, flags, enrichment hits), the CSV export;
 * :mod:`.search` :class:`HiddenSearch`: propose, accept or reject, and the automatic protocol.
 """
 
@@ -20,6 +21,7 @@ from .proposals import (
     score_cluster,
 )
 from .report import REPORT_COLUMNS, ClusterView, RegulatorReport, cluster_view, regulator_report, report_rows
+from .report_table import REPORT_TABLE_COLUMNS, report_table
 from .search import HiddenSearch, HiddenVariable
 from .semiclique import find_semicliques
 
@@ -38,6 +40,8 @@ __all__ = [
     "RegulatorReport",
     "regulator_report",
     "report_rows",
+    "REPORT_TABLE_COLUMNS",
+    "report_table",
     "StructuralEM",
     "EMIteration",
     "MISSING_HANDLING",

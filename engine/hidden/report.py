@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 from scipy import sparse
@@ -28,6 +29,9 @@ from scipy.sparse.linalg import spsolve
 from .candidates import family_coefficients
 from .leverage import instance_names, profile_leverage
 from .proposals import ClusterProposal
+
+if TYPE_CHECKING:
+    from .verdict import PayBreakdown
 
 __all__ = [
     "REPORT_COLUMNS",
@@ -292,6 +296,9 @@ class HiddenVariable:
     score_after: float = math.nan
     source: str = ""
     removed_edges: list[tuple[str, str]] = field(default_factory=list)
+    #: the realized change split into log-likelihood and penalty (:class:`.verdict.PayBreakdown`),
+    #: when the acceptance measured it (the explorer's Accept); None otherwise
+    breakdown: PayBreakdown | None = None
 
     @property
     def realized_gain(self) -> float:
@@ -313,6 +320,8 @@ class HiddenVariable:
             "score_after": _num(self.score_after),
             "realized_gain": _num(self.realized_gain),
         }
+        if self.breakdown is not None:  # accepted by hand: the realized change split (.verdict)
+            out["score_breakdown"] = asdict(self.breakdown)
         if profile is not None:
             out["profile"] = [float(v) for v in profile]
             out["instances"] = instance_names(labels, len(profile))

@@ -37,6 +37,7 @@ from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
 from .trial import SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried, is_small
+from .verdict import baseline_model
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
 
@@ -166,13 +167,7 @@ class HiddenSearch:
     def baseline_score(self) -> float:
         """Observed-data score of the current network without a new variable, searched to
         convergence (on a copy; the current model is left as it is)."""
-        base = self.copy()
-        base.em = self._structural_em(
-            hidden={h.name: (self.hidden_profile(h.name), []) for h in self.hidden}, initial_edges=self.edges()
-        )
-        carry_posteriors(base.em, self.em, [h.name for h in self.hidden])
-        base.em.run()
-        return base.observed_bic()
+        return baseline_model(self).observed_bic()  # .verdict
 
     def accept(
         self,

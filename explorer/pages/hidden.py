@@ -12,17 +12,19 @@ import io
 import json
 import time
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
 from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
-from engine.hidden import REPORT_COLUMNS, cluster_view, report_rows
+from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
+from engine.hidden.leverage import profile_leverage
 from explorer import actions, export, gene_sets_box, state
+from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
+from explorer.proposal_text import common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -35,9 +37,12 @@ KEY_DL_MEMBERS = "ip_hidden_dl_members"
 KEY_DL_PROFILES = "ip_hidden_dl_profiles"
 KEY_UNDO = "ip_hidden_undo"
 KEY_PROPOSE = "ip_hidden_propose"
+KEY_ASKED = "ip_hidden_asked"
 KEY_SEARCH_FIRST = "ip_hidden_search_first"
 KEY_DL_REPORT = "ip_hidden_dl_report"
 KEY_DL_REPORT_JSON = "ip_hidden_dl_report_json"
+#: the regulator report's columns shown on the page (the per-H ones are in the line above it; the CSV has all)
+PER_CHILD = ["hidden", "child", "loading", "sign", "variance_explained", "corr_child_profile"]
 #: above this many variables the proposals are computed on request, not on every visit
 LAZY_ABOVE = 150
 
@@ -66,31 +71,14 @@ HOW_TO_READ = """
 - **Accept** adds a hidden variable (H1, H2, ...) as parent of the members, initialized from
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
-- **Flagged proposals** (status "odd: ...") draw most of *z\\**'s energy from one or two instances.
+- **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
+  or "odd".
+- **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).
 - **After Accept**, H's inferred profile (download) and the loadings of the regulator report are on
   one scale, H on unit variance under the network.
 """
-
-
-def _removal(prop) -> str:
-    """What removing the edges among a proposal's members costs, in words (none to remove: say so,
-    rather than "lose 0.00 when the 0 edge(s) among them are removed")."""
-    n = len(prop.removed_edges)
-    if n == 0:
-        return "no edge joins the members, so none is removed"
-    edges = "the edge" if n == 1 else f"the {n} edges"
-    return f"the members lose {prop.removed_loss:.2f} nats when {edges} among them are removed"
-
-
-def _common_text(prop) -> str:
-    """How much of the members' variance one common parent explains, in words (the review order's
-    key for proposals that do not pay, engine.hidden.modules)."""
-    if not np.isfinite(prop.common_variance) or not prop.names:
-        return ""
-    share = prop.common_variance / len(prop.names)
-    return f"One common parent explains {share:.0%} of the members' remaining variance on average. "
 
 
 def render() -> None:
@@ -124,17 +112,9 @@ def render() -> None:
     hs = session.hidden
     values = session.values()
 
-    def _status(p) -> str:
-        # short, so the kind shows first in a 75-px cell; the warning and "Proposal #k" say it in full
-        if p.flagged:
-            return f"odd: {', '.join(p.high_leverage)}"
-        if not p.explained_by:
-            return "new"
-        return f"≈ {p.explained_by}" + (" (member)" if p.explained_by in p.names else "")
-
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
-        st.success(message)
+        (st.warning if actions.NOT_PAY in message else st.success)(message)
 
     with st.expander("How to read this page", expanded=False):
         st.markdown(HOW_TO_READ)
@@ -143,7 +123,9 @@ def render() -> None:
     rejected = frozenset(session.rejected)
     key = (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected)
     request = st.empty()  # the "Propose" button, cleared once the proposals are listed
-    if dataset.n_vars > LAZY_ABOVE and not state.memo_ready("hidden_proposals", key):
+    # asked once for this network: a Reject or another count re-proposes without asking again
+    asked = st.session_state.get(KEY_ASKED) == key[:3]
+    if dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key):
         # on a large network the proposals take a while: computed on request, not on every visit
         request.button(
             "Propose hidden variables",
@@ -165,12 +147,16 @@ def render() -> None:
         st.error(str(exc))
         return
     request.empty()
+    st.session_state[KEY_ASKED] = key[:3]
 
     st.caption(
         f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
         "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
         "estimated to pay first, by the estimate; then by how much of their members' variance one common "
-        "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last."
+        "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "
+        "This is an order to review in, not the order in which `--hidden auto` tries them: auto tries proposals "
+        "in its own order on its own converged network and keeps one only when its realized observed-data score "
+        "change is positive, so what it adds need not be rank 1 here."
         + (
             f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members."
             if dataset.n_vars > CAP_CLUSTERS_ABOVE
@@ -185,7 +171,7 @@ def render() -> None:
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
         if plain:
             st.dataframe(
-                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, _status),
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status_text),
                 hide_index=True,
                 width="stretch",
                 column_config=proposal_columns(session.score_label),
@@ -200,8 +186,10 @@ def render() -> None:
                 "failed sample, a one-off shock)."
             )
             with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
-                st.dataframe(
-                    proposal_table([proposals[i] for i in group], [i + 1 for i in group], session.score_label, _status),
+                st.dataframe(  # no status column: all are "odd", and the expander is narrower than the page
+                    proposal_table(
+                        [proposals[i] for i in group], [i + 1 for i in group], session.score_label, status_text
+                    ).drop(columns="status"),
                     hide_index=True,
                     width="stretch",
                     column_config=proposal_columns(session.score_label),
@@ -221,13 +209,13 @@ def render() -> None:
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
-            f"data with the rest of the network fixed: {_removal(prop)}; they gain what one common factor "
+            f"data with the rest of the network fixed: {removal_text(prop)}; they gain what one common factor "
             f"explains of their remaining correlation, and pay the penalty of {len(prop.names) + 2} new parameters. "
-            + _common_text(prop)
+            + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
             "Accept reports the realized change. Closest "
-            f"existing variable: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+            f"variable outside the set: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
             + (
                 f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
                 "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "
@@ -316,10 +304,17 @@ def _accepted_section(session) -> None:
                 "children": ", ".join(children[h.name]),
                 "proposed members": ", ".join(h.members),
                 f"estimated Δ{session.score_label} at proposal": round(h.estimated_gain, 2),
+                f"realized Δ{session.score_label}": round(h.realized_gain, 2),  # what Accept measured
             }
             for h in hs.hidden
         ]
-        wide = {c: st.column_config.TextColumn(c, width=280) for c in ("children", "proposed members")}
+        wide = {c: st.column_config.TextColumn(c, width=220) for c in ("children", "proposed members")}
+        wide[f"estimated Δ{session.score_label} at proposal"] = st.column_config.NumberColumn(
+            f"est. Δ{session.score_label} (proposal)", width=130
+        )
+        wide[f"realized Δ{session.score_label}"] = st.column_config.NumberColumn(
+            width=110, help="Measured at Accept: observed data, against the network before it searched to convergence."
+        )
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch", column_config=wide)  # fits at 1280 px
         members = pd.DataFrame([(h.name, c) for h in hs.hidden for c in children[h.name]], columns=["hidden", "child"])
         profiles = export.inferred_profiles(session)  # on the regulator report's scale, H on unit variance
@@ -343,6 +338,10 @@ def _accepted_section(session) -> None:
             f"{session.learned_network().score_info['value']:,.2f} "
             "nats (hidden variables integrated out exactly)."
         )
+        for h in hs.hidden:  # why one does not pay, with the figures (explorer.accept_verdict)
+            if h.breakdown is not None and not h.breakdown.pays:
+                odd = profile_leverage(hs.hidden_profile(h.name), session.dataset.instance_labels).instances
+                st.warning(verdict_text(h.name, h.breakdown, odd))
         _report_section(session, hs, names, values)
 
 
@@ -372,23 +371,29 @@ def _report_section(session, hs, names: list[str], values) -> None:
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
         "the share of the child's variance due to H's direct effect, and corr(child, H's inferred profile). "
-        "Per hidden variable: the closest observed variable, and the estimated and realized score changes."
+        "Per hidden variable (the line above the table): its regulator parents, the closest observed variable, "
+        "and the estimated and realized score changes. The CSV has one row per child with every column, "
+        "the hidden variable's own ones repeated: TF parents and the share of its variance they explain, "
+        "leverage and odd conditions, a listed regulator that may already play its role, enriched gene sets."
     )
     measured = set(session.dataset.names)
     listed = [g for g in session.regulators or () if g in measured] or None  # the list's names in the data
     for r in reports:
         st.markdown(report_line(r, listed))
         r.extra["leverage"], r.extra["flagged_instances"] = profile_flags(r)  # in the JSON, as in the network's
-    rows = pd.DataFrame(report_rows(reports), columns=REPORT_COLUMNS)
-    st.dataframe(rows.round(4), hide_index=True, width="stretch")
+    table_slot = st.empty()
     c1, c2 = st.columns(2)
-    c1.download_button(
-        "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
-    )
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
     enriched = gene_sets_box.hidden_section(edges, [r.name for r in reports], session.regulators)
     for r in reports if enriched is not None else ():  # the known sets among its children, in the JSON
         r.extra["enrichment"] = [row.to_dict() for row in enriched[r.name]]
+    n_obs = session.dataset.n_vars
+    # one engine function for this CSV and the CLI's (engine.hidden.report_table)
+    rows = report_table(reports, values[:, :n_obs], names[:n_obs], listed)
+    table_slot.dataframe(rows[PER_CHILD].round(4), hide_index=True, width="stretch")
+    c1.download_button(
+        "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
+    )
     payload = json.dumps([r.to_dict() for r in reports], indent=2)
     c2.download_button(
         "Download regulator report (JSON)", payload, "regulators.json", "application/json", key=KEY_DL_REPORT_JSON

@@ -62,3 +62,24 @@ def test_propose_button_cleared_once_proposals_are_listed():
     assert not at.exception
     assert not [b for b in at.button if b.key == "ip_hidden_propose"]
     assert any("members" in d.value.columns for d in at.dataframe)  # the proposals table
+
+
+def test_reject_lists_the_next_proposals_without_asking_again():
+    """Asked once for this network, a Reject (or another count) lists the proposals again at once; a
+    new network (Undo accept) asks again (#22: after a Reject the page showed only the button)."""
+    session = _accepted_session()
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    at.button(key="ip_hidden_propose").click().run()
+    first = next(d.value for d in at.dataframe if "members" in d.value.columns)
+    at.button(key="ip_hidden_reject").click().run()
+    assert not at.exception
+    assert not [b for b in at.button if b.key == "ip_hidden_propose"]
+    after = next(d.value for d in at.dataframe if "members" in d.value.columns)
+    assert first.iloc[0]["members"] not in set(after["members"])  # the rejected one is gone
+    at.slider(key="ip_hidden_n").set_value(3).run()
+    assert not at.exception and not [b for b in at.button if b.key == "ip_hidden_propose"]
+    at.button(key="ip_hidden_undo").click().run()  # another network: proposals on request again
+    assert not at.exception
+    assert [b for b in at.button if b.key == "ip_hidden_propose"]

@@ -54,3 +54,15 @@ def test_a_profile_resting_on_one_condition_is_flagged():
     assert flagged == ["WT_5h"] and leverage > 0.5
     assert profile_flags(_report())[1] == [] and "odd sample" not in report_line(_report(), None)
     assert profile_flags(_report(profile=[])) == (None, [])
+
+
+def test_a_listed_regulator_among_its_children_is_named():
+    """H -> TF019 with TF019 on the list: the line says the score cannot tell the direction (#22)."""
+    line = report_line(_report(), ["b0230", "b0031"])
+    assert line.startswith(
+        "**H1** (none of the 2 listed regulators is its parent; listed regulator(s) b0230 among its children: "
+        "the score cannot tell H -> TF from TF -> H"
+    )
+    assert "among its children" not in report_line(_report(), ["b0031"])
+    # with parents of its own H -> TF is not reversible without a new v-structure: nothing said
+    assert "among its children" not in report_line(_report(parents=["b0031"]), ["b0230", "b0031"])

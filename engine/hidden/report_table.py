@@ -1,0 +1,141 @@
+"""The regulator report as one table, one row per (hidden variable, child): what the CLI writes
+(``learn --hidden auto --csv FILE`` -> ``FILE_regulators.csv``) and the explorer's Hidden page
+downloads, from one function (#22).
+
+Per child the columns of :data:`~.report.REPORT_COLUMNS` (loading, sign, variance explained,
+corr(child, profile)); per hidden variable, repeated on each of its rows so that the table filters
+by child as well as by H:
+
+* ``parents``: H's own parents (regulators it depends on, ``H <- TF``), strongest first, ``"; "``-joined;
+  ``parents_r2``: the share of H's implied variance they explain (near 1: H is a combination of
+  measured regulators rather than a new one);
+* ``leverage`` and ``odd_instances``: the largest share of H's profile energy in one instance, and
+  the one or two instances that flag it (:mod:`.leverage`; empty when not flagged);
+* ``explained_by`` and ``explained_corr``: a variable whose values correlate with H's profile at
+  ``|r| >= STAND_IN_CORR`` and so may already play its role: with a regulator list, the listed
+  regulator with the largest ``|r|`` (a child included: a listed regulator among H's children could be
+  their parent itself); without one, the observed variable outside H's children with the largest ``|r|``
+  (a child that tracks H is its hub gene, WGCNA's term, not a stand-in). Empty below the threshold;
+* ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
+  (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
+  passes, empty when no gene sets were given (:mod:`engine.enrichment`).
+
+A hidden variable without children (structural EM may drop them all) keeps one row, ``child`` empty.
+Nothing here refits: the numbers are the reports' (:func:`~.report.regulator_report`) and Pearson
+correlations of the values given.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+
+from .leverage import profile_leverage
+from .report import REPORT_COLUMNS, RegulatorReport, report_rows
+
+__all__ = ["ENRICHED_Q", "REPORT_TABLE_COLUMNS", "STAND_IN_CORR", "profile_flags", "report_table", "stand_in"]
+
+#: |corr(values, H's profile)| from which a variable may stand in for H (the proposals' default
+#: ``explained_threshold``, :func:`~.candidates.propose_from_search`)
+STAND_IN_CORR = 0.9
+#: Benjamini-Hochberg q up to which a gene set counts as enriched among H's children
+ENRICHED_Q = 0.05
+#: the table's columns: the per-child report, then what a biologist checks per hidden variable
+REPORT_TABLE_COLUMNS = [
+    *REPORT_COLUMNS,
+    "parents",
+    "parents_r2",
+    "leverage",
+    "odd_instances",
+    "explained_by",
+    "explained_corr",
+    "enriched_sets",
+]
+
+
+def profile_flags(r: RegulatorReport) -> tuple[float | None, list[str]]:
+    """The leverage of ``r``'s inferred profile and the one or two instances that flag it (none: []);
+    None and [] without a profile."""
+    values = r.profile.get("values")
+    if values is None or len(values) == 0:
+        return None, []
+    lev = profile_leverage(values, r.profile.get("instances"))
+    return lev.leverage, list(lev.instances)
+
+
+def stand_in(
+    r: RegulatorReport, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None = None
+) -> tuple[str | None, float]:
+    """The variable that may already play ``r``'s role and its |corr| with H's profile (see the
+    module docstring), or (None, NaN). ``values`` (M, n) are the observed variables ``names``."""
+    profile = np.asarray(r.profile.get("values") or [], dtype=float)
+    values = np.asarray(values, dtype=float)
+    if profile.size == 0 or profile.size != values.shape[0]:
+        return None, math.nan
+    children = {c.child for c in r.children}
+    listed = set(regulators) if regulators else None
+    cols = [j for j, n in enumerate(names) if (n in listed if listed is not None else n not in children)]
+    if not cols:
+        return None, math.nan
+    x = values[:, cols] - values[:, cols].mean(axis=0)
+    z = profile - profile.mean()
+    den = np.sqrt((x * x).sum(axis=0) * (z @ z))
+    corr = np.abs(np.where(den > 0, (z @ x) / np.where(den > 0, den, 1.0), 0.0))
+    j = int(np.argmax(corr))
+    if corr[j] < STAND_IN_CORR:
+        return None, math.nan
+    return str(names[cols[j]]), float(corr[j])
+
+
+def _enriched(r: RegulatorReport) -> str | None:
+    rows = r.extra.get("enrichment")
+    if rows is None:
+        return None
+    hits = sorted((row for row in rows if row["q"] <= ENRICHED_Q), key=lambda row: row["p"])
+    return "; ".join(f"{row['set']} (q={row['q']:.2g})" for row in hits) or "none"
+
+
+def report_table(
+    reports: Sequence[RegulatorReport],
+    values: np.ndarray | None = None,
+    names: Sequence[str] | None = None,
+    regulators: Sequence[str] | None = None,
+) -> pd.DataFrame:
+    """The regulator report as a table with :data:`REPORT_TABLE_COLUMNS` (see the module docstring).
+
+    Parameters
+    ----------
+    reports : the hidden variables' reports (their ``extra["enrichment"]`` rows, when gene sets
+        were tested, fill ``enriched_sets``)
+    values, names : the observed variables' values (M, n) and names, for ``explained_by`` (left
+        empty without them)
+    regulators : the regulator list in force (its names in the data), or None
+    """
+    rows = []
+    for r in reports:
+        leverage, odd = profile_flags(r)
+        by, corr = stand_in(r, values, names, regulators) if values is not None and names else (None, math.nan)
+        per_h = {
+            "parents": "; ".join(r.parents),
+            "parents_r2": r.parents_r2,
+            "leverage": math.nan if leverage is None else leverage,
+            "odd_instances": "; ".join(odd),
+            "explained_by": by,
+            "explained_corr": corr,
+            "enriched_sets": _enriched(r),
+        }
+        children = report_rows([r]) or [
+            {
+                "hidden": r.name,
+                "child": None,
+                "closest_observed": r.closest_observed,
+                "closest_corr": r.closest_corr,
+                "estimated_gain": r.estimated_gain,
+                "realized_gain": r.realized_gain,
+            }
+        ]
+        rows.extend({**child, **per_h} for child in children)
+    return pd.DataFrame(rows, columns=REPORT_TABLE_COLUMNS)

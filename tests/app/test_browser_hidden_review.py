@@ -1,0 +1,172 @@
+"""A biologist's review on the Hidden page in a real headless Chromium at 1280 px (#22): every status
+of the proposals table fits its cell (a hub member named, the flagged group's table inside its
+expander), and on a 2500-gene x 27 table with a regulator list: search, propose, Accept, and the
+regulator report's CSV downloaded and read back with pandas (TF parents, parents_r2, flags, the
+known targets enriched among H's children).
+
+Marked ``browser``; its own server on port 8631 (or ``IPE_HIDDEN_REVIEW_PORT``). Screenshots go to
+pytest's ``tmp_path`` and /tmp/ipe_screens/.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser_hidden_genome import write_genome_table
+
+from engine.hidden import REPORT_TABLE_COLUMNS
+from explorer.hidden_columns import proposal_columns
+
+pytestmark = pytest.mark.browser
+PORT = int(os.environ.get("IPE_HIDDEN_REVIEW_PORT", "8631"))
+ROOT = Path(__file__).resolve().parents[2]
+
+#: the text of every cell of a column of each proposals table (glide-data-grid's accessible table)
+CELLS_JS = """(name) => [...document.querySelectorAll('[data-testid=stDataFrame]')].flatMap(frame => {
+  const heads = [...frame.querySelectorAll('th')].map(th => th.textContent);
+  const col = heads.indexOf(name);
+  if (col < 0) return [];
+  return [...frame.querySelectorAll('tr')].slice(1).map(tr => (tr.children[col] || {}).textContent || '');
+})"""
+#: the drawn width (px) of each text in the grid's font, and each table's scrolled and visible widths
+MEASURE_JS = """(texts) => {
+  const c = document.createElement('canvas').getContext('2d');
+  c.font = "14px 'Source Sans Pro', sans-serif";
+  return texts.map(t => c.measureText(t).width);
+}"""
+SCROLL_JS = """() => [...document.querySelectorAll('[data-testid=stDataFrame] .dvn-scroller')]
+  .map(s => [s.scrollWidth, s.clientWidth])"""
+
+
+@pytest.fixture(scope="module")
+def review_server():
+    with streamlit_server(PORT) as url:
+        yield url
+
+
+def _propose(page, expected: str) -> float:
+    page.get_by_text(expected).first.wait_for(timeout=240_000)
+    page.get_by_role("link", name="Hidden variables").first.click()
+    button = page.get_by_role("button", name="Propose hidden variables", exact=True).first
+    button.wait_for(timeout=60_000)
+    t0 = time.monotonic()
+    button.click()
+    page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=300_000)
+    return time.monotonic() - t0
+
+
+def test_status_cells_are_readable_at_1280_px(review_server, tmp_path):
+    path = tmp_path / "genome_odd.csv"
+    write_genome_table(path)  # a 40-gene module and one odd condition in 100 genes
+    with chromium() as browser:
+        page, errors = open_app(browser, review_server)
+        page.set_viewport_size({"width": 1280, "height": 1400})
+        upload(page, path)
+        _propose(page, "27 instances x 2500 variables")
+        page.get_by_text("proposal(s) flagged by").first.click()  # open the flagged group's table
+        page.wait_for_timeout(2500)
+        _shot(page, tmp_path, "hidden_review_status.png")
+        status = page.evaluate(CELLS_JS, "status")
+        assert status and any(s.startswith("hub ") for s in status), status
+        width = proposal_columns("EBIC")["status"]["width"]
+        drawn = page.evaluate(MEASURE_JS, status)
+        assert all(w + 16 <= width for w in drawn), list(zip(status, drawn, strict=True))  # 8 px padding a side
+        for scrolled, visible in page.evaluate(SCROLL_JS):  # the page's table and the expander's
+            assert scrolled <= visible, f"a proposals table scrolls sideways: {scrolled} px in {visible} px"
+        assert not errors, errors
+
+
+def test_accept_and_export_the_regulator_report(review_server, tmp_path):
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    from bench_regulators_genome import generate
+
+    g = generate(1, "module")  # 2500 genes x 27, a 40-gene module of a removed TF, 115 listed TFs
+    frame = pd.DataFrame(g["values"], columns=g["names"])
+    frame.insert(0, "condition", g["labels"])
+    path = tmp_path / "genome_tfs.csv"
+    frame.to_csv(path, index=False)
+    with chromium() as browser:
+        page, errors = open_app(browser, review_server)
+        page.set_viewport_size({"width": 1280, "height": 1400})
+        upload(page, path)
+        page.get_by_text("27 instances x 2500 variables").first.wait_for(timeout=240_000)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        sidebar.get_by_role("textbox", name="Candidate regulators (optional)").fill("\n".join(g["regulators"]))
+        sidebar.get_by_role("button", name="Apply").click()
+        page.wait_for_timeout(2000)  # the Apply rerun, before leaving the page
+        page.get_by_role("link", name="Search").first.click()
+        page.get_by_text("Settings applied").first.wait_for(timeout=180_000)
+        page.locator("[data-testid=stMain] button", has_text="Run to convergence").first.click()
+        page.get_by_text("Converged").first.wait_for(timeout=600_000)
+        # known targets of the removed regulator, as a GMT (its module, and a set of other genes)
+        gmt = tmp_path / "targets.gmt"
+        others = [n for n in g["names"][200:230] if n not in g["module"]]
+        gmt.write_text(f"MODULE_TARGETS\tna\t{chr(9).join(sorted(g['module']))}\nOTHER\tna\t{chr(9).join(others)}\n")
+        sidebar.locator("summary", has_text="Gene sets (prior knowledge)").first.click()
+        box = sidebar.locator("[data-testid=stFileUploader]").filter(has_text="GMT file")
+        box.locator("input[type=file]").set_input_files(str(gmt))
+        sidebar.get_by_text("targets.gmt: 2 gene set(s) (GMT)").wait_for(timeout=60_000)
+        listed_s = _propose(page, "27 instances x 2500 variables")
+        _shot(page, tmp_path, "hidden_review_proposals.png")
+        t0 = time.monotonic()
+        page.get_by_role("button", name="Accept", exact=True).first.click()
+        page.get_by_text("Added H1").first.wait_for(timeout=600_000)
+        accept_s = time.monotonic() - t0
+        button = page.get_by_role("button", name="Download regulator report (CSV)")
+        button.scroll_into_view_if_needed()
+        _shot(page, tmp_path, "hidden_review_accepted.png")
+        with page.expect_download(timeout=60_000) as download:
+            button.click()
+        table = pd.read_csv(download.value.path())
+        print(f"2500 genes x 27, 115 TFs: proposals listed {listed_s:.1f} s after the click, Accept {accept_s:.1f} s")
+        assert list(table.columns) == REPORT_TABLE_COLUMNS
+        assert set(table["hidden"]) == {"H1"} and len(table) >= 20  # the module's genes
+        assert len(set(table["child"]) & g["module"]) >= 20
+        assert table["parents"].notna().all() and set(table["parents"].iloc[0].split("; ")) <= set(g["regulators"])
+        assert ((table["parents_r2"] > 0) & (table["parents_r2"] < 1)).all()
+        assert table["leverage"].between(0, 1).all() and table["odd_instances"].isna().all()
+        assert table["enriched_sets"].str.startswith("MODULE_TARGETS (q=").all()  # OTHER is not enriched
+        assert not errors, errors
+
+
+def test_an_accept_that_does_not_pay_says_why(review_server, tmp_path):
+    """24 conditions, 20 listed regulators, a 6-gene module tracked by H1 that EBIC does not let pay:
+    the warning gives the figures, the accepted table shows the realized change, H1 stays."""
+    import numpy as np
+
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(24, 40))
+    x[:, :6] = 0.8 * rng.normal(size=24)[:, None] + 0.8 * rng.normal(size=(24, 6))
+    path = tmp_path / "few_conditions.csv"
+    pd.DataFrame(x, columns=[f"g{i}" for i in range(40)]).to_csv(path, index=False)
+    with chromium() as browser:
+        page, errors = open_app(browser, review_server)
+        page.set_viewport_size({"width": 1280, "height": 1400})
+        upload(page, path)
+        page.get_by_text("24 instances x 40 variables").first.wait_for(timeout=120_000)
+        sidebar = page.locator("[data-testid=stSidebar]")
+        sidebar.get_by_role("textbox", name="Candidate regulators (optional)").fill(
+            "\n".join(f"g{i}" for i in range(20, 40))
+        )
+        sidebar.get_by_role("button", name="Apply").click()
+        page.wait_for_timeout(2000)
+        page.get_by_role("link", name="Hidden variables").first.click()
+        page.get_by_role("button", name="Run the search to convergence first").click()
+        page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=120_000)
+        page.wait_for_timeout(1500)
+        page.get_by_role("button", name="Accept", exact=True).first.click()
+        verdict = page.locator("[data-testid=stAlert]", has_text="does not pay under EBIC").first
+        verdict.wait_for(timeout=120_000)
+        text = verdict.inner_text()
+        assert "log-likelihood rises by" in text and "what BIC charges" in text and "conditions" in text
+        assert page.locator("[data-testid=stAlert]", has_text="it does NOT pay").count() >= 1
+        verdict.scroll_into_view_if_needed()
+        page.wait_for_timeout(1000)
+        _shot(page, tmp_path, "hidden_review_not_paying.png")
+        assert not errors, errors
