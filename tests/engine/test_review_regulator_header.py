@@ -29,3 +29,9 @@ def test_an_unmeasured_first_gene_is_kept_and_not_called_a_header(tmp_path):
 
 def test_a_two_column_table_with_a_header_row_is_still_detected():
     assert header_line("TF list,source\ntf0,a\ntf1,a\ntf2,b\ntf3,b\n", DATA) is not None
+
+
+def test_a_gene_named_like_a_header_word_is_kept_when_it_is_a_variable():
+    assert header_line("ID\ntf0\ntf1\n", ["ID", *DATA]) is None
+    assert header_line("Symbol,HTH\ntf0,HTH\ntf1,bZIP\ntf2,bZIP\n", ["Symbol", *DATA]) is None
+    assert header_line("Symbol\ntf0\ntf1\n", DATA) is not None  # not a variable: the column's name
