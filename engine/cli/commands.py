@@ -66,6 +66,8 @@ def check_outputs(args: argparse.Namespace) -> None:
     inputs = [getattr(args, k, None) for k in ("regulators", "gene_sets", "targets")]
     check_out(args.out, args.data, "--out", inputs)
     check_out(args.csv, args.data, "--csv", inputs)
+    if args.out and args.csv and Path(args.out).resolve() == Path(args.csv).resolve():
+        raise DataValidationError(f"--csv {args.csv}: is the --out file too; the edges table would replace the JSON.")
     if args.csv and (args.hidden == "auto" or args.two_layer):
         check_out(regulators_csv(args.csv), args.data, "--csv (its regulator table)", inputs)
 

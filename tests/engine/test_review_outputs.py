@@ -36,3 +36,12 @@ def test_csv_over_the_regulator_list_is_refused_naming_csv(tmp_path, capsys):
     err = capsys.readouterr().err
     assert rc == 2 and "--csv" in err and "tfs.txt" in err
     assert regs.read_text() == "g0\ng1\n"
+
+
+def test_csv_and_out_may_not_be_one_file(tmp_path, capsys):
+    data = tmp_path / "expr.csv"
+    _data(data)
+    out = tmp_path / "r.json"
+    rc = main(["learn", str(data), "--out", str(out), "--csv", str(tmp_path / "." / "r.json")])
+    err = capsys.readouterr().err
+    assert rc == 2 and "--csv" in err and "--out" in err and not out.exists()
