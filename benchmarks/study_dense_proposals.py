@@ -51,6 +51,7 @@ from engine.hidden.trial import climb, try_proposal  # noqa: E402
 
 
 def corr(a: np.ndarray, b: np.ndarray) -> float:
+    """|Pearson correlation| of ``a`` and ``b`` (the sign of a hidden profile is arbitrary)."""
     return abs(float(np.corrcoef(a, b)[0, 1]))
 
 
@@ -200,6 +201,8 @@ def pool_trials(hs: HiddenSearch, x: np.ndarray, kids: set[int], h: np.ndarray) 
 
 
 def study(gen: str, seed: int, extra=None) -> None:
+    """Print, for seed ``seed`` of generator ``gen``, what the proposals ``auto`` makes on its
+    learned network recover of the planted regulator (``extra(hs, x, kids, h)``: more lines)."""
     x, kid_sets, hs_true = generate_all(gen, seed)
     kids, h = kid_sets[0], hs_true[0]
     t0 = time.process_time()

@@ -91,11 +91,14 @@ def widened(xc, parents, z, rounds: int = 5) -> tuple[np.ndarray, list[int]]:
 
 
 def pr(members, kids) -> str:
+    """``P .. R .. size ..``: precision and recall of ``members`` against the planted children ``kids``."""
     m = set(int(v) for v in members)
     return f"P {len(m & kids) / max(len(m), 1):.2f} R {len(m & kids) / len(kids):.2f} size {len(m)}"
 
 
 def study(seed: int, trials: bool) -> None:
+    """Print each proposal source's best |corr| with the planted h on ``dense`` seed ``seed``
+    (``trials``: also the oracle and pool sets through ``auto``'s trial); see the module docstring."""
     x, kid_sets, hs_true = generate_all("dense", seed)
     kids, h = kid_sets[0], hs_true[0]
     t0 = time.process_time()

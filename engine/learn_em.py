@@ -142,7 +142,8 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     net.loglik = summary["observed_loglik"]
     net.bic = _plain_bic(em, net.loglik)  # the paper's BIC; the score EM maximized is score_info's value
     self.score_choice_ = em.score_choice
-    net.score_info = {**em.score_choice.describe(), "value": summary["observed_bic"]}
+    # the scorer EM's value used: its EBIC candidates count the added hidden variables too
+    net.score_info = {**em.scorer.describe(), "reason": em.score_choice.reason, "value": summary["observed_bic"]}
     net.flagged_proposals = summary.get("flagged_proposals", [])
     if design is not None:
         net.interventions = design.record(dataset.names, dataset.values, False)

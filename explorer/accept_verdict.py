@@ -59,7 +59,13 @@ def verdict_text(name: str, b: PayBreakdown, odd: Sequence[str] = ()) -> str:
     elif b.conditions_to_pay is not None:
         text += (
             f" With the same effect per condition it would pay from about **{b.conditions_to_pay} conditions** "
-            f"(this table has {b.n_samples}; an extrapolation: the gain grows with the conditions, the penalty "
-            "with their logarithm)."
+            f"(this table has {b.n_samples}; an extrapolation: beyond the {b.n_params / 2:.1f} nats that "
+            f"{b.n_params} free parameters gain by chance, the gain grows with the conditions, the penalty with "
+            "their logarithm)."
+        )
+    elif b.loglik_gain <= b.n_params / 2:
+        text += (
+            f" Its gain is no more than the {b.n_params / 2:.1f} nats that {b.n_params} free parameters gain by "
+            "chance on average, so more conditions of the same kind need not make it pay."
         )
     return text + f" {name} stays in the network so that you can inspect it; **Undo accept** removes it."

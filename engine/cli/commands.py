@@ -36,20 +36,40 @@ __all__ = [
 ]
 
 
-def check_out(path: str | None, data: str | None = None) -> None:
-    """Fail before a long search, not after it, when --out cannot be written."""
+def check_out(path: str | None, data: str | None = None, flag: str = "--out", inputs=()) -> None:
+    """Fail before a long search, not after it, when output ``path`` (option ``flag``) cannot be
+    written or is the data file or another input file (``inputs``: e.g. the regulator list)."""
     if not path:
         return
     p = Path(path)
     if p.is_dir():
-        raise DataValidationError(f"--out {path}: is a folder, not a file.")
-    if data is not None and p.exists() and Path(data).exists() and p.resolve() == Path(data).resolve():
-        raise DataValidationError(f"--out {path}: is the data file itself; choose another name for the result.")
+        raise DataValidationError(f"{flag} {path}: is a folder, not a file.")
+
+    def same(f) -> bool:
+        return f is not None and p.exists() and Path(f).exists() and p.resolve() == Path(f).resolve()
+
+    if same(data):
+        raise DataValidationError(f"{flag} {path}: is the data file itself; choose another name for the result.")
+    for f in inputs:
+        if same(f):
+            raise DataValidationError(f"{flag} {path}: is the input file {f} itself; choose another name.")
     parent = p.parent if str(p.parent) else Path(".")
     if not parent.is_dir():
-        raise DataValidationError(f"--out {path}: folder {str(parent)!r} does not exist.")
+        raise DataValidationError(f"{flag} {path}: folder {str(parent)!r} does not exist.")
     if not os.access(p if p.exists() else parent, os.W_OK):
-        raise DataValidationError(f"--out {path}: not writable.")
+        raise DataValidationError(f"{flag} {path}: not writable.")
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """:func:`check_out` for every file ``learn`` or ``bootstrap`` writes: ``--out``, ``--csv`` and,
+    with hidden variables, the regulator table ``--csv`` names (:func:`regulators_csv`)."""
+    inputs = [getattr(args, k, None) for k in ("regulators", "gene_sets", "targets")]
+    check_out(args.out, args.data, "--out", inputs)
+    check_out(args.csv, args.data, "--csv", inputs)
+    if args.out and args.csv and Path(args.out).resolve() == Path(args.csv).resolve():
+        raise DataValidationError(f"--csv {args.csv}: is the --out file too; the edges table would replace the JSON.")
+    if args.csv and (args.hidden == "auto" or args.two_layer):
+        check_out(regulators_csv(args.csv), args.data, "--csv (its regulator table)", inputs)
 
 
 def write_result(text: str, out: str | None) -> None:
@@ -164,8 +184,7 @@ def make_estimator(args: argparse.Namespace, names=None):
 
 def learn(args: argparse.Namespace, progress: Progress) -> int:
     """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
-    check_out(args.out, args.data)
-    check_out(args.csv, args.data)
+    check_outputs(args)
     dataset = load_data(args)
     est = make_estimator(args, dataset.names)
     matched = read_gene_sets(args, dataset)
@@ -229,8 +248,7 @@ def bootstrap(args: argparse.Namespace) -> int:
 
     Exit status 0, or 1 when some replicates failed (the others' result is written all the same).
     """
-    check_out(args.out, args.data)
-    check_out(args.csv, args.data)
+    check_outputs(args)
     dataset = load_data(args)
     est = make_estimator(args, dataset.names)
     matched = read_gene_sets(args, dataset)

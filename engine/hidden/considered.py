@@ -80,14 +80,6 @@ class Considered:
                 )
         return candidates
 
-    def odd_conditions(self) -> list[str]:
-        """The instances that flag at least one set-aside proposal, most often first."""
-        count: dict[str, int] = {}
-        for p in self.flagged.values():
-            for name in p.high_leverage:
-                count[name] = count.get(name, 0) + 1
-        return sorted(count, key=lambda n: -count[n])
-
     def to_list(self) -> list[dict]:
         """The set-aside proposals for the JSON: members, their number, source, estimated gain,
         ``leverage`` and ``flagged_instances``."""

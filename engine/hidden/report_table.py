@@ -91,6 +91,8 @@ def stand_in(
 
 
 def _enriched(r: RegulatorReport) -> str | None:
+    """The ``enriched_sets`` cell of ``r`` (see the module docstring): the sets with ``q <=
+    ENRICHED_Q``, most significant first, ``"none"`` when none passes, None without gene sets."""
     rows = r.extra.get("enrichment")
     if rows is None:
         return None

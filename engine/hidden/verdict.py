@@ -12,9 +12,13 @@ exactly. BIC charges ``log(M) / 2`` nats per free parameter; EBIC adds ``gamma *
 family of ``k`` parents among ``p`` candidates (:mod:`engine.score`), which on few conditions and
 many candidates is most of the penalty. :class:`PayBreakdown` also gives the same two networks'
 change under BIC, and the number of conditions from which a variable of the same effect per condition
-would pay: the log-likelihood gain grows about in proportion to M, the BIC part of the penalty as
-``log(M) / 2`` per parameter, EBIC's part not at all (an extrapolation at the same effect size, said as
-such where it is shown).
+would pay (an extrapolation at the same effect size, said as such where it is shown). The maximized
+log-likelihood gain of ``k`` more free parameters is, in expectation, ``k / 2`` nats of chance fit
+(Wilks: twice the gain is about chi-square with ``k`` degrees of freedom, non-central when there is an
+effect) plus ``M`` times the effect per condition; so the gain at ``M'`` conditions is extrapolated as
+``k / 2 + (gain - k / 2) * M' / M``, the BIC part of the penalty grows as ``log(M') / 2`` per
+parameter, EBIC's part not at all. A gain of at most ``k / 2`` is what chance alone gives: no
+extrapolation then.
 
 Not checked: the two models must be on the same data (the caller's baseline and the accepted model).
 """
@@ -53,12 +57,14 @@ class PayBreakdown:
     bic_penalty: float
     #: free parameters after minus before
     n_params: int
-    #: the fewest conditions from which the same log-likelihood gain per condition outweighs the
-    #: penalty (None: never, the log-likelihood does not rise; or beyond ``MAX_CONDITIONS_FACTOR * M``)
+    #: the fewest conditions from which the same effect per condition outweighs the penalty (module
+    #: docstring; None: the gain is no more than the ``n_params / 2`` nats of chance fit, or the
+    #: conditions needed are beyond ``MAX_CONDITIONS_FACTOR * M``)
     conditions_to_pay: int | None
 
     @property
     def pays(self) -> bool:
+        """True when the realized change is positive (the score in force prefers the network with H)."""
         return self.realized_gain > 0
 
     @property
@@ -110,12 +116,14 @@ def pay_breakdown(
 
 
 def _conditions_to_pay(gain: float, penalty: float, k: int, m: int) -> int | None:
-    """The fewest M' with ``gain * M' / M > log(M') / 2 * k + (penalty - log(M) / 2 * k)``."""
-    if gain <= 0:
+    """The fewest M' >= M with ``k / 2 + (gain - k / 2) * M' / M > log(M') / 2 * k + (penalty -
+    log(M) / 2 * k)`` (the module docstring), or None (see :attr:`PayBreakdown.conditions_to_pay`)."""
+    chance = 0.5 * max(k, 0)  # the expected chance fit of k more parameters (nats)
+    if gain <= chance:
         return None
     fixed = penalty - 0.5 * math.log(m) * k  # EBIC's part: does not grow with M
     ms = np.arange(1, MAX_CONDITIONS_FACTOR * m + 1)
-    ok = gain * ms / m > 0.5 * np.log(ms) * k + fixed
+    ok = chance + (gain - chance) * ms / m > 0.5 * np.log(ms) * k + fixed
     ok[: m - 1] = False  # from the data's own M on
     hit = np.flatnonzero(ok)
     return int(ms[hit[0]]) if hit.size else None

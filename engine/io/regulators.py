@@ -60,7 +60,9 @@ def header_line(text: str, data_names: Sequence[str]) -> str | None:
     """Why the first line of the regulator list ``text`` is a header, not a name (None: it is a
     name). It is a header when its first field is not a variable of the data (``data_names``) and
     it is a column word (:data:`HEADER_WORDS`, e.g. ``regulator``, ``gene_id``), or the file is a
-    table (several fields per line) most of whose other names are variables of the data."""
+    table (two non-empty fields or more on its first line: a separator after each name, a
+    spreadsheet's trailing empty cell, does not make a table) most of whose other names are
+    variables of the data. Only a name absent from the data is ever called a header."""
     names = _listed(text)
     if not names or names[0] in set(data_names):
         return None
@@ -71,7 +73,8 @@ def header_line(text: str, data_names: Sequence[str]) -> str | None:
     rest = list(dict.fromkeys(names[1:]))
     present = set(data_names)
     found = sum(1 for n in rest if n in present)
-    if _SPLIT.search(line) and len(rest) >= 3 and found >= len(rest) / 2:
+    fields = [f for f in _SPLIT.split(line.split("#", 1)[0]) if f.strip().strip('"').strip("'").strip()]
+    if len(fields) >= 2 and len(rest) >= 3 and found >= len(rest) / 2:
         return f"{first!r} is not a variable of the data while {found} of the other {len(rest)} names are"
     return None
 

@@ -61,6 +61,20 @@ def _propose(page, expected: str) -> float:
     return time.monotonic() - t0
 
 
+def _upload_with_regulators(browser, url: str, path, shape: str, regulators) -> tuple:
+    """Open the app at 1280 px, upload ``path``, wait for its ``shape`` line, and apply the regulator
+    list; returns (page, errors, the sidebar)."""
+    page, errors = open_app(browser, url)
+    page.set_viewport_size({"width": 1280, "height": 1400})
+    upload(page, path)
+    page.get_by_text(shape).first.wait_for(timeout=240_000)
+    sidebar = page.locator("[data-testid=stSidebar]")
+    sidebar.get_by_role("textbox", name="Candidate regulators (optional)").fill("\n".join(regulators))
+    sidebar.get_by_role("button", name="Apply").click()
+    page.wait_for_timeout(2000)  # the Apply rerun, before leaving the page
+    return page, errors, sidebar
+
+
 def test_status_cells_are_readable_at_1280_px(review_server, tmp_path):
     path = tmp_path / "genome_odd.csv"
     write_genome_table(path)  # a 40-gene module and one odd condition in 100 genes
@@ -92,14 +106,8 @@ def test_accept_and_export_the_regulator_report(review_server, tmp_path):
     path = tmp_path / "genome_tfs.csv"
     frame.to_csv(path, index=False)
     with chromium() as browser:
-        page, errors = open_app(browser, review_server)
-        page.set_viewport_size({"width": 1280, "height": 1400})
-        upload(page, path)
-        page.get_by_text("27 instances x 2500 variables").first.wait_for(timeout=240_000)
-        sidebar = page.locator("[data-testid=stSidebar]")
-        sidebar.get_by_role("textbox", name="Candidate regulators (optional)").fill("\n".join(g["regulators"]))
-        sidebar.get_by_role("button", name="Apply").click()
-        page.wait_for_timeout(2000)  # the Apply rerun, before leaving the page
+        shape = "27 instances x 2500 variables"
+        page, errors, sidebar = _upload_with_regulators(browser, review_server, path, shape, g["regulators"])
         page.get_by_role("link", name="Search").first.click()
         page.get_by_text("Settings applied").first.wait_for(timeout=180_000)
         page.locator("[data-testid=stMain] button", has_text="Run to convergence").first.click()
@@ -146,16 +154,8 @@ def test_an_accept_that_does_not_pay_says_why(review_server, tmp_path):
     path = tmp_path / "few_conditions.csv"
     pd.DataFrame(x, columns=[f"g{i}" for i in range(40)]).to_csv(path, index=False)
     with chromium() as browser:
-        page, errors = open_app(browser, review_server)
-        page.set_viewport_size({"width": 1280, "height": 1400})
-        upload(page, path)
-        page.get_by_text("24 instances x 40 variables").first.wait_for(timeout=120_000)
-        sidebar = page.locator("[data-testid=stSidebar]")
-        sidebar.get_by_role("textbox", name="Candidate regulators (optional)").fill(
-            "\n".join(f"g{i}" for i in range(20, 40))
-        )
-        sidebar.get_by_role("button", name="Apply").click()
-        page.wait_for_timeout(2000)
+        listed = [f"g{i}" for i in range(20, 40)]
+        page, errors, _ = _upload_with_regulators(browser, review_server, path, "24 instances x 40 variables", listed)
         page.get_by_role("link", name="Hidden variables").first.click()
         page.get_by_role("button", name="Run the search to convergence first").click()
         page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=120_000)

@@ -61,13 +61,26 @@ class TestPayBreakdown:
         penalty = 0.5 * math.log(m) * k + 6.0  # EBIC's part: 6 nats, not growing with M
         got = _conditions_to_pay(gain, penalty, k, m)
 
-        def pays(mm: int) -> bool:
-            return gain * mm / m > 0.5 * math.log(mm) * k + 6.0
+        def pays(mm: int) -> bool:  # k / 2 nats of chance fit, the rest grows with the conditions
+            return k / 2 + (gain - k / 2) * mm / m > 0.5 * math.log(mm) * k + 6.0
 
         assert pays(got) and not pays(got - 1) and got > m
         assert _conditions_to_pay(-1.0, penalty, k, m) is None  # the likelihood does not rise
         assert _conditions_to_pay(1e-6, penalty, k, m) is None  # beyond 100 M
         assert _conditions_to_pay(100.0, 1.0, k, m) == m  # pays already
+
+    def test_a_gain_chance_alone_gives_is_not_extrapolated(self):
+        """k more free parameters gain k / 2 nats by chance in expectation (Wilks); that part does not
+        grow with the conditions, so a gain of k / 2 promises nothing at any M (it used to be scaled
+        with M like an effect, and a pure-noise variable 'would pay' from a few times M)."""
+        m, k = 24, 4
+        penalty = 0.5 * math.log(m) * k + 6.0
+        assert _conditions_to_pay(k / 2, penalty, k, m) is None
+        assert _conditions_to_pay(k / 2 - 0.1, penalty, k, m) is None
+        # 6 nats: 2 of chance fit, 4 of effect; counted as all effect it would pay from fewer conditions
+        got = _conditions_to_pay(6.0, penalty, k, m)
+        naive = next(mm for mm in range(m, 100 * m) if 6.0 * mm / m > 0.5 * math.log(mm) * k + 6.0)
+        assert got is not None and got > naive > m
 
     def test_breakdown_is_a_record(self):
         b = PayBreakdown("bic", 30, -1.0, 5.0, 6.0, 6.0, 4, 40)

@@ -76,3 +76,14 @@ def test_an_odd_sample_is_said_instead_of_more_conditions():
     said = verdict_text("H1", b, ["heat_shock"])
     assert "Its profile rests on heat_shock (one odd sample?)" in said and "would pay from about" not in said
     assert "would pay from about **48 conditions**" in verdict_text("H1", b)
+
+
+def test_a_gain_chance_alone_gives_is_said_not_extrapolated():
+    """A log-likelihood gain of no more than n_params / 2 nats is what chance gives: no "would pay from
+    about N conditions" for it (engine.hidden.verdict), and the reason is said instead."""
+    from engine.hidden.verdict import PayBreakdown
+
+    b = PayBreakdown("ebic", 30, -9.0, 1.5, 10.5, 5.1, 3, None)
+    said = verdict_text("H1", b)
+    assert "would pay from about" not in said
+    assert "no more than the 1.5 nats that 3 free parameters gain by chance" in said
