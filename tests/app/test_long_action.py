@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from streamlit.testing.v1 import AppTest
 
@@ -45,20 +47,8 @@ def test_stages_and_em_status_reach_the_bar(monkeypatch):
     assert all(t.endswith("s elapsed") for t in texts) and bar.emptied
 
 
-def _page():
-    import streamlit as st
-
-    from explorer.long_action import stop_button
-
-    running = st.checkbox("running", key="running")
-    message = st.session_state.pop("msg", None)
-    if message:
-        st.warning(message)
-    stop_button(st, "stop", "msg", "Accept", running)
-
-
 def test_stop_is_enabled_only_while_the_action_runs_and_leaves_the_message():
-    at = AppTest.from_function(_page).run()
+    at = AppTest.from_file(str(Path(__file__).with_name("stop_page.py"))).run()
     assert not at.exception
     assert at.button(key="stop").disabled
     at.checkbox(key="running").check().run()

@@ -131,3 +131,12 @@ class TestCLI:
         monkeypatch.setattr(em_progress._LOG, "every", 0.0)
         assert learn(path, regs, tmp_path / "q.json", "--quiet") == 0
         assert "structural EM" not in capsys.readouterr().err
+
+    def test_missing_cells_without_hidden_variables_too(self, table, tmp_path, capsys, monkeypatch):
+        """``learn`` with missing cells runs structural EM without ``--hidden``: its lines are said too."""
+        path, regs = table
+        monkeypatch.setattr(em_progress._LOG, "every", 0.0)
+        assert main(["learn", str(path), "--regulators", str(regs), "--out", str(tmp_path / "m.json")]) == 0
+        err = capsys.readouterr().err.splitlines()
+        assert any(line.startswith("  - structural EM: iteration 1 done: ") for line in err)
+        assert not any(line.startswith("  - hidden variables:") for line in err)
