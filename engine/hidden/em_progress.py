@@ -1,8 +1,8 @@
 """Where one structural EM run is, said now and then while it runs.
 
 A structural EM run (JMLR 2007 section 6) alternates M-steps, each a whole structure search run to
-convergence on the expected statistics, with E-steps. On a genome-scale table one run takes tens of
-seconds, most of it in its first M-step, and the hidden-variable protocol runs several (the first
+convergence on the expected statistics, with E-steps. On a genome-scale table one run takes seconds
+to minutes, most of it in its first M-step, and the hidden-variable protocol runs several (the first
 search, a trial per proposal, the baseline without it). :meth:`StructuralEM.run
 <engine.hidden.em.StructuralEM.run>` tells an :class:`EMProgress` each move of its M-steps and each
 finished iteration; it says an :class:`EMStatus` at most once every ``every`` seconds:
@@ -12,10 +12,10 @@ finished iteration; it says an :class:`EMStatus` at most once every ``every`` se
 * otherwise as a line on the ``engine.hidden.em`` logger at INFO (:data:`EM_LOG`, a child of
   :data:`engine.learn_em.HIDDEN_LOG`, which the CLI prints on stderr).
 
-A status is due ``every`` (:data:`EVERY` for the log) seconds after the last line on either logger
-(:func:`said`) or, when nothing was said for longer than that before the run started, after the
-run's start: short runs stay quiet, and a series of short runs (a proposal's trial) is heard like a
-long one.
+A status is due ``every`` (:data:`EVERY` for the log) seconds after the last one (for the log:
+or after the last line of the hidden-variable search, :func:`said`) or, when nothing was said for
+longer than that before the run started, after the run's start: short runs stay quiet, and a
+series of short runs (a proposal's trial) is heard like a long one.
 
 Reporting only reads counters the run keeps anyway and computes nothing when nobody listens: the
 run, its result and its timings' order of magnitude are the same with or without it. The figures
