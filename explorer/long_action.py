@@ -31,10 +31,17 @@ __all__ = ["action_bar", "stop_button", "STOPPED"]
 STOPPED = "Stopped: {action} was cancelled before it finished; the network is as it was before."
 
 
+def _running(key: str) -> str:
+    """The session-state key that says the action of the Stop button ``key`` is running."""
+    return f"{key}__running"
+
+
 @contextmanager
-def action_bar(action: str) -> Iterator[Callable[[str, float], None]]:
+def action_bar(action: str, stop_key: str | None = None) -> Iterator[Callable[[str, float], None]]:
     """A progress bar for ``action`` (e.g. "Accept") while the block runs; yields ``stage(text,
-    fraction)``. Structural EM runs in the block report to the bar every second."""
+    fraction)``. Structural EM runs in the block report to the bar every second. When the block
+    ends (not stopped), the Stop button ``stop_key`` no longer applies: a click that comes too late
+    says nothing."""
     bar = st.progress(0.0, text=f"{action}: starting…")
     start = time.perf_counter()
     now = {"stage": "starting", "fraction": 0.0, "em": ""}
@@ -54,15 +61,20 @@ def action_bar(action: str) -> Iterator[Callable[[str, float], None]]:
 
     with reporting(em, every=1.0):
         yield stage
+    if stop_key is not None:
+        st.session_state[_running(stop_key)] = False
     bar.empty()
 
 
 def stop_button(slot, key: str, message_key: str, action: str, running: bool) -> None:
-    """Draw ``action``'s Stop button in ``slot`` (a column), enabled while it runs; a click leaves
-    :data:`STOPPED` under ``message_key`` for the page to show."""
+    """Draw ``action``'s Stop button in ``slot`` (a column), enabled while it runs; a click while
+    it runs leaves :data:`STOPPED` under ``message_key`` for the page to show."""
 
     def on_stop() -> None:
-        st.session_state[message_key] = STOPPED.format(action=action)
+        if st.session_state.get(_running(key)):  # not when the action ended before the click came
+            st.session_state[message_key] = STOPPED.format(action=action)
+
+    st.session_state[_running(key)] = running
 
     slot.button(
         "Stop",

@@ -262,7 +262,7 @@ def render() -> None:
         stop_button(b3, KEY_STOP, KEY_MESSAGE, "Accept", accepting)  # enabled while Accept runs
         if accepting:
             try:
-                with action_bar("Accept") as stage:  # its stages, and where structural EM is, every second
+                with action_bar("Accept", KEY_STOP) as stage:  # its stages, and where structural EM is, every second
                     st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop, stage)
                 st.rerun()
             except IdealParentError as exc:

@@ -57,6 +57,11 @@ def test_stop_is_enabled_only_while_the_action_runs_and_leaves_the_message():
     assert not at.exception
     assert [w.value for w in at.warning] == [long_action.STOPPED.format(action="Accept")]
     assert "the network is as it was before" in at.warning[0].value
+    # a click that comes after the action ended says nothing (the action's own message stands)
+    at.checkbox(key="finished").check().run()
+    assert not at.button(key="stop").disabled
+    at.button(key="stop").click().run()
+    assert not at.exception and not at.warning
 
 
 def test_loading_bar_hears_the_completing_em(monkeypatch):
