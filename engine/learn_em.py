@@ -42,10 +42,12 @@ HIDDEN_LOG = logging.getLogger("engine.hidden")
 
 def _logged(lines: list[str]):
     """A ``progress`` for :meth:`HiddenSearch.auto` that keeps each line in ``lines`` and logs it."""
+    from .hidden.em_progress import said
 
     def say(line: str) -> None:
         lines.append(line)
         HIDDEN_LOG.info(line)
+        said()  # structural EM's own progress lines wait a while after this one
 
     return say
 

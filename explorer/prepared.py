@@ -14,10 +14,12 @@ round and completes them again). Nothing here imports Streamlit.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import nullcontext
 from dataclasses import dataclass
 
 from engine.cpd import get_cpd
 from engine.data import Dataset
+from engine.hidden.em_progress import reporting
 from engine.io import filled_cells, missing_summary
 from engine.learn_em import Completion, complete_missing
 from engine.search import SearchSettings
@@ -57,9 +59,9 @@ def prepare(
 ) -> PreparedData:
     """``dataset`` ready to search: completed by structural EM when cells are missing.
 
-    ``progress(iteration, of, text)`` is called before and after each EM iteration (for a
-    progress bar). Raises :class:`~engine.exceptions.IdealParentError` when the engine refuses
-    the data."""
+    ``progress(iteration, of, text)`` is called before and after each EM iteration, and every
+    second in between with where the search is (for a progress bar). Raises
+    :class:`~engine.exceptions.IdealParentError` when the engine refuses the data."""
     if not dataset.has_missing:
         return PreparedData(dataset, dataset, None, None)
     summary = missing_summary(dataset)
@@ -68,20 +70,22 @@ def prepare(
         if progress is not None:
             progress(rec.iteration, EM_ITERATIONS, f"structural EM iteration {rec.iteration}: {rec.n_edges} edges")
 
-    if progress is not None:
-        progress(
-            0,
-            EM_ITERATIONS,
-            f"filling {summary.split(' (')[0]} by structural EM: a whole structure search over "
-            f"{dataset.n_vars:,} variables, then the posterior of every missing cell",
-        )
-    completion = complete_missing(
-        dataset,
-        settings,  # the EM's families are linear-Gaussian whatever the CPD; it keeps positive data positive
-        max_iter=EM_ITERATIONS,
-        regulators=regulators,
-        callback=each,
+    opening = (
+        f"filling {summary.split(' (')[0]} by structural EM: a whole structure search over "
+        f"{dataset.n_vars:,} variables, then the posterior of every missing cell"
     )
+    if progress is not None:
+        progress(0, EM_ITERATIONS, opening)
+    # and where the search is, every second (engine.hidden.em_progress)
+    said = (lambda status: progress(0, EM_ITERATIONS, f"{opening}; {status.text}")) if progress else None
+    with reporting(said) if said is not None else nullcontext():
+        completion = complete_missing(
+            dataset,
+            settings,  # the EM's families are linear-Gaussian whatever the CPD; it keeps positive data positive
+            max_iter=EM_ITERATIONS,
+            regulators=regulators,
+            callback=each,
+        )
     return PreparedData(dataset, completion.dataset, completion, summary)
 
 

@@ -195,7 +195,8 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     if hidden:
         say("  - hidden variables: searching; each step is said as it ends")
     # structural EM runs its M-step searches to convergence without a progress callback; the
-    # hidden-variable search says each step as it ends (engine.hidden logger)
+    # hidden-variable search says each step as it ends (engine.hidden logger), and a long EM run
+    # where it is every few seconds (engine.hidden.em, engine.hidden.em_progress)
     with hidden_lines():
         est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
     net = est.network_

@@ -1,8 +1,9 @@
 """The hidden-variable search's lines on stderr as they happen, with long name lists capped.
 
 The engine logs each line of ``hidden_log_`` on the ``engine.hidden`` logger when it is said
-(:data:`engine.learn_em.HIDDEN_LOG`); :func:`hidden_lines` prints them for the time of one
-``learn``, so that a search of minutes is not silent until its end. A line naming a cluster of
+(:data:`engine.learn_em.HIDDEN_LOG`), and inside a long structural EM run a line now and then on
+``engine.hidden.em`` (:mod:`engine.hidden.em_progress`); :func:`hidden_lines` prints both for the
+time of one ``learn``, so that a search of minutes is not silent until its end. A line naming a cluster of
 hundreds of genes is capped to its first :data:`SHOWN_NAMES` names and ``... and N more`` (the
 JSON and ``hidden_log_`` keep every name), and scores get thousands separators like the CLI's
 other lines.
@@ -53,13 +54,17 @@ def readable(text: str) -> str:
 
 class _Say(logging.Handler):
     def emit(self, record: logging.LogRecord) -> None:
-        say(f"  - hidden variables: {readable(record.getMessage())}")
+        # structural EM's progress inside one run logs on the child logger engine.hidden.em
+        what = "structural EM" if record.name.endswith(".em") else "hidden variables"
+        say(f"  - {what}: {readable(record.getMessage())}")
 
 
 @contextmanager
 def hidden_lines() -> Iterator[None]:
     """Print the ``engine.hidden`` log on stderr (through :func:`~.output.say`, so ``--quiet``
-    silences it) while the block runs, and only there (not also through the root logger)."""
+    silences it) while the block runs, and only there (not also through the root logger); with it
+    the ``engine.hidden.em`` lines, where a structural EM run is now and then
+    (:mod:`engine.hidden.em_progress`)."""
     from ..learn_em import HIDDEN_LOG
 
     handler = _Say()

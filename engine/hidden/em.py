@@ -45,6 +45,7 @@ from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
 from ..search.carry import carry_entries, carry_fits
+from .em_progress import EMProgress
 from .marginal import freeze_families, marginal_loglik
 from .params import Params as _Params
 from .params import ml_params
@@ -342,9 +343,10 @@ class StructuralEM:
                     break
                 last = bound
         model = self._next_model()
+        report = EMProgress(self)  # a line now and then while the run goes (engine.hidden.em_progress)
         for it in range(1, self.max_iter + 1):
             t0 = time.perf_counter()
-            moves = self.m_step(model)
+            moves = self.m_step(model, report.move)
             self.n_moves += moves
             self.e_step(self._params(model))  # the M-step leaves Q, hence the statistics, as they were
             model = self._next_model()
@@ -352,6 +354,7 @@ class StructuralEM:
             bound = ebic + self.entropy()
             rec = EMIteration(it, bound, ebic, len(self.edges), moves, time.perf_counter() - t0)
             self.history.append(rec)
+            report.iteration(rec)
             if callback is not None:
                 callback(rec)
             if prev_edges == self.edges and bound - prev_bound <= self.tol * max(1.0, abs(bound)):

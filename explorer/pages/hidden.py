@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import io
 import json
-import time
 
 import pandas as pd
 import streamlit as st
@@ -24,6 +23,7 @@ from explorer import actions, export, gene_sets_box, state
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
+from explorer.long_action import STOPPED, action_bar, stop_button
 from explorer.proposal_text import common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
@@ -41,6 +41,7 @@ KEY_ASKED = "ip_hidden_asked"
 KEY_SEARCH_FIRST = "ip_hidden_search_first"
 KEY_DL_REPORT = "ip_hidden_dl_report"
 KEY_DL_REPORT_JSON = "ip_hidden_dl_report_json"
+KEY_STOP = "ip_hidden_stop"
 #: the regulator report's columns shown on the page (the per-H ones are in the line above it; the CSV has all)
 PER_CHILD = ["hidden", "child", "loading", "sign", "variance_explained", "corr_child_profile"]
 #: above this many variables the proposals are computed on request, not on every visit
@@ -114,7 +115,9 @@ def render() -> None:
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
-        (st.warning if actions.NOT_PAY in message else st.success)(message)
+        (st.warning if actions.NOT_PAY in message or message == STOPPED.format(action="Accept") else st.success)(
+            message
+        )
 
     with st.expander("How to read this page", expanded=False):
         st.markdown(HOW_TO_READ)
@@ -141,7 +144,7 @@ def render() -> None:
             _accepted_section(session)
             return
     try:
-        with st.spinner("Scoring candidate clusters of ideal profiles…"):
+        with st.spinner("Scoring candidate clusters of ideal profiles…", show_time=True):
             proposals = state.memo("hidden_proposals", key, lambda: session.propose_hidden(n_show))
     except IdealParentError as exc:
         st.error(str(exc))
@@ -250,14 +253,17 @@ def render() -> None:
                 correlation_heatmap(view.names, view.ideal_corr, "Members' ideal profiles"), key="ip_hidden_corr_ideal"
             )
 
-        b1, b2, _ = st.columns([1, 1, 4])
-        if b1.button(
+        b1, b2, b3, _ = st.columns([1, 1, 1, 3])
+        accepting = b1.button(
             "Accept",
             key=KEY_ACCEPT,
             type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary",
-        ):
+        )
+        stop_button(b3, KEY_STOP, KEY_MESSAGE, "Accept", accepting)  # enabled while Accept runs
+        if accepting:
             try:
-                st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop, _accept_progress())
+                with action_bar("Accept", KEY_STOP) as stage:  # its stages, and where structural EM is, every second
+                    st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop, stage)
                 st.rerun()
             except IdealParentError as exc:
                 st.error(str(exc))
@@ -266,17 +272,6 @@ def render() -> None:
             st.rerun()
 
     _accepted_section(session)
-
-
-def _accept_progress():
-    """A progress bar for Accept, told each stage and EM iteration, with the time elapsed."""
-    bar = st.progress(0.0, text="Adding the hidden variable...")
-    start = time.perf_counter()
-
-    def show(stage: str, fraction: float) -> None:
-        bar.progress(fraction, text=f"Accept: {stage} · {time.perf_counter() - start:.0f} s elapsed")
-
-    return show
 
 
 def _accepted_section(session) -> None:
@@ -354,7 +349,7 @@ def _search_first_box(session) -> None:
         "network look for what edges cannot explain."
     )
     if st.button("Run the search to convergence first", key=KEY_SEARCH_FIRST, type="primary"):
-        with st.spinner("Searching to convergence..."):
+        with st.spinner("Searching to convergence...", show_time=True):
             session.start_run(None)
             while session.run_chunk(0.5):
                 pass
