@@ -122,15 +122,19 @@ def render() -> None:
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
     rejected = frozenset(session.rejected)
     key = (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected)
-    request = st.empty()  # the "Propose" button, cleared once the proposals are listed
     # asked once for this network: a Reject or another count re-proposes without asking again
     asked = st.session_state.get(KEY_ASKED) == key[:3]
-    if dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key):
+    lazy = dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key)
+    unsearched = stepper.n_iter == 0 and not (hs is not None and hs.hidden)
+    if lazy and unsearched and not state.get(KEY_PROPOSE):
+        _search_first_box(session)  # said before the button, not after a long Propose on the wrong network
+    request = st.empty()  # the "Propose" button, cleared once the proposals are listed
+    if lazy:
         # on a large network the proposals take a while: computed on request, not on every visit
         request.button(
             "Propose hidden variables",
             key=KEY_PROPOSE,
-            type="primary",
+            type="secondary" if unsearched else "primary",
             help=f"Scores candidate clusters of the {dataset.n_vars:,} variables' ideal profiles.",
         )
         if not state.get(KEY_PROPOSE):
@@ -163,7 +167,7 @@ def render() -> None:
             else ""
         )
     )
-    if stepper.n_iter == 0 and not (hs is not None and hs.hidden):
+    if unsearched:
         _search_first_box(session)
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
