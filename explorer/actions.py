@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.data import Dataset
 from engine.hidden import ClusterProposal, HiddenSearch
+from engine.hidden.leverage import profile_leverage
 from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
 from engine.learn import IdealParentSearch
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 #: what :func:`accept_hidden`'s message says of a hidden variable that does not pay (the page shows it as a warning)
 NOT_PAY = "it does NOT pay"
+#: in an Accept message whose hidden profile rests on one or two conditions (shown as a warning)
+ODD_PROFILE = "but one or two conditions carry"
 
 __all__ = [
     "Action",
@@ -137,6 +140,14 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
         else f"{NOT_PAY}: the network without it scores at least as well (why, with the figures, under "
         "Accepted hidden variables); Undo takes it back"
     )
+    odd = profile_leverage(hs.hidden_profile(hv.name), session.dataset.instance_labels)
+    if hv.realized_gain > 0 and odd.instances:  # it pays by the score, on one odd sample
+        share = sum(sorted(odd.share)[-len(odd.instances) :])
+        verdict += (
+            f", {ODD_PROFILE} {share:.0%} of its profile ({' and '.join(map(str, odd.instances))}): a one-off "
+            "condition (a failed sample, a shock), not a regulator acting across the data; check those "
+            "conditions before trusting it"
+        )
     return (
         f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
         f"structural EM ran over its Markov blanket, then over the whole network ({len(hs.em.edges)} edges). "

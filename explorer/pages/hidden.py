@@ -114,7 +114,7 @@ def render() -> None:
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
-        (st.warning if actions.NOT_PAY in message else st.success)(message)
+        (st.warning if actions.NOT_PAY in message or actions.ODD_PROFILE in message else st.success)(message)
 
     with st.expander("How to read this page", expanded=False):
         st.markdown(HOW_TO_READ)
