@@ -211,6 +211,8 @@ def render() -> None:
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
+        if (known := gene_sets_box.proposal_line(prop.names)) is not None:
+            st.markdown(known)  # vetted against prior knowledge before Accept, not only after
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
             f"data with the rest of the network fixed: {removal_text(prop)}; they gain what one common factor "
