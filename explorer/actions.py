@@ -97,6 +97,20 @@ class AcceptHidden:
         return f"The accepted hidden variable {self.name} was taken back."
 
 
+#: children named in an Accept message; the rest are counted (all are in the page's tables)
+MESSAGE_CHILDREN = 12
+
+
+def _children_text(children: list[str]) -> str:
+    """'a, b, c' for a few children; the first :data:`MESSAGE_CHILDREN` and a count for more."""
+    if not children:
+        return "no variable (EM dropped its edges)"
+    if len(children) <= MESSAGE_CHILDREN:
+        return ", ".join(children)
+    rest = len(children) - MESSAGE_CHILDREN
+    return f"{len(children)} variables ({', '.join(children[:MESSAGE_CHILDREN])} and {rest} more: see the tables below)"
+
+
 def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=None) -> str:
     """Add a hidden variable as parent of the proposal's members and re-learn the network by
     structural EM (:meth:`engine.hidden.HiddenSearch.accept`); the result becomes the session's
@@ -149,7 +163,7 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
             "conditions before trusting it"
         )
     return (
-        f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
+        f"Added {hv.name} as parent of {_children_text(hv.children)}; "
         f"structural EM ran over its Markov blanket, then over the whole network ({len(hs.em.edges)} edges). "
         f"Observed-data {session.score_label}: {hv.baseline_score:,.2f} for the network before Accept "
         f"searched to convergence, {hv.score_after:,.2f} with {hv.name}: realized change "

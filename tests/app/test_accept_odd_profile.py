@@ -59,3 +59,15 @@ def test_accept_across_the_data_stays_a_success():
     session = converged(from_array(x, [f"g{i}" for i in range(30)]))
     message = actions.accept_hidden(session, session.propose_hidden(1)[0])
     assert "it pays" in message and actions.ODD_PROFILE not in message
+
+
+def test_accept_message_caps_a_long_list_of_children():
+    """70 children made the Accept message a wall of gene ids: it names the first 12 and counts the rest."""
+    session = converged(one_shocked_condition())
+    flagged = next(p for p in session.propose_hidden(5) if p.flagged)
+    message = actions.accept_hidden(session, flagged)
+    (hv,) = session.hidden.hidden
+    assert len(hv.children) > actions.MESSAGE_CHILDREN
+    head = message.split(";", 1)[0]
+    assert head.startswith(f"Added H1 as parent of {len(hv.children)} variables ({', '.join(hv.children[:12])} and ")
+    assert hv.children[12] not in head and f"{len(hv.children) - 12} more" in head
