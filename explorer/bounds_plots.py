@@ -148,4 +148,4 @@ def _legend_title(table: CandidateTable, rows: np.ndarray) -> str:
     ops = sorted({int(o) for o in np.asarray(table.op)[rows]} & set(_OP_GLYPH))
     if not ops:
         return "child"
-    return "child<br><sup>" + "  ".join(f"{_OP_GLYPH[o]} {_OP_NAME[o]}" for o in ops) + "</sup>"
+    return "child<br>" + "  ".join(f"{_OP_GLYPH[o]} {_OP_NAME[o]}" for o in ops)

@@ -144,7 +144,7 @@ def test_bounds_scatter_legend_names_the_marker_shapes():
     from explorer.bounds_plots import bounds_scatter
 
     table = family_table(3)
-    assert bounds_scatter(table, "c2", ["X0", "X1", "X2"]).layout.legend.title.text == "child<br><sup>\u25cf Add</sup>"
+    assert bounds_scatter(table, "c2", ["X0", "X1", "X2"]).layout.legend.title.text == "child<br>\u25cf Add"
     table.op[1] = int(Operator.REPLACE)
     title = bounds_scatter(table, "c2", ["X0", "X1", "X2"]).layout.legend.title.text
-    assert title == "child<br><sup>\u25cf Add  \u25c6 Replace</sup>"
+    assert title == "child<br>\u25cf Add  \u25c6 Replace"
