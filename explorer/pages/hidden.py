@@ -24,7 +24,7 @@ from explorer import actions, export, gene_sets_box, state
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
-from explorer.proposal_text import common_text, removal_text, status_text
+from explorer.proposal_text import closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -220,8 +220,8 @@ def render() -> None:
             + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
-            "Accept reports the realized change. Closest "
-            f"variable outside the set: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+            "Accept reports the realized change. "
+            + closest_text(prop, session.regulators)
             + (
                 f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
                 "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "
