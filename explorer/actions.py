@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Protocol
 
 from engine.data import Dataset
 from engine.hidden import ClusterProposal, HiddenSearch
+from engine.hidden.leverage import profile_leverage
 from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
 from engine.learn import IdealParentSearch
@@ -26,6 +27,8 @@ if TYPE_CHECKING:
 
 #: what :func:`accept_hidden`'s message says of a hidden variable that does not pay (the page shows it as a warning)
 NOT_PAY = "it does NOT pay"
+#: in an Accept message whose hidden profile rests on one or two conditions (shown as a warning)
+ODD_PROFILE = "but one or two conditions carry"
 
 __all__ = [
     "Action",
@@ -94,6 +97,20 @@ class AcceptHidden:
         return f"The accepted hidden variable {self.name} was taken back."
 
 
+#: children named in an Accept message; the rest are counted (all are in the page's tables)
+MESSAGE_CHILDREN = 12
+
+
+def _children_text(children: list[str]) -> str:
+    """'a, b, c' for a few children; the first :data:`MESSAGE_CHILDREN` and a count for more."""
+    if not children:
+        return "no variable (EM dropped its edges)"
+    if len(children) <= MESSAGE_CHILDREN:
+        return ", ".join(children)
+    rest = len(children) - MESSAGE_CHILDREN
+    return f"{len(children)} variables ({', '.join(children[:MESSAGE_CHILDREN])} and {rest} more: see the tables below)"
+
+
 def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=None) -> str:
     """Add a hidden variable as parent of the proposal's members and re-learn the network by
     structural EM (:meth:`engine.hidden.HiddenSearch.accept`); the result becomes the session's
@@ -137,8 +154,16 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
         else f"{NOT_PAY}: the network without it scores at least as well (why, with the figures, under "
         "Accepted hidden variables); Undo takes it back"
     )
+    odd = profile_leverage(hs.hidden_profile(hv.name), session.dataset.instance_labels)
+    if hv.realized_gain > 0 and odd.instances:  # it pays by the score, on one odd sample
+        share = sum(sorted(odd.share)[-len(odd.instances) :])
+        verdict += (
+            f", {ODD_PROFILE} {share:.0%} of its profile ({' and '.join(map(str, odd.instances))}): a one-off "
+            "condition (a failed sample, a shock), not a regulator acting across the data; check those "
+            "conditions before trusting it"
+        )
     return (
-        f"Added {hv.name} as parent of {', '.join(hv.children) or 'no variable (EM dropped its edges)'}; "
+        f"Added {hv.name} as parent of {_children_text(hv.children)}; "
         f"structural EM ran over its Markov blanket, then over the whole network ({len(hs.em.edges)} edges). "
         f"Observed-data {session.score_label}: {hv.baseline_score:,.2f} for the network before Accept "
         f"searched to convergence, {hv.score_after:,.2f} with {hv.name}: realized change "

@@ -22,6 +22,8 @@ __all__ = ["bounds_scatter", "FAMILY_COLOURS"]
 FAMILY_COLOURS = qualitative.Dark24 + qualitative.Light24
 #: plotly marker symbol numbers: 0 circle, 2 diamond
 _OP_SYMBOL = {int(Operator.ADD): 0, int(Operator.REPLACE): 2}
+#: the same shapes in the legend's title, which names what each marks
+_OP_GLYPH = {int(Operator.ADD): "\u25cf", int(Operator.REPLACE): "\u25c6"}
 #: a stepped colour scale over the family colours, for one trace coloured by family index / len
 _FAMILY_SCALE = [
     [edge, c] for k, c in enumerate(FAMILY_COLOURS) for edge in (k / len(FAMILY_COLOURS), (k + 1) / len(FAMILY_COLOURS))
@@ -124,7 +126,7 @@ def bounds_scatter(
     # the plot area (height minus the margins) is tall enough for the legend's title, the y = x
     # entry and one entry per child family (about 20 px each), so the legend never scrolls
     top, bottom = TOOLBAR_PX + 60, 50  # the title below the plot's toolbar, then the plot
-    rows_needed = (children.size if show_legend else 1) + 2
+    rows_needed = (children.size if show_legend else 1) + 3  # the title (two lines) and y = x
     height = int(min(1000, max(480, LEGEND_ROW_PX * rows_needed + top + bottom + 20)))
     title = f"{label} vs exact gain ({rows.size} candidates)"
     if n_left_out:
@@ -135,6 +137,15 @@ def bounds_scatter(
     fig = apply_layout(fig, height, title)
     fig.update_layout(
         margin=dict(t=top + (14 if n_left_out else 0), b=bottom),
-        legend=dict(orientation="v", yref="paper", y=1, x=1.02, yanchor="top", title="child"),
+        legend=dict(orientation="v", yref="paper", y=1, x=1.02, yanchor="top", title=_legend_title(table, rows)),
     )
     return fig
+
+
+def _legend_title(table: CandidateTable, rows: np.ndarray) -> str:
+    """'child' and, under it, the marker shape of each operator drawn (circle Add, diamond Replace):
+    the colours group the children, the shapes were explained only under "How to read these plots"."""
+    ops = sorted({int(o) for o in np.asarray(table.op)[rows]} & set(_OP_GLYPH))
+    if not ops:
+        return "child"
+    return "child<br>" + "  ".join(f"{_OP_GLYPH[o]} {_OP_NAME[o]}" for o in ops)

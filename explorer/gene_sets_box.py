@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from engine.enrichment import ENRICHMENT_COLUMNS, EnrichmentRow, attach_enrichment, network_enrichment
+from engine.enrichment import ENRICHMENT_COLUMNS, EnrichmentRow, attach_enrichment, enrich, network_enrichment
 from engine.exceptions import IdealParentError
 from engine.io.gene_sets import GeneSets, MatchedSets, gene_sets_from_bytes, match_gene_sets
 from explorer import state
@@ -34,6 +34,7 @@ __all__ = [
     "top_set",
     "show_table",
     "hidden_section",
+    "proposal_line",
     "with_enrichment",
 ]
 
@@ -211,3 +212,20 @@ def hidden_section(
             regulator_frame(regulator_rows), "ip_genesets_regs", "regulator_enrichment.csv", "regulator enrichment"
         )
     return hidden_rows  # the regulator report's JSON and CSV list them
+
+
+#: q at or below which a proposal's known set is named as enriched
+PROPOSAL_Q = 0.05
+
+
+def proposal_line(members: Sequence[str]) -> str | None:
+    """The known sets over-represented among a hidden-variable proposal's members, in words (e.g.
+    '**Known gene sets among the members:** TF_X (27 of 35, q 1e-40)'), so a proposal can be vetted
+    against prior knowledge before Accept; None without gene sets, or when no set has q <= 0.05."""
+    match = matched()
+    if match is None:
+        return None
+    rows = [r for r in enrich(match, {"proposal": list(members)}, top=3)["proposal"] if r.q <= PROPOSAL_Q]
+    if not rows:
+        return f"Known gene sets among the members: none with q <= {PROPOSAL_Q} ({match.n_tested} sets tested)."
+    return "**Known gene sets among the members:** " + "; ".join(top_set([r]) for r in rows) + "."

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import math
 
-__all__ = ["common_text", "removal_text", "status_text"]
+from engine.hidden.report_table import STAND_IN_CORR
+
+__all__ = ["closest_text", "common_text", "removal_text", "status_text"]
 
 
 def status_text(p) -> str:
@@ -38,3 +40,17 @@ def common_text(prop) -> str:
         return ""
     share = prop.common_variance / len(prop.names)
     return f"One common parent explains {share:.0%} of the members' remaining variance on average. "
+
+
+def closest_text(prop, regulators=None) -> str:
+    """The variable outside the set closest to z*, in words. With a regulator list, a close one
+    (|r| >= STAND_IN_CORR) that is not listed cannot be the members' parent: it is most likely a
+    member the cluster left out (a biologist saw a 27-gene proposal whose closest outside gene,
+    |r| = 0.95, was the 28th gene of the module), which structural EM after Accept can add."""
+    said = f"Closest variable outside the set: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+    if regulators and prop.closest not in regulators and prop.closest_corr >= STAND_IN_CORR and not prop.explained_by:
+        said = said[:-2] + (
+            "): not on the regulator list, so not the members' parent; most likely a member the cluster left "
+            "out (structural EM after Accept can make it a child)."
+        )
+    return said

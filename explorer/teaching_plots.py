@@ -65,6 +65,8 @@ def figure1_panel_a(ex: IdealParentExample) -> go.Figure:
     _profile(fig, ex.x, "X", X_COLOUR, row=2)
     _profile(fig, ex.prediction_u, "prediction from U", PRED_COLOUR, "dot", row=2)
     fig.update_xaxes(title_text="instance", row=2, col=1)
+    fig.update_yaxes(title_text="u", row=1, col=1)
+    fig.update_yaxes(title_text="x", row=2, col=1)
     return apply_layout(fig, 420, "(a) current family X | U")
 
 
@@ -92,6 +94,7 @@ def figure1_panel_c(ex: IdealParentExample) -> go.Figure:
         )
         fig.data[-2].showlegend = j == 0
     fig.update_xaxes(title_text="instance", row=2, col=1)
+    fig.update_yaxes(title_text="y and alpha_z \u00d7 z")
     return apply_layout(fig, 470, "(c) candidates compared with the ideal profile", legend_rows=2)
 
 
@@ -103,6 +106,7 @@ def figure1_panel_d(ex: IdealParentExample) -> go.Figure:
     _profile(fig, ex.prediction_u, "prediction from U", PRED_COLOUR, "dot")
     _profile(fig, ex.prediction_best, f"prediction from U and {best}", "#9467bd", "dash")
     fig.update_xaxes(title_text="instance")
+    fig.update_yaxes(title_text="x")
     return apply_layout(fig, 340, f"(d) after adding {best}: log-likelihood +{ex.gain:.2f} nats")
 
 

@@ -146,9 +146,10 @@ def missing_summary(dataset: Dataset, top: int = 5) -> str | None:
     hit = np.flatnonzero(per_var)
     order = hit[np.argsort(-per_var[hit], kind="stable")][:top]
     most = ", ".join(f"{dataset.names[i]} ({int(per_var[i])})" for i in order)
+    lead = "; most in " if hit.size > top else ": "  # "most in" only when some are left out
     return (
         f"{total:,} missing cell(s) ({share_text(total, missing.size)} of the table) in {hit.size:,} of "
-        f"{dataset.n_vars:,} variables; most in {most}"
+        f"{dataset.n_vars:,} variables{lead}{most}"
     )
 
 

@@ -24,7 +24,7 @@ from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.long_action import STOPPED, action_bar, stop_button
-from explorer.proposal_text import common_text, removal_text, status_text
+from explorer.proposal_text import closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -115,9 +115,10 @@ def render() -> None:
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
-        (st.warning if actions.NOT_PAY in message or message == STOPPED.format(action="Accept") else st.success)(
-            message
+        warn = (
+            actions.NOT_PAY in message or actions.ODD_PROFILE in message or message == STOPPED.format(action="Accept")
         )
+        (st.warning if warn else st.success)(message)
 
     with st.expander("How to read this page", expanded=False):
         st.markdown(HOW_TO_READ)
@@ -125,15 +126,19 @@ def render() -> None:
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
     rejected = frozenset(session.rejected)
     key = (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected)
-    request = st.empty()  # the "Propose" button, cleared once the proposals are listed
     # asked once for this network: a Reject or another count re-proposes without asking again
     asked = st.session_state.get(KEY_ASKED) == key[:3]
-    if dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key):
+    lazy = dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key)
+    unsearched = stepper.n_iter == 0 and not (hs is not None and hs.hidden)
+    if lazy and unsearched and not state.get(KEY_PROPOSE):
+        _search_first_box(session)  # said before the button, not after a long Propose on the wrong network
+    request = st.empty()  # the "Propose" button, cleared once the proposals are listed
+    if lazy:
         # on a large network the proposals take a while: computed on request, not on every visit
         request.button(
             "Propose hidden variables",
             key=KEY_PROPOSE,
-            type="primary",
+            type="secondary" if unsearched else "primary",
             help=f"Scores candidate clusters of the {dataset.n_vars:,} variables' ideal profiles.",
         )
         if not state.get(KEY_PROPOSE):
@@ -166,7 +171,7 @@ def render() -> None:
             else ""
         )
     )
-    if stepper.n_iter == 0 and not (hs is not None and hs.hidden):
+    if unsearched:
         _search_first_box(session)
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
@@ -210,6 +215,8 @@ def render() -> None:
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
+        if (known := gene_sets_box.proposal_line(prop.names)) is not None:
+            st.markdown(known)  # vetted against prior knowledge before Accept, not only after
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
             f"data with the rest of the network fixed: {removal_text(prop)}; they gain what one common factor "
@@ -217,8 +224,8 @@ def render() -> None:
             + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
-            "Accept reports the realized change. Closest "
-            f"variable outside the set: **{prop.closest}** (|correlation with z*| = {prop.closest_corr:.2f})."
+            "Accept reports the realized change. "
+            + closest_text(prop, session.regulators)
             + (
                 f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
                 "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "

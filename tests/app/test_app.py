@@ -217,7 +217,7 @@ def test_upload_with_missing_cells_loads_completed_with_a_banner(app):
     session = app.session_state[state.SESSION]
     assert session.prepared.loaded.missing[1, 1] and not session.dataset.has_missing
     banner = " ".join(str(e.value) for e in app.info)
-    assert "1 missing cell(s)" in banner and "most in b (1)" in banner and "structural EM" in banner
+    assert "1 missing cell(s)" in banner and "in 1 of 3 variables: b (1)" in banner and "structural EM" in banner
 
 
 class TestReviewFindings:

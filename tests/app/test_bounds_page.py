@@ -135,3 +135,16 @@ def test_large_network_with_a_regulator_list_counts_its_candidates(repo_root):
     assert not at.exception
     said = "With 320 variables and 12 candidate regulators every family has about 12 candidates (3,840 moves"
     assert any(said in c.value for c in at.caption), [c.value for c in at.caption]
+
+
+def test_bounds_scatter_legend_names_the_marker_shapes():
+    """The legend's title says which shape is Add and which Replace (a teacher's students saw circles
+    and diamonds with only 'child' over the legend; the key was in a collapsed expander)."""
+    from engine.search import Operator
+    from explorer.bounds_plots import bounds_scatter
+
+    table = family_table(3)
+    assert bounds_scatter(table, "c2", ["X0", "X1", "X2"]).layout.legend.title.text == "child<br>\u25cf Add"
+    table.op[1] = int(Operator.REPLACE)
+    title = bounds_scatter(table, "c2", ["X0", "X1", "X2"]).layout.legend.title.text
+    assert title == "child<br>\u25cf Add  \u25c6 Replace"

@@ -83,3 +83,27 @@ def test_reject_lists_the_next_proposals_without_asking_again():
     at.button(key="ip_hidden_undo").click().run()  # another network: proposals on request again
     assert not at.exception
     assert [b for b in at.button if b.key == "ip_hidden_propose"]
+
+
+def test_unsearched_large_network_says_search_first_before_propose():
+    """A large network at step 0 (a newcomer's first visit after loading): the page says to run the
+    search first before the Propose button, not only after a long Propose on the empty network, and
+    Propose is not the page's primary button then. After Propose the warning is shown once."""
+    x = sample(random_network(N_VARS, seed=0, expected_parents=1.0), 120, seed=1)
+    session = SearchSession(from_array(x, [f"g{i}" for i in range(N_VARS)]), None, "large")
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    assert any("has not been searched yet" in w for w in texts(at.warning))
+    assert at.button(key="ip_hidden_search_first").proto.type == "primary"
+    assert at.button(key="ip_hidden_propose").proto.type == "secondary"
+    at.button(key="ip_hidden_propose").click().run()  # proposing anyway: listed, the warning once
+    assert not at.exception
+    assert sum("has not been searched yet" in w for w in texts(at.warning)) == 1
+    assert any("members" in d.value.columns for d in at.dataframe)
+    at.button(key="ip_hidden_search_first").click().run()
+    assert not at.exception
+    assert at.session_state[state.SESSION].stepper.n_iter > 0
+    assert not any("has not been searched yet" in w for w in texts(at.warning))
+    assert at.button(key="ip_hidden_propose").proto.type == "primary"

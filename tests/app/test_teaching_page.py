@@ -29,3 +29,17 @@ def test_teaching_renders_and_sliders_work(repo_root):
     text = "\n".join(m.value for m in at.markdown)
     assert "(d) After adding the best candidate" in text
     assert "Ideal value y₂ (x₂ = 0.98)" in {m.label for m in at.metric}
+
+
+def test_figure1_panels_label_every_axis():
+    """A student reads each panel's axes: every x and y axis of figure 1 that shows data is titled
+    (panels (a), (c) and (d) had a y axis without a title)."""
+    from engine.teaching import ideal_parent_example
+    from explorer import teaching_plots as tp
+
+    ex = ideal_parent_example()
+    for panel in (tp.figure1_panel_a, tp.figure1_panel_b, tp.figure1_panel_c, tp.figure1_panel_d):
+        layout = panel(ex).to_dict()["layout"]
+        for axis in [k for k in layout if k.startswith("yaxis")]:
+            assert layout[axis].get("title", {}).get("text"), (panel.__name__, axis)
+        assert any(layout[k].get("title", {}).get("text") for k in layout if k.startswith("xaxis")), panel.__name__

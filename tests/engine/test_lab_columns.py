@@ -115,7 +115,7 @@ class TestLabFileLoading:
         assert "treatment" in told
         assert int(ds.missing.sum()) == 2
         assert missing_summary(ds) == (
-            "2 missing cell(s) (13.3% of the table) in 2 of 3 variables; most in YAL001C (1), AT1G01010 (2) (1)"
+            "2 missing cell(s) (13.3% of the table) in 2 of 3 variables: YAL001C (1), AT1G01010 (2) (1)"
         )
 
     def test_genes_in_rows_with_a_repeated_id_keep_their_names(self):
