@@ -43,7 +43,8 @@ ORDER_SEARCH = True
 
 #: on a model with hidden variables, then the take-over move (:mod:`.takeover`: H takes the
 #: children of its proxy child, or drops its parents), and restarts and the order search again
-#: from where it led when it pays
+#: from where it led when it pays (a trial runs it on its best start only:
+#: :data:`engine.hidden.trial.TAKEOVER_BEST_ONLY`)
 TAKEOVER = True
 
 

@@ -43,7 +43,8 @@ and :meth:`HiddenSearch.auto` takes it as its network when H does not clear it.
 hundreds of nats below what random restarts reach), and H then gets the credit for the way out.
 So on small networks every network without H (the one before, and every alternative) and every
 start's model with H are climbed with random restarts and an order-based search
-(:func:`~.climb.climb`): both sides of the keep test get the same search effort.
+(:func:`~.climb.climb`): both sides of the keep test get the same search effort. The take-over
+move (:mod:`.takeover`) then runs once, from the best start's model (one more start).
 
 On the issue's generator (``sparse`` in benchmarks/planted_general.py) the starts and screens took
 recovery from 3/10 to 5/10, and the restarts to 7/10 (its oracle ceiling), with no false regulator
