@@ -20,7 +20,16 @@ from .em import StructuralEM
 from .model_copy import copy_model
 from .takeover import take_over
 
-__all__ = ["ORDER_SEARCH", "RESTARTS", "RESTART_SEED", "TAKEOVER", "climb", "climb_once", "copy_model"]
+__all__ = [
+    "ORDER_SEARCH",
+    "RESTARTS",
+    "RESTART_SEED",
+    "TAKEOVER",
+    "climb",
+    "climb_once",
+    "climb_taken_over",
+    "copy_model",
+]
 
 #: random restarts of the observed-only networks on small networks (:func:`climb`): restarts in a
 #: row without a gain before stopping, and random moves per restart; (0, 0) switches them off
@@ -34,19 +43,26 @@ ORDER_SEARCH = True
 
 #: on a model with hidden variables, then the take-over move (:mod:`.takeover`: H takes the
 #: children of its proxy child, or drops its parents), and restarts and the order search again
-#: from where it led when it pays
+#: from where it led when it pays (a trial runs it on its best start only:
+#: :data:`engine.hidden.trial.TAKEOVER_BEST_ONLY`)
 TAKEOVER = True
 
 
-def climb(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralEM:
-    """:func:`climb_once`; on a model with hidden variables (with :data:`TAKEOVER`) then the
-    take-over move of :mod:`.takeover`, and when that raises the observed-data score,
-    :func:`climb_once` again from the model it reached."""
+def climb(em: StructuralEM, restarts: tuple[int, int] = RESTARTS, *, takeover: bool = True) -> StructuralEM:
+    """:func:`climb_once`; on a model with hidden variables (with :data:`TAKEOVER` and
+    ``takeover``) then :func:`climb_taken_over` from the model it reached."""
     out = climb_once(em, restarts)
-    if not TAKEOVER or out.n_vars == out.n_obs or out.fixed_structure or restarts[0] <= 0 or restarts[1] <= 0:
-        return out
-    moved = take_over(out)
-    return out if moved is out else climb_once(moved, restarts)
+    return climb_taken_over(out, restarts) if takeover else out
+
+
+def climb_taken_over(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralEM:
+    """The take-over move of :mod:`.takeover` on ``em`` (with :data:`TAKEOVER`, on a model with
+    hidden variables), and when that raises the observed-data score, :func:`climb_once` again from
+    the model it reached; otherwise ``em`` itself."""
+    if not TAKEOVER or em.n_vars == em.n_obs or em.fixed_structure or restarts[0] <= 0 or restarts[1] <= 0:
+        return em
+    moved = take_over(em)
+    return em if moved is em else climb_once(moved, restarts)
 
 
 def climb_once(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralEM:

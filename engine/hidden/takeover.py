@@ -67,7 +67,7 @@ def proxy_child(em: StructuralEM, col: int) -> int | None:
 def takeover_candidates(em: StructuralEM, col: int) -> list[tuple[str, list[tuple[int, int]]]]:
     """The structures (label, sorted edges) the move tries for hidden variable ``col``: ``root``,
     ``adopt K`` and ``root+adopt K`` (module docstring), the acyclic ones among them. Required
-    edges are never removed."""
+    edges are never removed, and ``adopt`` moves no edge K -> Y where H -> Y is forbidden."""
     edges = set(em.edges)
     required = {(int(p), int(c)) for p, c in em.required}
     into = {(p, c) for p, c in edges if c == col} - required
@@ -76,7 +76,8 @@ def takeover_candidates(em: StructuralEM, col: int) -> list[tuple[str, list[tupl
         out.append(("root", edges - into))
     k = proxy_child(em, col)
     if k is not None:
-        moved = {(k, c) for p, c in edges if p == k and c != col and (col, c) not in edges} - required
+        banned = set(em._forbidden())  # e.g. H -> Y dropped and forbidden by a trial's child screen
+        moved = {(k, c) for p, c in edges if p == k and c != col and (col, c) not in edges | banned} - required
         if moved:
             adopt = (edges - moved) | {(col, c) for _, c in moved}
             out.append((f"adopt {em.names[k]}", adopt))

@@ -5,10 +5,15 @@ never lowers the observed-data score, leaves its input as it is, and proposes ac
 from __future__ import annotations
 
 import numpy as np
+from test_hidden_trial import planted_dag
 
 from engine.data import from_array
+from engine.hidden import HiddenSearch
+from engine.hidden import trial as trial_mod
+from engine.hidden.climb import climb, climb_taken_over
 from engine.hidden.em import StructuralEM
 from engine.hidden.takeover import proxy_child, take_over, takeover_candidates
+from engine.hidden.trial import try_proposal
 
 
 def proxy_model(seed: int, m: int = 200) -> StructuralEM:
@@ -86,3 +91,54 @@ class TestTakeOver:
         em = StructuralEM(from_array(x, ["a", "b", "c", "d"], standardize=False))
         em.run()
         assert take_over(em) is em
+
+
+class TestTakeOverOnTheBestStart:
+    def test_climb_taken_over_gives_h_the_proxys_children_and_climb_can_skip_it(self):
+        """:func:`climb_taken_over` is the move then a climb: on the local optimum of
+        :func:`proxy_model` H gets its six children; ``climb(em, takeover=False)`` leaves them on K."""
+        em = proxy_model(0)
+        col = em.names.index("H1")
+        new = climb_taken_over(em)
+        assert sorted(c for p, c in new.edges if p == col) == [0, 1, 2, 3, 4, 5]
+        assert new.observed_bic() > em.observed_bic() + 5.0
+        assert [c for p, c in climb(em, takeover=False).edges if p == col] == [0]
+        again = climb_taken_over(new)
+        assert again is new or again.observed_bic() > new.observed_bic()
+
+    def test_a_trial_takes_over_once_from_its_best_start(self, monkeypatch):
+        """try_proposal climbs every start's model with H without the move, and runs it once, on
+        the model of the best of the learned, re-learned, refined and completed starts (and on the
+        rebased start when that runs); the trial is at least as good as that start."""
+        ds, _, _ = planted_dag(3, n=12, m=400, n_kids=4)
+        hs = HiddenSearch(ds)
+        hs.em.run()
+        prop = hs._auto_candidates(set())[0]
+        flags, seen = [], []
+        real_climb, real_taken = trial_mod.climb, trial_mod.climb_taken_over
+
+        def spy_climb(em, *args, **kw):
+            if em.n_vars > em.n_obs:
+                flags.append(kw.get("takeover", True))
+            return real_climb(em, *args, **kw)
+
+        monkeypatch.setattr(trial_mod, "climb", spy_climb)
+        monkeypatch.setattr(trial_mod, "climb_taken_over", lambda em: seen.append(em.observed_bic()) or real_taken(em))
+        trial = try_proposal(hs, prop, -np.inf)
+        assert flags and not any(flags)  # no start's climb runs the move
+        firsts = [v for k, v in trial.starts.items() if k in ("learned", "relearned", "refined", "completed")]
+        assert len(seen) == 1 + ("rebased" in trial.starts)
+        assert seen[0] == max(firsts)
+        assert trial.score >= max(firsts)
+
+    def test_adopt_moves_no_edge_whose_h_edge_is_forbidden(self):
+        """A child the trial's screen dropped and forbade (H -> X3) stays on K: ``adopt`` moves the
+        other edges only, and the move runs without a constraint error."""
+        em = proxy_model(2)
+        col = em.names.index("H1")
+        em.user_forbidden = [*em.user_forbidden, (col, 3)]
+        adopt = dict(takeover_candidates(em, col))["adopt X0"]
+        assert (0, 3) in adopt and (col, 3) not in adopt
+        assert {(col, c) for c in (1, 2, 4, 5)} <= set(adopt)
+        new = take_over(em)
+        assert (col, 3) not in new.edges and new.observed_bic() > em.observed_bic()
