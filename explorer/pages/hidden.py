@@ -48,22 +48,23 @@ PER_CHILD = ["hidden", "child", "loading", "sign", "variance_explained", "corr_c
 LAZY_ABOVE = 150
 
 INTRO = """
-If several variables have **similar ideal profiles** (the part of each variable the current
-network cannot explain), one unmeasured input could explain all of them: a hidden regulator. This
-page proposes candidate sets from three sources: clusters of similar ideal profiles (JMLR 2007
-section 5); **semi-cliques** of the network, densely linked groups that a search draws among the
-children of an unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their
-common factor explains; and, without a regulator list, **co-expression** modules, genes whose
-measured values move together (the search may have tied them by a chain of edges, which hides them
-from the other two). Each set is scored **with the edges inside it
-removed** (the members' other parents kept): the single profile *z\\** that best explains the
-members together (the top eigenvector of their profiles' similarity matrix), the paper's bounds
-(**C1**, **C2**, in nats), and an estimate of the score change on the observed data that counts the
-removed edges' loss and the new variable's cost. A set whose *z\\** looks like an existing
-variable is marked: that variable already plays the role.
+This page looks for **hidden regulators**: unmeasured inputs that would explain several variables at
+once, because the current network leaves them with similar unexplained parts (*ideal profiles*).
+First search the network (Search page); then pick a proposal below, check its profiles, and
+**Accept** or **Reject** it. "How to read this page" below says where proposals come from.
 """
 
 HOW_TO_READ = """
+- **Where proposals come from:** clusters of similar ideal profiles (JMLR 2007 section 5);
+  **semi-cliques** of the network, densely linked groups that a search draws among the children of an
+  unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their common factor
+  explains; and, without a regulator list, **co-expression** modules, genes whose measured values move
+  together (the search may have tied them by a chain of edges, which hides them from the other two).
+- **Scores:** each set is scored **with the edges inside it removed** (the members' other parents
+  kept): the single profile *z\\** that best explains the members together (the top eigenvector of
+  their profiles' similarity matrix), the paper's bounds (**C1**, **C2**, in nats), and an estimate of
+  the score change on the observed data that counts the removed edges' loss and the new variable's
+  cost. A set whose *z\\** looks like an existing variable is marked: that variable already plays the role.
 - **Profiles:** each thin line is one member's ideal profile (scaled, sign-aligned with *z\\**);
   the thick line is the proposed hidden profile *z\\**. Instances are sorted by *z\\**: if the thin
   lines rise with the thick one, the members really share an input.
