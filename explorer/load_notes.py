@@ -42,6 +42,6 @@ def annotation_columns(note: str, variables_in_rows: bool) -> str | None:
 def annotation_note(columns: str) -> str:
     """The sidebar's neutral line for annotation columns."""
     return (
-        f"Annotation column(s) {columns} set aside: text beside the gene ids (descriptions, "
-        "symbols) is expected in an expression file; it is not used as values."
+        f"Set aside as gene annotation: {columns}. Text beside the gene ids (descriptions, symbols) is "
+        "expected in an expression file; it is not used as values."
     )
