@@ -56,4 +56,4 @@ def test_sidebar_says_it_in_a_caption_not_a_warning(app):
     assert app.session_state[state.SESSION].dataset.names[:2] == ("g0", "g1")
     assert not any("description" in w for w in texts(app.sidebar.warning)), texts(app.sidebar.warning)
     captions = texts(app.sidebar.caption)
-    assert any("description" in c and "set aside" in c and "expected" in c for c in captions), captions
+    assert any("description" in c and "Set aside" in c and "expected" in c for c in captions), captions
