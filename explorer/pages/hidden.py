@@ -24,7 +24,7 @@ from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.long_action import STOPPED, action_bar, stop_button
-from explorer.proposal_text import closest_text, common_text, removal_text, status_text
+from explorer.proposal_text import carrier_text, closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -225,15 +225,7 @@ def render() -> None:
             + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
-            "Accept reports the realized change. "
-            + closest_text(prop, session.regulators)
-            + (
-                f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
-                "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "
-                "Accept and compare the realized change."
-                if prop.explained_by in prop.names
-                else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
-            )
+            "Accept reports the realized change. " + closest_text(prop, session.regulators) + carrier_text(prop)
         )
         if prop.flagged:
             st.warning(
