@@ -8,7 +8,7 @@ import math
 
 from engine.hidden.report_table import STAND_IN_CORR
 
-__all__ = ["closest_text", "common_text", "removal_text", "status_text"]
+__all__ = ["carrier_text", "closest_text", "common_text", "removal_text", "status_text"]
 
 
 def status_text(p) -> str:
@@ -54,3 +54,22 @@ def closest_text(prop, regulators=None) -> str:
             "out (structural EM after Accept can make it a child)."
         )
     return said
+
+
+def carrier_text(prop) -> str:
+    """The variable that already carries z* (``explained_by``), in words: a member is the set's hub,
+    unless z* rests on one or two odd conditions (flagged), where it only tracks z* best there."""
+    if not prop.explained_by:
+        return ""
+    if prop.explained_by not in prop.names:
+        return f" **{prop.explained_by} already explains this cluster.**"
+    if prop.flagged:
+        return (
+            f" **Member {prop.explained_by} already carries this profile**, the member that tracks z* best; not "
+            f"read as a hub of the set while z* rests on {' and '.join(prop.high_leverage)} (see below)."
+        )
+    return (
+        f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is the "
+        "regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, Accept and "
+        "compare the realized change."
+    )

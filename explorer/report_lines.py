@@ -1,7 +1,8 @@
 """The regulator report's line per accepted hidden variable, in a biologist's terms (Hidden variables
 page): its parents among the candidate regulators, what its closest observed variable is to it (one of
-its own children, its hub gene in WGCNA's terms, or a gene outside the module that may already play its
-role) and whether its inferred profile rests on one or two conditions (:mod:`engine.hidden.leverage`).
+its own children, its hub gene in WGCNA's terms unless the profile rests on one odd condition, or a gene
+outside the module that may already play its role) and whether its inferred profile rests on one or two
+conditions (:mod:`engine.hidden.leverage`).
 The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`, and the profile's leverage and
 the stand-in threshold from :mod:`engine.hidden.report_table`); nothing is recomputed here."""
 
@@ -32,8 +33,15 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
             "when neither has another parent, so H may be that regulator's own signal)"
         )
     close, corr = r.closest_observed, r.closest_corr
+    leverage, flagged = profile_flags(r)
+    odd = " and ".join(flagged)
     if close is None:
         said = "no observed variable to compare with"
+    elif close in children and flagged:  # a profile resting on one odd condition is no module's hub
+        said = (
+            f"closest observed variable **{close}** (|r| = {corr:.2f}), one of its children: "
+            f"the child that tracks it best, not read as a hub gene while its profile rests on {odd}"
+        )
     elif close in children:
         said = (
             f"closest observed variable **{close}** (|r| = {corr:.2f}), one of its children: "
@@ -46,10 +54,9 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         if corr >= STAND_IN_CORR:
             said += ", not one of its children: that variable may already play its role"
     line = f"**{r.name}**{head}: {said}; estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
-    leverage, flagged = profile_flags(r)
     if flagged:
         line += (
-            f" **One odd sample?** {leverage:.0%} of its profile's energy is in {' and '.join(flagged)}: "
+            f" **One odd sample?** {leverage:.0%} of its profile's energy is in {odd}: "
             "check those conditions before trusting it."
         )
     return line

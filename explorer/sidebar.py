@@ -14,7 +14,7 @@ from engine.exceptions import IdealParentError
 from engine.io import LEFT_OUT, RENAMED, omissions
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
-from explorer import gene_sets_box, interventions_panel, lab_options, loading, state
+from explorer import gene_sets_box, interventions_panel, lab_options, load_notes, loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -289,8 +289,12 @@ def _summary() -> None:
     truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
+    in_rows = bool(_uploaded_orientation())
     for note in omissions(dataset.notes):  # a column that cannot be used (or was renamed) is said so visibly
-        if note.startswith(RENAMED):
+        annotations = load_notes.annotation_columns(note, in_rows)
+        if annotations is not None:  # a description column beside gene ids: expected, not a problem
+            st.caption(load_notes.annotation_note(annotations))
+        elif note.startswith(RENAMED):
             st.warning(f"Renamed: {note[len(RENAMED) :]}.", icon="⚠️")
         else:
             st.warning(f"Not used: {note[len(LEFT_OUT) :]}.", icon="⚠️")

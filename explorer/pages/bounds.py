@@ -36,8 +36,9 @@ INTRO = """
 At every step the search could add (or swap in) many possible parents. Fitting each one exactly is
 what makes structure search slow, so the ideal-parent method first scores every candidate with two
 cheap estimates, **C1** and **C2**, and fits only the best few. This page checks the estimates
-against the truth at the current step: it fits *every* Add and Replace candidate exactly and plots
-each estimate (vertical axis) against the exact log-likelihood gain (horizontal axis).
+against the truth at the current step: it plots each estimate (vertical axis) against the exact
+log-likelihood gain (horizontal axis). At first it shows only the candidates the search itself fitted
+exactly; **Compute exact gains for all candidates** fits every Add and Replace candidate and shows them all.
 """
 
 LINEAR_NOTE = """

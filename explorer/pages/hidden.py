@@ -24,7 +24,7 @@ from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.long_action import STOPPED, action_bar, stop_button
-from explorer.proposal_text import closest_text, common_text, removal_text, status_text
+from explorer.proposal_text import carrier_text, closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -48,22 +48,23 @@ PER_CHILD = ["hidden", "child", "loading", "sign", "variance_explained", "corr_c
 LAZY_ABOVE = 150
 
 INTRO = """
-If several variables have **similar ideal profiles** (the part of each variable the current
-network cannot explain), one unmeasured input could explain all of them: a hidden regulator. This
-page proposes candidate sets from three sources: clusters of similar ideal profiles (JMLR 2007
-section 5); **semi-cliques** of the network, densely linked groups that a search draws among the
-children of an unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their
-common factor explains; and, without a regulator list, **co-expression** modules, genes whose
-measured values move together (the search may have tied them by a chain of edges, which hides them
-from the other two). Each set is scored **with the edges inside it
-removed** (the members' other parents kept): the single profile *z\\** that best explains the
-members together (the top eigenvector of their profiles' similarity matrix), the paper's bounds
-(**C1**, **C2**, in nats), and an estimate of the score change on the observed data that counts the
-removed edges' loss and the new variable's cost. A set whose *z\\** looks like an existing
-variable is marked: that variable already plays the role.
+This page looks for **hidden regulators**: unmeasured inputs that would explain several variables at
+once, because the current network leaves them with similar unexplained parts (*ideal profiles*).
+First search the network (Search page); then pick a proposal below, check its profiles, and
+**Accept** or **Reject** it. "How to read this page" below says where proposals come from.
 """
 
 HOW_TO_READ = """
+- **Where proposals come from:** clusters of similar ideal profiles (JMLR 2007 section 5);
+  **semi-cliques** of the network, densely linked groups that a search draws among the children of an
+  unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their common factor
+  explains; and, without a regulator list, **co-expression** modules, genes whose measured values move
+  together (the search may have tied them by a chain of edges, which hides them from the other two).
+- **Scores:** each set is scored **with the edges inside it removed** (the members' other parents
+  kept): the single profile *z\\** that best explains the members together (the top eigenvector of
+  their profiles' similarity matrix), the paper's bounds (**C1**, **C2**, in nats), and an estimate of
+  the score change on the observed data that counts the removed edges' loss and the new variable's
+  cost. A set whose *z\\** looks like an existing variable is marked: that variable already plays the role.
 - **Profiles:** each thin line is one member's ideal profile (scaled, sign-aligned with *z\\**);
   the thick line is the proposed hidden profile *z\\**. Instances are sorted by *z\\**: if the thin
   lines rise with the thick one, the members really share an input.
@@ -224,15 +225,7 @@ def render() -> None:
             + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
-            "Accept reports the realized change. "
-            + closest_text(prop, session.regulators)
-            + (
-                f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is "
-                "the regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, "
-                "Accept and compare the realized change."
-                if prop.explained_by in prop.names
-                else (f" **{prop.explained_by} already explains this cluster.**" if prop.explained_by else "")
-            )
+            "Accept reports the realized change. " + closest_text(prop, session.regulators) + carrier_text(prop)
         )
         if prop.flagged:
             st.warning(

@@ -27,7 +27,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import network_panel, network_view, plots, state, step_timing, text
+from explorer import network_panel, network_view, plots, search_notes, state, step_timing, text
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 from explorer.pages import show_html
@@ -247,20 +247,14 @@ def _log_config(score: str) -> dict:
 COMPARE_EDGE_WIDTH = 95
 
 
-def _log_caption(stepper) -> str:
-    return (
-        f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
-        f"ranked candidates: {stepper.n_ranked:,} · search time {text.duration(stepper.elapsed_s)}"
-    )
-
-
 def _logs() -> None:
     session = state.session()
     log = session.main.log
     stepper = session.stepper
     if session.twin is None:
         st.subheader("Move log")
-        st.caption(_log_caption(stepper))
+        st.caption(search_notes.log_caption(stepper))
+        search_notes.first_move_caption(stepper)  # why the counters are not 0 before any move
         frame = plots.move_log_frame(log).iloc[::-1]
         # a plain frame, not a pandas Styler: nothing is shaded here, and marshalling a Styler
         # cost 0.3 s per redraw at 900 moves, paid after every chunk of a run (LOG_CONFIG formats)
@@ -289,7 +283,7 @@ def _logs() -> None:
         with col:
             who = "main" if key == "search_log" else "comparison"
             st.markdown(f"**{text.method_label(method)}** ({who})")
-            st.caption(_log_caption(step_r))
+            st.caption(search_notes.log_caption(step_r))
             st.dataframe(
                 plots.highlight_steps(frame.iloc[::-1], differ),
                 width="stretch",

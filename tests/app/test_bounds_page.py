@@ -83,6 +83,10 @@ def test_before_compute_shows_search_candidates(seeded):
     # the search itself fitted some candidates exactly: those are summarized already
     assert _metrics(at).get("Fraction C2 ≤ exact") in ("1.000", None)
     assert any("Until you press the button" in c.value for c in at.caption)
+    # the intro says what is shown before the button, and names the button as it is labelled
+    intro = at.markdown[0].value
+    assert "fits *every*" not in intro and "only the candidates the search itself fitted" in intro
+    assert f"**{at.button(key='ip_bounds_compute').label}**" in intro
 
 
 def test_bounds_scatter_gives_twenty_families_distinct_colours_and_room_for_the_legend():

@@ -46,3 +46,17 @@ def test_edges_among_members_are_counted_with_their_loss_in_nats():
     n, loss = len(props[pick].removed_edges), props[pick].removed_loss
     assert f"the members lose {loss:.2f} nats when the {n} edges among them are removed" in text
     assert "edge(s)" not in text
+
+
+def test_first_screen_says_what_the_page_does_in_a_few_sentences():
+    """A newcomer's first screen: what the page does and what to do first, in at most three short
+    sentences; where proposals come from and how they are scored is under "How to read this page"."""
+    ds, _ = planted()
+    at = _hidden_page(SearchSession(ds, None, "planted factor"))
+    intro = at.markdown[0].value
+    assert "hidden regulators" in intro and "Search page" in intro and "**Accept**" in intro
+    assert intro.count(". ") + intro.rstrip().endswith(".") <= 3 and len(intro.split()) <= 70, intro
+    assert "semi-cliques" not in intro and "eigenvector" not in intro
+    (how,) = [e for e in at.expander if e.label == "How to read this page"]
+    guide = " ".join(texts(how.markdown))
+    assert "**semi-cliques**" in guide and "**co-expression**" in guide and "edges inside it removed" in guide

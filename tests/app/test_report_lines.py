@@ -50,6 +50,10 @@ def test_a_profile_resting_on_one_condition_is_flagged():
     spike[5] = 3.3
     line = report_line(_report(profile=spike), None)
     assert "**One odd sample?**" in line and "WT_5h" in line
+    # its closest child is not called the module's hub gene: the profile rests on one condition
+    assert "**b0229** (|r| = 0.97), one of its children: the child that tracks it best" in line
+    assert "not read as a hub gene while its profile rests on WT_5h" in line
+    assert "module's hub gene" not in line
     leverage, flagged = profile_flags(_report(profile=spike))
     assert flagged == ["WT_5h"] and leverage > 0.5
     assert profile_flags(_report())[1] == [] and "odd sample" not in report_line(_report(), None)

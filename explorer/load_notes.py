@@ -1,0 +1,47 @@
+"""How the sidebar words the loader's notes on columns it left out.
+
+With genes in rows, a text column beside the gene ids (a description, a symbol) is expected in an
+expression file: it is said in a neutral note (set aside, not used as values). A column left out for any other
+reason (a stray text cell among numbers, a date column, a repeated name) stays a warning. The notes
+are :mod:`engine.io`'s (``LEFT_OUT``); only their wording here is the explorer's.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.io import LEFT_OUT
+
+__all__ = ["annotation_columns", "annotation_note"]
+
+_TEXT_COLUMNS = LEFT_OUT + "non-numeric column(s) "
+#: one described column of a variables-in-columns note: "'c' has text ('x' in row 1; 30 of 30 cells)"
+_DESCRIBED = re.compile(r"'[^']*' has text \(.*?; (\d+) of (\d+) cells\)")
+
+
+def annotation_columns(note: str, variables_in_rows: bool) -> str | None:
+    """The names of the all-text columns a note reports, when they are annotations of the variables
+    (genes in rows: the text columns beside their ids); None when the note is a real omission.
+
+    Read with variables in rows, the loader names only all-text columns, without detail. Turned round
+    after loading (the Transpose button), the note describes each column: annotations only if every
+    cell of every column is text (the loader details at most six, so a longer list stays a warning).
+    """
+    if not variables_in_rows or not note.startswith(_TEXT_COLUMNS):
+        return None
+    rest = note[len(_TEXT_COLUMNS) :]
+    if ": " not in rest:
+        return rest
+    names, detail = rest.split(": ", 1)
+    described = _DESCRIBED.findall(detail)
+    if "more" in detail.rsplit(")", 1)[-1] or len(described) != names.count(", ") + 1:
+        return None
+    return names if all(k == n for k, n in described) else None
+
+
+def annotation_note(columns: str) -> str:
+    """The sidebar's neutral line for annotation columns."""
+    return (
+        f"Set aside as gene annotation: {columns}. Text beside the gene ids (descriptions, symbols) is "
+        "expected in an expression file; it is not used as values."
+    )
