@@ -1,0 +1,46 @@
+"""``--covariates FILE`` for ``learn`` and ``bootstrap``: sample annotations as parent-only variables.
+
+:func:`load_covariates` reads the table (:mod:`engine.io.covariates`) for DATA's instances, says on
+stderr what each column became and returns the data with the covariates appended;
+:func:`covariate_options` is what the estimator then needs: every edge into a covariate forbidden,
+and, with ``--regulators``, the covariates added to the candidate regulators so that genes may
+take them as parents.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from .output import say
+
+__all__ = ["load_covariates", "covariate_options", "COVARIATES_HELP"]
+
+#: ``--covariates``'s help
+COVARIATES_HELP = (
+    "sample annotations (batch, RIN...) as variables that may only be parents, as limma's design or ComBat's batch: "
+    "a CSV/TSV whose first column holds DATA's instance ids (after --transpose: the file's column names); a text "
+    "column becomes indicators COLUMN=LEVEL (the first level sorted is the reference), a numeric one is used as is; "
+    "added to --regulators when given"
+)
+
+
+def load_covariates(args: argparse.Namespace, dataset):
+    """``dataset`` with the covariates of ``--covariates`` appended, and their names (``()``: none)."""
+    path = getattr(args, "covariates", None)
+    if path is None:
+        return dataset, ()
+    from ..io.covariates import add_covariates, read_covariates
+
+    cov = read_covariates(path, dataset)
+    say(f"covariates: {cov.summary()}; parents only ({len(cov.names)} variable(s) added: {', '.join(cov.names)})")
+    return add_covariates(dataset, cov), cov.names
+
+
+def covariate_options(names, covariates, regulators: list[str] | None) -> dict:
+    """The estimator's ``forbidden_edges`` and ``regulators`` with covariates ``covariates``."""
+    if not covariates:
+        return {"regulators": regulators}
+    from ..io.covariates import covariate_forbidden
+
+    regs = None if regulators is None else [*regulators, *(c for c in covariates if c not in regulators)]
+    return {"regulators": regs, "forbidden_edges": covariate_forbidden(names, covariates)}
