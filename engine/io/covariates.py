@@ -99,7 +99,8 @@ def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str
         for level in levels[1:]:  # the first level (sorted) is the reference
             names.append(f"{label}={level}")
             columns.append((text == level).to_numpy(dtype=float))
-        described.append(f"{label} ({len(levels)} levels -> {len(levels) - 1} indicators, reference {levels[0]})")
+        k = len(levels) - 1
+        described.append(f"{label} ({k + 1} levels -> {k} indicator{'s' * (k > 1)}, reference {levels[0]})")
     clash = [n for n in names if n in set(map(str, variables))]
     if clash or len(set(names)) < len(names):
         raise DataValidationError(
