@@ -5,6 +5,8 @@ with a regulator list, with hidden variables), and a batch no longer kept as a h
 from __future__ import annotations
 
 import json
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -16,25 +18,13 @@ from engine.exceptions import DataValidationError
 from engine.hidden.roots import hidden_into_roots, parent_only
 from engine.io.covariates import code_covariates, covariate_forbidden
 
-
-def _study(seed: int = 4, m: int = 60, n: int = 30, n_batch: int = 2, shifted: float = 0.4):
-    """Genes x samples with a planted module (g0..g5 share an unmeasured regulator) and a batch
-    shift of scale 1.5 sd on ``shifted`` of the other genes; the shifted genes' indices."""
-    rng = np.random.default_rng(seed)
-    batch = np.repeat(np.arange(n_batch), m // n_batch)
-    x = rng.normal(size=(m, n))
-    x[:, :6] += 1.2 * rng.normal(size=m)[:, None]
-    hit = rng.choice(np.arange(6, n), int(shifted * n), replace=False)
-    x[:, hit] += rng.normal(scale=1.5, size=(n_batch, n))[batch][:, hit]
-    samples = [f"s{i}" for i in range(m)]
-    frame = pd.DataFrame(x, columns=[f"g{j}" for j in range(n)], index=pd.Index(samples, name="sample"))
-    cov = pd.DataFrame({"sample": samples, "batch": [f"b{b}" for b in batch], "rin": rng.uniform(6, 9, m).round(2)})
-    return frame, cov, {f"g{j}" for j in hit}
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+from bench_covariates import covariate_study, hidden_children, tracks  # noqa: E402  (the benchmark's generator, seed 4 here)
 
 
 @pytest.fixture
 def files(tmp_path):
-    frame, cov, _ = _study(m=40, n=10)
+    frame, cov, _ = covariate_study(m=40, n=10)
     data, table = tmp_path / "d.csv", tmp_path / "cov.csv"
     frame.to_csv(data)
     cov.to_csv(table, index=False)
@@ -143,16 +133,10 @@ def test_covariates_match_instance_ids_after_transpose(files, tmp_path):
     assert not [e for e in _edges(out) if e[1] in {"batch=b1", "rin"}]
 
 
-def _hidden_children(path) -> dict[str, set[str]]:
-    res = json.loads(path.read_text())
-    hidden = set(res["variables"]) - {f"g{j}" for j in range(100)} - {"batch=b1"}
-    return {h: {c for p, c in _edges(path) if p == h} for h in hidden}
-
-
 def test_a_given_batch_is_no_longer_a_hidden_regulator(tmp_path):
     """Two batches shifting 40 % of the genes: without the annotation --hidden auto keeps a hidden
     variable whose children are the shifted genes; given it, no hidden variable tracks the batch."""
-    frame, cov, shifted = _study(seed=4)
+    frame, cov, shifted = covariate_study(seed=4)
     data, table = tmp_path / "d.csv", tmp_path / "cov.csv"
     frame.to_csv(data)
     cov[["sample", "batch"]].to_csv(table, index=False)
@@ -162,8 +146,7 @@ def test_a_given_batch_is_no_longer_a_hidden_regulator(tmp_path):
         _learn(data, "--hidden", "auto", "--max-hidden", "1", "--score", "bic", "--covariates", table, "--out", given)
         == 0
     )
-    batchy = lambda kids: len(kids & shifted) >= 0.6 * len(shifted) and len(kids & shifted) >= len(kids) / 2  # noqa: E731
-    assert any(batchy(kids) for kids in _hidden_children(plain).values())
-    assert not any(batchy(kids) for kids in _hidden_children(given).values())
+    assert any(tracks(kids, shifted, 0.6) for kids in hidden_children(json.loads(plain.read_text())).values())
+    assert not any(tracks(kids, shifted, 0.6) for kids in hidden_children(json.loads(given.read_text())).values())
     assert not [e for e in _edges(given) if e[1] == "batch=b1"]
     assert {c for p, c in _edges(given) if p == "batch=b1"} & shifted  # the batch explains them directly
