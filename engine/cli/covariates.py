@@ -15,6 +15,9 @@ from .output import say
 
 __all__ = ["load_covariates", "covariate_options", "COVARIATES_HELP"]
 
+#: indicator levels seen in fewer samples (or all but fewer) are said to be at risk in ``bootstrap``
+RARE = 8
+
 #: ``--covariates``'s help
 COVARIATES_HELP = (
     "sample annotations (batch, RIN...) as variables that may only be parents, as limma's design or ComBat's batch: "
@@ -33,6 +36,19 @@ def load_covariates(args: argparse.Namespace, dataset):
 
     cov = read_covariates(path, dataset)
     say(f"covariates: {cov.summary()}; parents only ({len(cov.names)} variable(s) added: {', '.join(cov.names)})")
+    if getattr(args, "replicates", None):  # bootstrap: a resample can leave a rare level out
+        rare = [
+            f"{n} ({int(k)} of {len(v)})"
+            for n, v in zip(cov.names, cov.values.T, strict=True)
+            if "=" in n
+            for k in [min((v == 1).sum(), (v == 0).sum())]
+            if k < RARE
+        ]
+        if rare:
+            say(
+                f"warning: covariate level(s) with few samples: {', '.join(rare)}; a replicate whose resample "
+                "leaves one out (its indicator then constant) fails, and is reported with the others that fail"
+            )
     return add_covariates(dataset, cov), cov.names
 
 

@@ -150,3 +150,20 @@ def test_a_given_batch_is_no_longer_a_hidden_regulator(tmp_path):
     assert not any(tracks(kids, shifted, 0.6) for kids in hidden_children(json.loads(given.read_text())).values())
     assert not [e for e in _edges(given) if e[1] == "batch=b1"]
     assert {c for p, c in _edges(given) if p == "batch=b1"} & shifted  # the batch explains them directly
+
+
+def test_bootstrap_takes_covariates_and_warns_of_rare_levels(files, tmp_path, capsys):
+    data, _, cov = files
+    rare = tmp_path / "rare.csv"
+    cov.assign(batch=["rare" if i < 2 else "common" for i in range(len(cov))])[["sample", "batch"]].to_csv(
+        rare, index=False
+    )
+    out = tmp_path / "boot.json"
+    rc = main(
+        ["bootstrap", str(data), "--covariates", str(rare), "--replicates", "2", "--workers", "1"] + ["--out", str(out)]
+    )
+    assert rc in (0, 1)  # 1: a replicate whose resample left both rare samples out
+    assert "covariate level(s) with few samples: batch=rare (2 of 40)" in capsys.readouterr().err
+    res = json.loads(out.read_text())
+    assert res["settings"]["covariates"] == "rare.csv" and "--covariates" in res["rerun"]
+    assert not [e for e in res["edges"] if e["child"] == "batch=rare"]  # every replicate forbids it
