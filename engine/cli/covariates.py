@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 
+import numpy as np
+
 from .output import say
 
 __all__ = ["load_covariates", "covariate_options", "COVARIATES_HELP"]
@@ -40,7 +42,7 @@ def load_covariates(args: argparse.Namespace, dataset):
         rare = [
             f"{n} ({int(k)} of {len(v)})"
             for n, v in zip(cov.names, cov.values.T, strict=True)
-            if "=" in n
+            if np.isin(v, (0.0, 1.0)).all()  # an indicator (or a 0/1 column)
             for k in [min((v == 1).sum(), (v == 0).sum())]
             if k < RARE
         ]
