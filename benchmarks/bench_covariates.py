@@ -7,7 +7,9 @@ planted module g0..g5 driven by one unmeasured regulator (loading 1.2). For each
 choice to EBIC on a table with two rows per gene) without and with the batch as a covariate; printed:
 the hidden variables kept, how many track the batch (children: at least 60 % of the shifted genes,
 and mostly shifted genes), whether one recovers the module (at least 4 of g0..g5 among its children,
-mostly module genes), and the seconds. tests/engine/test_covariates.py runs seed 4 as its smoke case.
+mostly module genes), the largest share of a hidden profile's variance the batch explains (R^2 of
+the posterior mean on the batch labels), and the CPU seconds. tests/engine/test_covariates.py runs
+seed 4 as its smoke case.
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_covariates.py --seeds 1-10 [--batches 2] [--m 60] [--n 30]
 """
@@ -53,6 +55,16 @@ def hidden_children(result: dict) -> dict[str, set[str]]:
     return {h: {e["child"] for e in result["edges"] if e["parent"] == h} for h in hidden}
 
 
+def batch_r2(result: dict, batch: np.ndarray) -> float:
+    """The largest R^2 of a hidden variable's posterior-mean profile on the batch (one-way ANOVA), 0 without H."""
+    best = 0.0
+    for h in result.get("hidden", []):
+        prof = np.asarray(h["profile"], dtype=float)
+        fitted = pd.Series(prof).groupby(batch).transform("mean").to_numpy()
+        best = max(best, 1 - np.sum((prof - fitted) ** 2) / np.sum((prof - prof.mean()) ** 2))
+    return best
+
+
 def tracks(kids: set[str], genes: set[str], share: float) -> bool:
     """Whether children ``kids`` cover ``share`` of ``genes`` and are mostly among them."""
     common = len(kids & genes)
@@ -76,11 +88,14 @@ def run(seed: int, args, folder: Path) -> list[str]:
         if rc != 0:
             rows.append(f"{seed:>4} {arm:<6} exit {rc}")
             continue
-        kids = hidden_children(json.loads(out.read_text()))
+        result = json.loads(out.read_text())
+        kids = hidden_children(result)
+        r2 = batch_r2(result, cov["batch"].to_numpy())
         batchy = sum(tracks(k, shifted, 0.6) for k in kids.values())
         module = any(len(k & MODULE) >= 4 and len(k & MODULE) >= len(k) / 2 for k in kids.values())
         rows.append(
             f"{seed:>4} {arm:<6} {len(kids):>2} H  batch-tracking {batchy}  module {'yes' if module else 'no '}"
+            f"  max R2(H ~ batch) {r2:.2f}"
             f"  {cpu:6.1f} s CPU"
         )
     return rows
