@@ -16,6 +16,7 @@ from pathlib import Path
 from ..enrichment import attach_enrichment
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
+from .covariates import covariate_options, load_covariates
 from .live import hidden_lines
 from .model_file import load_network
 from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score, dumps, edge_summary, one_line, say
@@ -163,9 +164,10 @@ def read_gene_sets(args: argparse.Namespace, dataset):
     return matched
 
 
-def make_estimator(args: argparse.Namespace, names=None):
+def make_estimator(args: argparse.Namespace, names=None, covariates=()):
     """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of
-    it); ``names``, the data's variables, let a header line of the regulator file be skipped."""
+    it); ``names``, the data's variables, let a header line of the regulator file be skipped;
+    ``covariates`` (names among them) may only be parents (:mod:`engine.cli.covariates`)."""
     from ..io.regulators import read_regulators
     from ..learn import IdealParentSearch
 
@@ -177,7 +179,9 @@ def make_estimator(args: argparse.Namespace, names=None):
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
-        regulators=read_regulators(args.regulators, names) if args.regulators is not None else None,
+        **covariate_options(
+            names, covariates, read_regulators(args.regulators, names) if args.regulators is not None else None
+        ),
         condition_intercept=args.condition_intercept,
     )
 
@@ -185,8 +189,8 @@ def make_estimator(args: argparse.Namespace, names=None):
 def learn(args: argparse.Namespace, progress: Progress) -> int:
     """``learn``: load DATA, search, write the network (with settings and moves) as JSON; notes to stderr."""
     check_outputs(args)
-    dataset = load_data(args)
-    est = make_estimator(args, dataset.names)
+    dataset, covariates = load_covariates(args, load_data(args))
+    est = make_estimator(args, dataset.names, covariates)
     matched = read_gene_sets(args, dataset)
     choice = est.score_choice(dataset)
     say(f"score: {describe_score(choice)}")
@@ -250,8 +254,8 @@ def bootstrap(args: argparse.Namespace) -> int:
     Exit status 0, or 1 when some replicates failed (the others' result is written all the same).
     """
     check_outputs(args)
-    dataset = load_data(args)
-    est = make_estimator(args, dataset.names)
+    dataset, covariates = load_covariates(args, load_data(args))
+    est = make_estimator(args, dataset.names, covariates)
     matched = read_gene_sets(args, dataset)
     say(f"score: {describe_score(est.score_choice(dataset))}")
     est.regulator_names(dataset)  # names absent from the data: one warning now, not one per replicate

@@ -22,6 +22,8 @@ examples:
   # a genes x conditions table with a text column, a list of transcription factors, hidden regulators:
   python -m engine learn expr.tsv --transpose --drop description --regulators tfs.txt --hidden auto \\
       --out expr.json --csv expr_edges.csv
+  # the samples' batches known (sample annotations: parents only, not rediscovered as hidden regulators):
+  python -m engine learn expr.tsv --transpose --covariates samples.csv --hidden auto --out expr.json
 
 Missing cells are handled by structural EM (linear-Gaussian CPDs; other CPDs search on the EM-completed
 data, see 'missing_values' in the result). With --hidden auto, stderr says each step of the hidden-variable

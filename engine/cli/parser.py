@@ -10,6 +10,7 @@ import argparse
 from ..cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from ..score import SCORES
 from ..search.settings import MEASURES, METHODS, QUEUES, SearchSettings
+from .covariates import COVARIATES_HELP
 from .examples import LEARN_EPILOG, ExamplesFormatter
 from .output import one_line
 
@@ -233,6 +234,7 @@ def build_parser() -> argparse.ArgumentParser:
         help="candidate regulators: only these variables may be parents. One name per line, or a CSV/TSV with "
         "names in the first column; blank lines and # comments ignored; names not in the data are reported",
     )
+    learn.add_argument("--covariates", metavar="FILE", default=None, help=COVARIATES_HELP)
     learn.add_argument(
         "--gene-sets",
         metavar="FILE",
@@ -283,11 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
         "--two-layer", action="store_true", help="the paper's two-layer setting: hidden roots -> observed leaves only"
     )
     learn.add_argument(
-        "--seed",
-        type=_int_at_least(0),
-        default=0,
-        metavar="S",
-        help="random seed (restarts, hidden-variable starts; default 0)",
+        "--seed", type=_int_at_least(0), default=0, metavar="S", help="random seed (restarts, hidden starts; default 0)"
     )
     learn.add_argument("--out", metavar="FILE", help="write the JSON result to FILE instead of stdout")
     learn.add_argument(

@@ -45,6 +45,7 @@ def data_settings(args: argparse.Namespace, **extra) -> dict:
         "no_header": bool(args.no_header),
         **({"header": True} if args.header else {}),
         **({"regulators_file": Path(args.regulators).name} if getattr(args, "regulators", None) else {}),
+        **({"covariates": Path(args.covariates).name} if getattr(args, "covariates", None) else {}),
         **extra,
         **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
         "paths": input_paths(args),
@@ -56,6 +57,7 @@ def input_paths(args: argparse.Namespace) -> dict:
     from any folder; ``data``, ``regulators_file`` and ``gene_sets`` keep the files' names."""
     files = {"data": args.data, "regulators": getattr(args, "regulators", None)}
     files.update(gene_sets=getattr(args, "gene_sets", None), targets=getattr(args, "targets", None))
+    files["covariates"] = getattr(args, "covariates", None)
     return {key: str(Path(f).resolve()) for key, f in files.items() if f}
 
 

@@ -50,6 +50,7 @@ from .marginal import freeze_families, marginal_loglik
 from .params import Params as _Params
 from .params import ml_params
 from .posterior import mean_field_step
+from .roots import hidden_into_roots
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
 
@@ -248,11 +249,12 @@ class StructuralEM:
         return model
 
     def _forbidden(self) -> list[tuple[int, int]]:
+        pairs = list(self.user_forbidden) + hidden_into_roots(self.user_forbidden, self.n_obs, self.n_vars)
         if not self.two_layer:
-            return list(self.user_forbidden)
+            return pairs
         n, o = self.n_vars, self.n_obs
         layer = [(p, c) for p in range(n) for c in range(n) if p != c and not (p >= o and c < o)]
-        return sorted(set(layer) | set(self.user_forbidden))
+        return sorted(set(layer) | set(pairs))
 
     def _params(self, model: LinearGaussianFamilies) -> _Params:
         return ml_params(model, self.parents())

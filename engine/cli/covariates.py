@@ -1,0 +1,64 @@
+"""``--covariates FILE`` for ``learn`` and ``bootstrap``: sample annotations as parent-only variables.
+
+:func:`load_covariates` reads the table (:mod:`engine.io.covariates`) for DATA's instances, says on
+stderr what each column became and returns the data with the covariates appended;
+:func:`covariate_options` is what the estimator then needs: every edge into a covariate forbidden,
+and, with ``--regulators``, the covariates added to the candidate regulators so that genes may
+take them as parents.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+import numpy as np
+
+from .output import say
+
+__all__ = ["load_covariates", "covariate_options", "COVARIATES_HELP"]
+
+#: indicator levels seen in fewer samples (or all but fewer) are said to be at risk in ``bootstrap``
+RARE = 8
+
+#: ``--covariates``'s help
+COVARIATES_HELP = (
+    "sample annotations (batch, RIN...) as variables that may only be parents, as limma's design or ComBat's batch: "
+    "a CSV/TSV whose first column holds DATA's instance ids (after --transpose: the file's column names); a text "
+    "column becomes indicators COLUMN=LEVEL (the first level sorted is the reference), a numeric one is used as is; "
+    "added to --regulators when given"
+)
+
+
+def load_covariates(args: argparse.Namespace, dataset):
+    """``dataset`` with the covariates of ``--covariates`` appended, and their names (``()``: none)."""
+    path = getattr(args, "covariates", None)
+    if path is None:
+        return dataset, ()
+    from ..io.covariates import add_covariates, read_covariates
+
+    cov = read_covariates(path, dataset)
+    say(f"covariates: {cov.summary()}; parents only ({len(cov.names)} variable(s) added: {', '.join(cov.names)})")
+    if getattr(args, "replicates", None):  # bootstrap: a resample can leave a rare level out
+        rare = [
+            f"{n} ({int(k)} of {len(v)})"
+            for n, v in zip(cov.names, cov.values.T, strict=True)
+            if np.isin(v, (0.0, 1.0)).all()  # an indicator (or a 0/1 column)
+            for k in [min((v == 1).sum(), (v == 0).sum())]
+            if k < RARE
+        ]
+        if rare:
+            say(
+                f"warning: covariate level(s) with few samples: {', '.join(rare)}; a replicate whose resample "
+                "leaves one out (its indicator then constant) fails, and is reported with the others that fail"
+            )
+    return add_covariates(dataset, cov), cov.names
+
+
+def covariate_options(names, covariates, regulators: list[str] | None) -> dict:
+    """The estimator's ``forbidden_edges`` and ``regulators`` with covariates ``covariates``."""
+    if not covariates:
+        return {"regulators": regulators}
+    from ..io.covariates import covariate_forbidden
+
+    regs = None if regulators is None else [*regulators, *(c for c in covariates if c not in regulators)]
+    return {"regulators": regs, "forbidden_edges": covariate_forbidden(names, covariates)}

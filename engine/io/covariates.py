@@ -1,0 +1,149 @@
+"""Sample annotations (covariates: batch, RIN, sex...) as observed parents.
+
+A biologist who knows the batches of an expression study gives them, as with limma's design matrix
+or ComBat's ``batch``, rather than letting the hidden-variable search rediscover them as hidden
+"regulators". The covariate table is a CSV/TSV whose first column holds the instance ids of the
+data (its row labels; after ``--transpose`` the column names of the file) and whose other columns
+are annotations:
+
+* a numeric column is used as it is (standardized with the data when the data are);
+* a non-numeric column is categorical: its levels sorted, the first is the reference and each other
+  level ``L`` of column ``C`` becomes an indicator variable ``C=L`` (1 on its instances, else 0),
+  the treatment coding of a linear model's design matrix.
+
+The covariates are appended to the data as variables that may only be parents
+(:func:`covariate_forbidden`: every edge into them is forbidden; structural EM keeps hidden
+variables out of them too, :attr:`engine.hidden.em.StructuralEM.roots`). Every problem is one
+:class:`~engine.exceptions.DataValidationError` naming it: unknown or missing ids, a repeated id, a
+constant column, a missing value, a name that clashes with a variable.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ..data import Dataset
+from ..exceptions import DataValidationError
+
+__all__ = ["Covariates", "read_covariates", "code_covariates", "add_covariates", "covariate_forbidden"]
+
+
+@dataclass(frozen=True)
+class Covariates:
+    """Coded covariates, one row per instance of the data (in the data's order)."""
+
+    #: the variables added to the data (indicators ``column=level`` and numeric columns)
+    names: tuple[str, ...]
+    #: M x C values, float
+    values: np.ndarray
+    #: what each annotation column became, e.g. ``batch (3 levels -> 2 indicators)``, ``rin (numeric)``
+    described: tuple[str, ...]
+    source: str = ""
+
+    def summary(self) -> str:
+        return ", ".join(self.described)
+
+
+def _short(items, n: int = 5) -> str:
+    items = [str(i) for i in items]
+    return ", ".join(items[:n]) + (f" and {len(items) - n} more" if len(items) > n else "")
+
+
+def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str = "covariate table") -> Covariates:
+    """Code the annotations of ``frame`` (first column: instance ids; cells as text) for the
+    instances ``instances`` (the data's row labels, in order), checking them (module docstring)."""
+    if frame.shape[1] < 2:
+        raise DataValidationError(f"{source}: needs an instance-id column and at least one annotation column.")
+    if instances is None:
+        raise DataValidationError(f"{source}: the data have no instance labels to match the covariate ids to.")
+    ids = [str(i).strip() for i in frame.iloc[:, 0]]
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise DataValidationError(f"{source}: instance id(s) listed twice: {_short(repeated)}.")
+    wanted = [str(i).strip() for i in instances]
+    missing = [i for i in wanted if i not in set(ids)]
+    if missing:
+        raise DataValidationError(f"{source}: no row for {len(missing)} instance(s) of the data: {_short(missing)}.")
+    unknown = [i for i in ids if i not in set(wanted)]
+    if unknown:
+        raise DataValidationError(f"{source}: id(s) not among the data's instances: {_short(unknown)}.")
+    rows = frame.set_axis(ids, axis=0).iloc[:, 1:].loc[wanted]
+    names: list[str] = []
+    columns: list[np.ndarray] = []
+    described: list[str] = []
+    for col in rows.columns:
+        label = str(col).strip()
+        cells = rows[col]
+        blank = cells.isna() | (cells.astype(str).str.strip() == "")
+        if blank.any():
+            raise DataValidationError(
+                f"{source}: column {label!r} has missing values (at {_short(cells.index[blank.to_numpy()])})."
+            )
+        text = cells.astype(str).str.strip()
+        numbers = pd.to_numeric(text, errors="coerce")
+        if numbers.notna().all():
+            if numbers.nunique() < 2:
+                raise DataValidationError(f"{source}: column {label!r} is constant: it cannot explain anything.")
+            names.append(label)
+            columns.append(numbers.to_numpy(dtype=float))
+            described.append(f"{label} (numeric)")
+            continue
+        levels = sorted(text.unique())
+        if len(levels) < 2:
+            raise DataValidationError(f"{source}: column {label!r} is constant: it cannot explain anything.")
+        for level in levels[1:]:  # the first level (sorted) is the reference
+            names.append(f"{label}={level}")
+            columns.append((text == level).to_numpy(dtype=float))
+        k = len(levels) - 1
+        described.append(f"{label} ({k + 1} levels -> {k} indicator{'s' * (k > 1)}, reference {levels[0]})")
+    clash = [n for n in names if n in set(map(str, variables))]
+    if clash or len(set(names)) < len(names):
+        raise DataValidationError(
+            f"{source}: covariate name(s) clash with variables of the data or with each other: "
+            f"{_short(clash or [n for n in names if names.count(n) > 1])}."
+        )
+    return Covariates(tuple(names), np.column_stack(columns), tuple(described), source)
+
+
+def read_covariates(path: str | os.PathLike, dataset: Dataset) -> Covariates:
+    """The covariate table at ``path`` coded for ``dataset``'s instances (:func:`code_covariates`)."""
+    label = Path(path).name
+    if not Path(path).is_file():
+        raise DataValidationError(f"{label}: no such covariate file.")
+    try:
+        frame = pd.read_csv(path, sep=None, engine="python", dtype=str)
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        raise DataValidationError(f"{label}: does not read as a CSV/TSV table ({exc}).") from None
+    return code_covariates(frame, dataset.instance_labels, dataset.names, source=label)
+
+
+def add_covariates(dataset: Dataset, cov: Covariates) -> Dataset:
+    """``dataset`` with the covariates appended as variables (standardized when the data are; the
+    transform kept so that the original values can be recovered)."""
+    vals = cov.values
+    means = vals.mean(axis=0) if dataset.standardized else np.zeros(vals.shape[1])
+    scales = vals.std(axis=0) if dataset.standardized else np.ones(vals.shape[1])
+    return Dataset(
+        names=dataset.names + cov.names,
+        values=np.column_stack([dataset.values, (vals - means) / scales]),
+        missing=np.column_stack([dataset.missing, np.zeros(vals.shape, dtype=bool)]),
+        standardized=dataset.standardized,
+        means=np.concatenate([dataset.means, means]),
+        scales=np.concatenate([dataset.scales, scales]),
+        instance_labels=dataset.instance_labels,
+        source=dataset.source,
+        notes=dataset.notes + (f"covariates added: {cov.summary()}",),
+        interventions=None if dataset.interventions is None else dataset.interventions.with_extra(vals.shape[1]),
+        generated_names=dataset.generated_names,
+    )
+
+
+def covariate_forbidden(names, covariates) -> list[tuple[str, str]]:
+    """Every edge into a covariate, as forbidden (parent, child) pairs: covariates are parents only."""
+    cov = [str(c) for c in covariates]
+    return [(str(p), c) for c in cov for p in names if str(p) != c]
