@@ -16,12 +16,10 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from ..hidden.considered import SHOWN_NAMES, short_list
 from .output import say
 
 __all__ = ["cap_lists", "readable", "hidden_lines", "SHOWN_NAMES"]
-
-#: names of a comma-separated list shown on one stderr line
-SHOWN_NAMES = 8
 
 #: a comma-separated list of more than SHOWN_NAMES names (no spaces, commas, semicolons or brackets in a name;
 #: a name does not start with a dot, so an engine's own '..., ... and 3 more' is left as it is)
@@ -34,10 +32,7 @@ def cap_lists(text: str, limit: int = SHOWN_NAMES) -> str:
     ``limit`` and ``... and N more``."""
 
     def cut(match: re.Match) -> str:
-        names = match.group(0).split(", ")
-        if len(names) <= limit:
-            return match.group(0)
-        return ", ".join(names[:limit]) + f", ... and {len(names) - limit:,} more"
+        return short_list(match.group(0).split(", "), limit)
 
     return _LIST.sub(cut, text)
 

@@ -30,7 +30,7 @@ def short_list(names: Sequence[str], limit: int = SHOWN_NAMES) -> str:
     names = [str(n) for n in names]
     if len(names) <= limit:
         return ", ".join(names)
-    return ", ".join(names[:limit]) + f", ... and {len(names) - limit} more"
+    return ", ".join(names[:limit]) + f", ... and {len(names) - limit:,} more"
 
 
 class Considered:
