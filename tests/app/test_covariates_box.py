@@ -89,3 +89,29 @@ def test_a_bad_table_is_one_error_and_keeps_the_data(app):
     assert len(errors) == 1 and "samples.csv" in errors[0] and "c59" in errors[0], errors
     assert app.session_state[state.SESSION] is session
     assert session.variable_names() == ["a", "b", "c", "d"] and session.stepper.n_iter == 1
+
+
+def test_an_accepted_hidden_variable_is_no_parent_of_a_covariate():
+    """The Hidden page's Accept (structural EM) keeps the covariate parent-only too."""
+    from engine.data import from_array
+    from engine.io.covariates import add_covariates, code_covariates
+    from explorer import actions
+    from explorer.session import SearchSession
+
+    rng = np.random.default_rng(0)
+    m = 80
+    batch = np.array(["b0", "b1"] * (m // 2))
+    h = rng.normal(size=m) + 1.5 * (batch == "b1")  # a hidden factor that tracks the batch
+    x = np.column_stack([h + 0.3 * rng.normal(size=m) for _ in range(5)])
+    ids = [f"c{i}" for i in range(m)]
+    data = from_array(x, names=list("abcde"), instance_labels=ids)
+    cov = code_covariates(pd.DataFrame({"id": ids, "batch": batch}), data.instance_labels, data.names)
+    session = SearchSession(covariate_edges.mark(add_covariates(data, cov), cov.names))
+    while session.step().move is not None:
+        pass
+    proposals = session.propose_hidden(5)
+    assert proposals and all("batch=b1" not in p.names for p in proposals)
+    actions.accept_hidden(session, proposals[0])
+    names = session.variable_names()
+    edges = [(names[p], names[c]) for p, c in session.stepper.edges()]
+    assert any(p == "H1" for p, _ in edges) and all(c != "batch=b1" for _, c in edges), edges
