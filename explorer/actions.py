@@ -19,6 +19,7 @@ from engine.hidden.leverage import profile_leverage
 from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
 from engine.learn import IdealParentSearch
+from explorer.covariate_edges import covariate_forbidden
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
@@ -122,7 +123,10 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
     if session.hidden is None:
         hs = HiddenSearch(
-            session.dataset, session.settings, initial_edges=edges, em_options={"regulators": session.regulators}
+            session.dataset,
+            session.settings,
+            initial_edges=edges,
+            em_options={"regulators": session.regulators, "forbidden": covariate_forbidden(session.dataset)},
         )
     else:
         # work on a copy: the HiddenSearch before the acceptance is what Undo restores

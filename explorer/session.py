@@ -30,7 +30,7 @@ from engine.hidden.scale import CurrentFit, current_fit, rescale_network
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
-from explorer import actions, text
+from explorer import actions, covariate_edges, text
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
@@ -47,7 +47,7 @@ MAX_CLUSTER = 50
 def make_stepper(dataset: Dataset, settings: SearchSettings, regulators: list[str] | None = None) -> Stepper:
     """A fresh stepper for ``dataset`` with ``settings`` and candidate ``regulators`` (validated by
     the engine; regulator names absent from the data raise a ``UserWarning``)."""
-    return IdealParentSearch(**settings.to_dict(), regulators=regulators).make_stepper(dataset)
+    return covariate_edges.estimator(settings, regulators, dataset).make_stepper(dataset)  # covariates: parents only
 
 
 @dataclass
@@ -327,7 +327,7 @@ class SearchSession:
             self.stepper,
             self.values(),
             self.variable_names(),
-            candidates=np.arange(self.dataset.n_vars),
+            candidates=covariate_edges.child_candidates(self.dataset),
             n_proposals=n_proposals,
             coexpression=not self.regulators,
             exclude=set(self.rejected),

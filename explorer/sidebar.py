@@ -14,7 +14,7 @@ from engine.exceptions import IdealParentError
 from engine.io import LEFT_OUT, RENAMED, omissions
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
-from explorer import gene_sets_box, interventions_panel, lab_options, load_notes, loading, state
+from explorer import covariates_box, gene_sets_box, interventions_panel, lab_options, load_notes, loading, state
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -156,7 +156,7 @@ def _on_apply() -> None:
     get = state.get
     max_parents = int(get(state.W_MAX_PARENTS, 0))
     try:
-        regulators = lab_options.regulators_from_widgets()
+        regulators = covariates_box.with_covariates(lab_options.regulators_from_widgets())
     except IdealParentError as exc:
         state.put(state.ERROR, f"Settings not applied: {exc}")
         return
@@ -318,6 +318,7 @@ def render() -> None:
             lab_options.recheck_regulators()
         _summary()
         _settings_form()
+        covariates_box.sidebar_box()
         gene_sets_box.sidebar_box()
         error = state.get(state.ERROR)
         if error:
