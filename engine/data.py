@@ -65,6 +65,9 @@ class Dataset:
     interventions : engine.interventions.Interventions or None
         The experimental condition of each row and which variables it set (the intervention mask),
         when the data come from experiments (:mod:`engine.interventions`); None: observational.
+    covariates : tuple of str
+        The variables that are sample annotations (batch...), parents only
+        (:func:`engine.io.covariates.add_covariates`); empty for data as loaded.
     """
 
     names: tuple[str, ...]
@@ -78,6 +81,7 @@ class Dataset:
     notes: tuple[str, ...] = ()
     interventions: Any = None
     generated_names: str | None = None
+    covariates: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.generated_names not in (None, "variables", "instances"):
@@ -139,6 +143,7 @@ class Dataset:
             source=self.source,
             interventions=None if self.interventions is None else self.interventions.with_extra(extra),
             generated_names=self.generated_names,
+            covariates=self.covariates,
         )
 
     def subset(self, rows: np.ndarray) -> Dataset:
@@ -158,6 +163,7 @@ class Dataset:
             notes=self.notes,
             interventions=None if self.interventions is None else self.interventions.subset(rows),
             generated_names=self.generated_names,
+            covariates=self.covariates,
         )
 
     def summary(self) -> str:

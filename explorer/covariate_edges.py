@@ -1,16 +1,13 @@
 """Which variables of the explorer's data are covariates (sample annotations, parents only).
 
 The sidebar's covariate upload (:mod:`explorer.covariates_box`) appends them to the data with
-:func:`engine.io.covariates.add_covariates` and names them in a note of the data
-(:func:`mark`); every search built on those data forbids the edges into them
-(:func:`engine.io.covariates.covariate_forbidden`) and the Hidden page never proposes them as
-a hidden variable's children. Pure functions of the dataset: the session stays Streamlit-free.
+:func:`engine.io.covariates.add_covariates`, which names them in :attr:`Dataset.covariates`;
+every search built on those data forbids the edges into them
+(:func:`engine.io.covariates.covariate_forbidden`) and the Hidden page never proposes them as a
+hidden variable's children. Pure functions of the dataset: the session stays Streamlit-free.
 """
 
 from __future__ import annotations
-
-import dataclasses
-import json
 
 import numpy as np
 
@@ -19,8 +16,6 @@ from engine.io.covariates import covariate_forbidden as edges_into
 from engine.learn import IdealParentSearch
 
 __all__ = [
-    "PARENTS_ONLY",
-    "mark",
     "covariates_of",
     "forbidden_edges",
     "covariate_forbidden",
@@ -28,21 +23,10 @@ __all__ = [
     "estimator",
 ]
 
-#: the data's note naming its covariates (shown under "What loading did")
-PARENTS_ONLY = "parents only (covariates): "
-
-
-def mark(dataset: Dataset, names) -> Dataset:
-    """``dataset`` with a note naming ``names`` as its covariates."""
-    return dataclasses.replace(dataset, notes=dataset.notes + (PARENTS_ONLY + json.dumps(list(names)),))
-
 
 def covariates_of(dataset: Dataset) -> list[str]:
-    """The covariates named by the data's notes that are variables of the data, in data order."""
-    named: set[str] = set()
-    for note in dataset.notes:
-        if note.startswith(PARENTS_ONLY):
-            named.update(json.loads(note[len(PARENTS_ONLY) :]))
+    """The data's covariates (:attr:`Dataset.covariates`) that are variables of the data, in data order."""
+    named = set(dataset.covariates)
     return [n for n in dataset.names if n in named]
 
 

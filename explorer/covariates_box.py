@@ -48,7 +48,7 @@ def apply_covariates(data: bytes, name: str) -> str:
         raise IdealParentError(f"{name}: does not read as a CSV/TSV table ({exc}).") from None
     loaded = s.prepared.loaded
     cov = code_covariates(frame, loaded.instance_labels, loaded.names, source=name)
-    dataset = covariate_edges.mark(add_covariates(loaded, cov), cov.names)
+    dataset = add_covariates(loaded, cov)
     regs = None if s.regulators is None else [*s.regulators, *cov.names]
     new = SearchSession(dataset, s.truth, s.label, s.settings, regulators=regs)
     if s.compare:

@@ -140,6 +140,7 @@ def add_covariates(dataset: Dataset, cov: Covariates) -> Dataset:
         notes=dataset.notes + (f"covariates added: {cov.summary()}",),
         interventions=None if dataset.interventions is None else dataset.interventions.with_extra(vals.shape[1]),
         generated_names=dataset.generated_names,
+        covariates=dataset.covariates + tuple(cov.names),
     )
 
 

@@ -106,7 +106,7 @@ def test_an_accepted_hidden_variable_is_no_parent_of_a_covariate():
     ids = [f"c{i}" for i in range(m)]
     data = from_array(x, names=list("abcde"), instance_labels=ids)
     cov = code_covariates(pd.DataFrame({"id": ids, "batch": batch}), data.instance_labels, data.names)
-    session = SearchSession(covariate_edges.mark(add_covariates(data, cov), cov.names))
+    session = SearchSession(add_covariates(data, cov))
     while session.step().move is not None:
         pass
     proposals = session.propose_hidden(5)

@@ -14,9 +14,10 @@ import pytest
 
 from engine.cli import main
 from engine.cli.rerun import rerun_args
+from engine.data import from_array
 from engine.exceptions import DataValidationError
 from engine.hidden.roots import hidden_into_roots, parent_only
-from engine.io.covariates import code_covariates, covariate_forbidden
+from engine.io.covariates import add_covariates, code_covariates, covariate_forbidden
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_covariates import covariate_study, hidden_children, tracks  # noqa: E402  (the benchmark's generator, seed 4 here)
@@ -43,6 +44,19 @@ def test_coding_matches_a_hand_computation():
     np.testing.assert_array_equal(cov.values, [[0, 0, 8.5], [1, 0, 7], [0, 1, 6], [1, 0, 7]])
     assert cov.summary() == "batch (3 levels -> 2 indicators, reference a), rin (numeric)"
     assert covariate_forbidden(["g1", "batch=b"], ["batch=b"]) == [("g1", "batch=b")]
+
+
+def test_the_dataset_names_its_covariates_and_keeps_them_through_a_subset():
+    rng = np.random.default_rng(0)
+    ds = from_array(rng.normal(size=(4, 2)), ["g1", "g2"], instance_labels=["s1", "s2", "s3", "s4"], standardize=True)
+    assert ds.covariates == ()
+    frame = pd.DataFrame({"id": ["s1", "s2", "s3", "s4"], "batch": ["a", "b", "a", "b"]})
+    both = add_covariates(ds, code_covariates(frame, ds.instance_labels, ds.names))
+    assert both.names == ("g1", "g2", "batch=b") and both.covariates == ("batch=b",)
+    assert both.subset(np.array([0, 1, 3])).covariates == ("batch=b",)
+    # the data's own columns are untouched; the indicator is standardized like them
+    np.testing.assert_array_equal(both.values[:, :2], ds.values)
+    np.testing.assert_allclose(both.values[:, 2], [-1, 1, -1, 1])
 
 
 def test_parent_only_variables_are_those_nothing_may_enter():
