@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import io
 
-import pandas as pd
 import streamlit as st
 
 from engine.exceptions import IdealParentError
-from engine.io.covariates import add_covariates, code_covariates
+from engine.io.covariates import add_covariates, code_covariates, read_covariate_table
+from engine.io.covariates import with_covariates as engine_with_covariates
 from explorer import covariate_edges, state
 
 __all__ = ["sidebar_box", "apply_covariates", "with_covariates", "W_COVARIATES"]
@@ -30,9 +30,9 @@ _NOTE = "ip_covariates_note"
 def with_covariates(regulators: list[str] | None) -> list[str] | None:
     """A regulator list with the loaded data's covariates added (None stays None: all may be parents)."""
     session = state.session()
-    if regulators is None or session is None:
+    if session is None:
         return regulators
-    return [*regulators, *(c for c in covariate_edges.covariates_of(session.dataset) if c not in regulators)]
+    return engine_with_covariates(regulators, covariate_edges.covariates_of(session.dataset))
 
 
 def apply_covariates(data: bytes, name: str) -> str:
@@ -42,20 +42,18 @@ def apply_covariates(data: bytes, name: str) -> str:
     from explorer.session import SearchSession
 
     s = state.session()
-    try:
-        frame = pd.read_csv(io.BytesIO(data), sep=None, engine="python", dtype=str)
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
-        raise IdealParentError(f"{name}: does not read as a CSV/TSV table ({exc}).") from None
+    frame = read_covariate_table(io.BytesIO(data), name)
     loaded = s.prepared.loaded
     cov = code_covariates(frame, loaded.instance_labels, loaded.names, source=name)
     dataset = add_covariates(loaded, cov)
-    regs = None if s.regulators is None else [*s.regulators, *cov.names]
-    new = SearchSession(dataset, s.truth, s.label, s.settings, regulators=regs)
+    new = SearchSession(
+        dataset, s.truth, s.label, s.settings, regulators=engine_with_covariates(s.regulators, cov.names)
+    )
     if s.compare:
         new.set_compare(True)
     new.source = {**s.source, "covariates": name}
     state.put(state.SESSION, new)
-    return f"Covariates: {cov.summary()}; parents only ({len(cov.names)} variable(s) added: {', '.join(cov.names)})."
+    return f"Covariates: {cov.line()}."
 
 
 def sidebar_box() -> None:

@@ -37,7 +37,7 @@ def load_covariates(args: argparse.Namespace, dataset):
     from ..io.covariates import add_covariates, read_covariates
 
     cov = read_covariates(path, dataset)
-    say(f"covariates: {cov.summary()}; parents only ({len(cov.names)} variable(s) added: {', '.join(cov.names)})")
+    say(f"covariates: {cov.line()}")
     if getattr(args, "replicates", None):  # bootstrap: a resample can leave a rare level out
         rare = [
             f"{n} ({int(k)} of {len(v)})"
@@ -58,7 +58,9 @@ def covariate_options(names, covariates, regulators: list[str] | None) -> dict:
     """The estimator's ``forbidden_edges`` and ``regulators`` with covariates ``covariates``."""
     if not covariates:
         return {"regulators": regulators}
-    from ..io.covariates import covariate_forbidden
+    from ..io.covariates import covariate_forbidden, with_covariates
 
-    regs = None if regulators is None else [*regulators, *(c for c in covariates if c not in regulators)]
-    return {"regulators": regs, "forbidden_edges": covariate_forbidden(names, covariates)}
+    return {
+        "regulators": with_covariates(regulators, covariates),
+        "forbidden_edges": covariate_forbidden(names, covariates),
+    }

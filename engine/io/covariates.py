@@ -30,7 +30,15 @@ import pandas as pd
 from ..data import Dataset
 from ..exceptions import DataValidationError
 
-__all__ = ["Covariates", "read_covariates", "code_covariates", "add_covariates", "covariate_forbidden"]
+__all__ = [
+    "Covariates",
+    "read_covariates",
+    "read_covariate_table",
+    "code_covariates",
+    "add_covariates",
+    "covariate_forbidden",
+    "with_covariates",
+]
 
 
 @dataclass(frozen=True)
@@ -47,6 +55,10 @@ class Covariates:
 
     def summary(self) -> str:
         return ", ".join(self.described)
+
+    def line(self) -> str:
+        """What was read, as the CLI and the explorer say it: each column's coding and the variables added."""
+        return f"{self.summary()}; parents only ({len(self.names)} variable(s) added: {', '.join(self.names)})"
 
 
 def _short(items, n: int = 5) -> str:
@@ -115,11 +127,17 @@ def read_covariates(path: str | os.PathLike, dataset: Dataset) -> Covariates:
     label = Path(path).name
     if not Path(path).is_file():
         raise DataValidationError(f"{label}: no such covariate file.")
+    frame = read_covariate_table(path, label)
+    return code_covariates(frame, dataset.instance_labels, dataset.names, source=label)
+
+
+def read_covariate_table(source, label: str) -> pd.DataFrame:
+    """The covariate table in ``source`` (a path or a binary file object), every cell as text, the
+    separator sniffed; a file that is not a CSV/TSV table is one error naming ``label``."""
     try:
-        frame = pd.read_csv(path, sep=None, engine="python", dtype=str)
+        return pd.read_csv(source, sep=None, engine="python", dtype=str)
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
         raise DataValidationError(f"{label}: does not read as a CSV/TSV table ({exc}).") from None
-    return code_covariates(frame, dataset.instance_labels, dataset.names, source=label)
 
 
 def add_covariates(dataset: Dataset, cov: Covariates) -> Dataset:
@@ -148,3 +166,11 @@ def covariate_forbidden(names, covariates) -> list[tuple[str, str]]:
     """Every edge into a covariate, as forbidden (parent, child) pairs: covariates are parents only."""
     cov = [str(c) for c in covariates]
     return [(str(p), c) for c in cov for p in names if str(p) != c]
+
+
+def with_covariates(regulators: list[str] | None, covariates) -> list[str] | None:
+    """The candidate regulators with the covariates added, so that genes may take them as parents
+    (None stays None: every variable may be a parent)."""
+    if regulators is None:
+        return None
+    return [*regulators, *(c for c in covariates if c not in regulators)]
