@@ -110,7 +110,7 @@ class RegulatorReport:
         }
 
 
-def _corr(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+def column_corr(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """corr(a, b[:, j]) for every column j (0 for a constant column)."""
     ac = a - a.mean()
     bc = b - b.mean(axis=0)
@@ -168,7 +168,7 @@ def regulator_report(
     for h in range(n_observed, n):
         prof = values[:, h]
         kids = np.flatnonzero(coef[h, :n_observed])
-        corr_obs = _corr(prof, values[:, :n_observed])
+        corr_obs = column_corr(prof, values[:, :n_observed])
         children = [
             ChildLoading(
                 child=str(names[c]),

@@ -34,7 +34,7 @@ import numpy as np
 import pandas as pd
 
 from .leverage import profile_leverage
-from .report import REPORT_COLUMNS, RegulatorReport, report_rows
+from .report import REPORT_COLUMNS, RegulatorReport, column_corr, report_rows
 
 __all__ = ["ENRICHED_Q", "REPORT_TABLE_COLUMNS", "STAND_IN_CORR", "profile_flags", "report_table", "stand_in"]
 
@@ -80,10 +80,7 @@ def stand_in(
     cols = [j for j, n in enumerate(names) if (n in listed if listed is not None else n not in children)]
     if not cols:
         return None, math.nan
-    x = values[:, cols] - values[:, cols].mean(axis=0)
-    z = profile - profile.mean()
-    den = np.sqrt((x * x).sum(axis=0) * (z @ z))
-    corr = np.abs(np.where(den > 0, (z @ x) / np.where(den > 0, den, 1.0), 0.0))
+    corr = np.abs(column_corr(profile, values[:, cols]))
     j = int(np.argmax(corr))
     if corr[j] < STAND_IN_CORR:
         return None, math.nan
