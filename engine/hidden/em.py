@@ -46,7 +46,7 @@ from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
 from ..search.carry import carry_entries, carry_fits
 from .em_progress import EMProgress
-from .marginal import freeze_families, marginal_loglik
+from .marginal import freeze_families, marginal_loglik, observed_penalty
 from .params import Params as _Params
 from .params import ml_params
 from .posterior import mean_field_step
@@ -411,10 +411,8 @@ class StructuralEM:
 
     def observed_bic(self) -> float:
         """Observed-data score: exact marginal log-likelihood minus the penalty of all families
-        (BIC's, or EBIC's when that is the score)."""
-        scorer = self.scorer
-        penalty = sum(scorer.penalty(len(p) + 2, len(p)) for p in self.parents())
-        return self.observed_loglik() - penalty
+        (BIC's, or EBIC's when that is the score; :func:`~.marginal.observed_penalty`)."""
+        return self.observed_loglik() - observed_penalty(self.scorer, self.parents())
 
     def hidden_names(self) -> list[str]:
         return self.names[self.n_obs :]

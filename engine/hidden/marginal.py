@@ -15,7 +15,7 @@ from scipy.sparse.linalg import spsolve
 
 from ..cpd.linear import LOG_2PI
 
-__all__ = ["freeze_families", "marginal_loglik", "markov_blanket"]
+__all__ = ["freeze_families", "marginal_loglik", "markov_blanket", "observed_penalty"]
 
 
 def marginal_loglik(
@@ -80,3 +80,9 @@ def freeze_families(stepper, frozen: np.ndarray) -> None:
     variant 2 lets only the new variable and its Markov blanket change, ch. 4). Set before the
     stepper's first move (the constraint masks are read afresh on each move)."""
     stepper.constraints.freeze(np.flatnonzero(frozen), stepper.dag.adj)
+
+
+def observed_penalty(scorer, parents) -> float:
+    """The penalty of the families with ``parents`` (one parent set per variable) by ``scorer``
+    (BIC's, or EBIC's when that is the score): each family's intercept, variance and coefficients."""
+    return float(sum(scorer.penalty(len(p) + 2, len(p)) for p in parents))

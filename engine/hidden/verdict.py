@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .em import StructuralEM
+from .marginal import observed_penalty
 from .trial import carry_posteriors
 
 __all__ = ["PayBreakdown", "baseline_model", "pay_breakdown", "score_parts"]
@@ -77,8 +78,7 @@ def score_parts(em: StructuralEM) -> tuple[float, float, int]:
     """``(observed log-likelihood, penalty by the score in force, free parameters)`` of ``em``'s
     network; the first minus the second is :meth:`~.em.StructuralEM.observed_bic`."""
     parents = em.parents()
-    penalty = sum(em.scorer.penalty(len(p) + 2, len(p)) for p in parents)
-    return em.observed_loglik(), float(penalty), int(sum(len(p) + 2 for p in parents))
+    return em.observed_loglik(), observed_penalty(em.scorer, parents), int(sum(len(p) + 2 for p in parents))
 
 
 def baseline_model(search) -> StructuralEM:
