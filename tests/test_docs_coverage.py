@@ -278,3 +278,17 @@ def test_every_field_of_a_learn_result_is_in_cli_md(tmp_path, capsys):
 def test_an_undocumented_key_is_found():
     page = '`edges`: each with `parent`,\n`child`; weight in prose\n\n```json\n{"strength": 1}\n```\n'
     assert undocumented_keys(page, {"edges", "parent", "child", "weight", "strength"}) == ["strength", "weight"]
+
+
+def test_every_regulator_report_column_is_in_data_formats_md():
+    """``FILE_regulators.csv`` (learn) and the explorer's ``regulators.csv``: each column of
+    :data:`engine.hidden.REPORT_TABLE_COLUMNS` has its row in the table of data-formats.md."""
+    from engine.hidden import REPORT_TABLE_COLUMNS
+
+    text = read(DOCS / "data-formats.md")
+    section = text.split("## Regulator report (CSV)", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
+    documented = {name for cell in rows for name in re.findall(r"`(\w+)`", cell)}
+    assert len(REPORT_TABLE_COLUMNS) >= 15
+    assert not [c for c in REPORT_TABLE_COLUMNS if c not in documented]
+    assert not documented - set(REPORT_TABLE_COLUMNS), "the table names columns the CSV does not have"
