@@ -110,12 +110,35 @@ def test_every_module_is_in_the_architecture_file_map():
     assert not missing, f"docs/architecture.md does not name these modules: {missing}"
 
 
+def missing_in_rows(text: str, root: Path) -> list[str]:
+    """The ``x.py`` a file-map row names (relative to a folder of its first cell, or to that folder's
+    parent, as ``io/files.py`` in the ``engine/io/`` row) that exist under none of them."""
+    out = []
+    for folders, row in file_map_rows(text):
+        bases = [root] + [root / f for f in folders] + [(root / f).parent for f in folders]
+        for name in re.findall(r"`([\w/.-]+\.py)`", row):
+            if folders and not any((base / name).exists() for base in bases):
+                out.append(f"{name} ({', '.join(folders)})")
+    return out
+
+
 def test_every_path_the_architecture_names_exists():
     text = read(DOCS / "architecture.md")
     named = named_paths(text)
     assert len(named) > 50
     gone = [p for p in named if not (ROOT / p).exists() and "<" not in p]
+    gone += missing_in_rows(text, ROOT)
     assert not gone, f"docs/architecture.md names paths that do not exist: {gone}"
+
+
+def test_a_module_named_but_gone_is_found(tmp_path):
+    (tmp_path / "engine" / "io").mkdir(parents=True)
+    for name in ("engine/io/files.py", "engine/data.py", "app.py"):
+        (tmp_path / name).write_text("", encoding="utf-8")
+    page = (
+        "| `engine/io/`, `engine/data.py` | `files.py`, `io/files.py`, `gone.py`, `app.py` |\n| `Dataset` | `x.py` |\n"
+    )
+    assert missing_in_rows(page, tmp_path) == ["gone.py (engine/io/)"]
 
 
 def test_an_unmapped_module_is_found():
