@@ -1,6 +1,7 @@
 """The reference pages cover today's code: every decision page is in its index, every module is in
-the file map of docs/architecture.md (and every path it names exists), every option of the CLI is in
-docs/cli.md, and every public name of the engine is in docs/api.md.
+the file map of docs/architecture.md (and every path it names exists), every option of the CLI and
+every field of a ``learn`` result is in docs/cli.md, every column of the regulator report is in
+docs/data-formats.md (docs/api.md: ``tests/test_docs_api.py``).
 
 Each check is also run on a made-up stale page, so a checker that finds nothing fails.
 """
@@ -8,28 +9,20 @@ Each check is also run on a made-up stale page, so a checker that finds nothing 
 from __future__ import annotations
 
 import argparse
-import importlib
+import json
 import re
 from pathlib import Path
 
-import pytest
+import numpy as np
+import pandas as pd
 from _markdown import prose
 
-from engine.cli import build_parser
+from engine.cli import build_parser, main
+from engine.hidden import REPORT_TABLE_COLUMNS
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
-#: the packages whose ``__all__`` is the public API (docs/api.md's reference)
 CODE_SPAN = re.compile(r"(`+)(?:(?!\n[ \t]*\n).)+?\1", re.S)
-API_PACKAGES = [
-    "engine",
-    "engine.search",
-    "engine.cpd",
-    "engine.io",
-    "engine.hidden",
-    "engine.interventions",
-    "engine.bootstrap",
-]
 
 
 def read(path: Path) -> str:
@@ -212,40 +205,6 @@ def test_an_undocumented_option_is_found():
     assert undocumented_options(page, commands) == ["learn --cpd sigmoid", "learn --k-max", "score --k"]
 
 
-# --- docs/api.md --------------------------------------------------------------------------------
-
-
-def public_names() -> list[str]:
-    """``package.name`` for every name in the API packages' ``__all__``."""
-    return [f"{p}.{n}" for p in API_PACKAGES for n in importlib.import_module(p).__all__]
-
-
-def undocumented_names(text: str, names: list[str]) -> list[str]:
-    """The public names the page does not show in a code span of its prose (by the bare name or a
-    dotted path; a span may run over lines, as in Markdown; an example in a fenced block is not a
-    description)."""
-    spans = " ".join(m.group(0) for m in CODE_SPAN.finditer(prose(text)))
-    return [n for n in names if not re.search(r"(?<![\w])" + re.escape(n.rsplit(".", 1)[1]) + r"(?![\w])", spans)]
-
-
-def test_every_public_name_is_in_api_md():
-    names = public_names()
-    assert len(names) > 100
-    missing = undocumented_names(read(DOCS / "api.md"), names)
-    assert not missing, f"docs/api.md does not name: {missing}"
-
-
-@pytest.mark.parametrize("package", API_PACKAGES)
-def test_api_md_has_a_section_per_package(package):
-    assert re.search(r"^#+ .*`" + re.escape(package) + "`", read(DOCS / "api.md"), re.M), package
-
-
-def test_an_undocumented_name_is_found():
-    page = "`Stepper(model,\n settings)`, `engine.search.RunLoop`; Dataset in prose only; `from_arrays`, `x`\n\n`Move`"
-    names = ["engine.Stepper", "engine.search.RunLoop", "engine.Dataset", "engine.from_array", "engine.Move"]
-    assert undocumented_names(page, names) == ["engine.Dataset", "engine.from_array"]
-
-
 # --- the JSON of learn, in docs/cli.md ----------------------------------------------------------
 
 
@@ -274,13 +233,6 @@ def undocumented_keys(text: str, keys: set[str]) -> list[str]:
 def test_every_field_of_a_learn_result_is_in_cli_md(tmp_path, capsys):
     """A planted hidden regulator (so ``hidden`` has an entry) and a gene-set file (so the enrichment
     fields appear), learned through the CLI in-process."""
-    import json
-
-    import numpy as np
-    import pandas as pd
-
-    from engine.cli import main
-
     rng = np.random.default_rng(5)
     h = 3 * rng.normal(size=300)
     kids = [0.3 * h + 0.5 * (1 + 0.3 * i) * rng.normal(size=300) for i in range(8)]
@@ -306,8 +258,6 @@ def test_an_undocumented_key_is_found():
 def test_every_regulator_report_column_is_in_data_formats_md():
     """``FILE_regulators.csv`` (learn) and the explorer's ``regulators.csv``: each column of
     :data:`engine.hidden.REPORT_TABLE_COLUMNS` has its row in the table of data-formats.md."""
-    from engine.hidden import REPORT_TABLE_COLUMNS
-
     text = read(DOCS / "data-formats.md")
     section = text.split("## Regulator report (CSV)", 1)[1].split("\n## ", 1)[0]
     rows = [line.split("|")[1] for line in section.splitlines() if line.startswith("| `")]
