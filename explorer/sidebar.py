@@ -53,8 +53,8 @@ def _data_source() -> None:
         )
     elif source == SOURCES[1]:
         uploaded = st.file_uploader(
-            "CSV, TSV, Excel or Parquet file (header row of names)",
-            type=["csv", "tsv", "txt", "tab", "xlsx", "xls", "parquet"],
+            "CSV, TSV, Excel or Parquet file (header row of names; .gz read too)",
+            type=["csv", "tsv", "txt", "tab", "xlsx", "xls", "parquet", "gz"],
             key=state.W_UPLOAD,
         )
         turned = _uploaded_orientation()

@@ -45,7 +45,16 @@ def main(argv: list[str] | None = None) -> int:
         if drop and Path(drop[-1]).is_file():
             # '--drop A B data.csv': argparse gave the file to --drop; it is DATA
             args.data, args.drop = drop[-1], drop[:-1]
-        elif drop and Path(drop[-1]).suffix.lower() in {".csv", ".tsv", ".txt", ".tab", ".xlsx", ".xls", ".parquet"}:
+        elif drop and Path(drop[-1]).suffix.lower() in {
+            ".csv",
+            ".tsv",
+            ".txt",
+            ".tab",
+            ".xlsx",
+            ".xls",
+            ".parquet",
+            ".gz",
+        }:
             say(f"error: data file {drop[-1]!r} not found (it was given after --drop).")
             return 2
         else:

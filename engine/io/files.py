@@ -1,7 +1,8 @@
 """Reading a data file into a DataFrame of raw cells: formats, encodings, separators, short rows.
 
 CSV, TSV and whitespace text (separator sniffed; UTF-8 with or without BOM, UTF-16 with or without
-BOM, UTF-32, else Latin-1; missing cells per :data:`NA_VALUES`), Excel and Parquet. The header row
+BOM, UTF-32, else Latin-1; missing cells per :data:`NA_VALUES`), Excel and Parquet, each also
+gzip-compressed (``data.csv.gz``). The header row
 is kept exactly (repeated names included) for :func:`engine.io.frame.from_frame` to check; rows
 with fewer cells than the header are noted in ``frame.attrs["notes"]``. A file that is missing,
 empty, binary, HTML/XML/JSON or does not parse as a table raises
@@ -25,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import DataValidationError
+from .containers import GZIP_MAGIC, gunzip, inner_name, series_matrix_table
 
 __all__ = [
     "read_table",
@@ -43,7 +45,7 @@ _EXCEL = {".xlsx", ".xlsm", ".xls", ".ods"}
 _LARGE = 1 << 20
 #: first-column headers of identifiers (with variables in rows, digit gene ids are labels)
 ID_HEADERS = frozenset(
-    "id gene genes gene_id geneid probe probe_id orf name names variable variables node symbol locus".split()
+    "id gene genes gene_id geneid probe probe_id orf name names variable variables node symbol locus id_ref".split()
 )
 #: first-column headers of row numbers
 INDEX_HEADERS = frozenset({"id", "index", "idx", "row", "sample", "sample_id", "instance", "obs", "#"})
@@ -181,7 +183,6 @@ def decode_text(raw: bytes, label: str, binary: str) -> str:
 _MAGIC = (
     (b"\xd0\xcf\x11\xe0", "an old Excel (.xls) workbook", "give it its .xls name"),
     (b"PAR1", "a Parquet file", "give it its .parquet name"),
-    (b"\x1f\x8b", "gzip-compressed", "decompress it (gunzip)"),
 )
 
 
@@ -203,7 +204,7 @@ def _zip_kind(raw: bytes) -> tuple[bytes, str, str]:
 
 def _to_utf8(raw: bytes, label: str) -> bytes:
     """UTF-16/32 text as UTF-8 bytes (other bytes as they are); refuses binary files (naming a
-    workbook, Parquet or gzip file under a text name, :data:`_MAGIC`) and HTML/XML/JSON, looking at
+    workbook or Parquet file under a text name, :data:`_MAGIC`) and HTML/XML/JSON, looking at
     the start of the file only."""
     for magic, kind, fix in (*_MAGIC, _zip_kind(raw)):
         if magic and raw.startswith(magic):
@@ -334,8 +335,21 @@ def _read_text(text: str, sep: str | None, label: str) -> pd.DataFrame:
     return frame
 
 
+def _held_table(source, raw: bytes, label: str, on_disk: bool) -> tuple[bytes, str] | None:
+    """The table a gzip file or a GEO series matrix holds (:mod:`.containers`) and its name; None
+    for other files."""
+    if raw.startswith(GZIP_MAGIC):
+        return gunzip(_read_bytes(source, label) if on_disk else raw, label), inner_name(label)
+    if raw.startswith((b"!", b"\xef\xbb\xbf!")):
+        table = series_matrix_table(_read_bytes(source, label) if on_disk else raw)
+        if table is not None:
+            return table, label + ".table.tsv"
+    return None
+
+
 def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | None = None) -> pd.DataFrame:
-    """Read a CSV/TSV/text (separator sniffed), Excel or Parquet file into a DataFrame of raw cells.
+    """Read a CSV/TSV/text (separator sniffed), Excel or Parquet file into a DataFrame of raw cells;
+    a gzip-compressed one (``.gz``) is read as the file it holds.
 
     Raises :class:`DataValidationError` with the file's name when it is empty, binary, or does not
     parse as a table.
@@ -345,6 +359,12 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     spreadsheet = suffix in _EXCEL or suffix in _PARQUET
     on_disk = isinstance(source, (str, os.PathLike))
     raw = _read_bytes(source, label, limit=-1 if spreadsheet else _LARGE)
+    inner = _held_table(source, raw, label, on_disk)
+    if inner is not None:
+        try:
+            return read_table(BytesIO(inner[0]), name=inner[1])
+        except DataValidationError as exc:  # named as the user gave it
+            raise DataValidationError(f"{label}{str(exc).removeprefix(inner[1])}") from None
     if on_disk and not spreadsheet and len(raw) == _LARGE and _utf16_or_32(raw) is None:
         # a large text file: checked from its start, then parsed by pandas from the file itself
         sep = _separator(_decode(_to_utf8(raw, label)), suffix)

@@ -1,0 +1,65 @@
+"""Tables held in other files (engine.io.containers): GEO series matrices, gzip-compressed or not."""
+
+from __future__ import annotations
+
+import gzip
+import io
+
+import numpy as np
+import pytest
+
+from engine.cli import main
+from engine.exceptions import DataValidationError
+from engine.io import load_table
+from engine.io.containers import series_matrix_table
+
+
+def _series_matrix(
+    n_genes: int = 12, samples: tuple[str, ...] = ("GSM1", "GSM2", "GSM3", "GSM4", "GSM5")
+) -> tuple[str, np.ndarray]:
+    rng = np.random.default_rng(3)
+    values = rng.normal(size=(n_genes, len(samples))).round(3)
+    head = [
+        '!Series_title\t"Heat shock time course"',
+        '!Series_geo_accession\t"GSE0001"',
+        "!Sample_title\t" + "\t".join(f'"{s} title"' for s in samples),
+        "!series_matrix_table_begin",
+        '"ID_REF"\t' + "\t".join(f'"{s}"' for s in samples),
+    ]
+    rows = [f'"G{g}"\t' + "\t".join(str(v) for v in values[g]) for g in range(n_genes)]
+    return "\n".join([*head, *rows, "!series_matrix_table_end", ""]), values
+
+
+def test_table_between_the_markers():
+    text, _ = _series_matrix(3)
+    table = series_matrix_table(text.encode()).decode()
+    assert table.splitlines()[0].startswith('"ID_REF"')
+    assert len(table.splitlines()) == 4 and "!" not in table
+    assert series_matrix_table(b"a,b\n1,2\n") is None
+    assert series_matrix_table(b"!just a comment\na,b\n1,2\n") is None
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+def test_series_matrix_loads_genes_by_samples_with_transpose(tmp_path, compressed):
+    """GEO's GSE*_series_matrix.txt.gz: probes in rows, samples in columns; with transpose each
+    sample is an instance and each probe a variable, the values exactly the file's."""
+    text, values = _series_matrix()
+    name = "GSE0001_series_matrix.txt" + (".gz" if compressed else "")
+    path = tmp_path / name
+    path.write_bytes(gzip.compress(text.encode()) if compressed else text.encode())
+    data = load_table(path, transpose=True, standardize=False)
+    assert list(data.names) == [f"G{g}" for g in range(12)]
+    assert list(data.instance_labels) == ["GSM1", "GSM2", "GSM3", "GSM4", "GSM5"]
+    np.testing.assert_array_equal(data.values, values.T)
+    upload = load_table(io.BytesIO(path.read_bytes()), name=name, transpose=True, standardize=False)
+    np.testing.assert_array_equal(upload.values, values.T)
+
+
+def test_series_matrix_without_rows_names_the_file(tmp_path, capsys):
+    path = tmp_path / "GSE0002_series_matrix.txt.gz"
+    path.write_bytes(gzip.compress(b'!Series_title\t"x"\n!series_matrix_table_begin\n!series_matrix_table_end\n'))
+    with pytest.raises(DataValidationError, match=r"^GSE0002_series_matrix.txt.gz: "):
+        load_table(path)
+    assert main(["learn", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: GSE0002_series_matrix.txt.gz: ") and err.count("\n") == 1
