@@ -19,7 +19,6 @@ from engine.hidden.leverage import profile_leverage
 from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
 from engine.learn import IdealParentSearch
-from explorer.covariate_edges import covariate_forbidden
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
@@ -126,7 +125,7 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
             session.dataset,
             session.settings,
             initial_edges=edges,
-            em_options={"regulators": session.regulators, "forbidden": covariate_forbidden(session.dataset)},
+            em_options={"regulators": session.regulators},  # the data's covariates stay parents only (StructuralEM)
         )
     else:
         # work on a copy: the HiddenSearch before the acceptance is what Undo restores

@@ -3,9 +3,10 @@
 A CSV/TSV whose first column holds the instance (condition) ids of the loaded data and whose other
 columns are annotations such as batch (:mod:`engine.io.covariates`: coded, checked and appended
 by the engine). On a new upload the data get the covariates as variables that may only be
-parents (:mod:`explorer.covariate_edges`): the search starts again on them with the same settings,
-the regulator list in force (if any) gains them, and the Hidden page never proposes them as a
-hidden variable's children. A bad table is one ``st.error`` line; the data stay as they were.
+parents (named in ``Dataset.covariates``, which the engine's searches read: :mod:`engine.parent_only`):
+the search starts again on them with the same settings, the regulator list in force (if any) gains
+them, and the Hidden page never proposes them as a hidden variable's children. A bad table is one
+``st.error`` line; the data stay as they were.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from engine.io.covariates import add_covariates, code_covariates, read_covariate_table
 from engine.io.covariates import with_covariates as engine_with_covariates
-from explorer import covariate_edges, state
+from explorer import state
 
 __all__ = ["sidebar_box", "apply_covariates", "with_covariates", "W_COVARIATES"]
 
@@ -32,7 +33,7 @@ def with_covariates(regulators: list[str] | None) -> list[str] | None:
     session = state.session()
     if session is None:
         return regulators
-    return engine_with_covariates(regulators, covariate_edges.covariates_of(session.dataset))
+    return engine_with_covariates(regulators, session.dataset.covariates)
 
 
 def apply_covariates(data: bytes, name: str) -> str:

@@ -1,10 +1,9 @@
 """``--covariates FILE`` for ``learn`` and ``bootstrap``: sample annotations as parent-only variables.
 
 :func:`load_covariates` reads the table (:mod:`engine.io.covariates`) for DATA's instances, says on
-stderr what each column became and returns the data with the covariates appended;
-:func:`covariate_options` is what the estimator then needs: every edge into a covariate forbidden,
-and, with ``--regulators``, the covariates added to the candidate regulators so that genes may
-take them as parents.
+stderr what each column became and returns the data with the covariates appended (named in
+``Dataset.covariates``); the estimator's ``parent_only`` (:mod:`engine.parent_only`) then keeps
+every edge out of them and, with ``--regulators``, adds them to the candidate regulators.
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import numpy as np
 
 from .output import say
 
-__all__ = ["load_covariates", "covariate_options", "COVARIATES_HELP"]
+__all__ = ["load_covariates", "COVARIATES_HELP"]
 
 #: indicator levels seen in fewer samples (or all but fewer) are said to be at risk in ``bootstrap``
 RARE = 8
@@ -52,15 +51,3 @@ def load_covariates(args: argparse.Namespace, dataset):
                 "leaves one out (its indicator then constant) fails, and is reported with the others that fail"
             )
     return add_covariates(dataset, cov), cov.names
-
-
-def covariate_options(names, covariates, regulators: list[str] | None) -> dict:
-    """The estimator's ``forbidden_edges`` and ``regulators`` with covariates ``covariates``."""
-    if not covariates:
-        return {"regulators": regulators}
-    from ..io.covariates import covariate_forbidden, with_covariates
-
-    return {
-        "regulators": with_covariates(regulators, covariates),
-        "forbidden_edges": covariate_forbidden(names, covariates),
-    }

@@ -11,9 +11,9 @@ are annotations:
   level ``L`` of column ``C`` becomes an indicator variable ``C=L`` (1 on its instances, else 0),
   the treatment coding of a linear model's design matrix.
 
-The covariates are appended to the data as variables that may only be parents
-(:func:`covariate_forbidden`: every edge into them is forbidden; structural EM keeps hidden
-variables out of them too, :attr:`engine.hidden.em.StructuralEM.roots`). Every problem is one
+The covariates are appended to the data as variables that may only be parents, named in
+:attr:`Dataset.covariates`, which the estimator and structural EM read (:mod:`engine.parent_only`:
+no edge into them, from genes or hidden variables; never a hidden variable's child). Every problem is one
 :class:`~engine.exceptions.DataValidationError` naming it: unknown or missing ids, a repeated id, a
 constant column, a missing value, a name that clashes with a variable.
 """
@@ -36,7 +36,6 @@ __all__ = [
     "read_covariate_table",
     "code_covariates",
     "add_covariates",
-    "covariate_forbidden",
     "with_covariates",
 ]
 
@@ -160,12 +159,6 @@ def add_covariates(dataset: Dataset, cov: Covariates) -> Dataset:
         generated_names=dataset.generated_names,
         covariates=dataset.covariates + tuple(cov.names),
     )
-
-
-def covariate_forbidden(names, covariates) -> list[tuple[str, str]]:
-    """Every edge into a covariate, as forbidden (parent, child) pairs: covariates are parents only."""
-    cov = [str(c) for c in covariates]
-    return [(str(p), c) for c in cov for p in names if str(p) != c]
 
 
 def with_covariates(regulators: list[str] | None, covariates) -> list[str] | None:

@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 from conftest import texts
 
-from explorer import covariate_edges, covariates_box, sidebar, state
+from explorer import covariates_box, sidebar, state
 
 M = 60
 IDS = [f"c{i}" for i in range(M)]
@@ -51,7 +51,7 @@ def test_a_batch_table_adds_parent_only_indicators(app):
     ]
     session = app.session_state[state.SESSION]
     assert session.variable_names() == ["a", "b", "c", "d", "batch=b1"]
-    assert covariate_edges.covariates_of(session.dataset) == ["batch=b1"]
+    assert session.dataset.covariates == ("batch=b1",)
     np.testing.assert_array_equal(session.prepared.loaded.values[:, 4] > 0, BATCH == "b1")
     while session.step().move is not None:
         pass
