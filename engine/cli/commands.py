@@ -16,7 +16,7 @@ from pathlib import Path
 from ..enrichment import attach_enrichment
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
-from .covariates import load_covariates
+from .covariates import load_covariates, score_covariates
 from .live import hidden_lines
 from .model_file import load_network
 from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score, dumps, edge_summary, one_line, say
@@ -336,6 +336,7 @@ def score(args: argparse.Namespace) -> int:
     dataset = _scoring_data(args, network, options)
     if dataset is None:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
+    dataset = score_covariates(args, network, dataset, path.name)  # as learn read them (settings.parent_only)
     measured = [h for h in network.hidden_names() if h in dataset.names]
     if measured:  # the model integrates them out: a column of that name is not read
         names = ", ".join(map(repr, measured))
