@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ._validation import check_choice, check_edge_pairs, check_scalar
+from ._validation import check_choice, check_edge_pairs, check_random_state, check_scalar
 from .cpd import DEFAULT_CPD, make_families
 from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
@@ -169,12 +169,7 @@ class IdealParentSearch:
         for flag in ("two_layer", "condition_intercept"):
             if not isinstance(getattr(self, flag), bool | np.bool_):
                 raise ParameterError(f"`{flag}` must be True or False, got {getattr(self, flag)!r}.")
-        rs = self.random_state
-        if not (rs is None or isinstance(rs, np.random.Generator | np.random.SeedSequence)):
-            if isinstance(rs, bool) or not isinstance(rs, int | np.integer) or rs < 0:
-                raise ParameterError(
-                    f"`random_state` must be None, a non-negative int or a numpy Generator, got {rs!r}."
-                )
+        check_random_state(self.random_state)
         # read once per setting object: they may be one-shot iterables (zip, generators)
         src = getattr(self, "_pairs_source", None)
         if src is None or src[0] is not self.required_edges or src[1] is not self.forbidden_edges:
@@ -303,7 +298,7 @@ class IdealParentSearch:
                 "a single stepper needs complete data (fit() learns with missing values by "
                 "structural EM)."
             )
-        self.check_rows(dataset)
+        choice = self.check_rows(dataset)
         model = self.make_model(dataset.values, names=dataset.names, interventions=dataset.interventions)
 
         def index_pairs(pairs, what):
@@ -317,13 +312,17 @@ class IdealParentSearch:
 
         regulators = self.regulator_names(dataset)
         roots = [dataset.index(n) for n in self.parent_only_names(dataset)]
-        return Stepper(
+        stepper = Stepper(
             model,
-            self.search_settings(),
+            self.search_settings().replace(
+                score=choice.name
+            ),  # resolved here: the stepper does not know the covariates
             required=index_pairs(self._required_pairs, "required_edges"),
             forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges") + edges_into(roots, dataset.n_vars),
             regulators=None if regulators is None else [dataset.index(r) for r in regulators],
         )
+        stepper.score_choice = ScoreChoice(stepper.score_choice.score, choice.reason)
+        return stepper
 
     def score_choice(self, dataset: Dataset) -> ScoreChoice:
         """The score ``fit`` will maximize on ``dataset`` and why (``score="auto"`` resolved)."""
@@ -331,7 +330,15 @@ class IdealParentSearch:
             warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
             regs = self.regulator_names(dataset)
         n_cand = None if regs is None else len(regs)
-        return choose_score(self.score, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, gamma=self.ebic_gamma)
+        roots = len(self.parent_only_names(dataset))  # covariates are not genes: not counted by the shape rule
+        return choose_score(
+            self.score,
+            dataset.n_samples,
+            dataset.n_vars,
+            n_candidates=n_cand,
+            gamma=self.ebic_gamma,
+            n_parent_only=roots,
+        )
 
     def check_rows(self, dataset: Dataset) -> ScoreChoice:
         """Refuse, before any costly work, data too short for the chosen score to tell a parent
@@ -352,11 +359,7 @@ class IdealParentSearch:
         """``parent_only`` and the dataset's covariates, in data order (:func:`engine.parent_only.parent_only_names`);
         a required edge into one of them is a :class:`ParameterError` naming it."""
         self._check_params()
-        names = parent_only_names(dataset, self.parent_only)
-        into = [(p, c) for p, c in self._required_pairs if c in set(names)]
-        if into:
-            raise ParameterError(f"required edge {into[0]!r} points into {into[0][1]!r}, a parent-only variable.")
-        return names
+        return parent_only_names(dataset, self.parent_only, required=self._required_pairs)
 
     def fit(
         self, data, callback: Callable[..., None] | None = None, *, condition=None, targets=None

@@ -38,10 +38,10 @@ def check_parent_only(names: Iterable[str] | None) -> list[str]:
     return list(dict.fromkeys(str(n) for n in names))
 
 
-def parent_only_names(dataset: Dataset, names: Iterable[str] | None = ()) -> list[str]:
+def parent_only_names(dataset: Dataset, names: Iterable[str] | None = (), *, required=()) -> list[str]:
     """The parent-only variables of ``dataset``: ``names`` and the dataset's covariates, in data
     order. A name that is not a variable of the data raises :class:`ParameterError` (a
-    ``ValueError``) naming every such name."""
+    ``ValueError``) naming every such name; so does a ``required`` edge (parent, child) into one."""
     given = check_parent_only(names)
     known = set(dataset.names)
     unknown = [n for n in given if n not in known]
@@ -49,6 +49,9 @@ def parent_only_names(dataset: Dataset, names: Iterable[str] | None = ()) -> lis
         shown = ", ".join(repr(n) for n in unknown[:6]) + (f" and {len(unknown) - 6} more" if len(unknown) > 6 else "")
         raise ParameterError(f"`parent_only` names {len(unknown)} variable(s) not in the data: {shown}.")
     wanted = set(given) | set(dataset.covariates)
+    into = [(str(p), str(c)) for p, c in required if str(c) in wanted]
+    if into:
+        raise ParameterError(f"required edge {into[0]!r} points into {into[0][1]!r}, a parent-only variable.")
     return [n for n in dataset.names if n in wanted]
 
 

@@ -164,10 +164,10 @@ class StructuralEM:
             None if regulators is None else sorted({obs_names.index(r) for r in regulators if r in obs_names})
         )
         n_reg = None if self.regulators is None else len(self.regulators) + len(hidden)
-        # resolved once, on the observed shape, so that adding a hidden variable never switches scores
-        self.score_choice = choose_score(
-            self.settings.score, m, self.n_obs, n_candidates=n_reg, gamma=self.settings.ebic_gamma
-        )
+        self.parent_only = parent_only_index(dataset.covariates if parent_only is None else parent_only, obs_names)
+        # resolved once, on the observed shape (covariates not counted), so that adding H never switches scores
+        shape = {"n_candidates": n_reg, "gamma": self.settings.ebic_gamma, "n_parent_only": len(self.parent_only)}
+        self.score_choice = choose_score(self.settings.score, m, self.n_obs, **shape)
         self.settings = self.settings.replace(score=self.score_choice.name)
         values = np.array(dataset.values, dtype=float)
         self.observed = np.ones((m, self.n_vars), dtype=bool)
@@ -195,7 +195,6 @@ class StructuralEM:
 
         self.required = observed_pairs(required, "required")
         self.user_forbidden = observed_pairs(forbidden, "forbidden")
-        self.parent_only = parent_only_index(dataset.covariates if parent_only is None else parent_only, obs_names)
         if max_parents is not None and self.required:
             k_req = np.bincount([c for _, c in self.required], minlength=self.n_vars)
             if k_req.max() > max_parents:

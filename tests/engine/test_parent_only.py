@@ -16,6 +16,7 @@ from engine.hidden import HiddenSearch, StructuralEM
 from engine.io.covariates import add_covariates, code_covariates
 from engine.learn import IdealParentSearch
 from engine.parent_only import child_candidates, edges_into, parent_only_names
+from engine.score import choose_score
 
 
 def _chain(m: int = 200, seed: int = 0) -> pd.DataFrame:
@@ -111,3 +112,35 @@ class TestHiddenVariables:
         into_c = [(p, "c") for p in "abd"]
         em = StructuralEM(data, hidden={"H1": (data.values[:, 0], ["a", "b"])}, forbidden=into_c)
         assert em.parent_only == [] and (4, 2) not in em._forbidden()
+
+
+def _tall_with_covariates(m: int = 60, n: int = 30):
+    """``n`` genes on exactly 2 rows per gene, plus a batch indicator and a numeric covariate."""
+    rng = np.random.default_rng(3)
+    ids = [f"s{i}" for i in range(m)]
+    data = from_array(rng.normal(size=(m, n)), [f"g{j}" for j in range(n)], instance_labels=ids)
+    table = pd.DataFrame({"id": ids, "batch": ["a", "b"] * (m // 2), "rin": rng.uniform(6, 9, m).round(2)})
+    return add_covariates(data, code_covariates(table, ids, data.names))
+
+
+class TestScoreAuto:
+    """Covariates are not genes: they do not push a table into the wide-data score
+    (docs/decisions/score-auto.md), but EBIC, when chosen, counts them among the candidate parents."""
+
+    def test_the_tall_rule_counts_genes_only(self):
+        choice = choose_score("auto", 60, 32, n_parent_only=2)
+        assert choice.name == "bic" and "2 parent-only variables not counted" in choice.reason
+        assert choose_score("auto", 60, 32).name == "ebic"  # counted as genes, they would
+        wide = choose_score("auto", 59, 32, n_parent_only=2)
+        assert wide.name == "ebic" and wide.score.n_candidates == 31  # the covariates are candidates
+
+    @pytest.mark.filterwarnings("ignore:60 instances are too few")  # BIC at exactly 2 rows per gene says so
+    def test_the_estimator_and_structural_em_choose_alike(self):
+        data = _tall_with_covariates()
+        assert data.n_vars == 32
+        est = IdealParentSearch(max_iter=2)
+        assert est.score_choice(data).name == "bic"
+        est.fit(data)
+        assert est.score_choice_.name == "bic" and est.network_.to_dict()["score"]["name"] == "bic"
+        assert StructuralEM(data).score_choice.name == "bic"
+        assert IdealParentSearch(parent_only=["g0"]).score_choice(data).name == "bic"  # 29 genes now
