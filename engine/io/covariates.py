@@ -20,6 +20,7 @@ constant column, a missing value, a name that clashes with a variable.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,8 @@ __all__ = [
     "code_for_model",
     "add_covariates",
     "with_covariates",
+    "without_covariates",
+    "ids_name_variables",
 ]
 
 
@@ -222,3 +225,32 @@ def with_covariates(regulators: list[str] | None, covariates) -> list[str] | Non
     if regulators is None:
         return None
     return [*regulators, *(c for c in covariates if c not in regulators)]
+
+
+def without_covariates(dataset: Dataset) -> Dataset:
+    """``dataset`` without the covariate columns :func:`add_covariates` appended (the data's own
+    columns, transform and design as they were), e.g. before the data are turned round: the
+    covariates annotate the instances, which a transpose makes the variables."""
+    if not dataset.covariates:
+        return dataset
+    keep = np.array([n not in set(dataset.covariates) for n in dataset.names])
+    design = dataset.interventions
+    return dataclasses.replace(
+        dataset,
+        names=tuple(n for n, k in zip(dataset.names, keep, strict=True) if k),
+        values=np.array(dataset.values[:, keep]),
+        missing=np.array(dataset.missing[:, keep]),
+        means=np.array(dataset.means[keep]),
+        scales=np.array(dataset.scales[keep]),
+        interventions=None if design is None else dataclasses.replace(design, mask=np.array(design.mask[:, keep])),
+        notes=tuple(n for n in dataset.notes if not n.startswith("covariates added")),
+        covariates=(),
+    )
+
+
+def ids_name_variables(frame: pd.DataFrame, dataset: Dataset) -> bool:
+    """Whether the covariate table's ids (first column) are the variables of ``dataset`` rather than
+    its instances: the samples are its columns (a genes x samples file not turned round yet)."""
+    ids = {str(i).strip() for i in frame.iloc[:, 0]} if frame.shape[1] else set()
+    labels = {str(i) for i in dataset.instance_labels or ()}
+    return bool(ids) and ids <= set(dataset.names) and not ids <= labels
