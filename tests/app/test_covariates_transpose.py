@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 import pytest
 from conftest import APP, TIMEOUT, texts
+from genes_table import write_genes_x_conditions
 from streamlit.testing.v1 import AppTest
 
 from engine.io import load_table
@@ -32,14 +33,7 @@ def write_files(folder):
     """12 genes (rows) x 30 conditions with 3 NA cells, and the conditions' batch table, rows shuffled."""
     values = np.asarray(sample(random_network(12, seed=21), 30, seed=22)) + 8.0
     values[:, :4] += 2.0 * (BATCH == "b1")[:, None]  # the batch shifts four genes
-    lines = ["gene_id\t" + "\t".join(CONDITIONS)]
-    for g in range(12):
-        cells = [f"{values[c, g]:.4f}" for c in range(30)]
-        for hg, hc in HOLES:
-            if hg == g:
-                cells[hc] = "NA"
-        lines.append(f"G{g:03d}\t" + "\t".join(cells))
-    (folder / "expr.tsv").write_text("\n".join(lines) + "\n")
+    write_genes_x_conditions(folder / "expr.tsv", values, HOLES)
     order = np.random.default_rng(0).permutation(30)
     table = pd.DataFrame({"condition": np.array(CONDITIONS)[order], "batch": BATCH[order]})
     table.to_csv(folder / "samples.csv", index=False)
