@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from engine.bootstrap.replicate import resample
+from engine.bootstrap.replicate import resample, run_replicate
 from engine.data import from_array
 from engine.exceptions import ParameterError
 from engine.hidden import HiddenSearch, StructuralEM
@@ -76,9 +76,15 @@ class TestParentOnlyParameter:
         assert est.network_.settings["regulators"] == ["a", "batch=b1"]
 
     def test_bootstrap_copies_keep_them(self):
+        """The explorer's Confidence page bootstraps the session's data with a plain estimator: each
+        replicate reads the covariates from its resample."""
         data = _with_batch()
         rep, _ = resample(data, np.random.SeedSequence(1))
         assert rep.covariates == ("batch=b1",)
+        outcomes = [run_replicate((data, IdealParentSearch()), i, np.random.SeedSequence(i)) for i in range(3)]
+        assert all(o.error is None for o in outcomes) and any(o.edges for o in outcomes)
+        batch = data.names.index("batch=b1")
+        assert not [e for o in outcomes for e in o.edges if e[1] == batch]
 
 
 class TestParentOnlyNames:
