@@ -312,11 +312,10 @@ class IdealParentSearch:
 
         regulators = self.regulator_names(dataset)
         roots = [dataset.index(n) for n in self.parent_only_names(dataset)]
+        # the score resolved here: the stepper does not know which variables are covariates
         stepper = Stepper(
             model,
-            self.search_settings().replace(
-                score=choice.name
-            ),  # resolved here: the stepper does not know the covariates
+            self.search_settings().replace(score=choice.name),
             required=index_pairs(self._required_pairs, "required_edges"),
             forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges") + edges_into(roots, dataset.n_vars),
             regulators=None if regulators is None else [dataset.index(r) for r in regulators],
