@@ -3,8 +3,8 @@
 A small generator of its own (:func:`covariate_study`; not the genome batch hold-out): M samples in
 2-3 equal batches, each batch shifting a random share of the genes by N(0, 1.5^2) per gene, and a
 planted module g0..g5 driven by one unmeasured regulator (loading 1.2). For each seed, ``learn
---hidden auto --score bic`` (BIC in both arms: a covariate column can otherwise switch the automatic
-choice to EBIC on a table with two rows per gene) without and with the batch as a covariate; printed:
+--hidden auto --score bic`` (BIC in both arms, as ``auto`` now also chooses: its shape rule does not
+count the covariates, docs/decisions/score-auto.md) without and with the batch as a covariate; printed:
 the hidden variables kept, how many track the batch (children: at least 60 % of the shifted genes,
 and mostly shifted genes), whether one recovers the module (at least 4 of g0..g5 among its children,
 mostly module genes), the largest share of a hidden profile's variance the batch explains (R^2 of

@@ -20,6 +20,7 @@ __all__ = [
     "check_data",
     "check_scalar",
     "check_choice",
+    "check_random_state",
     "check_names",
     "check_standardizable",
     "constant_variables",
@@ -218,6 +219,14 @@ def check_scalar(
         raise ParameterError(f"`{name}` == {value}, must be >= {min_val}.")
     if max_val is not None and value > max_val:  # type: ignore[operator]
         raise ParameterError(f"`{name}` == {value}, must be <= {max_val}.")
+
+
+def check_random_state(rs: object) -> None:
+    """``random_state`` must be None, a non-negative int, a numpy Generator or a SeedSequence."""
+    if rs is None or isinstance(rs, np.random.Generator | np.random.SeedSequence):
+        return
+    if isinstance(rs, bool) or not isinstance(rs, Integral) or rs < 0:
+        raise ParameterError(f"`random_state` must be None, a non-negative int or a numpy Generator, got {rs!r}.")
 
 
 def check_choice(value: object, name: str, choices: Sequence[str]) -> str:

@@ -15,14 +15,15 @@ from collections.abc import Callable, Iterable
 
 import numpy as np
 
-from ._validation import check_choice, check_edge_pairs, check_scalar
+from ._validation import check_choice, check_edge_pairs, check_random_state, check_scalar
 from .cpd import DEFAULT_CPD, make_families
 from .data import Dataset
 from .exceptions import DataValidationError, MissingValuesError, ParameterError
 from .interventions import MaskedFamilies, with_design
 from .io.regulators import match_regulators
-from .learn_em import fit_em
+from .learn_em import fit_by_em
 from .network import LearnedNetwork
+from .parent_only import check_parent_only, edges_into, parent_only_names
 from .score import EBIC_GAMMA, ScoreChoice, check_enough_rows, choose_score
 from .search import Move, SearchResult, SearchSettings, Stepper
 from .search.restarts import climb_with_restarts
@@ -82,6 +83,11 @@ class IdealParentSearch:
         Interventional data only: one intercept per condition in every family instead of one
         overall (for reagents that shift levels without setting a measured variable). The design
         itself (conditions, targets) is data, so it goes to :meth:`fit`.
+    parent_only : iterable of str or None
+        Variables that may only be parents (sample covariates such as batch; :mod:`engine.parent_only`):
+        no edge into them, from genes or hidden variables, and never a hidden variable's child; they
+        stay candidate parents under ``regulators``. ``fit`` adds a Dataset's ``covariates``. A name
+        not in the data is a ``ValueError`` naming it.
 
     Attributes
     ----------
@@ -96,6 +102,8 @@ class IdealParentSearch:
         Moves taken.
     converged_ : bool
     history_ : list of Move
+    parent_only_ : list of str
+        The parent-only variables of the fitted data (``parent_only`` and the data's covariates).
     hidden_log_ : list of str
         With structural EM: what the automatic hidden-variable search did, in words (each
         proposal tried, kept or set aside, and why it stopped); empty otherwise.
@@ -126,6 +134,7 @@ class IdealParentSearch:
         ebic_gamma: float = EBIC_GAMMA,
         regulators: Iterable[str] | None = None,
         condition_intercept: bool = False,
+        parent_only: Iterable[str] | None = None,
     ) -> None:
         self.method = method
         self.k = k
@@ -147,6 +156,7 @@ class IdealParentSearch:
         self.ebic_gamma = ebic_gamma
         self.regulators = regulators
         self.condition_intercept = condition_intercept
+        self.parent_only = parent_only
 
     def _check_params(self) -> None:
         self.search_settings()  # validates method, k, measure, queue, max_parents, cpd, correction
@@ -159,12 +169,7 @@ class IdealParentSearch:
         for flag in ("two_layer", "condition_intercept"):
             if not isinstance(getattr(self, flag), bool | np.bool_):
                 raise ParameterError(f"`{flag}` must be True or False, got {getattr(self, flag)!r}.")
-        rs = self.random_state
-        if not (rs is None or isinstance(rs, np.random.Generator | np.random.SeedSequence)):
-            if isinstance(rs, bool) or not isinstance(rs, int | np.integer) or rs < 0:
-                raise ParameterError(
-                    f"`random_state` must be None, a non-negative int or a numpy Generator, got {rs!r}."
-                )
+        check_random_state(self.random_state)
         # read once per setting object: they may be one-shot iterables (zip, generators)
         src = getattr(self, "_pairs_source", None)
         if src is None or src[0] is not self.required_edges or src[1] is not self.forbidden_edges:
@@ -177,6 +182,7 @@ class IdealParentSearch:
                 raise ParameterError("`regulators` must be a list of variable names, not one string.")
             self._regulator_list = None if regs is None else list(dict.fromkeys(str(r) for r in regs))
             self._regulators_source = regs
+        check_parent_only(self.parent_only)
         if self.two_layer and self._required_pairs:
             raise ParameterError(
                 "`required_edges` cannot be used with `two_layer`: the two-layer setting allows only "
@@ -239,6 +245,7 @@ class IdealParentSearch:
         """The settings as a JSON-friendly dict (choices in their canonical lower case): the search
         settings, then how the run was set up."""
         self._check_params()
+        regs, roots = self._regulator_list, getattr(self, "parent_only_", None) or check_parent_only(self.parent_only)
         return {
             **self.search_settings().to_dict(),
             "max_iter": self.max_iter,
@@ -247,8 +254,10 @@ class IdealParentSearch:
             "hidden": self.hidden.lower() if isinstance(self.hidden, str) else self.hidden,
             "max_hidden": self.max_hidden,
             "two_layer": bool(self.two_layer),
-            "regulators": self._regulator_list,
+            # the regulators in force: the list, then the parent-only variables (parents too)
+            "regulators": None if regs is None else [*regs, *(n for n in roots if n not in regs)],
             "condition_intercept": bool(self.condition_intercept),
+            "parent_only": roots,
         }
 
     def learns_by_em(self, dataset: Dataset) -> bool:
@@ -289,7 +298,7 @@ class IdealParentSearch:
                 "a single stepper needs complete data (fit() learns with missing values by "
                 "structural EM)."
             )
-        self.check_rows(dataset)
+        choice = self.check_rows(dataset)
         model = self.make_model(dataset.values, names=dataset.names, interventions=dataset.interventions)
 
         def index_pairs(pairs, what):
@@ -302,13 +311,17 @@ class IdealParentSearch:
             return out
 
         regulators = self.regulator_names(dataset)
-        return Stepper(
+        roots = [dataset.index(n) for n in self.parent_only_names(dataset)]
+        # the score resolved here: the stepper does not know which variables are covariates
+        stepper = Stepper(
             model,
-            self.search_settings(),
+            self.search_settings().replace(score=choice.name),
             required=index_pairs(self._required_pairs, "required_edges"),
-            forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges"),
+            forbidden=index_pairs(self._forbidden_pairs, "forbidden_edges") + edges_into(roots, dataset.n_vars),
             regulators=None if regulators is None else [dataset.index(r) for r in regulators],
         )
+        stepper.score_choice = ScoreChoice(stepper.score_choice.score, choice.reason)
+        return stepper
 
     def score_choice(self, dataset: Dataset) -> ScoreChoice:
         """The score ``fit`` will maximize on ``dataset`` and why (``score="auto"`` resolved)."""
@@ -316,7 +329,15 @@ class IdealParentSearch:
             warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
             regs = self.regulator_names(dataset)
         n_cand = None if regs is None else len(regs)
-        return choose_score(self.score, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, gamma=self.ebic_gamma)
+        roots = len(self.parent_only_names(dataset))  # covariates are not genes: not counted by the shape rule
+        return choose_score(
+            self.score,
+            dataset.n_samples,
+            dataset.n_vars,
+            n_candidates=n_cand,
+            gamma=self.ebic_gamma,
+            n_parent_only=roots,
+        )
 
     def check_rows(self, dataset: Dataset) -> ScoreChoice:
         """Refuse, before any costly work, data too short for the chosen score to tell a parent
@@ -328,9 +349,16 @@ class IdealParentSearch:
     def regulator_names(self, dataset: Dataset) -> list[str] | None:
         """The candidate regulators present in ``dataset`` (None: every variable may be a parent;
         :func:`engine.io.regulators.match_regulators`: absent names are one warning, none present
-        an error)."""
+        an error), then the parent-only variables (:meth:`parent_only_names`) not among them."""
         self._check_params()
-        return match_regulators(self._regulator_list, dataset.names, dataset.instance_labels)
+        regs = match_regulators(self._regulator_list, dataset.names, dataset.instance_labels)
+        return None if regs is None else [*regs, *(n for n in self.parent_only_names(dataset) if n not in regs)]
+
+    def parent_only_names(self, dataset: Dataset) -> list[str]:
+        """``parent_only`` and the dataset's covariates, in data order (:func:`engine.parent_only.parent_only_names`);
+        a required edge into one of them is a :class:`ParameterError` naming it."""
+        self._check_params()
+        return parent_only_names(dataset, self.parent_only, required=self._required_pairs)
 
     def fit(
         self, data, callback: Callable[..., None] | None = None, *, condition=None, targets=None
@@ -346,38 +374,9 @@ class IdealParentSearch:
         """
         self._check_params()
         dataset = with_design(data, condition, targets)
+        self.parent_only_ = self.parent_only_names(dataset)
         if dataset.has_missing or self._auto_hidden or self.two_layer:
-            design = dataset.interventions
-            if design is not None and (self._auto_hidden or self.two_layer):
-                raise ParameterError(
-                    "hidden variables with interventions are not implemented: learn without hidden variables "
-                    "or without the condition column."
-                )
-            if design is not None and (self.condition_intercept or design.intercepts):
-                raise ParameterError(
-                    "per-condition intercepts with missing values are not implemented (structural EM fits one "
-                    "intercept per family): complete the missing cells or learn without condition_intercept."
-                )
-            if self.learns_by_em(dataset):
-                unused = [
-                    name
-                    for name, used in (
-                        # with missing cells only, max_iter caps the moves of EM's M-steps together
-                        ("max_iter (--max-steps)", self.max_iter is not None and (self._auto_hidden or self.two_layer)),
-                        ("n_restarts (--restarts)", bool(self.n_restarts)),
-                        ("callback", callback is not None),
-                    )
-                    if used
-                ]
-                if unused:
-                    why = "missing values" if dataset.has_missing else "hidden variables"
-                    warnings.warn(
-                        f"{' and '.join(unused)} not used: with {why} the network is learned by "
-                        "structural EM, whose every M-step search runs to convergence.",
-                        UserWarning,
-                        stacklevel=2,
-                    )
-            return fit_em(self, dataset, callback)
+            return fit_by_em(self, dataset, callback)
         stepper = self.make_stepper(dataset)
         self._set_fitted(dataset, stepper, self.climb(stepper, callback))
         return self

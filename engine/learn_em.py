@@ -33,7 +33,7 @@ from .search import RunStats, SearchSettings
 if TYPE_CHECKING:
     from .learn import IdealParentSearch
 
-__all__ = ["fit_em", "fit_imputed", "complete_missing", "Completion", "HIDDEN_LOG"]
+__all__ = ["fit_by_em", "fit_em", "fit_imputed", "complete_missing", "Completion", "HIDDEN_LOG"]
 
 #: the hidden-variable search's lines (``hidden_log_``), logged at INFO as they are said, so that a
 #: caller sees a long search as it goes (the CLI prints them on stderr)
@@ -66,6 +66,43 @@ def _masking_design(dataset: Dataset):
     return design if design is not None and design.any else None
 
 
+def fit_by_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
+    """``fit`` with missing cells, hidden variables or the two-layer setting: the combinations not
+    implemented refused, the options structural EM does not use said in one warning, then
+    :func:`fit_em`."""
+    design = dataset.interventions
+    if design is not None and (self._auto_hidden or self.two_layer):
+        raise ParameterError(
+            "hidden variables with interventions are not implemented: learn without hidden variables "
+            "or without the condition column."
+        )
+    if design is not None and (self.condition_intercept or design.intercepts):
+        raise ParameterError(
+            "per-condition intercepts with missing values are not implemented (structural EM fits one "
+            "intercept per family): complete the missing cells or learn without condition_intercept."
+        )
+    if self.learns_by_em(dataset):
+        unused = [
+            name
+            for name, used in (
+                # with missing cells only, max_iter caps the moves of EM's M-steps together
+                ("max_iter (--max-steps)", self.max_iter is not None and (self._auto_hidden or self.two_layer)),
+                ("n_restarts (--restarts)", bool(self.n_restarts)),
+                ("callback", callback is not None),
+            )
+            if used
+        ]
+        if unused:
+            why = "missing values" if dataset.has_missing else "hidden variables"
+            warnings.warn(
+                f"{' and '.join(unused)} not used: with {why} the network is learned by "
+                "structural EM, whose every M-step search runs to convergence.",
+                UserWarning,
+                stacklevel=3,  # the caller of ``fit``
+            )
+    return fit_em(self, dataset, callback)
+
+
 def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealParentSearch:
     """Structural EM (missing values) and the hidden-variable protocol (sections 5, 6, 9.2)."""
     from .hidden import MISSING_HANDLING, HiddenSearch
@@ -84,6 +121,7 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
         "required": self._required_pairs,
         "forbidden": self._forbidden_pairs,
         "regulators": self.regulator_names(dataset),
+        "parent_only": self.parent_only_names(dataset),
     }
     self.hidden_log_ = []
     design = _masking_design(dataset)
@@ -208,6 +246,7 @@ def complete_missing(
     forbidden: Iterable[tuple[str, str]] = (),
     regulators: Iterable[str] | None = None,
     callback: Callable | None = None,
+    parent_only: Iterable[str] | None = None,
 ) -> Completion:
     """Fill the missing cells of ``dataset`` with their posterior means under a linear-Gaussian
     network learned by structural EM (JMLR 2007 section 6; Friedman 1997).
@@ -229,6 +268,7 @@ def complete_missing(
     t0 = time.perf_counter()
     settings = SearchSettings.coerce(settings)
     options = {"required": required, "forbidden": forbidden, "regulators": regulators, "max_iter": max_iter}
+    options["parent_only"] = parent_only  # None: the dataset's covariates (engine.parent_only)
     design = _masking_design(dataset)
     if design is None:
         em = StructuralEM(dataset, settings, **options)
@@ -265,7 +305,11 @@ def fit_imputed(self: IdealParentSearch, dataset: Dataset, callback=None) -> Ide
     """
     t0 = time.perf_counter()
     completion = complete_missing(
-        dataset, self.search_settings(), required=self._required_pairs, forbidden=self._forbidden_pairs
+        dataset,
+        self.search_settings(),
+        required=self._required_pairs,
+        forbidden=self._forbidden_pairs,
+        parent_only=self.parent_only_names(dataset),
     )
     completed = completion.dataset
     stepper = self.make_stepper(completed)

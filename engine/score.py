@@ -231,7 +231,13 @@ class ScoreChoice:
 
 
 def choose_score(
-    name: str, n_samples: int, n_vars: int, *, n_candidates: int | None = None, gamma: float = EBIC_GAMMA
+    name: str,
+    n_samples: int,
+    n_vars: int,
+    *,
+    n_candidates: int | None = None,
+    gamma: float = EBIC_GAMMA,
+    n_parent_only: int = 0,
 ) -> ScoreChoice:
     """The score for ``name`` (``"bic"``, ``"ebic"`` or ``"auto"``) on data of this shape.
 
@@ -240,16 +246,23 @@ def choose_score(
     rows, plain BIC gives almost every variable spurious parents and, without a cap, families that
     interpolate their child (see ``benchmarks/RESULTS.md``, "Scores for wide data").
     ``n_candidates`` is the number of possible parents of a family (default ``n_vars - 1``).
+    ``n_parent_only`` of the variables are sample covariates (:mod:`engine.parent_only`): the shape
+    rule counts the other ``n_vars - n_parent_only`` only, since annotations are not genes
+    (docs/decisions/score-auto.md); EBIC, when chosen, still counts them among the candidates.
     """
     p = n_vars - 1 if n_candidates is None else int(n_candidates)
     regulators = n_candidates is not None
     if name == "auto":
-        if n_samples >= TALL_RATIO * n_vars and not regulators:
-            name, why = "bic", f"tall data ({n_samples} rows, {n_vars} variables)"
+        n_genes = n_vars - int(n_parent_only)
+        aside = (
+            f"; {n_parent_only} parent-only variable{'s' * (n_parent_only != 1)} not counted" if n_parent_only else ""
+        )
+        if n_samples >= TALL_RATIO * n_genes and not regulators:
+            name, why = "bic", f"tall data ({n_samples} rows, {n_genes} variables{aside})"
         elif regulators:
             name, why = "ebic", f"a candidate-parent list ({p} candidates for {n_samples} rows)"
         else:
-            name, why = "ebic", f"wide data ({n_samples} rows for {n_vars} variables)"
+            name, why = "ebic", f"wide data ({n_samples} rows for {n_genes} variables{aside})"
         reason = f"chosen automatically: {why}"
     else:
         reason = "chosen by the user"

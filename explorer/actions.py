@@ -18,8 +18,8 @@ from engine.hidden import ClusterProposal, HiddenSearch
 from engine.hidden.leverage import profile_leverage
 from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
+from engine.io.covariates import without_covariates
 from engine.learn import IdealParentSearch
-from explorer.covariate_edges import covariate_forbidden
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
@@ -126,7 +126,7 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
             session.dataset,
             session.settings,
             initial_edges=edges,
-            em_options={"regulators": session.regulators, "forbidden": covariate_forbidden(session.dataset)},
+            em_options={"regulators": session.regulators},  # the data's covariates stay parents only (StructuralEM)
         )
     else:
         # work on a copy: the HiddenSearch before the acceptance is what Undo restores
@@ -212,9 +212,11 @@ def transpose_data(session: SearchSession, progress=None, regulators: list[str] 
     start a search on them with the same settings and the names of ``regulators`` that are
     variables of the turned data (a list of gene ids names rows until the genes become the
     variables); the edit goes on the undo stack. Nothing changes when the turned data or the new
-    search are refused (an :class:`~engine.exceptions.IdealParentError`)."""
+    search are refused (an :class:`~engine.exceptions.IdealParentError`). Covariates annotate the
+    instances, which become the variables: they are set aside (Undo brings them back)."""
     # the uploads' rule (explorer.loading): a turned-round variable mostly missing is left out, named
-    turned = transpose_dataset(session.prepared.loaded, max_missing=MAX_MISSING)
+    covariates = session.prepared.loaded.covariates
+    turned = transpose_dataset(without_covariates(session.prepared.loaded), max_missing=MAX_MISSING)
     regs = [r for r in dict.fromkeys(regulators or ()) if r in set(turned.names)] or None
     prepared = prepare(turned, session.settings, regs, progress=progress)
     dataset = prepared.searched
@@ -227,7 +229,12 @@ def transpose_data(session: SearchSession, progress=None, regulators: list[str] 
     # the true network (if any) is over the old variables
     session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed, prepared, regs))
     session.push(TransposeData(previous))
+    aside = (
+        f" The covariates ({', '.join(covariates)}) annotate the old instances, now the variables: set aside."
+        if covariates
+        else ""
+    )
     return (
         f"Transposed: {dataset.n_samples} instances x {dataset.n_vars} variables (the rows were the "
-        "variables). Undo takes it back."
+        f"variables).{aside} Undo takes it back."
     )

@@ -3,9 +3,16 @@
 A CSV/TSV whose first column holds the instance (condition) ids of the loaded data and whose other
 columns are annotations such as batch (:mod:`engine.io.covariates`: coded, checked and appended
 by the engine). On a new upload the data get the covariates as variables that may only be
-parents (:mod:`explorer.covariate_edges`): the search starts again on them with the same settings,
-the regulator list in force (if any) gains them, and the Hidden page never proposes them as a
-hidden variable's children. A bad table is one ``st.error`` line; the data stay as they were.
+parents (named in ``Dataset.covariates``, which the engine's searches read: :mod:`engine.parent_only`):
+the search starts again on them with the same settings, the regulator list in force (if any) gains
+them, and the Hidden page never proposes them as a hidden variable's children. A bad table is one
+``st.error`` line; the data stay as they were.
+
+Covariates annotate the samples and follow them: a table keyed by the data's *variables* (a genes x
+samples file not turned round yet) is set aside with a caption until Transpose makes the samples
+the instances, and is then added to the turned data (the upload is applied again on every new data
+version); a Transpose of data that carry covariates sets them aside (:func:`explorer.actions.transpose_data`),
+and Undo transpose brings the data back as they were.
 """
 
 from __future__ import annotations
@@ -15,11 +22,11 @@ import io
 import streamlit as st
 
 from engine.exceptions import IdealParentError
-from engine.io.covariates import add_covariates, code_covariates, read_covariate_table
+from engine.io.covariates import add_covariates, code_covariates, ids_name_variables, read_covariate_table
 from engine.io.covariates import with_covariates as engine_with_covariates
-from explorer import covariate_edges, state
+from explorer import state
 
-__all__ = ["sidebar_box", "apply_covariates", "with_covariates", "W_COVARIATES"]
+__all__ = ["sidebar_box", "apply_covariates", "with_covariates", "W_COVARIATES", "SetAside"]
 
 W_COVARIATES = "w_covariates"
 #: (file identity, data version) of the last table applied or refused, and the note said of it
@@ -32,18 +39,30 @@ def with_covariates(regulators: list[str] | None) -> list[str] | None:
     session = state.session()
     if session is None:
         return regulators
-    return engine_with_covariates(regulators, covariate_edges.covariates_of(session.dataset))
+    return engine_with_covariates(regulators, session.dataset.covariates)
+
+
+class SetAside(Exception):
+    """The table's ids are the data's variables: kept for when the samples are the instances."""
 
 
 def apply_covariates(data: bytes, name: str) -> str:
     """Append the covariate table ``data`` (file ``name``) to the session's data and restart the
-    search on them; returns the one-line note of what was read. Raises
-    :class:`~engine.exceptions.IdealParentError` (nothing changed) for a bad table."""
+    search on them (the data edits on the undo stack, e.g. a Transpose, and the orientation are
+    kept); returns the one-line note of what was read. Raises
+    :class:`~engine.exceptions.IdealParentError` (nothing changed) for a bad table, and
+    :class:`SetAside` when its ids are the data's variables (the samples are the columns)."""
+    from explorer import actions
     from explorer.session import SearchSession
 
     s = state.session()
     frame = read_covariate_table(io.BytesIO(data), name)
     loaded = s.prepared.loaded
+    if ids_name_variables(frame, loaded):
+        raise SetAside(
+            f"Covariates set aside: the ids of {name} are the variables of the data as now oriented (the samples "
+            "are its columns). They are added when the samples are the instances (Transpose, or Undo transpose)."
+        )
     cov = code_covariates(frame, loaded.instance_labels, loaded.names, source=name)
     dataset = add_covariates(loaded, cov)
     new = SearchSession(
@@ -52,6 +71,8 @@ def apply_covariates(data: bytes, name: str) -> str:
     if s.compare:
         new.set_compare(True)
     new.source = {**s.source, "covariates": name}
+    new.transposed = s.transposed  # a Transpose stays undoable (it restores the data it turned round)
+    new.undo_stack = [a for a in s.undo_stack if isinstance(a, actions.TransposeData)]
     state.put(state.SESSION, new)
     return f"Covariates: {cov.line()}."
 
@@ -74,6 +95,9 @@ def sidebar_box() -> None:
         if state.get(_SEEN) != (seen, session.data_version):
             try:
                 note = apply_covariates(data, uploaded.name)
+            except SetAside as aside:
+                state.put(_SEEN, (seen, session.data_version))
+                state.put(_NOTE, ("info", str(aside), seen))
             except IdealParentError as exc:
                 state.put(_SEEN, (seen, session.data_version))
                 state.put(_NOTE, ("error", f"Covariates not added: {exc} The data are as they were.", seen))

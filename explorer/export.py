@@ -37,6 +37,8 @@ def export_settings(session: SearchSession) -> dict:
     if session.transposed:  # turned round by the Transpose button since it was loaded
         source["transpose"] = not source.get("transpose", False)
     out.update(source)
+    if session.dataset.covariates:  # the uploaded covariates' variables, as learn records them (score reads them)
+        out["parent_only"] = list(session.dataset.covariates)
     if session.hidden is not None:
         out["hidden_accepted"] = sorted(session.hidden_names())
     return out

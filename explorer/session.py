@@ -29,8 +29,9 @@ from engine.hidden.modules import propose_for_review
 from engine.hidden.scale import CurrentFit, current_fit, rescale_network
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
+from engine.parent_only import child_candidates
 from engine.search import RunLoop, RunStats, SearchResult, SearchSettings, Stepper, StepResult
-from explorer import actions, covariate_edges, text
+from explorer import actions, text
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
@@ -47,7 +48,8 @@ MAX_CLUSTER = 50
 def make_stepper(dataset: Dataset, settings: SearchSettings, regulators: list[str] | None = None) -> Stepper:
     """A fresh stepper for ``dataset`` with ``settings`` and candidate ``regulators`` (validated by
     the engine; regulator names absent from the data raise a ``UserWarning``)."""
-    return covariate_edges.estimator(settings, regulators, dataset).make_stepper(dataset)  # covariates: parents only
+    # the dataset's covariates (sample annotations) are parents only: the estimator reads them (engine.parent_only)
+    return IdealParentSearch(**settings.to_dict(), regulators=regulators).make_stepper(dataset)
 
 
 @dataclass
@@ -327,7 +329,7 @@ class SearchSession:
             self.stepper,
             self.values(),
             self.variable_names(),
-            candidates=covariate_edges.child_candidates(self.dataset),
+            candidates=child_candidates(self.dataset.names, self.dataset.covariates),  # covariates: never children
             n_proposals=n_proposals,
             coexpression=not self.regulators,
             exclude=set(self.rejected),

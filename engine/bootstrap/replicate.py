@@ -95,6 +95,8 @@ def resample(
     )
     if dataset.interventions is not None:  # each drawn row keeps its condition and intervention mask
         data = dataclasses.replace(data, interventions=dataset.interventions.subset(rows))
+    if dataset.covariates:  # still parents only (engine.parent_only)
+        data = dataclasses.replace(data, covariates=dataset.covariates)
     return data, est_seed
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 from ..enrichment import attach_enrichment
 from ..exceptions import DataValidationError, ModelError
 from ..search import SearchSettings
-from .covariates import covariate_options, load_covariates
+from .covariates import load_covariates, score_covariates
 from .live import hidden_lines
 from .model_file import load_network
 from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score, dumps, edge_summary, one_line, say
@@ -167,7 +167,8 @@ def read_gene_sets(args: argparse.Namespace, dataset):
 def make_estimator(args: argparse.Namespace, names=None, covariates=()):
     """The estimator the learn options describe (``learn`` fits it; ``bootstrap`` refits copies of
     it); ``names``, the data's variables, let a header line of the regulator file be skipped;
-    ``covariates`` (names among them) may only be parents (:mod:`engine.cli.covariates`)."""
+    ``covariates`` (names among them) may only be parents (the estimator's ``parent_only``, given
+    here as well as in the data's ``covariates`` so that every bootstrap replicate has them)."""
     from ..io.regulators import read_regulators
     from ..learn import IdealParentSearch
 
@@ -179,9 +180,8 @@ def make_estimator(args: argparse.Namespace, names=None, covariates=()):
         max_hidden=args.max_hidden,
         two_layer=args.two_layer,
         random_state=args.seed,
-        **covariate_options(
-            names, covariates, read_regulators(args.regulators, names) if args.regulators is not None else None
-        ),
+        regulators=read_regulators(args.regulators, names) if args.regulators is not None else None,
+        parent_only=list(covariates),
         condition_intercept=args.condition_intercept,
     )
 
@@ -336,6 +336,7 @@ def score(args: argparse.Namespace) -> int:
     dataset = _scoring_data(args, network, options)
     if dataset is None:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
+    dataset = score_covariates(args, network, dataset, path.name)  # as learn read them (settings.parent_only)
     measured = [h for h in network.hidden_names() if h in dataset.names]
     if measured:  # the model integrates them out: a column of that name is not read
         names = ", ".join(map(repr, measured))

@@ -1,21 +1,22 @@
 """``--covariates FILE`` for ``learn`` and ``bootstrap``: sample annotations as parent-only variables.
 
 :func:`load_covariates` reads the table (:mod:`engine.io.covariates`) for DATA's instances, says on
-stderr what each column became and returns the data with the covariates appended;
-:func:`covariate_options` is what the estimator then needs: every edge into a covariate forbidden,
-and, with ``--regulators``, the covariates added to the candidate regulators so that genes may
-take them as parents.
+stderr what each column became and returns the data with the covariates appended (named in
+``Dataset.covariates``); the estimator's ``parent_only`` (:mod:`engine.parent_only`) then keeps
+every edge out of them and, with ``--regulators``, adds them to the candidate regulators.
+:func:`score_covariates` is ``score``'s: the table coded as the saved model's covariate variables.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 
 import numpy as np
 
 from .output import say
 
-__all__ = ["load_covariates", "covariate_options", "COVARIATES_HELP"]
+__all__ = ["load_covariates", "score_covariates", "COVARIATES_HELP", "SCORE_COVARIATES_HELP"]
 
 #: indicator levels seen in fewer samples (or all but fewer) are said to be at risk in ``bootstrap``
 RARE = 8
@@ -54,13 +55,48 @@ def load_covariates(args: argparse.Namespace, dataset):
     return add_covariates(dataset, cov), cov.names
 
 
-def covariate_options(names, covariates, regulators: list[str] | None) -> dict:
-    """The estimator's ``forbidden_edges`` and ``regulators`` with covariates ``covariates``."""
-    if not covariates:
-        return {"regulators": regulators}
-    from ..io.covariates import covariate_forbidden, with_covariates
+#: ``score --covariates``'s help
+SCORE_COVARIATES_HELP = (
+    "the sample annotations of DATA, for a model learned with --covariates: coded as the model's covariate "
+    "variables (its settings.parent_only), a level absent from DATA's samples allowed"
+)
 
-    return {
-        "regulators": with_covariates(regulators, covariates),
-        "forbidden_edges": covariate_forbidden(names, covariates),
-    }
+
+def score_covariates(args: argparse.Namespace, network, dataset, model: str):
+    """``dataset`` with the covariates ``network`` was learned with, for ``score``: read from
+    ``--covariates`` and coded as the model's own variables (:func:`engine.io.covariates.code_for_model`;
+    a model saved before ``settings.parent_only`` was recorded: its variables that are columns of
+    the table or ``column=level`` indicators of one). A model learned with covariates scored on data
+    without them, or covariates given to a model learned without, is one error naming the fix."""
+    from ..exceptions import DataValidationError, ParameterError
+    from ..io.covariates import add_covariates, code_for_model, read_covariate_table
+
+    settings = network.settings if isinstance(network.settings, dict) else {}
+    recorded = settings.get("parent_only") if isinstance(settings.get("parent_only"), list) else None
+    learned_with = settings.get("covariates") or recorded
+    observed = [v for v in network.variables if v not in set(network.hidden_names())]
+    path = getattr(args, "covariates", None)
+    if path is None:
+        names = recorded if recorded is not None else [v for v in observed if v not in dataset.names]
+        if not learned_with or all(n in dataset.names for n in names):
+            return dataset  # no covariates, or DATA has them as columns
+        source = f" from {settings['covariates']}" if settings.get("covariates") else ""
+        raise DataValidationError(
+            f"{model} was learned with covariates{source} ({', '.join(map(str, names))}): give the sample table "
+            "with --covariates FILE (first column: DATA's instance ids), as learn was given it."
+        )
+    label = os.path.basename(path)
+    if not os.path.isfile(path):
+        raise DataValidationError(f"{label}: no such covariate file.")
+    if not learned_with:
+        raise ParameterError(f"{model} was learned without covariates: --covariates {label} has nothing to give it.")
+    frame = read_covariate_table(path, label)
+    if recorded is None:  # saved before settings.parent_only: the variables the table's columns code
+        columns = {str(c).strip() for c in frame.columns[1:]}
+        recorded = [v for v in observed if v in columns or ("=" in v and v.partition("=")[0] in columns)]
+    clash = [n for n in recorded if n in dataset.names]
+    if clash:
+        raise DataValidationError(f"{label}: DATA has column(s) {', '.join(clash)} already; give them once.")
+    cov = code_for_model(frame, dataset.instance_labels, recorded, source=label)
+    say(f"covariates: {', '.join(cov.described)}")
+    return add_covariates(dataset, cov)

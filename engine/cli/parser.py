@@ -10,7 +10,7 @@ import argparse
 from ..cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from ..score import SCORES
 from ..search.settings import MEASURES, METHODS, QUEUES, SearchSettings
-from .covariates import COVARIATES_HELP
+from .covariates import COVARIATES_HELP, SCORE_COVARIATES_HELP
 from .examples import LEARN_EPILOG, ExamplesFormatter
 from .output import one_line
 
@@ -315,6 +315,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     score.add_argument("--model", required=True, metavar="RESULT.json", help="a result written by 'learn'")
     score.add_argument("--refit", action="store_true", help="refit the parameters on DATA first")
+    score.add_argument("--covariates", metavar="FILE", default=None, help=SCORE_COVARIATES_HELP)
     score.add_argument(
         "--condition",
         metavar="COLUMN",

@@ -63,6 +63,7 @@ def completed_start(search, name: str, profile, variance=None) -> tuple[list[tup
     kept = [(em.names[p], em.names[c]) for p, c in em.edges if em.names[c] in hidden or em.names[p] in hidden]
     into = {(p, h) for h in hidden for p in names if p != h} - set(kept)
     options = {k: v for k, v in search.em_options.items() if k in ("required", "forbidden", "regulators")}
+    options["parent_only"] = [em.names[i] for i in em.parent_only]  # the data here are new: no covariates
     options["forbidden"] = list(options.get("forbidden") or ()) + sorted(into)
     if options.get("regulators") is not None:  # filled-in hidden variables may be parents as before
         options["regulators"] = list(options["regulators"]) + sorted(hidden)

@@ -42,6 +42,7 @@ from .._validation import check_scalar
 from ..cpd.linear import LOG_2PI, LinearGaussianFamilies
 from ..data import Dataset
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
+from ..parent_only import edges_into, parent_only_index
 from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
 from ..search.carry import carry_entries, carry_fits
@@ -50,7 +51,6 @@ from .marginal import freeze_families, marginal_loglik, observed_penalty
 from .params import Params as _Params
 from .params import ml_params
 from .posterior import mean_field_step
-from .roots import hidden_into_roots
 
 __all__ = ["StructuralEM", "EMIteration", "MISSING_HANDLING"]
 
@@ -95,20 +95,20 @@ class StructuralEM:
     max_iter : int
         Maximum EM iterations.
     tol : float
-        Stop when the structure is unchanged and the bound improves by less than
-        ``tol * max(1, |bound|)``.
+        Stop when the structure is unchanged and the bound improves by less than ``tol * max(1, |bound|)``.
     mf_iter, mf_tol : mean-field sweeps and tolerance of an E-step that falls back to the sweeps.
     fixed_structure : bool
         Plain parametric EM: keep the initial structure (used to refit a model on new data).
     warmup : int
-        Parametric EM iterations on the starting structure before the first structure search,
-        when there are hidden variables (default 0). Use it for hidden variables started from an
-        uninformative (e.g. random) profile: the paper optimizes a new hidden variable's
-        parameters before searching around it, and from a random profile the first M-step would
-        otherwise drop its children. Informed starts (a cluster's z*) do better without it.
+        Parametric EM iterations on the starting structure before the first structure search, with
+        hidden variables (default 0): for hidden variables started from an uninformative (random)
+        profile, whose children the first M-step would otherwise drop (the paper optimizes a new
+        hidden variable's parameters first). Informed starts (a cluster's z*) do better without it.
     regulators : iterable of str, optional
-        Candidate regulators: the only observed variables that may be parents (hidden variables
-        always may).
+        The only observed variables that may be parents (hidden variables always may).
+    parent_only : iterable of str, optional
+        Observed variables no edge may enter, from any variable (:mod:`engine.parent_only`);
+        default: the dataset's ``covariates``. Stored as positions in ``parent_only``.
 
     Attributes
     ----------
@@ -134,6 +134,7 @@ class StructuralEM:
         fixed_structure: bool = False,
         warmup: int = 0,
         regulators: Iterable[str] | None = None,
+        parent_only: Iterable[str] | None = None,
         **overrides,
     ) -> None:
         check_scalar(max_iter, "max_iter", int, min_val=1)
@@ -163,10 +164,10 @@ class StructuralEM:
             None if regulators is None else sorted({obs_names.index(r) for r in regulators if r in obs_names})
         )
         n_reg = None if self.regulators is None else len(self.regulators) + len(hidden)
-        # resolved once, on the observed shape, so that adding a hidden variable never switches scores
-        self.score_choice = choose_score(
-            self.settings.score, m, self.n_obs, n_candidates=n_reg, gamma=self.settings.ebic_gamma
-        )
+        self.parent_only = parent_only_index(dataset.covariates if parent_only is None else parent_only, obs_names)
+        # resolved once, on the observed shape (covariates not counted), so that adding H never switches scores
+        shape = {"n_candidates": n_reg, "gamma": self.settings.ebic_gamma, "n_parent_only": len(self.parent_only)}
+        self.score_choice = choose_score(self.settings.score, m, self.n_obs, **shape)
         self.settings = self.settings.replace(score=self.score_choice.name)
         values = np.array(dataset.values, dtype=float)
         self.observed = np.ones((m, self.n_vars), dtype=bool)
@@ -249,7 +250,7 @@ class StructuralEM:
         return model
 
     def _forbidden(self) -> list[tuple[int, int]]:
-        pairs = list(self.user_forbidden) + hidden_into_roots(self.user_forbidden, self.n_obs, self.n_vars)
+        pairs = list(self.user_forbidden) + edges_into(self.parent_only, self.n_vars)
         if not self.two_layer:
             return pairs
         n, o = self.n_vars, self.n_obs

@@ -36,7 +36,6 @@ from .marginal import markov_blanket
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
-from .roots import parent_only
 from .trial import SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried, is_small
 from .verdict import baseline_model
 
@@ -148,9 +147,7 @@ class HiddenSearch:
             stepper,
             self.em.mean,
             self.names,
-            candidates=np.setdiff1d(
-                np.arange(self.n_observed), parent_only(self.em.user_forbidden, self.n_observed)
-            ),  # covariates: never children
+            candidates=np.setdiff1d(np.arange(self.n_observed), self.em.parent_only),  # covariates: never children
             n_proposals=n_proposals,
             exclude=self.rejected,
             **kwargs,

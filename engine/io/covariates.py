@@ -11,15 +11,16 @@ are annotations:
   level ``L`` of column ``C`` becomes an indicator variable ``C=L`` (1 on its instances, else 0),
   the treatment coding of a linear model's design matrix.
 
-The covariates are appended to the data as variables that may only be parents
-(:func:`covariate_forbidden`: every edge into them is forbidden; structural EM keeps hidden
-variables out of them too, :attr:`engine.hidden.em.StructuralEM.roots`). Every problem is one
+The covariates are appended to the data as variables that may only be parents, named in
+:attr:`Dataset.covariates`, which the estimator and structural EM read (:mod:`engine.parent_only`:
+no edge into them, from genes or hidden variables; never a hidden variable's child). Every problem is one
 :class:`~engine.exceptions.DataValidationError` naming it: unknown or missing ids, a repeated id, a
 constant column, a missing value, a name that clashes with a variable.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,9 +36,11 @@ __all__ = [
     "read_covariates",
     "read_covariate_table",
     "code_covariates",
+    "code_for_model",
     "add_covariates",
-    "covariate_forbidden",
     "with_covariates",
+    "without_covariates",
+    "ids_name_variables",
 ]
 
 
@@ -69,34 +72,13 @@ def _short(items, n: int = 5) -> str:
 def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str = "covariate table") -> Covariates:
     """Code the annotations of ``frame`` (first column: instance ids; cells as text) for the
     instances ``instances`` (the data's row labels, in order), checking them (module docstring)."""
-    if frame.shape[1] < 2:
-        raise DataValidationError(f"{source}: needs an instance-id column and at least one annotation column.")
-    if instances is None:
-        raise DataValidationError(f"{source}: the data have no instance labels to match the covariate ids to.")
-    ids = [str(i).strip() for i in frame.iloc[:, 0]]
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    if repeated:
-        raise DataValidationError(f"{source}: instance id(s) listed twice: {_short(repeated)}.")
-    wanted = [str(i).strip() for i in instances]
-    missing = [i for i in wanted if i not in set(ids)]
-    if missing:
-        raise DataValidationError(f"{source}: no row for {len(missing)} instance(s) of the data: {_short(missing)}.")
-    unknown = [i for i in ids if i not in set(wanted)]
-    if unknown:
-        raise DataValidationError(f"{source}: id(s) not among the data's instances: {_short(unknown)}.")
-    rows = frame.set_axis(ids, axis=0).iloc[:, 1:].loc[wanted]
+    rows = _matched_rows(frame, instances, source)
     names: list[str] = []
     columns: list[np.ndarray] = []
     described: list[str] = []
     for col in rows.columns:
         label = str(col).strip()
-        cells = rows[col]
-        blank = cells.isna() | (cells.astype(str).str.strip() == "")
-        if blank.any():
-            raise DataValidationError(
-                f"{source}: column {label!r} has missing values (at {_short(cells.index[blank.to_numpy()])})."
-            )
-        text = cells.astype(str).str.strip()
+        text = _cells(rows, col, source)
         numbers = pd.to_numeric(text, errors="coerce")
         if numbers.notna().all():
             if numbers.nunique() < 2:
@@ -120,6 +102,81 @@ def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str
             f"{_short(clash or [n for n in names if names.count(n) > 1])}."
         )
     return Covariates(tuple(names), np.column_stack(columns), tuple(described), source)
+
+
+def _matched_rows(frame: pd.DataFrame, instances, source: str) -> pd.DataFrame:
+    """The annotation columns of ``frame`` (names stripped), one row per instance of ``instances`` in
+    their order; ids missing, unknown or repeated are one error each."""
+    if frame.shape[1] < 2:
+        raise DataValidationError(f"{source}: needs an instance-id column and at least one annotation column.")
+    if instances is None:
+        raise DataValidationError(f"{source}: the data have no instance labels to match the covariate ids to.")
+    ids = [str(i).strip() for i in frame.iloc[:, 0]]
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise DataValidationError(f"{source}: instance id(s) listed twice: {_short(repeated)}.")
+    wanted = [str(i).strip() for i in instances]
+    missing = [i for i in wanted if i not in set(ids)]
+    if missing:
+        raise DataValidationError(f"{source}: no row for {len(missing)} instance(s) of the data: {_short(missing)}.")
+    unknown = [i for i in ids if i not in set(wanted)]
+    if unknown:
+        raise DataValidationError(f"{source}: id(s) not among the data's instances: {_short(unknown)}.")
+    rows = frame.set_axis(ids, axis=0).iloc[:, 1:].loc[wanted]
+    return rows.set_axis([str(c).strip() for c in rows.columns], axis=1)
+
+
+def _cells(rows: pd.DataFrame, col: str, source: str) -> pd.Series:
+    """Column ``col`` as stripped text; a missing value is an error naming the instances."""
+    cells = rows[col]
+    blank = cells.isna() | (cells.astype(str).str.strip() == "")
+    if blank.any():
+        raise DataValidationError(
+            f"{source}: column {col!r} has missing values (at {_short(cells.index[blank.to_numpy()])})."
+        )
+    return cells.astype(str).str.strip()
+
+
+def code_for_model(frame: pd.DataFrame, instances, names, *, source: str = "covariate table") -> Covariates:
+    """The covariate variables ``names`` of a learned model (``settings.parent_only``: indicators
+    ``column=level`` and numeric columns) coded from ``frame`` for ``instances``, as ``learn`` coded
+    them, for scoring new samples: a level the model has an indicator for may be absent (its
+    indicator is then 0) and a column may be constant. At most one level of a column may be
+    outside the model's indicators (the reference level learn chose); more is an error naming
+    them, since those samples cannot be coded."""
+    rows = _matched_rows(frame, instances, source)
+    columns, described, done = [], [], set()
+    for name in names:
+        col, _, level = name.partition("=")
+        if name in rows.columns:  # a numeric covariate
+            numbers = pd.to_numeric(_cells(rows, name, source), errors="coerce")
+            if numbers.isna().any():
+                raise DataValidationError(
+                    f"{source}: column {name!r} is not numeric, as the model's covariate {name} is."
+                )
+            columns.append(numbers.to_numpy(dtype=float))
+            described.append(f"{name} (numeric)")
+            continue
+        if not level or col not in rows.columns:
+            raise DataValidationError(
+                f"{source}: no column {(col if level else name)!r} for the model's covariate {name}."
+            )
+        text = _cells(rows, col, source)
+        columns.append((text == level).to_numpy(dtype=float))
+        if col in done:
+            continue
+        done.add(col)
+        known = [n.partition("=")[2] for n in names if n.partition("=")[0] == col and "=" in n]
+        other = sorted(set(text) - set(known))
+        if len(other) > 1:
+            raise DataValidationError(
+                f"{source}: column {col!r} has levels {', '.join(other)} the model does not know (it has indicators "
+                f"for {', '.join(known)} and one reference level): these samples cannot be coded as it was learned."
+            )
+        ref = f"; {other[0]}: the reference" if other else ""
+        described.append(f"{', '.join(f'{col}={k}' for k in known)} (indicators of {col}{ref})")
+    values = np.column_stack(columns) if columns else np.zeros((len(rows), 0))
+    return Covariates(tuple(names), values, tuple(described), source)
 
 
 def read_covariates(path: str | os.PathLike, dataset: Dataset) -> Covariates:
@@ -162,15 +219,38 @@ def add_covariates(dataset: Dataset, cov: Covariates) -> Dataset:
     )
 
 
-def covariate_forbidden(names, covariates) -> list[tuple[str, str]]:
-    """Every edge into a covariate, as forbidden (parent, child) pairs: covariates are parents only."""
-    cov = [str(c) for c in covariates]
-    return [(str(p), c) for c in cov for p in names if str(p) != c]
-
-
 def with_covariates(regulators: list[str] | None, covariates) -> list[str] | None:
     """The candidate regulators with the covariates added, so that genes may take them as parents
     (None stays None: every variable may be a parent)."""
     if regulators is None:
         return None
     return [*regulators, *(c for c in covariates if c not in regulators)]
+
+
+def without_covariates(dataset: Dataset) -> Dataset:
+    """``dataset`` without the covariate columns :func:`add_covariates` appended (the data's own
+    columns, transform and design as they were), e.g. before the data are turned round: the
+    covariates annotate the instances, which a transpose makes the variables."""
+    if not dataset.covariates:
+        return dataset
+    keep = np.array([n not in set(dataset.covariates) for n in dataset.names])
+    design = dataset.interventions
+    return dataclasses.replace(
+        dataset,
+        names=tuple(n for n, k in zip(dataset.names, keep, strict=True) if k),
+        values=np.array(dataset.values[:, keep]),
+        missing=np.array(dataset.missing[:, keep]),
+        means=np.array(dataset.means[keep]),
+        scales=np.array(dataset.scales[keep]),
+        interventions=None if design is None else dataclasses.replace(design, mask=np.array(design.mask[:, keep])),
+        notes=tuple(n for n in dataset.notes if not n.startswith("covariates added")),
+        covariates=(),
+    )
+
+
+def ids_name_variables(frame: pd.DataFrame, dataset: Dataset) -> bool:
+    """Whether the covariate table's ids (first column) are the variables of ``dataset`` rather than
+    its instances: the samples are its columns (a genes x samples file not turned round yet)."""
+    ids = {str(i).strip() for i in frame.iloc[:, 0]} if frame.shape[1] else set()
+    labels = {str(i) for i in dataset.instance_labels or ()}
+    return bool(ids) and ids <= set(dataset.names) and not ids <= labels

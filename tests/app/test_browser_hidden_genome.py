@@ -9,31 +9,13 @@ pytest's ``tmp_path`` and /tmp/ipe_screens/.
 from __future__ import annotations
 
 import os
-import time
 
-import numpy as np
-import pandas as pd
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from hidden_browser import GENOME_SHAPE, ODD, open_with, propose, write_genome_table
+from test_browser import _shot, chromium, streamlit_server
 
 pytestmark = pytest.mark.browser
 PORT = int(os.environ.get("IPE_HIDDEN_PORT", "8617"))
-ODD = "heat_shock_20min"
-
-
-def write_genome_table(path, n_genes: int = 2500, m: int = 27, seed: int = 0) -> None:
-    """Conditions in rows (named in a first text column), genes in columns: a 40-gene module
-    driven by one unmeasured factor, and condition ``ODD`` 6 sd high in 100 other genes."""
-    rng = np.random.default_rng(seed)
-    x = rng.normal(size=(m, n_genes))
-    h = rng.normal(size=m)
-    x[:, :40] = 0.85 * h[:, None] + 0.5 * rng.normal(size=(m, 40))
-    x[8, 100:200] += 6.0
-    conditions = [f"t{5 * i:02d}min" for i in range(m)]
-    conditions[8] = ODD
-    frame = pd.DataFrame(x, columns=[f"g{j:04d}" for j in range(n_genes)])
-    frame.insert(0, "condition", conditions)
-    frame.to_csv(path, index=False)
 
 
 @pytest.fixture(scope="module")
@@ -46,16 +28,8 @@ def test_hidden_page_at_2500_genes_names_the_odd_condition(hidden_server, tmp_pa
     path = tmp_path / "genome_2500.csv"
     write_genome_table(path)
     with chromium() as browser:
-        page, errors = open_app(browser, hidden_server)
-        upload(page, path)
-        page.get_by_text("27 instances x 2500 variables").first.wait_for(timeout=120_000)
-        page.get_by_role("link", name="Hidden variables").first.click()
-        button = page.get_by_role("button", name="Propose hidden variables", exact=True).first
-        button.wait_for(timeout=60_000)
-        t0 = time.monotonic()
-        button.click()
-        page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=120_000)
-        listed_s = time.monotonic() - t0
+        page, errors = open_with(browser, hidden_server, path, GENOME_SHAPE)
+        listed_s = propose(page)
         warning = page.locator("[data-testid=stAlert]", has_text="draw most of their profile from").first
         warning.wait_for(timeout=30_000)
         assert ODD in warning.inner_text()

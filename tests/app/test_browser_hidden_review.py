@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pandas as pd
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
-from test_browser_hidden_genome import write_genome_table
+from hidden_browser import GENOME_SHAPE, open_with, propose, write_genome_table
+from test_browser import _shot, chromium, streamlit_server
 
 from engine.hidden import REPORT_TABLE_COLUMNS
 from explorer.hidden_columns import proposal_columns
@@ -50,24 +50,10 @@ def review_server():
         yield url
 
 
-def _propose(page, expected: str) -> float:
-    page.get_by_text(expected).first.wait_for(timeout=240_000)
-    page.get_by_role("link", name="Hidden variables").first.click()
-    button = page.get_by_role("button", name="Propose hidden variables", exact=True).first
-    button.wait_for(timeout=60_000)
-    t0 = time.monotonic()
-    button.click()
-    page.locator("[data-testid=stDataFrame]").first.wait_for(timeout=300_000)
-    return time.monotonic() - t0
-
-
 def _upload_with_regulators(browser, url: str, path, shape: str, regulators) -> tuple:
     """Open the app at 1280 px, upload ``path``, wait for its ``shape`` line, and apply the regulator
     list; returns (page, errors, the sidebar)."""
-    page, errors = open_app(browser, url)
-    page.set_viewport_size({"width": 1280, "height": 1400})
-    upload(page, path)
-    page.get_by_text(shape).first.wait_for(timeout=240_000)
+    page, errors = open_with(browser, url, path, shape, width=1280)
     sidebar = page.locator("[data-testid=stSidebar]")
     sidebar.get_by_role("textbox", name="Candidate regulators (optional)").fill("\n".join(regulators))
     sidebar.get_by_role("button", name="Apply").click()
@@ -79,10 +65,8 @@ def test_status_cells_are_readable_at_1280_px(review_server, tmp_path):
     path = tmp_path / "genome_odd.csv"
     write_genome_table(path)  # a 40-gene module and one odd condition in 100 genes
     with chromium() as browser:
-        page, errors = open_app(browser, review_server)
-        page.set_viewport_size({"width": 1280, "height": 1400})
-        upload(page, path)
-        _propose(page, "27 instances x 2500 variables")
+        page, errors = open_with(browser, review_server, path, GENOME_SHAPE, width=1280)
+        propose(page)
         page.get_by_text("proposal(s) flagged by").first.click()  # open the flagged group's table
         page.wait_for_timeout(2500)
         _shot(page, tmp_path, "hidden_review_status.png")
@@ -106,8 +90,7 @@ def test_accept_and_export_the_regulator_report(review_server, tmp_path):
     path = tmp_path / "genome_tfs.csv"
     frame.to_csv(path, index=False)
     with chromium() as browser:
-        shape = "27 instances x 2500 variables"
-        page, errors, sidebar = _upload_with_regulators(browser, review_server, path, shape, g["regulators"])
+        page, errors, sidebar = _upload_with_regulators(browser, review_server, path, GENOME_SHAPE, g["regulators"])
         page.get_by_role("link", name="Search").first.click()
         page.get_by_text("Settings applied").first.wait_for(timeout=180_000)
         page.locator("[data-testid=stMain] button", has_text="Run to convergence").first.click()
@@ -120,7 +103,7 @@ def test_accept_and_export_the_regulator_report(review_server, tmp_path):
         box = sidebar.locator("[data-testid=stFileUploader]").filter(has_text="GMT file")
         box.locator("input[type=file]").set_input_files(str(gmt))
         sidebar.get_by_text("targets.gmt: 2 gene set(s) (GMT)").wait_for(timeout=60_000)
-        listed_s = _propose(page, "27 instances x 2500 variables")
+        listed_s = propose(page)
         _shot(page, tmp_path, "hidden_review_proposals.png")
         t0 = time.monotonic()
         page.get_by_role("button", name="Accept", exact=True).first.click()

@@ -8,7 +8,8 @@ import numpy as np
 import pandas as pd
 from conftest import texts
 
-from explorer import covariate_edges, covariates_box, sidebar, state
+from explorer import covariates_box, sidebar, state
+from explorer.export import export_settings
 
 M = 60
 IDS = [f"c{i}" for i in range(M)]
@@ -51,7 +52,9 @@ def test_a_batch_table_adds_parent_only_indicators(app):
     ]
     session = app.session_state[state.SESSION]
     assert session.variable_names() == ["a", "b", "c", "d", "batch=b1"]
-    assert covariate_edges.covariates_of(session.dataset) == ["batch=b1"]
+    assert session.dataset.covariates == ("batch=b1",)
+    exported = export_settings(session)  # what `score --covariates` reads back
+    assert exported["covariates"] == "samples.csv" and exported["parent_only"] == ["batch=b1"]
     np.testing.assert_array_equal(session.prepared.loaded.values[:, 4] > 0, BATCH == "b1")
     while session.step().move is not None:
         pass

@@ -9,6 +9,7 @@ import json
 import numpy as np
 import pytest
 from conftest import APP, TIMEOUT, texts
+from genes_table import write_genes_x_conditions
 from streamlit.testing.v1 import AppTest
 
 from engine.cli import main
@@ -26,16 +27,8 @@ LAB = {"drop_non_numeric": True, "drop_constant": True, "rename_repeats": True, 
 def genes_x_conditions(tmp_path_factory):
     """12 genes (rows, a gene_id column) x 30 named conditions, 4 cells NA."""
     values = np.asarray(sample(random_network(12, seed=21), 30, seed=22)) + 8.0  # conditions x genes
-    genes, conditions = [f"G{g:03d}" for g in range(12)], [f"cond_{c:02d}" for c in range(30)]
-    lines = ["gene_id\t" + "\t".join(conditions)]
-    for g in range(12):
-        cells = [f"{values[c, g]:.4f}" for c in range(30)]
-        for hg, hc in HOLES:
-            if hg == g:
-                cells[hc] = "NA"
-        lines.append(genes[g] + "\t" + "\t".join(cells))
     path = tmp_path_factory.mktemp("holes") / "expr.tsv"
-    path.write_text("\n".join(lines) + "\n")
+    genes, conditions = write_genes_x_conditions(path, values, HOLES)
     return path, [(genes[g], conditions[c]) for g, c in sorted(HOLES, key=lambda h: (h[1], h[0]))]
 
 

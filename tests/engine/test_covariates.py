@@ -16,8 +16,7 @@ from engine.cli import main
 from engine.cli.rerun import rerun_args
 from engine.data import from_array
 from engine.exceptions import DataValidationError
-from engine.hidden.roots import hidden_into_roots, parent_only
-from engine.io.covariates import add_covariates, code_covariates, covariate_forbidden
+from engine.io.covariates import add_covariates, code_covariates
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 from bench_covariates import covariate_study, hidden_children, tracks  # noqa: E402  (the benchmark's generator, seed 4 here)
@@ -43,7 +42,6 @@ def test_coding_matches_a_hand_computation():
     # rows follow the data's instance order, not the file's
     np.testing.assert_array_equal(cov.values, [[0, 0, 8.5], [1, 0, 7], [0, 1, 6], [1, 0, 7]])
     assert cov.summary() == "batch (3 levels -> 2 indicators, reference a), rin (numeric)"
-    assert covariate_forbidden(["g1", "batch=b"], ["batch=b"]) == [("g1", "batch=b")]
 
 
 def test_the_dataset_names_its_covariates_and_keeps_them_through_a_subset():
@@ -57,13 +55,6 @@ def test_the_dataset_names_its_covariates_and_keeps_them_through_a_subset():
     # the data's own columns are untouched; the indicator is standardized like them
     np.testing.assert_array_equal(both.values[:, :2], ds.values)
     np.testing.assert_allclose(both.values[:, 2], [-1, 1, -1, 1])
-
-
-def test_parent_only_variables_are_those_nothing_may_enter():
-    forbidden = [(0, 3), (1, 3), (2, 3), (0, 1)]  # every observed variable -> 3: 3 is a covariate
-    assert parent_only(forbidden, 4) == [3]
-    assert hidden_into_roots(forbidden, 4, 6) == [(4, 3), (5, 3)]
-    assert parent_only([(0, 1)], 4) == []
 
 
 @pytest.mark.parametrize(
@@ -126,6 +117,7 @@ def test_no_edge_points_into_a_covariate(files, tmp_path, capsys, extra):
         assert covs <= set(res["settings"]["regulators"])
         assert {p for p, _ in edges} <= {"g0", "g6", "g7"} | covs
     assert res["settings"]["covariates"] == "cov.csv"
+    assert res["settings"]["parent_only"] == ["batch=b1", "rin"]
 
 
 def test_rerun_reproduces_the_covariates(files, tmp_path):
