@@ -18,7 +18,7 @@ import pandas as pd
 from .._validation import MIN_SAMPLES, check_names
 from ..data import Dataset, drop_constant_variables, from_array
 from ..exceptions import DataValidationError
-from .columns import drop_sparse_variables, repeated_labels_message
+from .columns import drop_sparse_variables, empty_instances_note, repeated_labels_message
 from .columns import rename_repeats as _number_repeats
 from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
 from .header import check_header as check_header_line
@@ -395,6 +395,7 @@ def from_frame(
         values, names = drop_sparse_variables(values, names, notes, max_missing)
     if drop_constant and values.shape[0] >= min_samples:
         values, names = drop_constant_variables(values, tuple(names), notes)
+    notes.extend(n for n in [empty_instances_note(values, labels)] if n)  # a failed sample: said, kept
     # evidence that the table is the wrong way round (labels, not shape alone): one note with the fix
     warning = transposed_warning(labels, names, values.shape[0], values.shape[1])
     if warning is not None:
