@@ -24,6 +24,7 @@ from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
 from .header import check_header as check_header_line
 from .header import headerless
 from .orientation import transposed_warning
+from .text_rows import skip_text_rows
 
 __all__ = ["from_frame"]
 
@@ -378,6 +379,7 @@ def from_frame(
     df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
     df, labels = _take_labels(df, label_column, transpose, source, notes, rename_repeats)
     df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)
+    df, labels = skip_text_rows(df, labels, drop_non_numeric, source, notes)  # a units line (engine.io.text_rows)
     numeric, bad_mask = _to_numbers(df, notes, source, frame.attrs.get("separator"))
     if transpose:
         df, numeric = _text_in_rows(df, numeric, bad_mask, labels, drop_non_numeric, source, notes)
