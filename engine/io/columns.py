@@ -24,6 +24,7 @@ __all__ = [
     "repeated_labels_message",
     "drop_sparse_variables",
     "empty_instances_note",
+    "NO_VALUES",
     "missing_summary",
     "filled_cells",
     "share_text",
@@ -32,6 +33,8 @@ __all__ = [
 
 #: how a note that reports renamed (repeated) names begins
 RENAMED = "renamed "
+#: how a note that names instances without any observed cell begins
+NO_VALUES = "instance(s) with no measured value at all: "
 #: default share of missing cells above which a variable is left out (the explorer's uploads)
 MAX_MISSING = 0.5
 
@@ -135,9 +138,8 @@ def empty_instances_note(values: np.ndarray, labels: Sequence[str] | None) -> st
         return None
     named = [str(labels[i]) if labels is not None else f"row {i + 1}" for i in empty]
     return (
-        f"{len(empty)} instance(s) have no measured value at all ({_listed(named)}): they add nothing to "
-        "the fit but count as instances in the score, and their filled cells are only the network's "
-        "predictions; remove them from the file"
+        f"{NO_VALUES}{_listed(named)} ({len(empty)}): they add nothing to the fit but count as instances in "
+        "the score, and their filled cells are only the network's predictions; remove them from the file"
     )
 
 

@@ -28,7 +28,7 @@ class TestEmptyInstance:
         ds = load_table(_qpcr(tmp_path))
         assert ds.n_samples == 12  # kept: row counts stay the file's
         note = next(n for n in ds.notes if "no measured value" in n)
-        assert "1 instance(s)" in note and "'S5'" in note and "remove them" in note
+        assert "(1)" in note and "'S5'" in note and "remove them" in note
 
     def test_no_note_without_one(self, tmp_path):
         ds = load_table(_qpcr(tmp_path, empty_row=False))
@@ -36,7 +36,7 @@ class TestEmptyInstance:
 
     def test_cli_says_it(self, tmp_path, capsys):
         assert main(["learn", str(_qpcr(tmp_path)), "--out", str(tmp_path / "n.json")]) == 0
-        assert "have no measured value at all ('S5')" in capsys.readouterr().err
+        assert "no measured value at all: 'S5' (1)" in capsys.readouterr().err
 
 
 def _units(tmp_path, sep=",", decimal=".", units=("Ct",), name="plate.csv", crlf=False):
