@@ -14,6 +14,7 @@ from __future__ import annotations
 import codecs
 import csv
 import os
+import re
 import zipfile
 import zlib
 from io import BytesIO, StringIO
@@ -334,6 +335,21 @@ def _read_text(text: str, sep: str | None, label: str) -> pd.DataFrame:
     return frame
 
 
+#: a cell such as 1.234 or 1.234,5 between separators (a European export's thousands separator)
+_DOT_GROUPED_CELL = re.compile(rb"(?:^|[;\t ])[-+]?\d{1,3}(?:\.\d{3})+(?:,\d+)?(?=[;\t \r\n]|$)", re.M)
+
+#: a whole number or a number with a decimal comma between separators (1.234 beside 987 or 2,5)
+_WHOLE_OR_COMMA_CELL = re.compile(rb"(?:^|[;\t ])[-+]?\d+(?:,\d+)?(?=[;\t \r\n]|$)", re.M)
+
+
+def _dot_grouped(head: bytes, sep: str | None) -> bool:
+    """Whether a file not separated by commas has cells that may group thousands with '.': then it
+    is read cell by cell, for :func:`engine.io.number_marks.european_numbers` to see them as written."""
+    if sep == "," or _DOT_GROUPED_CELL.search(head) is None:
+        return False
+    return _WHOLE_OR_COMMA_CELL.search(head) is not None  # else '.' is a decimal point: 8.002, 7.715
+
+
 def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | None = None) -> pd.DataFrame:
     """Read a CSV/TSV/text (separator sniffed), Excel or Parquet file into a DataFrame of raw cells.
 
@@ -348,7 +364,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     if on_disk and not spreadsheet and len(raw) == _LARGE and _utf16_or_32(raw) is None:
         # a large text file: checked from its start, then parsed by pandas from the file itself
         sep = _separator(_decode(_to_utf8(raw, label)), suffix)
-        frame = _read_numbers(Path(source), sep)
+        frame = None if _dot_grouped(raw, sep) else _read_numbers(Path(source), sep)
         if frame is None:
             frame = _read_text(_decode(_read_bytes(source, label)), sep, label)
     else:
@@ -362,7 +378,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
             return frame
         raw = _to_utf8(raw, label)
         sep = _separator(_decode(raw[:_LARGE]), suffix)
-        frame = _read_numbers(raw, sep)
+        frame = None if _dot_grouped(raw[:_LARGE], sep) else _read_numbers(raw, sep)
         if frame is None:
             frame = _read_text(_decode(raw), sep, label)
     del raw

@@ -80,3 +80,51 @@ class TestUnitsLine:
         assert main(["learn", str(_units(tmp_path)), "--out", str(tmp_path / "a.json")]) == 2
         assert "holds text in every column" in capsys.readouterr().err
         assert main(["learn", str(_units(tmp_path)), "--skip-unusable", "--out", str(tmp_path / "a.json")]) == 0
+
+
+class TestEuropeanNumbers:
+    """A spreadsheet in a European locale exports ';'-separated text with ',' as the decimal mark
+    and '.' between thousands: '1.234' there is 1234. Read as a decimal it was silently 1000 times
+    too small beside '987' (counts, areas, intensities above 999)."""
+
+    def _write(self, tmp_path, rows, name="de.csv"):
+        path = tmp_path / name
+        path.write_text(
+            "sample;GeneA;GeneB;GeneC\n" + "".join(f"S{i};" + ";".join(r) + "\n" for i, r in enumerate(rows))
+        )
+        return path
+
+    def test_grouped_thousands_beside_decimal_commas_are_read(self, tmp_path):
+        rows = [["1.234", "567", "2.345,5"], ["2.001", "890", "1.234,0"], ["987", "1.100", "3.456,25"]]
+        rows += [["1.500", "650", "2.100,75"], ["1.750", "720", "2.900,5"]]
+        ds = load_table(self._write(tmp_path, rows), standardize=False)
+        np.testing.assert_allclose(ds.values[:, 0], [1234, 2001, 987, 1500, 1750])
+        np.testing.assert_allclose(ds.values[:, 1], [567, 890, 1100, 650, 720])
+        np.testing.assert_allclose(ds.values[:, 2], [2345.5, 1234.0, 3456.25, 2100.75, 2900.5])
+        assert any("thousands separator" in n for n in ds.notes)
+
+    def test_grouped_or_decimal_is_refused_with_both_readings(self, tmp_path):
+        rows = [["1.234", "567", "5"], ["2.001", "890", "6"], ["987", "1.100", "7"], ["1.500", "650", "8"]]
+        with pytest.raises(DataValidationError, match=r"'GeneA' holds '1.234'.*'987'.*1234 with '.' between"):
+            load_table(self._write(tmp_path, rows))
+        with pytest.raises(DataValidationError, match="1234"):  # the same from a tab-separated export
+            path = tmp_path / "de.tsv"
+            path.write_text("s\ta\tb\n" + "".join(f"r{i}\t{a}\t{b}\n" for i, (a, b, _) in enumerate(rows)))
+            load_table(path)
+
+    def test_decimal_points_with_three_decimals_are_decimals(self, tmp_path):
+        rows = [["8.002", "5.606", "7.5"], ["7.715", "6.123", "8.25"], ["9.100", "5.001", "6.75"]]
+        rows += [["8.388", "7.694", "5.5"]]
+        ds = load_table(self._write(tmp_path, rows), standardize=False)
+        np.testing.assert_allclose(ds.values[:, 0], [8.002, 7.715, 9.1, 8.388])
+        assert not any("thousands" in n for n in ds.notes)
+
+    def test_mixed_decimal_marks_are_refused(self, tmp_path):
+        rows = [["1.234,5", "5.5", "1"], ["2.001,0", "6.5", "2"], ["987,5", "7.5", "3"], ["1.500,0", "8.5", "4"]]
+        with pytest.raises(DataValidationError, match=r"'5.5' .* decimal point while other cells use a decimal comma"):
+            load_table(self._write(tmp_path, rows))
+
+    def test_a_comma_separated_file_is_unchanged(self, tmp_path):
+        path = tmp_path / "c.csv"
+        path.write_text("s,a,b\nr1,1.234,5\nr2,2.001,6\nr3,987,7\nr4,1.5,8\n")
+        np.testing.assert_allclose(load_table(path, standardize=False).values[:, 0], [1.234, 2.001, 987, 1.5])
