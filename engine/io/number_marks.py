@@ -53,10 +53,9 @@ def comma_in_csv(df: pd.DataFrame, as_text: pd.DataFrame, bad_mask: pd.DataFrame
     )
 
 
-def _first(mask: pd.DataFrame) -> tuple[int, int]:
-    hits = mask.to_numpy()
-    c = int(np.flatnonzero(hits.any(axis=0))[0])
-    return int(np.flatnonzero(hits[:, c])[0]), c
+def _first(mask: np.ndarray) -> tuple[int, int]:
+    c = int(np.flatnonzero(mask.any(axis=0))[0])
+    return int(np.flatnonzero(mask[:, c])[0]), c
 
 
 def european_numbers(
@@ -68,36 +67,40 @@ def european_numbers(
     :class:`DataValidationError` for cells that could be read both ways (module docstring)."""
     if separator == "," or not all(pd.api.types.is_object_dtype(t) for t in df.dtypes):
         return None
-    text = df.astype(str)
-    present = df.notna() & ~df.isin(NA_VALUES)
-    grouped = text.apply(lambda col: col.str.fullmatch(_DOT_GROUPED)) & present
-    if not grouped.to_numpy().any():
+    flat = pd.Series(df.to_numpy(dtype=object).ravel(), dtype=object)  # one pass per pattern, not per column
+    present = (flat.notna() & ~flat.isin(NA_VALUES)).to_numpy()
+    text = flat.astype(str)
+    grouped = text.str.fullmatch(_DOT_GROUPED).to_numpy(dtype=bool) & present
+    if not grouped.any():
         return None
-    commas = text.apply(lambda col: col.str.fullmatch(DECIMAL_COMMA)) & present
-    with_comma = grouped & text.apply(lambda col: col.str.contains(",", regex=False))
-    dotted = text.apply(lambda col: col.str.contains(".", regex=False)) & present & ~grouped
-    if with_comma.to_numpy().any() or commas.to_numpy().any():  # the European convention is evident
-        if dotted.to_numpy().any():
-            r, c = _first(dotted)
+    shape = df.shape
+    commas = text.str.fullmatch(DECIMAL_COMMA).to_numpy(dtype=bool) & present
+    has_comma = text.str.contains(",", regex=False).to_numpy(dtype=bool)
+    dotted = text.str.contains(".", regex=False).to_numpy(dtype=bool) & present & ~grouped
+    if (grouped & has_comma).any() or commas.any():  # the European convention is evident
+        if dotted.any():
+            r, c = _first(dotted.reshape(shape))
             raise DataValidationError(
                 f"{source}: column {df.columns[c]!r} holds {str(df.iat[r, c]).strip()!r} (row {r + 1}) with a "
                 "decimal point while other cells use a decimal comma and '.' between thousands (1.234,5); "
                 "write every number the same way."
             )
-        cells = text.where(~grouped, text.apply(lambda col: col.str.replace(".", "", regex=False)))
-        numeric = cells.apply(lambda col: pd.to_numeric(col.str.replace(",", ".", regex=False), errors="coerce"))
-        numeric = numeric.where(present)
+        cells = text.where(~grouped, text.str.replace(".", "", regex=False)).str.replace(",", ".", regex=False)
+        values = pd.to_numeric(cells, errors="coerce").to_numpy(dtype=float, copy=True)
+        values[~present] = np.nan
+        numeric = pd.DataFrame(values.reshape(shape), index=df.index, columns=df.columns)
+        bad = pd.DataFrame((np.isnan(values) & present).reshape(shape), index=df.index, columns=df.columns)
         notes.append("read '.' as a thousands separator and ',' as the decimal mark (1.234,5 = 1234.5)")
-        return numeric, numeric.isna() & present
-    whole = text.apply(lambda col: col.str.fullmatch(_WHOLE)) & present
-    ambiguous = [c for c in df.columns if grouped[c].any() and whole[c].any() and not dotted[c].any()]
-    if ambiguous:
-        c = df.columns.get_loc(ambiguous[0])
-        r = int(np.flatnonzero(grouped[ambiguous[0]].to_numpy())[0])
-        w = int(np.flatnonzero(whole[ambiguous[0]].to_numpy())[0])
+        return numeric, bad
+    whole = (text.str.fullmatch(_WHOLE).to_numpy(dtype=bool) & present).reshape(shape)
+    grouped, dotted = grouped.reshape(shape), dotted.reshape(shape)
+    ambiguous = np.flatnonzero(grouped.any(axis=0) & whole.any(axis=0) & ~dotted.any(axis=0))
+    if ambiguous.size:
+        c = int(ambiguous[0])
+        r, w = int(np.flatnonzero(grouped[:, c])[0]), int(np.flatnonzero(whole[:, c])[0])
         cell = str(df.iat[r, c]).strip()
         raise DataValidationError(
-            f"{source}: column {ambiguous[0]!r} holds {cell!r} (row {r + 1}) beside whole numbers such as "
+            f"{source}: column {df.columns[c]!r} holds {cell!r} (row {r + 1}) beside whole numbers such as "
             f"{str(df.iat[w, c]).strip()!r}: in a file separated by {separator or 'spaces'!r} (a spreadsheet's "
             f"European export) {cell!r} may be {float(cell.replace('.', '')):.15g} with '.' between thousands, "
             f"or {float(cell):.15g}. Save the numbers without thousands separators (or, if they are decimals, "
