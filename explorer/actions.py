@@ -18,6 +18,7 @@ from engine.hidden import ClusterProposal, HiddenSearch
 from engine.hidden.leverage import profile_leverage
 from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
+from engine.io.regulators import resolve_regulators
 from engine.learn import IdealParentSearch
 from explorer.covariate_edges import covariate_forbidden
 from explorer.prepared import PreparedData, prepare
@@ -215,7 +216,7 @@ def transpose_data(session: SearchSession, progress=None, regulators: list[str] 
     search are refused (an :class:`~engine.exceptions.IdealParentError`)."""
     # the uploads' rule (explorer.loading): a turned-round variable mostly missing is left out, named
     turned = transpose_dataset(session.prepared.loaded, max_missing=MAX_MISSING)
-    regs = [r for r in dict.fromkeys(regulators or ()) if r in set(turned.names)] or None
+    regs = resolve_regulators(list(dict.fromkeys(regulators or ())), turned.names)[0] or None  # tf2 = TF2 too
     prepared = prepare(turned, session.settings, regs, progress=progress)
     dataset = prepared.searched
     # the same stepper a new session builds (explorer.session.make_stepper), ranked now so that the

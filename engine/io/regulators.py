@@ -152,8 +152,7 @@ def match_regulators(
     found, loose, absent = resolve_regulators(wanted, names)
     if not found:
         shown = ", ".join(repr(r) for r in absent[:5])
-        rows = set(row_labels or ())
-        in_rows = sum(1 for r in wanted if r in rows)
+        in_rows = len(resolve_regulators(wanted, list(row_labels or ()))[0])  # matched as the columns would be
         hint = (
             f"; {in_rows} of them label the data's rows: the variables (genes) seem to be in rows, so turn "
             "the table round (CLI: --transpose; app: the Transpose button) before applying the list."
