@@ -37,8 +37,10 @@ __all__ = [
     "INDEX_HEADERS",
 ]
 
+#: Excel's error values: a formula with no value (a division by zero, a missing lookup), not text
+EXCEL_ERRORS = ["#DIV/0!", "#VALUE!", "#NUM!", "#REF!", "#NAME?", "#NULL!", "#N/A", "#NA"]
 #: cells read as missing
-NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-"]
+NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-", *EXCEL_ERRORS]
 _EXCEL = {".xlsx", ".xlsm", ".xls", ".ods"}
 #: a text file on disk larger than this is parsed by pandas from the file, not from its bytes in memory
 _LARGE = 1 << 20

@@ -128,3 +128,19 @@ class TestEuropeanNumbers:
         path = tmp_path / "c.csv"
         path.write_text("s,a,b\nr1,1.234,5\nr2,2.001,6\nr3,987,7\nr4,1.5,8\n")
         np.testing.assert_allclose(load_table(path, standardize=False).values[:, 0], [1.234, 2.001, 987, 1.5])
+
+
+def test_excel_error_values_are_missing_cells_not_text(tmp_path):
+    """One #DIV/0! in a gene's column (a fold change of a zero) made the whole gene text: refused, or
+    left out with its 19 good measurements under --skip-unusable and in the explorer."""
+    path = _qpcr(tmp_path, empty_row=False)
+    lines = path.read_text().splitlines()
+    cells = lines[3].split(",")
+    cells[1], cells[2] = "#DIV/0!", "#VALUE!"
+    lines[3] = ",".join(cells)
+    lines[6] = lines[6].rsplit(",", 1)[0] + ",#NUM!"
+    path.write_text("\n".join(lines) + "\n")
+    ds = load_table(path)
+    assert list(ds.names) == ["TF1", "GeneA", "GeneB"] and ds.n_samples == 12
+    assert int(np.isnan(ds.values).sum()) == 3
+    assert np.isnan(ds.values[2, 0]) and np.isnan(ds.values[2, 1]) and np.isnan(ds.values[5, 2])
