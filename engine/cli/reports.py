@@ -61,9 +61,8 @@ def report_support(result, quiet: bool) -> None:
             f", ... ({len(kids)} children)" if len(kids) > 8 else ""
         )
         n = len(r.replicates)
-        say(
-            f"  {r.name}: support {r.support:.2f} ({n} replicate{'s' if n != 1 else ''}), children (frequency): {listed}"
-        )
+        times = f"{n} replicate{'s' if n != 1 else ''}"
+        say(f"  {r.name}: support {r.support:.2f} ({times}), children (frequency): {listed}")
     if len(regs) > len(shown):
         below = sum(1 for r in regs if r.support < floor)
         why = f", {below} of them with support below {floor:.2f} (the averaged network's threshold)" if below else ""
