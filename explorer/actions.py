@@ -19,6 +19,7 @@ from engine.hidden.leverage import profile_leverage
 from engine.hidden.verdict import baseline_model, pay_breakdown, score_parts
 from engine.io import MAX_MISSING, transpose_dataset
 from engine.io.covariates import without_covariates
+from engine.io.regulators import resolve_regulators
 from engine.learn import IdealParentSearch
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
@@ -217,7 +218,7 @@ def transpose_data(session: SearchSession, progress=None, regulators: list[str] 
     # the uploads' rule (explorer.loading): a turned-round variable mostly missing is left out, named
     covariates = session.prepared.loaded.covariates
     turned = transpose_dataset(without_covariates(session.prepared.loaded), max_missing=MAX_MISSING)
-    regs = [r for r in dict.fromkeys(regulators or ()) if r in set(turned.names)] or None
+    regs = resolve_regulators(list(dict.fromkeys(regulators or ())), turned.names)[0] or None  # tf2 = TF2 too
     prepared = prepare(turned, session.settings, regs, progress=progress)
     dataset = prepared.searched
     # the same stepper a new session builds (explorer.session.make_stepper), ranked now so that the

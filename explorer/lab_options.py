@@ -13,7 +13,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.io.files import decode_text
-from engine.io.regulators import parse_regulators, repeated_regulators
+from engine.io.regulators import parse_regulators, repeated_regulators, resolve_regulators
 from explorer import state
 
 __all__ = [
@@ -124,7 +124,22 @@ def regulators_from_widgets() -> list[str] | None:
     text = _widgets_text()
     if not text.strip():
         return None
-    return parse_regulators(text, source="the regulator list")
+    listed = parse_regulators(text, source="the regulator list")
+    session = state.session()
+    if session is None:
+        return listed
+    # a name matching a variable only ignoring case is that variable (as learn --regulators)
+    spelled = dict(resolve_regulators(listed, session.dataset.names)[1])
+    return list(dict.fromkeys(spelled.get(r, r) for r in listed))
+
+
+def _loose_matches() -> list[str]:
+    """``'tf2' = 'TF2'`` for each listed name that matches a variable only ignoring case."""
+    try:
+        listed = parse_regulators(_widgets_text(), source="the regulator list")
+    except IdealParentError:
+        return []
+    return [f"{r} = {v}" for r, v in resolve_regulators(listed, state.session().dataset.names)[1]]
 
 
 #: names shown in the note under the list, at most
@@ -148,6 +163,9 @@ def say_regulators_applied() -> None:
         more = f" and {len(group) - SHOWN_NAMES} more" if len(group) > SHOWN_NAMES else ""
         return ", ".join(group[:SHOWN_NAMES]) + more
 
+    loose = _loose_matches()
+    if loose:
+        said += f" Matched ignoring case: {shown(loose)}."
     if absent:
         said += f" Not in the data (ignored): {shown(absent)}."
     try:

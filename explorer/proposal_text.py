@@ -29,8 +29,8 @@ def removal_text(prop) -> str:
     n = len(prop.removed_edges)
     if n == 0:
         return "no edge joins the members, so none is removed"
-    edges = "the edge" if n == 1 else f"the {n} edges"
-    return f"the members lose {prop.removed_loss:.2f} nats when {edges} among them are removed"
+    edges = "the edge among them is" if n == 1 else f"the {n} edges among them are"
+    return f"the members lose {prop.removed_loss:.2f} nats when {edges} removed"
 
 
 def common_text(prop) -> str:

@@ -11,7 +11,7 @@ import streamlit as st
 
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from engine.exceptions import IdealParentError
-from engine.io import LEFT_OUT, RENAMED, omissions
+from engine.io import LEFT_OUT, NO_VALUES, RENAMED, omissions
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import covariates_box, gene_sets_box, interventions_panel, lab_options, load_notes, loading, state
@@ -296,6 +296,8 @@ def _summary() -> None:
             st.caption(load_notes.annotation_note(annotations))
         elif note.startswith(RENAMED):
             st.warning(f"Renamed: {note[len(RENAMED) :]}.", icon="⚠️")
+        elif note.startswith(NO_VALUES):  # a failed sample, kept: the user decides
+            st.warning(f"Check: {note[0].upper()}{note[1:]}.", icon="⚠️")
         else:
             st.warning(f"Not used: {note[len(LEFT_OUT) :]}.", icon="⚠️")
     if dataset.notes:

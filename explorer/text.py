@@ -9,6 +9,7 @@ import math
 import time
 from typing import TYPE_CHECKING
 
+from engine.io.regulators import resolve_regulators
 from engine.search import Move, SearchSettings
 
 if TYPE_CHECKING:
@@ -64,7 +65,7 @@ def regulators_summary(regulators: list[str] | None, names) -> str:
     if not regulators:
         return ""
     listed = list(dict.fromkeys(regulators))
-    found = len(set(listed) & set(names))
+    found = len(listed) - len(resolve_regulators(listed, list(names))[2])  # as the engine matches them
     return f"regulators: {found} of {len(listed)} listed name{'s' if len(listed) != 1 else ''} found"
 
 

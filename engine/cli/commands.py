@@ -23,6 +23,7 @@ from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score,
 from .reports import regulator_table, report_hidden, report_support, say_top_sets
 from .rerun import rerun_command
 from .settings import data_settings, file_options, input_paths, model_reading
+from .ticker import still_running
 
 __all__ = [
     "learn",
@@ -270,17 +271,18 @@ def bootstrap(args: argparse.Namespace) -> int:
 
     interrupted = False
     try:
-        result = est.bootstrap(
-            dataset,
-            args.replicates,
-            threshold=args.threshold,
-            scheduler=args.scheduler,
-            n_workers=args.workers,
-            random_state=args.seed,
-            progress=progress,
-            max_hours=args.max_hours,
-            resample=args.resample,  # the engine makes the same choice and records it with its reason
-        )
+        with still_running(progress):  # a line every 30 s of silence (engine.cli.ticker)
+            result = est.bootstrap(
+                dataset,
+                args.replicates,
+                threshold=args.threshold,
+                scheduler=args.scheduler,
+                n_workers=args.workers,
+                random_state=args.seed,
+                progress=progress,
+                max_hours=args.max_hours,
+                resample=args.resample,  # the engine makes the same choice and records it with its reason
+            )
     except Interrupted as stop:  # Ctrl-C: the replicates finished so far are written all the same
         progress.abort()
         result, interrupted = stop.result, True

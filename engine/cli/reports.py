@@ -60,7 +60,9 @@ def report_support(result, quiet: bool) -> None:
         listed = ", ".join(f"{c} {f:.2f}" for c, f in kids[:8]) + (
             f", ... ({len(kids)} children)" if len(kids) > 8 else ""
         )
-        say(f"  {r.name}: support {r.support:.2f} ({len(r.replicates)} replicates), children (frequency): {listed}")
+        n = len(r.replicates)
+        times = f"{n} replicate{'s' if n != 1 else ''}"
+        say(f"  {r.name}: support {r.support:.2f} ({times}), children (frequency): {listed}")
     if len(regs) > len(shown):
         below = sum(1 for r in regs if r.support < floor)
         why = f", {below} of them with support below {floor:.2f} (the averaged network's threshold)" if below else ""

@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._validation import MIN_SAMPLES
 from ..data import Dataset, from_array
-from .columns import MAX_MISSING, RENAMED, filled_cells, missing_summary
+from .columns import MAX_MISSING, NO_VALUES, RENAMED, filled_cells, missing_summary
 from .files import read_table, source_label
 from .frame import from_frame
 from .header import HeaderlessFileError
@@ -36,6 +36,7 @@ __all__ = [
     "omissions",
     "LEFT_OUT",
     "RENAMED",
+    "NO_VALUES",
     "MAX_MISSING",
     "missing_summary",
     "filled_cells",
@@ -47,9 +48,9 @@ LEFT_OUT = "left out "
 
 def omissions(notes) -> list[str]:
     """The notes of a Dataset that report columns or variables left out because they cannot be
-    used (text, constant, mostly missing, no header and no values) or renamed (a repeated name):
-    shown as warnings, never only in passing."""
-    return [n for n in notes if n.startswith((LEFT_OUT, RENAMED))]
+    used (text, constant, mostly missing, no header and no values), renamed (a repeated name), or
+    instances without any value (kept, but worth checking): shown as warnings, never only in passing."""
+    return [n for n in notes if n.startswith((LEFT_OUT, RENAMED, NO_VALUES))]
 
 
 def load_table(

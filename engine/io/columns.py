@@ -23,6 +23,8 @@ __all__ = [
     "rename_repeats",
     "repeated_labels_message",
     "drop_sparse_variables",
+    "empty_instances_note",
+    "NO_VALUES",
     "missing_summary",
     "filled_cells",
     "share_text",
@@ -31,6 +33,8 @@ __all__ = [
 
 #: how a note that reports renamed (repeated) names begins
 RENAMED = "renamed "
+#: how a note that names instances without any observed cell begins
+NO_VALUES = "instance(s) with no measured value at all: "
 #: default share of missing cells above which a variable is left out (the explorer's uploads)
 MAX_MISSING = 0.5
 
@@ -122,6 +126,21 @@ def drop_sparse_variables(
     )
     keep = np.setdiff1d(np.arange(values.shape[1]), sparse)
     return values[:, keep], tuple(names[i] for i in keep)
+
+
+def empty_instances_note(values: np.ndarray, labels: Sequence[str] | None) -> str | None:
+    """A note naming the instances (rows of ``values``) with no observed cell, None without any.
+    Such a row (a failed sample, a blank line of a plate export) holds no data: it is kept, so
+    row counts stay those of the file, but it counts in the M of the BIC penalty and structural
+    EM fills all of its cells with the network's predictions, which are not measurements."""
+    empty = np.flatnonzero(np.isnan(values).all(axis=1)) if values.shape[1] else np.array([], int)
+    if not len(empty):
+        return None
+    named = [str(labels[i]) if labels is not None else f"row {i + 1}" for i in empty]
+    return (
+        f"{NO_VALUES}{_listed(named)} ({len(empty)}): they add nothing to the fit but count as instances in "
+        "the score, and their filled cells are only the network's predictions; remove them from the file"
+    )
 
 
 def share_text(part: int, whole: int) -> str:

@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import gzip
 import zlib
+from collections.abc import Callable
 
 from ..exceptions import DataValidationError
 
-__all__ = ["GZIP_MAGIC", "gunzip", "inner_name", "series_matrix_table"]
+__all__ = ["GZIP_MAGIC", "gunzip", "held_table", "inner_name", "series_matrix_table"]
 
 #: the first two bytes of a gzip stream
 GZIP_MAGIC = b"\x1f\x8b"
@@ -47,3 +48,15 @@ def series_matrix_table(raw: bytes) -> bytes | None:
     start = raw.find(b"\n", start)
     end = lower.find(_END, start)
     return raw[start + 1 : end if end >= 0 else len(raw)]
+
+
+def held_table(raw: bytes, whole: Callable[[], bytes], label: str) -> tuple[bytes, str] | None:
+    """The table a gzip file or a GEO series matrix holds and the name it is read under (its format
+    from the suffix); None for other files. ``raw`` is the file's start, ``whole()`` all its bytes."""
+    if raw.startswith(GZIP_MAGIC):
+        return gunzip(whole(), label), inner_name(label)
+    if raw.startswith((b"!", b"\xef\xbb\xbf!")):
+        table = series_matrix_table(whole())
+        if table is not None:
+            return table, label + ".table.tsv"
+    return None

@@ -15,6 +15,7 @@ from __future__ import annotations
 import codecs
 import csv
 import os
+import re
 import zipfile
 import zlib
 from io import BytesIO, StringIO
@@ -26,7 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import DataValidationError
-from .containers import GZIP_MAGIC, gunzip, inner_name, series_matrix_table
+from .containers import held_table
 
 __all__ = [
     "read_table",
@@ -38,8 +39,10 @@ __all__ = [
     "INDEX_HEADERS",
 ]
 
+#: Excel's error values: a formula with no value (a division by zero, a missing lookup), not text
+EXCEL_ERRORS = ["#DIV/0!", "#VALUE!", "#NUM!", "#REF!", "#NAME?", "#NULL!", "#N/A", "#NA"]
 #: cells read as missing
-NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-"]
+NA_VALUES = ["", "NA", "N/A", "NaN", "nan", "null", "NULL", "?", "-", *EXCEL_ERRORS]
 _EXCEL = {".xlsx", ".xlsm", ".xls", ".ods"}
 #: a text file on disk larger than this is parsed by pandas from the file, not from its bytes in memory
 _LARGE = 1 << 20
@@ -335,16 +338,19 @@ def _read_text(text: str, sep: str | None, label: str) -> pd.DataFrame:
     return frame
 
 
-def _held_table(source, raw: bytes, label: str, on_disk: bool) -> tuple[bytes, str] | None:
-    """The table a gzip file or a GEO series matrix holds (:mod:`.containers`) and its name; None
-    for other files."""
-    if raw.startswith(GZIP_MAGIC):
-        return gunzip(_read_bytes(source, label) if on_disk else raw, label), inner_name(label)
-    if raw.startswith((b"!", b"\xef\xbb\xbf!")):
-        table = series_matrix_table(_read_bytes(source, label) if on_disk else raw)
-        if table is not None:
-            return table, label + ".table.tsv"
-    return None
+#: a cell such as 1.234 or 1.234,5 between separators (a European export's thousands separator)
+_DOT_GROUPED_CELL = re.compile(rb"(?:^|[;\t ])[-+]?\d{1,3}(?:\.\d{3})+(?:,\d+)?(?=[;\t \r\n]|$)", re.M)
+
+#: a whole number or a number with a decimal comma between separators (1.234 beside 987 or 2,5)
+_WHOLE_OR_COMMA_CELL = re.compile(rb"(?:^|[;\t ])[-+]?\d+(?:,\d+)?(?=[;\t \r\n]|$)", re.M)
+
+
+def _dot_grouped(head: bytes, sep: str | None) -> bool:
+    """Whether a file not separated by commas has cells that may group thousands with '.': then it
+    is read cell by cell, for :func:`engine.io.number_marks.european_numbers` to see them as written."""
+    if sep == "," or _DOT_GROUPED_CELL.search(head) is None:
+        return False
+    return _WHOLE_OR_COMMA_CELL.search(head) is not None  # else '.' is a decimal point: 8.002, 7.715
 
 
 def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | None = None) -> pd.DataFrame:
@@ -359,7 +365,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     spreadsheet = suffix in _EXCEL or suffix in _PARQUET
     on_disk = isinstance(source, (str, os.PathLike))
     raw = _read_bytes(source, label, limit=-1 if spreadsheet else _LARGE)
-    inner = _held_table(source, raw, label, on_disk)
+    inner = held_table(raw, lambda head=raw: _read_bytes(source, label) if on_disk else head, label)
     if inner is not None:
         try:
             return read_table(BytesIO(inner[0]), name=inner[1])
@@ -368,7 +374,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
     if on_disk and not spreadsheet and len(raw) == _LARGE and _utf16_or_32(raw) is None:
         # a large text file: checked from its start, then parsed by pandas from the file itself
         sep = _separator(_decode(_to_utf8(raw, label)), suffix)
-        frame = _read_numbers(Path(source), sep)
+        frame = None if _dot_grouped(raw, sep) else _read_numbers(Path(source), sep)
         if frame is None:
             frame = _read_text(_decode(_read_bytes(source, label)), sep, label)
     else:
@@ -382,7 +388,7 @@ def read_table(source: str | os.PathLike | IO[bytes] | IO[str], *, name: str | N
             return frame
         raw = _to_utf8(raw, label)
         sep = _separator(_decode(raw[:_LARGE]), suffix)
-        frame = _read_numbers(raw, sep)
+        frame = None if _dot_grouped(raw[:_LARGE], sep) else _read_numbers(raw, sep)
         if frame is None:
             frame = _read_text(_decode(raw), sep, label)
     del raw

@@ -18,19 +18,20 @@ import pandas as pd
 from .._validation import MIN_SAMPLES, check_names
 from ..data import Dataset, drop_constant_variables, from_array
 from ..exceptions import DataValidationError
-from .columns import drop_sparse_variables, repeated_labels_message
+from .columns import drop_sparse_variables, empty_instances_note, repeated_labels_message
 from .columns import rename_repeats as _number_repeats
 from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
 from .header import check_header as check_header_line
 from .header import headerless
+from .number_marks import DECIMAL_COMMA as _DECIMAL_COMMA
+from .number_marks import THOUSANDS as _THOUSANDS
+from .number_marks import comma_in_csv as _comma_in_csv
+from .number_marks import european_numbers
 from .orientation import transposed_warning
+from .text_rows import skip_text_rows
 
 __all__ = ["from_frame"]
 
-#: a number written with a decimal comma ("1,5", European exports with ';' separators)
-_DECIMAL_COMMA = r"\s*[-+]?\d+,\d+([eE][-+]?\d+)?\s*"
-#: a number written with thousands separators ("1,234,567"; "1,601" is also a decimal comma)
-_THOUSANDS = r"\s*[-+]?\d{1,3}(,\d{3})+(\.\d+)?\s*"
 #: cells that are dates, times or durations, not measurements
 _TIME_TYPES = (datetime.date, datetime.time, datetime.timedelta, pd.Timestamp, pd.Timedelta, pd.Period)
 _ID_HEADERS, _INDEX_HEADERS = ID_HEADERS, INDEX_HEADERS
@@ -141,29 +142,6 @@ def _drop_variable_rows(
     return df[keep], [lab for lab, k in zip(labels, keep, strict=True) if k]
 
 
-def _comma_in_csv(df: pd.DataFrame, as_text: pd.DataFrame, bad_mask: pd.DataFrame, source: str) -> None:
-    """Refuse a (quoted) number with a comma in a comma-separated file: "1,601" is 1601 with a
-    thousands separator or 1.601 with a decimal comma, and nothing in the file says which."""
-    decimal = as_text.apply(lambda col: col.str.fullmatch(_DECIMAL_COMMA)) & bad_mask
-    grouped = as_text.apply(lambda col: col.str.fullmatch(_THOUSANDS)) & bad_mask
-    hits = (decimal | grouped).to_numpy()
-    if not hits.any():
-        return
-    c = int(np.flatnonzero(hits.any(axis=0))[0])
-    r = int(np.flatnonzero(hits[:, c])[0])
-    cell = str(df.iat[r, c]).strip()
-    readings = []
-    if grouped.iat[r, c]:
-        readings.append(f"{float(cell.replace(',', '')):.15g} with a thousands separator")
-    if decimal.iat[r, c]:
-        readings.append(f"{float(cell.replace(',', '.')):.15g} with a decimal comma")
-    raise DataValidationError(
-        f"{source}: column {df.columns[c]!r} holds {cell!r} (row {r + 1}), a number with a comma in a "
-        f"comma-separated file: it reads as {' or as '.join(readings)}. Write the numbers without "
-        "thousands separators and with a decimal point (or save the file with ';' as the separator)."
-    )
-
-
 def _to_numbers(
     df: pd.DataFrame, notes: list[str], source: str = "table", separator: str | None = None
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
@@ -172,6 +150,9 @@ def _to_numbers(
     that are not numbers."""
     if all(pd.api.types.is_float_dtype(t) for t in df.dtypes):  # read as numbers already (large files)
         return df, pd.DataFrame(False, index=df.index, columns=df.columns)
+    european = european_numbers(df, separator, source, notes)  # 1.234,5 in a ';' file (engine.io.number_marks)
+    if european is not None:
+        return european
     if all(
         pd.api.types.is_object_dtype(t) for t in df.dtypes
     ):  # a text file's cells: one conversion, not one per column
@@ -378,6 +359,7 @@ def from_frame(
     df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
     df, labels = _take_labels(df, label_column, transpose, source, notes, rename_repeats)
     df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)
+    df, labels = skip_text_rows(df, labels, drop_non_numeric, source, notes)  # a units line (engine.io.text_rows)
     numeric, bad_mask = _to_numbers(df, notes, source, frame.attrs.get("separator"))
     if transpose:
         df, numeric = _text_in_rows(df, numeric, bad_mask, labels, drop_non_numeric, source, notes)
@@ -395,6 +377,7 @@ def from_frame(
         values, names = drop_sparse_variables(values, names, notes, max_missing)
     if drop_constant and values.shape[0] >= min_samples:
         values, names = drop_constant_variables(values, tuple(names), notes)
+    notes.extend(n for n in [empty_instances_note(values, labels)] if n)  # a failed sample: said, kept
     # evidence that the table is the wrong way round (labels, not shape alone): one note with the fix
     warning = transposed_warning(labels, names, values.shape[0], values.shape[1])
     if warning is not None:

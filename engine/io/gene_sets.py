@@ -41,6 +41,7 @@ from scipy import sparse
 
 from ..exceptions import DataValidationError
 from .files import decode_text, require_file
+from .loose_names import loose_name
 
 __all__ = [
     "GeneSets",
@@ -315,16 +316,6 @@ class MatchedSets:
         return [self.universe[j] for j in np.sort(row.indices)]
 
 
-_ENSEMBL_VERSION = re.compile(r"^(ens[a-z]*\d{6,})\.\d+$")
-
-
-def _loose(name: str) -> str:
-    """A name for the fallback match: lower case, an Ensembl id without its version
-    (``ENSG00000141510.16`` -> ``ensg00000141510``)."""
-    low = name.strip().lower()
-    return _ENSEMBL_VERSION.sub(r"\1", low)
-
-
 def match_gene_sets(sets: GeneSets, universe: Sequence[str]) -> MatchedSets:
     """Restrict ``sets`` to the variable names ``universe`` (see the module docstring)."""
     universe = tuple(str(u) for u in universe)
@@ -336,8 +327,8 @@ def match_gene_sets(sets: GeneSets, universe: Sequence[str]) -> MatchedSets:
     if unmatched:
         loose: dict[str, int] = {}
         for name, j in index.items():
-            loose.setdefault(_loose(name), j)
-        extra = {g: loose[_loose(g)] for g in unmatched if _loose(g) in loose}
+            loose.setdefault(loose_name(name), j)
+        extra = {g: loose[loose_name(g)] for g in unmatched if loose_name(g) in loose}
         if extra:
             first = next(iter(extra))
             which = "no set gene matches" if not lookup else f"{len(extra):,} set gene(s) match no"

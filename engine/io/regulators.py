@@ -17,8 +17,16 @@ from collections.abc import Sequence
 
 from ..exceptions import DataValidationError, ParameterError
 from .files import decode_text, require_file
+from .loose_names import loose_index, loose_name
 
-__all__ = ["read_regulators", "parse_regulators", "repeated_regulators", "match_regulators", "header_line"]
+__all__ = [
+    "read_regulators",
+    "parse_regulators",
+    "repeated_regulators",
+    "match_regulators",
+    "resolve_regulators",
+    "header_line",
+]
 
 _SPLIT = re.compile(r"[,\t;]")
 
@@ -99,24 +107,52 @@ def read_regulators(path: str | os.PathLike, data_names: Sequence[str] | None = 
     return names
 
 
+def resolve_regulators(
+    wanted: Sequence[str], names: Sequence[str]
+) -> tuple[list[str], list[tuple[str, str]], list[str]]:
+    """Match the listed names ``wanted`` to the variables ``names``: ``(found, loose, absent)``.
+
+    ``found`` holds the variables, in the list's order and once each; a listed name without an
+    exact match is matched ignoring case and an Ensembl version suffix when exactly one variable
+    matches so (:mod:`engine.io.loose_names`: ``tf2`` = ``TF2``), and ``loose`` holds those
+    ``(listed, variable)`` pairs; ``absent`` the listed names matching no variable."""
+    present = set(names)
+    index: dict[str, str] | None = None
+    found: list[str] = []
+    loose: list[tuple[str, str]] = []
+    absent: list[str] = []
+    for r in wanted:
+        if r in present:
+            found.append(r)
+            continue
+        if index is None:
+            index = loose_index(names)
+        match = index.get(loose_name(r))
+        if match is None:
+            absent.append(r)
+        else:
+            found.append(match)
+            loose.append((r, match))
+    return list(dict.fromkeys(found)), loose, absent
+
+
 def match_regulators(
     wanted: Sequence[str] | None, names: Sequence[str], row_labels: Sequence[str] | None = None
 ) -> list[str] | None:
-    """The names of ``wanted`` that are variables ``names`` (None when no list was given).
+    """The variables of ``names`` that ``wanted`` lists (None when no list was given), matched by
+    :func:`resolve_regulators`.
 
-    Names absent from the data are reported in one ``UserWarning`` with their count and the first
-    few (real lists include unmeasured genes); a list none of whose names is in the data raises
+    Names matched only ignoring case (or an Ensembl version) are said in one ``UserWarning``;
+    names absent from the data in another, with their count and the first few (real lists
+    include unmeasured genes); a list none of whose names is in the data raises
     :class:`ParameterError`, which says so when they are the data's ``row_labels`` instead (genes
     in rows: the table wants transposing)."""
     if wanted is None:
         return None
-    present = set(names)
-    found = [r for r in wanted if r in present]
-    absent = [r for r in wanted if r not in present]
+    found, loose, absent = resolve_regulators(wanted, names)
     if not found:
         shown = ", ".join(repr(r) for r in absent[:5])
-        rows = set(row_labels or ())
-        in_rows = sum(1 for r in wanted if r in rows)
+        in_rows = len(resolve_regulators(wanted, list(row_labels or ()))[0])  # matched as the columns would be
         hint = (
             f"; {in_rows} of them label the data's rows: the variables (genes) seem to be in rows, so turn "
             "the table round (CLI: --transpose; app: the Transpose button) before applying the list."
@@ -125,6 +161,14 @@ def match_regulators(
         )
         raise ParameterError(
             f"none of the {len(wanted)} candidate regulator(s) is a variable of the data (first: {shown}){hint}"
+        )
+    if loose:
+        shown = ", ".join(f"{r!r} = {v!r}" for r, v in loose[:5])
+        warnings.warn(
+            f"{len(loose)} of {len(wanted)} candidate regulator(s) match a variable only ignoring case or an "
+            f"Ensembl version suffix and are used as that variable ({shown}{', ...' if len(loose) > 5 else ''}).",
+            UserWarning,
+            stacklevel=4,
         )
     if absent:
         shown = ", ".join(repr(r) for r in absent[:5])

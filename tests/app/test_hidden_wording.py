@@ -60,3 +60,12 @@ def test_first_screen_says_what_the_page_does_in_a_few_sentences():
     (how,) = [e for e in at.expander if e.label == "How to read this page"]
     guide = " ".join(texts(how.markdown))
     assert "**semi-cliques**" in guide and "**co-expression**" in guide and "edges inside it removed" in guide
+
+
+def test_one_removed_edge_is_singular():
+    from types import SimpleNamespace
+
+    from explorer.proposal_text import removal_text
+
+    text = removal_text(SimpleNamespace(removed_edges=[(0, 1)], removed_loss=12.13))
+    assert text == "the members lose 12.13 nats when the edge among them is removed"

@@ -45,3 +45,19 @@ def test_long_lists_are_cut(app):
     assert not app.exception
     shown = ", ".join(absent[: lab_options.SHOWN_NAMES])
     assert f"Not in the data (ignored): {shown} and 3 more." in _note(app)
+
+
+def test_names_in_another_case_are_used_as_the_variables_and_said(app):
+    """A list in lower case (``akt`` for ``Akt``) is applied to those variables, as ``learn
+    --regulators`` does, and the note says which names were matched ignoring case."""
+    names = list(app.session_state[state.SESSION].dataset.names)
+    app.text_area(key=state.W_REGULATORS).set_value("\n".join([names[0].lower(), names[1].upper(), "NOT_A_GENE"]))
+    app.button(key=state.W_APPLY).click().run()
+    assert not app.exception
+    session = app.session_state[state.SESSION]
+    assert session.regulators == [names[0], names[1], "NOT_A_GENE"]
+    note = _note(app)
+    assert note.startswith("Regulator list applied: 2 of 3 listed names are variables of the data")
+    assert f"Matched ignoring case: {names[0].lower()} = {names[0]}, {names[1].upper()} = {names[1]}." in note
+    assert "Not in the data (ignored): NOT_A_GENE." in note
+    assert sorted(session.stepper.cols) == sorted(session.dataset.index(n) for n in names[:2])
