@@ -45,5 +45,7 @@ def series_matrix_table(raw: bytes) -> bytes | None:
     if start < 0:
         return None
     start = raw.find(b"\n", start)
+    if start < 0:  # the file stops at the begin marker: no table (not the whole file again)
+        return b""
     end = lower.find(_END, start)
     return raw[start + 1 : end if end >= 0 else len(raw)]

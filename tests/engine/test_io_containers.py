@@ -63,3 +63,16 @@ def test_series_matrix_without_rows_names_the_file(tmp_path, capsys):
     assert main(["learn", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: GSE0002_series_matrix.txt.gz: ") and err.count("\n") == 1
+
+
+def test_a_series_matrix_cut_off_at_the_begin_marker_is_one_error(tmp_path, capsys):
+    """A download that stops right after ``!series_matrix_table_begin`` (no line end): no table,
+    one line naming the file (the whole file was taken for its own table, read again and again)."""
+    raw = b'!Series_title\t"x"\n!series_matrix_table_begin'
+    assert series_matrix_table(raw) == b""
+    path = tmp_path / "GSE0003_series_matrix.txt"
+    path.write_bytes(raw)
+    with pytest.raises(DataValidationError, match=r"^GSE0003_series_matrix.txt: "):
+        load_table(path)
+    assert main(["learn", str(path)]) == 2
+    assert capsys.readouterr().err.startswith("error: GSE0003_series_matrix.txt: ")
