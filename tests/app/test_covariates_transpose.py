@@ -160,3 +160,19 @@ def test_undo_transpose_of_data_that_carry_covariates_says_no_false_error(tmp_pa
     assert not texts(at.error), texts(at.error)
     at.run()
     assert not texts(at.error) and at.session_state[state.SESSION] is back
+
+
+def test_the_export_after_covariates_are_set_aside_does_not_name_them(files):
+    """Turned round, the data no longer carry the covariates: the export's settings and its rerun
+    command must not give --covariates (the CLI would match the table to the wrong axis)."""
+    expr, _ = files
+    data = load_table(expr, standardize=True)
+    genes = list(data.instance_labels)
+    frame = pd.DataFrame({"gene": genes, "group": ["a", "b"] * 6})
+    session = SearchSession(add_covariates(data, code_covariates(frame, genes, data.names)))
+    session.source = {**session.source, "data": expr.name, "covariates": "genes.csv"}  # as the sidebar's upload
+    assert export.export_settings(session)["covariates"] == "genes.csv"
+    actions.transpose_data(session)
+    settings = export.export_settings(session)
+    assert "covariates" not in settings and "parent_only" not in settings
+    assert "--covariates" not in export.export_dict(session)["rerun"]
