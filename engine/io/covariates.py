@@ -20,6 +20,7 @@ constant column, a missing value, a name that clashes with a variable.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import os
 from dataclasses import dataclass
@@ -193,7 +194,7 @@ def read_covariate_table(source, label: str) -> pd.DataFrame:
     separator sniffed; a file that is not a CSV/TSV table is one error naming ``label``."""
     try:
         return pd.read_csv(source, sep=None, engine="python", dtype=str)
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:  # csv: the sniffer (empty file)
         raise DataValidationError(f"{label}: does not read as a CSV/TSV table ({exc}).") from None
 
 

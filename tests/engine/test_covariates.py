@@ -82,6 +82,8 @@ def test_bad_tables_are_named(rows, message):
         ("sample,batch\ns0,a\n", "no row for 39 instance(s)"),
         ("sample,g1\n" + "".join(f"s{i},{i}\n" for i in range(40)), "clash with variables"),
         (None, "no such covariate file"),
+        ("", "bad.csv: does not read as a CSV/TSV table"),  # the separator sniffer's csv.Error
+        ("\n\n", "bad.csv: does not read as a CSV/TSV table"),
     ],
 )
 def test_cli_bad_input_exits_2_with_one_line(files, tmp_path, capsys, text, message):

@@ -110,3 +110,11 @@ def test_code_for_model_by_hand():
     cov = code_for_model(frame, ["s3", "s1", "s2"], ["batch=b", "batch=c", "rin"])
     np.testing.assert_array_equal(cov.values, [[0, 0, 6], [1, 0, 7], [1, 0, 8]])
     assert cov.names == ("batch=b", "batch=c", "rin")
+
+
+def test_an_empty_covariate_file_is_one_line(learned, tmp_path, capsys):
+    data, _, model, _, _ = learned
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    rc, _, err = _score(capsys, data, "--model", model, "--covariates", empty)
+    assert rc == 2 and "empty.csv: does not read as a CSV/TSV table" in err and len(err.strip().splitlines()) == 1
