@@ -35,9 +35,11 @@ def inner_name(label: str) -> str:
     return label[:-3] if label.lower().endswith(".gz") else label
 
 
-def series_matrix_table(raw: bytes) -> bytes | None:
+def series_matrix_table(raw: bytes, label: str = "series matrix") -> bytes | None:
     """The expression table of a GEO series matrix (the lines between its begin and end markers), or
-    None when ``raw`` is not one (it must start with a ``!`` line and hold the begin marker)."""
+    None when ``raw`` is not one (it must start with a ``!`` line and hold the begin marker). A table
+    without data rows (GEO's RNA-seq series: a header at most) raises :class:`DataValidationError`
+    naming ``label``."""
     if not raw.lstrip(b"\xef\xbb\xbf").startswith(b"!"):
         return None
     lower = raw.lower()
@@ -45,7 +47,11 @@ def series_matrix_table(raw: bytes) -> bytes | None:
     if start < 0:
         return None
     start = raw.find(b"\n", start)
-    if start < 0:  # the file stops at the begin marker: no table (not the whole file again)
-        return b""
-    end = lower.find(_END, start)
-    return raw[start + 1 : end if end >= 0 else len(raw)]
+    end = lower.find(_END, start) if start >= 0 else -1  # start < 0: the file stops at the begin marker
+    table = raw[start + 1 : end if end >= 0 else len(raw)] if start >= 0 else b""
+    if b"\n" not in table.strip():
+        raise DataValidationError(
+            f"{label}: a GEO series matrix with no data rows in its table (an RNA-seq series keeps its counts "
+            "in the supplementary files: read one of those)."
+        )
+    return table

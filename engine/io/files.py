@@ -341,7 +341,7 @@ def _held_table(source, raw: bytes, label: str, on_disk: bool) -> tuple[bytes, s
     if raw.startswith(GZIP_MAGIC):
         return gunzip(_read_bytes(source, label) if on_disk else raw, label), inner_name(label)
     if raw.startswith((b"!", b"\xef\xbb\xbf!")):
-        table = series_matrix_table(_read_bytes(source, label) if on_disk else raw)
+        table = series_matrix_table(_read_bytes(source, label) if on_disk else raw, label)
         if table is not None:
             return table, label + ".table.tsv"
     return None
