@@ -169,10 +169,12 @@ def code_for_model(frame: pd.DataFrame, instances, names, *, source: str = "cova
         done.add(col)
         known = [n.partition("=")[2] for n in names if n.partition("=")[0] == col and "=" in n]
         other = sorted(set(text) - set(known))
-        if len(other) > 1:
+        # learn's reference is the first level sorted: one that sorts after an indicator's level is not it
+        if len(other) > 1 or (other and other[0] > min(known)):
             raise DataValidationError(
                 f"{source}: column {col!r} has levels {', '.join(other)} the model does not know (it has indicators "
-                f"for {', '.join(known)} and one reference level): these samples cannot be coded as it was learned."
+                f"for {', '.join(known)} and one reference level, sorted before them): these samples cannot be "
+                "coded as it was learned."
             )
         ref = f"; {other[0]}: the reference" if other else ""
         described.append(f"{', '.join(f'{col}={k}' for k in known)} (indicators of {col}{ref})")
