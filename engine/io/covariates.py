@@ -195,9 +195,12 @@ def read_covariate_table(source, label: str) -> pd.DataFrame:
     """The covariate table in ``source`` (a path or a binary file object), every cell as text, the
     separator sniffed; a file that is not a CSV/TSV table is one error naming ``label``."""
     try:
-        return pd.read_csv(source, sep=None, engine="python", dtype=str)
+        frame = pd.read_csv(source, sep=None, engine="python", dtype=str)
     except (ValueError, pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:  # csv: the sniffer (empty file)
         raise DataValidationError(f"{label}: does not read as a CSV/TSV table ({exc}).") from None
+    # trailing separators (a sheet saved from Excel): unnamed columns without a value are not annotations
+    blank = [c for c in frame.columns[1:] if str(c).startswith("Unnamed: ") and frame[c].isna().all()]
+    return frame.drop(columns=blank)
 
 
 def add_covariates(dataset: Dataset, cov: Covariates) -> Dataset:

@@ -175,3 +175,13 @@ def test_bootstrap_takes_covariates_and_warns_of_rare_levels(files, tmp_path, ca
     res = json.loads(out.read_text())
     assert res["settings"]["covariates"] == "rare.csv" and "--covariates" in res["rerun"]
     assert not [e for e in res["edges"] if e["child"] == "batch=rare"]  # every replicate forbids it
+
+
+def test_a_sample_sheet_with_trailing_empty_columns_reads(files, tmp_path, capsys):
+    """A sheet saved from Excel often ends each line with separators (``id,batch,rin,,``): the
+    unnamed, empty columns are not annotations (they were refused as 'Unnamed: 3' with missing values)."""
+    data, table, _ = files
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("".join(line + ",,\n" for line in table.read_text().splitlines()))
+    assert _learn(data, "--covariates", sheet, quiet=False) == 0
+    assert "covariates: batch (2 levels -> 1 indicator, reference b0), rin (numeric)" in capsys.readouterr().err
