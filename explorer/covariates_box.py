@@ -65,7 +65,7 @@ def apply_covariates(data: bytes, name: str) -> str:
             "are its columns). They are added when the samples are the instances (Transpose, or Undo transpose)."
         )
     if loaded.covariates and _already_added(frame, loaded, name):
-        return "Covariates already in the data (Undo transpose brought them back with the data)."
+        return f"Covariates: those of {name} are in the data already (e.g. brought back by Undo transpose)."
     cov = code_covariates(frame, loaded.instance_labels, loaded.names, source=name)
     dataset = add_covariates(loaded, cov)
     new = SearchSession(
