@@ -158,6 +158,7 @@ def test_undo_transpose_of_data_that_carry_covariates_says_no_false_error(tmp_pa
     back = at.session_state[state.SESSION]
     assert back.dataset.covariates == ("group=b",) and back.dataset.n_vars == 31
     assert not texts(at.error), texts(at.error)
+    assert any("genes.csv are in the data already" in c for c in texts(at.caption)), texts(at.caption)
     at.run()
     assert not texts(at.error) and at.session_state[state.SESSION] is back
 
