@@ -171,12 +171,12 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
     for h in kept:
         r_star, r_s, r_prog = h.r[0], h.r[1], h.r[2:]
         best = max(best, r_star)
-        if max([r_star, *r_prog]) < NOTHING:
-            mark = " FALSE"
-            tally["false"] += 1
-        elif r_s >= TRACK or (g["null"] and r_star >= TRACK):
+        if r_s >= TRACK or (g["null"] and r_star >= TRACK):  # before FALSE: S may be < 0.5 with R*
             mark = " LISTED"
             tally["listed"] += 1
+        elif max([r_star, *r_prog]) < NOTHING:
+            mark = " FALSE"
+            tally["false"] += 1
         elif max(r_prog) >= TRACK:
             mark = f" =A{int(np.argmax(r_prog)) + 1}"
             tally["programs"] += 1

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import io
 
+import numpy as np
 import streamlit as st
 
 from engine.exceptions import IdealParentError
@@ -63,6 +64,8 @@ def apply_covariates(data: bytes, name: str) -> str:
             f"Covariates set aside: the ids of {name} are the variables of the data as now oriented (the samples "
             "are its columns). They are added when the samples are the instances (Transpose, or Undo transpose)."
         )
+    if loaded.covariates and _already_added(frame, loaded, name):
+        return f"Covariates: those of {name} are in the data already (e.g. brought back by Undo transpose)."
     cov = code_covariates(frame, loaded.instance_labels, loaded.names, source=name)
     dataset = add_covariates(loaded, cov)
     new = SearchSession(
@@ -75,6 +78,17 @@ def apply_covariates(data: bytes, name: str) -> str:
     new.undo_stack = [a for a in s.undo_stack if isinstance(a, actions.TransposeData)]
     state.put(state.SESSION, new)
     return f"Covariates: {cov.line()}."
+
+
+def _already_added(frame, loaded, name: str) -> bool:
+    """Whether ``loaded`` carries the covariates ``frame`` codes, with the same values (e.g. data
+    with covariates turned round and back by Undo transpose): nothing to add again."""
+    own = [n for n in loaded.names if n not in set(loaded.covariates)]
+    cov = code_covariates(frame, loaded.instance_labels, own, source=name)
+    if not set(cov.names) <= set(loaded.covariates):
+        return False
+    cols = [loaded.names.index(n) for n in cov.names]
+    return bool(np.allclose(loaded.original_values()[:, cols], cov.values))
 
 
 def sidebar_box() -> None:

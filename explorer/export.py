@@ -36,6 +36,8 @@ def export_settings(session: SearchSession) -> dict:
     source = dict(session.source)
     if session.transposed:  # turned round by the Transpose button since it was loaded
         source["transpose"] = not source.get("transpose", False)
+    if not session.dataset.covariates:  # uploaded, then set aside by a Transpose (or its Undo)
+        source.pop("covariates", None)
     out.update(source)
     if session.dataset.covariates:  # the uploaded covariates' variables, as learn records them (score reads them)
         out["parent_only"] = list(session.dataset.covariates)

@@ -206,6 +206,8 @@ class HiddenSearch:
         self, profile, children, gain, members, callback=None, informed: bool = True, removed=(), screen=None
     ) -> HiddenVariable:
         name = self._next_name()
+        roots = {self.names[i] for i in self.em.parent_only}  # covariates: never a child (the two-layer start)
+        children = [c for c in children if c not in roots]
         skip_full = False
         cap = self.settings.max_parents
         if self.two_layer and cap is not None:

@@ -36,9 +36,11 @@ def inner_name(label: str) -> str:
     return label[:-3] if label.lower().endswith(".gz") else label
 
 
-def series_matrix_table(raw: bytes) -> bytes | None:
+def series_matrix_table(raw: bytes, label: str = "series matrix") -> bytes | None:
     """The expression table of a GEO series matrix (the lines between its begin and end markers), or
-    None when ``raw`` is not one (it must start with a ``!`` line and hold the begin marker)."""
+    None when ``raw`` is not one (it must start with a ``!`` line and hold the begin marker). A table
+    without data rows (GEO's RNA-seq series: a header at most) raises :class:`DataValidationError`
+    naming ``label``."""
     if not raw.lstrip(b"\xef\xbb\xbf").startswith(b"!"):
         return None
     lower = raw.lower()
@@ -46,8 +48,14 @@ def series_matrix_table(raw: bytes) -> bytes | None:
     if start < 0:
         return None
     start = raw.find(b"\n", start)
-    end = lower.find(_END, start)
-    return raw[start + 1 : end if end >= 0 else len(raw)]
+    end = lower.find(_END, start) if start >= 0 else -1  # start < 0: the file stops at the begin marker
+    table = raw[start + 1 : end if end >= 0 else len(raw)] if start >= 0 else b""
+    if b"\n" not in table.strip():
+        raise DataValidationError(
+            f"{label}: a GEO series matrix with no data rows in its table (an RNA-seq series keeps its counts "
+            "in the supplementary files: read one of those)."
+        )
+    return table
 
 
 def held_table(raw: bytes, whole: Callable[[], bytes], label: str) -> tuple[bytes, str] | None:
@@ -56,7 +64,7 @@ def held_table(raw: bytes, whole: Callable[[], bytes], label: str) -> tuple[byte
     if raw.startswith(GZIP_MAGIC):
         return gunzip(whole(), label), inner_name(label)
     if raw.startswith((b"!", b"\xef\xbb\xbf!")):
-        table = series_matrix_table(whole())
+        table = series_matrix_table(whole(), label)
         if table is not None:
             return table, label + ".table.tsv"
     return None

@@ -20,6 +20,7 @@ constant column, a missing value, a name that clashes with a variable.
 
 from __future__ import annotations
 
+import csv
 import dataclasses
 import os
 from dataclasses import dataclass
@@ -168,10 +169,12 @@ def code_for_model(frame: pd.DataFrame, instances, names, *, source: str = "cova
         done.add(col)
         known = [n.partition("=")[2] for n in names if n.partition("=")[0] == col and "=" in n]
         other = sorted(set(text) - set(known))
-        if len(other) > 1:
+        # learn's reference is the first level sorted: one that sorts after an indicator's level is not it
+        if len(other) > 1 or (other and other[0] > min(known)):
             raise DataValidationError(
                 f"{source}: column {col!r} has levels {', '.join(other)} the model does not know (it has indicators "
-                f"for {', '.join(known)} and one reference level): these samples cannot be coded as it was learned."
+                f"for {', '.join(known)} and one reference level, sorted before them): these samples cannot be "
+                "coded as it was learned."
             )
         ref = f"; {other[0]}: the reference" if other else ""
         described.append(f"{', '.join(f'{col}={k}' for k in known)} (indicators of {col}{ref})")
@@ -192,9 +195,12 @@ def read_covariate_table(source, label: str) -> pd.DataFrame:
     """The covariate table in ``source`` (a path or a binary file object), every cell as text, the
     separator sniffed; a file that is not a CSV/TSV table is one error naming ``label``."""
     try:
-        return pd.read_csv(source, sep=None, engine="python", dtype=str)
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError) as exc:
+        frame = pd.read_csv(source, sep=None, engine="python", dtype=str)
+    except (ValueError, pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:  # csv: the sniffer (empty file)
         raise DataValidationError(f"{label}: does not read as a CSV/TSV table ({exc}).") from None
+    # trailing separators (a sheet saved from Excel): unnamed columns without a value are not annotations
+    blank = [c for c in frame.columns[1:] if str(c).startswith("Unnamed: ") and frame[c].isna().all()]
+    return frame.drop(columns=blank)
 
 
 def add_covariates(dataset: Dataset, cov: Covariates) -> Dataset:

@@ -136,3 +136,44 @@ def test_engine_helpers():
     np.testing.assert_array_equal(back.values, ds.values)
     assert ids_name_variables(pd.DataFrame({"id": ["x", "y", "z"], "b": ["1", "2", "1"]}), ds)
     assert not ids_name_variables(frame, ds)
+
+
+def test_undo_transpose_of_data_that_carry_covariates_says_no_false_error(tmp_path):
+    """Covariates keyed by the instances (here the genes, as uploaded), Transpose sets them aside,
+    Undo brings back the data with them: the upload still in the sidebar is not added a second time
+    (no 'clash' error about the table already in the data), and the session is not restarted."""
+    values = np.asarray(sample(random_network(12, seed=21), 30, seed=22)) + 8.0
+    genes, _ = write_genes_x_conditions(tmp_path / "expr.tsv", values, ())
+    table = tmp_path / "genes.csv"
+    pd.DataFrame({"gene": genes, "group": ["a", "b"] * 6}).to_csv(table, index=False)
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    at.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    _upload(at, tmp_path / "expr.tsv", state.W_UPLOAD)
+    _upload(at, table, covariates_box.W_COVARIATES)
+    assert at.session_state[state.SESSION].dataset.covariates == ("group=b",)
+    at.button(key="w_home_transpose").click().run()
+    assert at.session_state[state.SESSION].dataset.covariates == ()
+    at.button(key="w_home_undo_transpose").click().run()
+    assert not at.exception
+    back = at.session_state[state.SESSION]
+    assert back.dataset.covariates == ("group=b",) and back.dataset.n_vars == 31
+    assert not texts(at.error), texts(at.error)
+    assert any("genes.csv are in the data already" in c for c in texts(at.caption)), texts(at.caption)
+    at.run()
+    assert not texts(at.error) and at.session_state[state.SESSION] is back
+
+
+def test_the_export_after_covariates_are_set_aside_does_not_name_them(files):
+    """Turned round, the data no longer carry the covariates: the export's settings and its rerun
+    command must not give --covariates (the CLI would match the table to the wrong axis)."""
+    expr, _ = files
+    data = load_table(expr, standardize=True)
+    genes = list(data.instance_labels)
+    frame = pd.DataFrame({"gene": genes, "group": ["a", "b"] * 6})
+    session = SearchSession(add_covariates(data, code_covariates(frame, genes, data.names)))
+    session.source = {**session.source, "data": expr.name, "covariates": "genes.csv"}  # as the sidebar's upload
+    assert export.export_settings(session)["covariates"] == "genes.csv"
+    actions.transpose_data(session)
+    settings = export.export_settings(session)
+    assert "covariates" not in settings and "parent_only" not in settings
+    assert "--covariates" not in export.export_dict(session)["rerun"]

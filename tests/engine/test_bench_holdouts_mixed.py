@@ -173,3 +173,12 @@ class TestSlots:
         slow = {**table}
         monkeypatch.setattr(slots, "run_auto", lambda g, s, i: (fake(g, s, i)[0], 90.0, 90.0))
         assert not slots.run_seed(slow, "slots-1120", SLOTS_SEED)[1]["ok"]  # past the 60 s CPU limit
+
+    def test_an_h_on_the_stand_in_is_listed_even_when_far_from_r_star(self, table, monkeypatch):
+        """S correlates with R* at only 0.55-0.75: an H at |r| 0.95 with S may be below 0.5 with R*;
+        it tracks the listed stand-in (LISTED, counted apart), not nothing planted (FALSE)."""
+        k = table["programs"].shape[1]
+        kept = [Kept("H1", [0.45, 0.95] + [0.1] * k, {"g0003"}, [], 0.0, 0.1, 5.0)]
+        monkeypatch.setattr(slots, "run_auto", lambda g, s, i: (kept, 2.0, 12.0))
+        line, tally = slots.run_seed(table, "slots-1120", SLOTS_SEED)
+        assert tally["listed"] == 1 and tally["false"] == 0 and "LISTED" in line and "FALSE" not in line

@@ -82,6 +82,8 @@ def test_bad_tables_are_named(rows, message):
         ("sample,batch\ns0,a\n", "no row for 39 instance(s)"),
         ("sample,g1\n" + "".join(f"s{i},{i}\n" for i in range(40)), "clash with variables"),
         (None, "no such covariate file"),
+        ("", "bad.csv: does not read as a CSV/TSV table"),  # the separator sniffer's csv.Error
+        ("\n\n", "bad.csv: does not read as a CSV/TSV table"),
     ],
 )
 def test_cli_bad_input_exits_2_with_one_line(files, tmp_path, capsys, text, message):
@@ -173,3 +175,13 @@ def test_bootstrap_takes_covariates_and_warns_of_rare_levels(files, tmp_path, ca
     res = json.loads(out.read_text())
     assert res["settings"]["covariates"] == "rare.csv" and "--covariates" in res["rerun"]
     assert not [e for e in res["edges"] if e["child"] == "batch=rare"]  # every replicate forbids it
+
+
+def test_a_sample_sheet_with_trailing_empty_columns_reads(files, tmp_path, capsys):
+    """A sheet saved from Excel often ends each line with separators (``id,batch,rin,,``): the
+    unnamed, empty columns are not annotations (they were refused as 'Unnamed: 3' with missing values)."""
+    data, table, _ = files
+    sheet = tmp_path / "sheet.csv"
+    sheet.write_text("".join(line + ",,\n" for line in table.read_text().splitlines()))
+    assert _learn(data, "--covariates", sheet, quiet=False) == 0
+    assert "covariates: batch (2 levels -> 1 indicator, reference b0), rin (numeric)" in capsys.readouterr().err

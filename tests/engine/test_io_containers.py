@@ -63,3 +63,31 @@ def test_series_matrix_without_rows_names_the_file(tmp_path, capsys):
     assert main(["learn", str(path)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: GSE0002_series_matrix.txt.gz: ") and err.count("\n") == 1
+
+
+def test_a_series_matrix_cut_off_at_the_begin_marker_is_one_error(tmp_path, capsys):
+    """A download that stops right after ``!series_matrix_table_begin`` (no line end): no table,
+    one line naming the file (the whole file was taken for its own table, read again and again)."""
+    raw = b'!Series_title\t"x"\n!series_matrix_table_begin'
+    with pytest.raises(DataValidationError, match="no data rows"):
+        series_matrix_table(raw)
+    path = tmp_path / "GSE0003_series_matrix.txt"
+    path.write_bytes(raw)
+    with pytest.raises(DataValidationError, match=r"^GSE0003_series_matrix.txt: "):
+        load_table(path)
+    assert main(["learn", str(path)]) == 2
+    assert capsys.readouterr().err.startswith("error: GSE0003_series_matrix.txt: ")
+
+
+@pytest.mark.parametrize("table", ["", '"ID_REF"\t"GSM1"\t"GSM2"\n'])
+def test_a_series_matrix_without_data_rows_says_so(tmp_path, table):
+    """GEO's RNA-seq series publish a matrix whose table is empty or a header only (the counts are in
+    supplementary files): said as such, not as an empty file or a single line to read with --no-header."""
+    text = f'!Series_title\t"x"\n!series_matrix_table_begin\n{table}!series_matrix_table_end\n'
+    path = tmp_path / "GSE0004_series_matrix.txt.gz"
+    path.write_bytes(gzip.compress(text.encode()))
+    with pytest.raises(
+        DataValidationError, match=r"^GSE0004_series_matrix.txt.gz: .*series matrix.*no data rows"
+    ) as err:
+        load_table(path)
+    assert "--no-header" not in str(err.value) and "the file is empty" not in str(err.value)

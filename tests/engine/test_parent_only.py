@@ -112,6 +112,12 @@ class TestHiddenVariables:
         proposals = hs.propose(5)
         assert proposals and all(not {"a", "batch=b1"} & set(p.names) for p in proposals)
 
+    def test_two_layer_starts_h1_on_the_genes_only(self):
+        """The two-layer start makes H1 the parent of every observed variable: not of a covariate,
+        whose edge from H1 is forbidden (it raised 'initial edge (6, 5) is forbidden')."""
+        est = IdealParentSearch(two_layer=True, max_hidden=1, random_state=0).fit(_with_batch())
+        assert est.network_.hidden and not [e for e in est.network_.edges() if e[1] == "batch=b1"]
+
     def test_forbidding_every_edge_into_a_variable_does_not_make_it_parent_only(self):
         """No measured gene regulates X is not 'nothing unmeasured does': a hidden parent stays allowed."""
         data = from_array(_chain().to_numpy(), names=list("abcd"))

@@ -110,3 +110,25 @@ def test_code_for_model_by_hand():
     cov = code_for_model(frame, ["s3", "s1", "s2"], ["batch=b", "batch=c", "rin"])
     np.testing.assert_array_equal(cov.values, [[0, 0, 6], [1, 0, 7], [1, 0, 8]])
     assert cov.names == ("batch=b", "batch=c", "rin")
+
+
+def test_an_empty_covariate_file_is_one_line(learned, tmp_path, capsys):
+    data, _, model, _, _ = learned
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    rc, _, err = _score(capsys, data, "--model", model, "--covariates", empty)
+    assert rc == 2 and "empty.csv: does not read as a CSV/TSV table" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_new_level_that_cannot_be_the_reference_is_refused(learned, tmp_path, capsys):
+    """learn's reference level sorts before every level it made an indicator for (b0 < b1 < b2): a
+    level the model does not know that sorts after one of them (a new batch b9) is not the reference,
+    and its samples cannot be coded (they were scored as b0, silently)."""
+    data, _, model, _, cov = learned
+    bad = tmp_path / "cov.csv"
+    cov.assign(batch=cov["batch"].replace({"b0": "b9"})).to_csv(bad, index=False)
+    rc, _, err = _score(capsys, data, "--model", model, "--covariates", bad)
+    assert rc == 2 and "b9" in err and "reference" in err and len(err.strip().splitlines()) == 1, err
+    ok = tmp_path / "ok.csv"
+    cov.assign(batch=cov["batch"].replace({"b0": "a0"})).to_csv(ok, index=False)  # may be the reference: kept
+    assert _score(capsys, data, "--model", model, "--covariates", ok)[0] == 0
