@@ -42,7 +42,7 @@ from .._validation import check_scalar
 from ..cpd.linear import LOG_2PI, LinearGaussianFamilies
 from ..data import Dataset
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
-from ..parent_only import edges_into, parent_only_index
+from ..parent_only import check_parent_only, edges_into, parent_only_index
 from ..score import ScoreChoice, choose_score, make_score
 from ..search import SearchSettings, Stepper
 from ..search.carry import carry_entries, carry_fits
@@ -107,8 +107,8 @@ class StructuralEM:
     regulators : iterable of str, optional
         The only observed variables that may be parents (hidden variables always may).
     parent_only : iterable of str, optional
-        Observed variables no edge may enter, from any variable (:mod:`engine.parent_only`);
-        default: the dataset's ``covariates``. Stored as positions in ``parent_only``.
+        Observed variables no edge may enter, from any variable (:mod:`engine.parent_only`), besides
+        the dataset's ``covariates`` (always). Stored as positions in ``parent_only``.
 
     Attributes
     ----------
@@ -164,7 +164,8 @@ class StructuralEM:
             None if regulators is None else sorted({obs_names.index(r) for r in regulators if r in obs_names})
         )
         n_reg = None if self.regulators is None else len(self.regulators) + len(hidden)
-        self.parent_only = parent_only_index(dataset.covariates if parent_only is None else parent_only, obs_names)
+        named = dict.fromkeys([*dataset.covariates, *check_parent_only(parent_only)])  # the data's covariates stay
+        self.parent_only = parent_only_index(named, obs_names)
         # resolved once, on the observed shape (covariates not counted), so that adding H never switches scores
         shape = {"n_candidates": n_reg, "gamma": self.settings.ebic_gamma, "n_parent_only": len(self.parent_only)}
         self.score_choice = choose_score(self.settings.score, m, self.n_obs, **shape)

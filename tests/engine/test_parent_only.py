@@ -103,7 +103,8 @@ class TestHiddenVariables:
         assert em.parent_only == [5]  # read from Dataset.covariates
         assert (6, 5) in em._forbidden()
         em = StructuralEM(data, hidden={"H1": (data.values[:, 0], ["a", "b"])}, parent_only=["e"])
-        assert em.parent_only == [4] and (6, 4) in em._forbidden() and (6, 5) not in em._forbidden()
+        # a name given adds to the data's covariates; it never takes their protection away
+        assert em.parent_only == [4, 5] and (6, 4) in em._forbidden() and (6, 5) in em._forbidden()
 
     def test_no_proposal_takes_one_as_a_child(self):
         data = _with_batch()
