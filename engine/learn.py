@@ -241,11 +241,13 @@ class IdealParentSearch:
         :class:`ParameterError` naming it)."""
         return SearchSettings(**{name: getattr(self, name) for name in SearchSettings.field_names()})
 
-    def settings(self) -> dict:
+    def settings(self, dataset: Dataset | None = None) -> dict:
         """The settings as a JSON-friendly dict (choices in their canonical lower case): the search
-        settings, then how the run was set up."""
+        settings, then how the run was set up; the parent-only variables those of ``dataset`` (its
+        covariates too) when given, else of the fitted data."""
         self._check_params()
-        regs, roots = self._regulator_list, getattr(self, "parent_only_", None) or check_parent_only(self.parent_only)
+        roots = self.parent_only_names(dataset) if dataset is not None else getattr(self, "parent_only_", None)
+        regs, roots = self._regulator_list, roots or check_parent_only(self.parent_only)
         return {
             **self.search_settings().to_dict(),
             "max_iter": self.max_iter,

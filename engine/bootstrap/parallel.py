@@ -322,7 +322,7 @@ def bootstrap(
             seed,
             threshold=threshold,
             settings={
-                **estimator.settings(),
+                **estimator.settings(dataset),
                 "n_replicates": n_replicates,
                 "seed": _seed_label(seed),
                 "resample": choice.describe(),

@@ -326,3 +326,24 @@ def test_forbidden_edges_reach_the_replicates(client):
     est = IdealParentSearch(forbidden_edges=zip(["a", "b"], ["b", "a"], strict=True))
     res = est.bootstrap(ds, 3, scheduler=client, random_state=0)
     assert res.replicates == 3 and not any({e.parent, e.child} == {"a", "b"} for e in res.edges)
+
+
+def test_covariates_of_the_data_are_recorded_as_parent_only(client):
+    """A Dataset that carries covariates (batch) records them in the bootstrap's settings, as learn
+    does: parent_only and the regulators in force (was: [] from IdealParentSearch().bootstrap)."""
+    import pandas as pd
+
+    from engine.io.covariates import add_covariates, code_covariates
+
+    rng = np.random.default_rng(2)
+    ids = [f"s{i}" for i in range(60)]
+    batch = np.array(["b0", "b1"] * 30)
+    x = rng.normal(size=(60, 3)) + 1.0 * (batch == "b1")[:, None]
+    data = add_covariates(
+        from_array(x, names=["a", "b", "c"], instance_labels=ids),
+        code_covariates(pd.DataFrame({"id": ids, "batch": batch}), ids, ["a", "b", "c"]),
+    )
+    res = IdealParentSearch(regulators=["a"]).bootstrap(data, 2, scheduler=client, random_state=0)
+    assert res.settings["parent_only"] == ["batch=b1"]
+    assert res.settings["regulators"] == ["a", "batch=b1"]
+    assert not any(e.child == "batch=b1" for e in res.edges)
