@@ -81,6 +81,23 @@ def test_replicates_keep_the_full_datas_score(data):
     assert out.ok, out.error
 
 
+def test_auto_with_hidden_counts_every_variable():
+    """With --hidden a hidden variable may be a parent of any variable and its values are fitted to
+    its children, so a regulator list does not make the data tall: 20 rows x 400 genes with 8 listed
+    TFs gave bootstrap replicates hidden variables of 100-136 children against 44 on all the data
+    (benchmarks/RESULTS.md, "Hidden regulators need half-samples")."""
+    hid = choose_resample("auto", 20, 400, n_candidates=8, hidden=True)
+    assert hid.name == "subsample"
+    assert "20 rows < 2 x 400 variables" in hid.reason and "hidden" in hid.reason
+    assert choose_resample("auto", 20, 400, n_candidates=8).name == "bootstrap"  # without --hidden: as before
+    assert choose_resample("auto", 1000, 107, n_candidates=10, hidden=True).name == "bootstrap"  # tall: still
+    assert choose_resample("bootstrap", 20, 400, n_candidates=8, hidden=True).reason == "chosen by the user"
+    ds = from_array(np.random.default_rng(1).normal(size=(20, 30)), [f"G{i}" for i in range(30)])
+    est = IdealParentSearch(regulators=["G0", "G1", "G2"], hidden="auto")
+    assert resample_choice(est, ds).name == "subsample"
+    assert resample_choice(IdealParentSearch(regulators=["G0", "G1", "G2"]), ds).name == "bootstrap"
+
+
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")
 def test_api_records_the_choice(data):
     from dask.distributed import Client, LocalCluster
