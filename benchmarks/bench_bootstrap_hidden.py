@@ -102,10 +102,12 @@ def run(table: str, resample: str, replicates: int) -> None:
     print(f"{res['stats']['seconds']:.0f} s wall; planted targets {len(planted)}")
     print("| regulator | support | core | planted in core | children seen |")
     print("|---|---:|---:|---:|---:|")
-    for reg in res["hidden"]:
+    for reg in res["hidden"][:8]:
         core = set(reg["core"])
         row = f"| {reg['name']} | {reg['support']:.2f} | {len(core)} | {len(core & planted)} | {len(reg['children'])} |"
         print(row)
+    if len(res["hidden"]) > 8:
+        print(f"| ... {len(res['hidden']) - 8} more | | | | |")
     strong = [r for r in res["hidden"] if r["support"] >= 0.5]
     print(f"regulators with support >= 0.5: {len(strong)} of {len(res['hidden'])}")
 
