@@ -95,6 +95,7 @@ def test_auto_with_hidden_counts_every_variable():
     ds = from_array(np.random.default_rng(1).normal(size=(20, 30)), [f"G{i}" for i in range(30)])
     est = IdealParentSearch(regulators=["G0", "G1", "G2"], hidden="auto")
     assert resample_choice(est, ds).name == "subsample"
+    assert resample_choice(IdealParentSearch(regulators=["G0", "G1", "G2"], two_layer=True), ds).name == "subsample"
     assert resample_choice(IdealParentSearch(regulators=["G0", "G1", "G2"]), ds).name == "bootstrap"
 
 
