@@ -9,11 +9,13 @@ folder and run through ``python -m engine bootstrap ... --hidden auto`` in-proce
 * ``planted2``: another generator's seed and shape, 290 genes + 10 TFs x 24 samples, seed 21; H drives
   25 genes (1.0 H + 0.5 noise), 120 genes follow a TF.
 * ``null2``: as ``planted2`` (seed 31) without H: no regulator should reach support 0.5.
+* ``planted3`` and ``null3``: the second generator at the newcomer's shape (392 genes + 8 TFs x 20
+  samples, H of 30 genes; seeds 51 and 41).
 
 For each: the resampling used and why, and per matched regulator its support, its core's size and
 how many planted targets it holds; for a replicate's hidden variables, the number of children.
 
-Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_bootstrap_hidden.py newcomer|planted2|null2
+Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_bootstrap_hidden.py TABLE
       [--resample auto|bootstrap|subsample] [--replicates B]
 """
 
@@ -54,19 +56,21 @@ def newcomer(folder: Path) -> tuple[Path, Path, list[str]]:
     return _write(folder / "newcomer.tsv", expr, tfs), folder / "newcomer.tsv.tfs.txt", genes[300:330]
 
 
-def second(folder: Path, name: str, seed: int, planted: bool) -> tuple[Path, Path, list[str]]:
-    """290 genes + 10 TFs x 24 samples; with ``planted``, H drives 25 genes."""
+def second(
+    folder: Path, name: str, seed: int, planted: bool, m: int = 24, n_tf: int = 10, n_genes: int = 290, n_h: int = 25
+) -> tuple[Path, Path, list[str]]:
+    """``n_genes`` genes + ``n_tf`` TFs x ``m`` samples; with ``planted``, H drives ``n_h`` genes."""
     rng = np.random.default_rng(seed)
-    m, tfs = 24, [f"TF{i}" for i in range(1, 11)]
-    genes = [f"Gene{i:03d}" for i in range(1, 291)]
+    tfs = [f"TF{i}" for i in range(1, n_tf + 1)]
+    genes = [f"Gene{i:03d}" for i in range(1, n_genes + 1)]
     x = {t: rng.normal(size=m) for t in tfs}
     h = rng.normal(size=m)
-    targets = genes[225:250] if planted else []
+    targets = genes[n_genes - n_h - 40 : n_genes - 40] if planted else []
     for i, g in enumerate(genes):
         if g in targets:
             x[g] = 1.0 * h + 0.5 * rng.normal(size=m)
         elif i < 120:
-            x[g] = 0.8 * x[tfs[i % 10]] + 0.6 * rng.normal(size=m)
+            x[g] = 0.8 * x[tfs[i % n_tf]] + 0.6 * rng.normal(size=m)
         else:
             x[g] = rng.normal(size=m)
     expr = (pd.DataFrame(x, index=[f"S{j}" for j in range(m)]) * 1.1 + 7).round(3)
@@ -87,8 +91,11 @@ def run(table: str, resample: str, replicates: int) -> None:
         folder = Path(tmp)
         if table == "newcomer":
             data, tfs, truth = newcomer(folder)
-        else:
+        elif table in ("planted2", "null2"):
             data, tfs, truth = second(folder, table, 21 if table == "planted2" else 31, table == "planted2")
+        else:  # the second generator at the newcomer's shape
+            shape = {"m": 20, "n_tf": 8, "n_genes": 392, "n_h": 30}
+            data, tfs, truth = second(folder, table, 51 if table == "planted3" else 41, table == "planted3", **shape)
         out = folder / "boot.json"
         args = ["bootstrap", str(data), "--transpose", "--drop", "description", "--regulators", str(tfs)]
         args += ["--hidden", "auto", "--replicates", str(replicates), "--workers", "1", "--seed", "1"]
@@ -114,7 +121,7 @@ def run(table: str, resample: str, replicates: int) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("table", choices=("newcomer", "planted2", "null2"))
+    parser.add_argument("table", choices=("newcomer", "planted2", "null2", "planted3", "null3"))
     parser.add_argument("--resample", default="auto", choices=("auto", "bootstrap", "subsample"))
     parser.add_argument("--replicates", type=int, default=16)
     ns = parser.parse_args()
