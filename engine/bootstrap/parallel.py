@@ -348,7 +348,8 @@ def resample_choice(estimator, dataset, resample: str = "auto") -> ResampleChoic
         warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
         regulators = estimator.regulator_names(dataset)
     n_cand = None if regulators is None else len(regulators)
-    return choose_resample(resample, dataset.n_samples, dataset.n_vars, n_candidates=n_cand)
+    hidden = bool(estimator._auto_hidden or estimator.two_layer)  # hidden variables: every variable counts
+    return choose_resample(resample, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, hidden=hidden)
 
 
 def _seed_label(seed):

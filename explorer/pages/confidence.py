@@ -131,7 +131,8 @@ def _controls(running: bool) -> None:
         width=150,
         help="bootstrap: as many rows as the data, drawn with replacement; subsample: half the rows without "
         "replacement, in complementary pairs (stability selection). auto: the bootstrap with at least 2 rows per "
-        "candidate parent, half-samples with fewer (duplicated rows let chance parents in).",
+        "candidate parent (every variable with hidden variables on), half-samples with fewer (duplicated rows "
+        "let chance parents in).",
     )
     hidden_ok = session.settings.cpd_type.supports_hidden and not session.dataset.has_missing
     row.checkbox(

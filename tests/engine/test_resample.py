@@ -81,6 +81,24 @@ def test_replicates_keep_the_full_datas_score(data):
     assert out.ok, out.error
 
 
+def test_auto_with_hidden_counts_every_variable():
+    """With --hidden a hidden variable may be a parent of any variable and its values are fitted to
+    its children, so a regulator list does not make the data tall: 20 rows x 400 genes with 8 listed
+    TFs gave bootstrap replicates hidden variables of 100-136 children against 44 on all the data
+    (benchmarks/RESULTS.md, "Hidden regulators need half-samples")."""
+    hid = choose_resample("auto", 20, 400, n_candidates=8, hidden=True)
+    assert hid.name == "subsample"
+    assert "20 rows < 2 x 400 variables" in hid.reason and "hidden" in hid.reason
+    assert choose_resample("auto", 20, 400, n_candidates=8).name == "bootstrap"  # without --hidden: as before
+    assert choose_resample("auto", 1000, 107, n_candidates=10, hidden=True).name == "bootstrap"  # tall: still
+    assert choose_resample("bootstrap", 20, 400, n_candidates=8, hidden=True).reason == "chosen by the user"
+    ds = from_array(np.random.default_rng(1).normal(size=(20, 30)), [f"G{i}" for i in range(30)])
+    est = IdealParentSearch(regulators=["G0", "G1", "G2"], hidden="auto")
+    assert resample_choice(est, ds).name == "subsample"
+    assert resample_choice(IdealParentSearch(regulators=["G0", "G1", "G2"], two_layer=True), ds).name == "subsample"
+    assert resample_choice(IdealParentSearch(regulators=["G0", "G1", "G2"]), ds).name == "bootstrap"
+
+
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")
 def test_api_records_the_choice(data):
     from dask.distributed import Client, LocalCluster
@@ -144,3 +162,22 @@ def test_csv_exports_and_regulator_report(tmp_path, capsys):
     top = d["hidden"][0]
     assert regs.loc[regs["regulator"] == top["name"], "child"].tolist() == [c["child"] for c in top["children"]]
     assert f"{top['name']}: support {top['support']:.2f}" in cap.err and "children (frequency)" in cap.err
+
+
+def test_cli_hidden_with_regulators_takes_half_samples(tmp_path, capsys):
+    """The newcomer's command shape (a TF list, --hidden auto, rows >= 2 x TFs but < 2 x genes): auto
+    used to take the bootstrap; now half-samples, said on stderr and stored in the JSON."""
+    rng = np.random.default_rng(5)
+    x = rng.normal(size=(20, 24))
+    x[:, 4:12] += 1.5 * rng.normal(size=(20, 1))  # a hidden regulator of G4..G11
+    path = tmp_path / "lab.csv"
+    from_array(x, [f"G{i}" for i in range(24)]).to_frame().to_csv(path, index=False)
+    tfs = tmp_path / "tfs.txt"
+    tfs.write_text("G0\nG1\nG2\n")
+    args = ["bootstrap", str(path), "--regulators", str(tfs), "--replicates", "2", "--workers", "1"]
+    assert main([*args, "--hidden", "auto", "--max-hidden", "1"]) == 0
+    cap = capsys.readouterr()
+    assert "resample: subsample (20 rows < 2 x 24 variables, any of which a hidden variable may be a parent" in cap.err
+    assert json.loads(cap.out)["settings"]["resample"]["name"] == "subsample"
+    assert main([*args, "--quiet"]) == 0  # no hidden variables: the regulator count decides, as before
+    assert json.loads(capsys.readouterr().out)["settings"]["resample"]["name"] == "bootstrap"
