@@ -7,8 +7,8 @@ Per seed of ``--gen`` (seeds counted from the generator's first, as ``bench_regu
   observed BIC, CPU seconds;
 * ``oracle``: structural EM from the true structure with the true h, then ``climb`` (the missing
   optimum, when it scores higher than what auto kept);
-* ``move``: the move applied to auto's final model (move off), then ``climb_once``: the candidates'
-  scores, and whether it reaches the oracle's children.
+* ``move``: the move applied to auto's final model (move off), then ``climb_once``: each
+  candidate's score after one re-assignment, and the model the move and a climb reach.
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_joint_move.py --gen hub --seeds 2,3 [--both]
 """
@@ -50,7 +50,8 @@ def describe(em: StructuralEM, kid_sets, hs_true) -> str:
         col = cols[int(np.argmax(corr))]
         ch = kids_of(em, col)
         p = len(ch & kids) / len(ch) if ch else 0.0
-        out.append(f"{len(ch & kids)}/{len(kids)} (+{len(ch - kids)}) P {p:.2f} R {len(ch & kids) / len(kids):.2f} |corr| {max(corr):.3f}")
+        hit = len(ch & kids)
+        out.append(f"{hit}/{len(kids)} (+{len(ch - kids)}) P {p:.2f} R {hit / len(kids):.2f} |corr| {max(corr):.3f}")
     return "; ".join(out)
 
 
@@ -75,29 +76,34 @@ def main() -> None:
         ds = from_array(x, names, standardize=False)
         hs, found, cpu = run_auto(ds, False)
         em = hs.em
-        print(f"{args.gen} seed {seed}: auto (move off) kept {len(found)}, {em.observed_bic():.2f}, {describe(em, kid_sets, hs_true)}, {cpu:.1f} s CPU", flush=True)
+        show = lambda m, k=kid_sets, t=hs_true: f"{m.observed_bic():.2f} ({describe(m, k, t)})"  # noqa: E731
+        print(f"{args.gen} seed {seed}: auto (move off) kept {len(found)}, {show(em)}, {cpu:.1f} s CPU", flush=True)
         if not args.no_oracle:
             edges = [(names[p], names[c]) for p, c in true_edges(args.gen, seed)]
-            hidden = {f"H{j + 1}": (h, [names[k] for k in sorted(kids)]) for j, (kids, h) in enumerate(zip(kid_sets, hs_true, strict=True))}
+            hidden = {
+                f"H{j + 1}": (h, [names[k] for k in sorted(kids)])
+                for j, (kids, h) in enumerate(zip(kid_sets, hs_true, strict=True))
+            }
             orc = StructuralEM(ds, hidden=hidden, initial_edges=edges)
             orc.run()
             orc_c = climb(orc)
-            print(f"  oracle {orc.observed_bic():.2f} ({describe(orc, kid_sets, hs_true)}), climbed {orc_c.observed_bic():.2f} ({describe(orc_c, kid_sets, hs_true)})", flush=True)
+            print(f"  oracle {show(orc)}, climbed {show(orc_c)}", flush=True)
         if em.n_vars > em.n_obs:
             c0 = time.process_time()
             for col in range(em.n_obs, em.n_vars):
-                for label, edges in joint.joint_candidates(em, col):
+                for y, edges in joint.joint_candidates(em, col):
                     new = copy_model(em)
                     new.edges, new.warmup = edges, joint.JOINT_WARMUP
                     new.run()
-                    print(f"  move {em.names[col]} {label}: {new.observed_bic():.2f} ({describe(new, kid_sets, hs_true)})", flush=True)
+                    print(f"  move {em.names[col]} -> {em.names[y]}: {show(new)}", flush=True)
             moved = joint.joint_reassign(em)
             if moved is not em:
                 moved = climb_once(moved)
-            print(f"  move accepted: {moved is not em}, {moved.observed_bic():.2f} ({describe(moved, kid_sets, hs_true)}), {time.process_time() - c0:.1f} s CPU", flush=True)
+            cpu = time.process_time() - c0
+            print(f"  move accepted: {moved is not em}, {show(moved)}, {cpu:.1f} s CPU", flush=True)
         if args.both:
             hs2, found2, cpu2 = run_auto(ds, True)
-            print(f"  auto (move on) kept {len(found2)}, {hs2.em.observed_bic():.2f}, {describe(hs2.em, kid_sets, hs_true)}, {cpu2:.1f} s CPU", flush=True)
+            print(f"  auto (move on) kept {len(found2)}, {show(hs2.em)}, {cpu2:.1f} s CPU", flush=True)
 
 
 if __name__ == "__main__":

@@ -12,20 +12,21 @@ from engine.data import from_array
 from engine.hidden import joint
 from engine.hidden.em import StructuralEM
 from engine.hidden.joint import joint_candidates, joint_reassign
+from engine.hidden.takeover import take_over
 
 
-def chain_model(seed: int, m: int = 300) -> StructuralEM:
-    """h -> x0..x5 (loads 0.9), started and converged as a chain H -> X0 -> X1 -> ... -> X5: each
-    child hangs off the one before, so H's only child is X0 and its grandchildren are X1 alone."""
+def tied_model(seed: int, m: int = 200) -> StructuralEM:
+    """h -> x0..x5 (loads 0.9), started with H -> X0..X4 and X5 tied to H's children by edges both
+    ways (X5 -> X0, X5 -> X1, X2 -> X5, X3 -> X5), and converged: structural EM keeps X5 off H."""
     rng = np.random.default_rng(seed)
     h = rng.normal(size=m)
-    x = np.column_stack([0.9 * h + 0.5 * rng.normal(size=m) for _ in range(6)])
+    x = np.column_stack([0.9 * h + 0.6 * rng.normal(size=m) for _ in range(6)])
     x = (x - x.mean(0)) / x.std(0)
     names = [f"X{i}" for i in range(6)]
     em = StructuralEM(
         from_array(x, names, standardize=False),
-        hidden={"H1": (x[:, 0], ["X0"])},
-        initial_edges=[(f"X{i}", f"X{i + 1}") for i in range(5)],
+        hidden={"H1": (x[:, :5].mean(axis=1), names[:5])},
+        initial_edges=[("X5", "X0"), ("X5", "X1"), ("X2", "X5"), ("X3", "X5")],
     )
     em.run()
     return em
@@ -83,24 +84,24 @@ class TestJointCandidates:
 
 
 class TestJointReassign:
-    def test_reaches_the_planted_children_from_a_chain(self):
-        """From the chain H -> X0 -> ... -> X5 (H's grandchild is X1 alone, and each single edge
-        H -> Xi is worth nothing given the chain) H gets all six children within the move's
-        rounds and structural EM's own moves, and the observed-data score rises; the input is left
-        as it is."""
-        for seed in range(3):
-            em = chain_model(seed)
-            assert children(em) == [0]  # structural EM alone stays in the chain
+    def test_reaches_the_planted_children_where_the_take_over_does_not(self):
+        """From the tied start H gets X5 too (all six planted children) and the observed-data
+        score rises; the take-over move (one proxy child's edges) leaves H with five; the input is
+        left as it is."""
+        for seed in (0, 2, 3, 4):
+            em = tied_model(seed)
+            assert children(em) == [0, 1, 2, 3, 4]  # structural EM alone keeps X5 tied
             before, edges = em.observed_bic(), list(em.edges)
             new = joint_reassign(em)
             assert em.edges == edges and em.observed_bic() == before
             assert children(new) == [0, 1, 2, 3, 4, 5]
             assert new.observed_bic() > before + 5.0
+            assert children(take_over(em)) == [0, 1, 2, 3, 4]
 
     def test_never_lowers_the_score_it_accepts(self):
-        """Whatever it returns scores at least as high as its input, on the chain, the proxy
+        """Whatever it returns scores at least as high as its input, on the tied model, the proxy
         model, and from the model it reached (where it returns that model or a better one)."""
-        for em in (chain_model(3), proxy_model(2)):
+        for em in (tied_model(3), proxy_model(2)):
             new = joint_reassign(em)
             assert new is em or new.observed_bic() > em.observed_bic()
             again = joint_reassign(new)
@@ -113,8 +114,8 @@ class TestJointReassign:
         calls = []
         monkeypatch.setattr(joint, "joint_reassign", lambda em: calls.append(1) or em)
         monkeypatch.setattr(joint, "JOINT", False)
-        climb_mod.climb_taken_over(chain_model(0))
+        climb_mod.climb_taken_over(tied_model(0))
         assert calls == []
         monkeypatch.setattr(joint, "JOINT", True)
-        climb_mod.climb_taken_over(chain_model(0))
+        climb_mod.climb_taken_over(tied_model(0))
         assert calls == [1]
