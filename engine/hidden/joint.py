@@ -45,8 +45,10 @@ from .takeover import _acyclic
 
 __all__ = ["JOINT", "JOINT_ROUNDS", "JOINT_WARMUP", "joint_candidates", "joint_reassign"]
 
-#: the move on in auto's trials (:func:`engine.hidden.climb.climb_taken_over`)
-JOINT = True
+#: the move in auto's trials (:func:`engine.hidden.climb.climb_taken_over`, after the take-over
+#: move): off, measured and not adopted (1.6x auto's CPU on ``hub``, no seed gained in count;
+#: docs/decisions/hidden-regulators-joint-move.md)
+JOINT = False
 
 #: rounds of the move (each re-assigns at most one variable to each hidden variable)
 JOINT_ROUNDS = 3
