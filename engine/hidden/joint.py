@@ -46,8 +46,8 @@ from .takeover import _acyclic
 __all__ = ["JOINT", "JOINT_ROUNDS", "JOINT_WARMUP", "joint_candidates", "joint_reassign"]
 
 #: the move in auto's trials (:func:`engine.hidden.climb.climb_taken_over`, after the take-over
-#: move): off, measured and not adopted (1.6x auto's CPU on ``hub``, no seed gained in count;
-#: docs/decisions/hidden-regulators-joint-move.md)
+#: move): off, measured and not adopted (on ``hub`` and ``layered`` it traded one recovered seed for
+#: another, at 1.1-1.4x auto's CPU and more; docs/decisions/hidden-regulators-joint-move.md)
 JOINT = False
 
 #: rounds of the move (each re-assigns at most one variable to each hidden variable)
