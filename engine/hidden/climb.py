@@ -16,6 +16,7 @@ import numpy as np
 
 from ..search.order import order_climb
 from ..search.restarts import climb_with_restarts
+from . import joint
 from .em import StructuralEM
 from .model_copy import copy_model
 from .takeover import take_over
@@ -57,11 +58,14 @@ def climb(em: StructuralEM, restarts: tuple[int, int] = RESTARTS, *, takeover: b
 
 def climb_taken_over(em: StructuralEM, restarts: tuple[int, int] = RESTARTS) -> StructuralEM:
     """The take-over move of :mod:`.takeover` on ``em`` (with :data:`TAKEOVER`, on a model with
-    hidden variables), and when that raises the observed-data score, :func:`climb_once` again from
-    the model it reached; otherwise ``em`` itself."""
+    hidden variables), then the joint re-assignment of :mod:`.joint` (with ``joint.JOINT``), and
+    when they raise the observed-data score, :func:`climb_once` again from the model reached;
+    otherwise ``em`` itself."""
     if not TAKEOVER or em.n_vars == em.n_obs or em.fixed_structure or restarts[0] <= 0 or restarts[1] <= 0:
         return em
     moved = take_over(em)
+    if joint.JOINT:
+        moved = joint.joint_reassign(moved)
     return em if moved is em else climb_once(moved, restarts)
 
 
