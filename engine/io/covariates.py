@@ -24,6 +24,7 @@ import csv
 import dataclasses
 import os
 from dataclasses import dataclass
+from io import StringIO
 from pathlib import Path
 
 import numpy as np
@@ -31,6 +32,7 @@ import pandas as pd
 
 from ..data import Dataset
 from ..exceptions import DataValidationError
+from .files import decode_text
 
 __all__ = [
     "Covariates",
@@ -194,9 +196,15 @@ def read_covariates(path: str | os.PathLike, dataset: Dataset) -> Covariates:
 def read_covariate_table(source, label: str) -> pd.DataFrame:
     """The covariate table in ``source`` (a path or a binary file object), every cell as text, the
     separator sniffed; a file that is not a CSV/TSV table is one error naming ``label``."""
+    raw = source.read() if hasattr(source, "read") else Path(source).read_bytes()
+    text = decode_text(raw if isinstance(raw, bytes) else raw.encode(), label, "is not a text table (CSV or TSV).")
+    try:  # the separators a table uses (the csv sniffer alone may split a one-column file on a letter)
+        sep = csv.Sniffer().sniff("\n".join(text.splitlines()[:20]), delimiters=",\t;|").delimiter
+    except csv.Error:
+        sep = ","
     try:
-        frame = pd.read_csv(source, sep=None, engine="python", dtype=str)
-    except (ValueError, pd.errors.ParserError, UnicodeDecodeError, csv.Error) as exc:  # csv: the sniffer (empty file)
+        frame = pd.read_csv(StringIO(text), sep=sep, dtype=str)
+    except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:
         raise DataValidationError(f"{label}: does not read as a CSV/TSV table ({exc}).") from None
     # trailing separators (a sheet saved from Excel): unnamed columns without a value are not annotations
     blank = [c for c in frame.columns[1:] if str(c).startswith("Unnamed: ") and frame[c].isna().all()]

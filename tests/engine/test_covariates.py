@@ -84,6 +84,9 @@ def test_bad_tables_are_named(rows, message):
         (None, "no such covariate file"),
         ("", "bad.csv: does not read as a CSV/TSV table"),  # the separator sniffer's csv.Error
         ("\n\n", "bad.csv: does not read as a CSV/TSV table"),
+        # one column of ids: the sniffer must not split it on a letter ('d') and blame a column 'd'
+        ("sample\n" + "".join(f"d{i}\n" for i in range(40)), "needs an instance-id column and at least one annotation"),
+        ("id\tbatch\n" + "".join(f"s{i}\tb{i % 2}\n" for i in range(39)), "no row for 1 instance(s)"),
     ],
 )
 def test_cli_bad_input_exits_2_with_one_line(files, tmp_path, capsys, text, message):
