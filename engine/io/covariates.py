@@ -202,6 +202,10 @@ def read_covariate_table(source, label: str) -> pd.DataFrame:
         sep = csv.Sniffer().sniff("\n".join(text.splitlines()[:20]), delimiters=",\t;|").delimiter
     except csv.Error:
         sep = ","
+    header = next(csv.reader(text.splitlines()[:1], delimiter=sep), [])
+    repeated = sorted({h.strip() for h in header if h.strip() and [g.strip() for g in header].count(h.strip()) > 1})
+    if repeated:  # pandas would rename the second one 'batch.1' silently
+        raise DataValidationError(f"{label}: column name(s) repeated in the header: {', '.join(repeated)}.")
     try:
         frame = pd.read_csv(StringIO(text), sep=sep, dtype=str)
     except (ValueError, pd.errors.ParserError, pd.errors.EmptyDataError) as exc:

@@ -87,6 +87,10 @@ def test_bad_tables_are_named(rows, message):
         # one column of ids: the sniffer must not split it on a letter ('d') and blame a column 'd'
         ("sample\n" + "".join(f"d{i}\n" for i in range(40)), "needs an instance-id column and at least one annotation"),
         ("id\tbatch\n" + "".join(f"s{i}\tb{i % 2}\n" for i in range(39)), "no row for 1 instance(s)"),
+        (
+            "sample,batch,batch\n" + "".join(f"s{i},b0,b1\n" for i in range(40)),
+            "column name(s) repeated in the header: batch",
+        ),
     ],
 )
 def test_cli_bad_input_exits_2_with_one_line(files, tmp_path, capsys, text, message):
