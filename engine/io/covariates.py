@@ -14,7 +14,7 @@ are annotations:
 The covariates are appended to the data as variables that may only be parents, named in
 :attr:`Dataset.covariates`, which the estimator and structural EM read (:mod:`engine.parent_only`:
 no edge into them, from genes or hidden variables; never a hidden variable's child). Every problem is one
-:class:`~engine.exceptions.DataValidationError` naming it: unknown or missing ids, a repeated id, a
+:class:`~engine.exceptions.DataValidationError` naming it: an instance without a row, a repeated id, a
 constant column, a missing value, a name that clashes with a variable.
 """
 
@@ -58,13 +58,20 @@ class Covariates:
     #: what each annotation column became, e.g. ``batch (3 levels -> 2 indicators)``, ``rin (numeric)``
     described: tuple[str, ...]
     source: str = ""
+    #: ids of the table's rows for samples not in the data (not used)
+    unused: tuple[str, ...] = ()
 
     def summary(self) -> str:
         return ", ".join(self.described)
 
     def line(self) -> str:
         """What was read, as the CLI and the explorer say it: each column's coding and the variables added."""
-        return f"{self.summary()}; parents only ({len(self.names)} variable(s) added: {', '.join(self.names)})"
+        rest = (
+            f"; {len(self.unused)} row(s) for samples not in the data not used: {_short(self.unused)}"
+            if self.unused
+            else ""
+        )
+        return f"{self.summary()}; parents only ({len(self.names)} variable(s) added: {', '.join(self.names)}){rest}"
 
 
 def _short(items, n: int = 5) -> str:
@@ -75,7 +82,7 @@ def _short(items, n: int = 5) -> str:
 def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str = "covariate table") -> Covariates:
     """Code the annotations of ``frame`` (first column: instance ids; cells as text) for the
     instances ``instances`` (the data's row labels, in order), checking them (module docstring)."""
-    rows = _matched_rows(frame, instances, source)
+    rows, unused = _matched_rows(frame, instances, source)
     names: list[str] = []
     columns: list[np.ndarray] = []
     described: list[str] = []
@@ -104,12 +111,13 @@ def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str
             f"{source}: covariate name(s) clash with variables of the data or with each other: "
             f"{_short(clash or [n for n in names if names.count(n) > 1])}."
         )
-    return Covariates(tuple(names), np.column_stack(columns), tuple(described), source)
+    return Covariates(tuple(names), np.column_stack(columns), tuple(described), source, unused)
 
 
 def _matched_rows(frame: pd.DataFrame, instances, source: str) -> pd.DataFrame:
     """The annotation columns of ``frame`` (names stripped), one row per instance of ``instances`` in
-    their order; ids missing, unknown or repeated are one error each."""
+    their order, and the ids of rows for samples not in the data (not used: a sample sheet often
+    lists the whole study); an instance without a row or an id listed twice is one error each."""
     if frame.shape[1] < 2:
         raise DataValidationError(f"{source}: needs an instance-id column and at least one annotation column.")
     if instances is None:
@@ -122,11 +130,9 @@ def _matched_rows(frame: pd.DataFrame, instances, source: str) -> pd.DataFrame:
     missing = [i for i in wanted if i not in set(ids)]
     if missing:
         raise DataValidationError(f"{source}: no row for {len(missing)} instance(s) of the data: {_short(missing)}.")
-    unknown = [i for i in ids if i not in set(wanted)]
-    if unknown:
-        raise DataValidationError(f"{source}: id(s) not among the data's instances: {_short(unknown)}.")
+    unused = tuple(i for i in ids if i not in set(wanted))  # a sample sheet of the whole study: noted
     rows = frame.set_axis(ids, axis=0).iloc[:, 1:].loc[wanted]
-    return rows.set_axis([str(c).strip() for c in rows.columns], axis=1)
+    return rows.set_axis([str(c).strip() for c in rows.columns], axis=1), unused
 
 
 def _cells(rows: pd.DataFrame, col: str, source: str) -> pd.Series:
@@ -147,7 +153,7 @@ def code_for_model(frame: pd.DataFrame, instances, names, *, source: str = "cova
     indicator is then 0) and a column may be constant. At most one level of a column may be
     outside the model's indicators (the reference level learn chose); more is an error naming
     them, since those samples cannot be coded."""
-    rows = _matched_rows(frame, instances, source)
+    rows, unused = _matched_rows(frame, instances, source)
     columns, described, done = [], [], set()
     for name in names:
         col, _, level = name.partition("=")
@@ -181,7 +187,7 @@ def code_for_model(frame: pd.DataFrame, instances, names, *, source: str = "cova
         ref = f"; {other[0]}: the reference" if other else ""
         described.append(f"{', '.join(f'{col}={k}' for k in known)} (indicators of {col}{ref})")
     values = np.column_stack(columns) if columns else np.zeros((len(rows), 0))
-    return Covariates(tuple(names), values, tuple(described), source)
+    return Covariates(tuple(names), values, tuple(described), source, unused)
 
 
 def read_covariates(path: str | os.PathLike, dataset: Dataset) -> Covariates:

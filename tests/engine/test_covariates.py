@@ -57,11 +57,22 @@ def test_the_dataset_names_its_covariates_and_keeps_them_through_a_subset():
     np.testing.assert_allclose(both.values[:, 2], [-1, 1, -1, 1])
 
 
+def test_a_sample_sheet_of_the_whole_study_is_used_for_the_data_s_samples():
+    """Rows for samples not in the data (a sheet of the whole study, samples dropped by QC) are left
+    out and said, not refused; the levels are those of the data's samples."""
+    cov = code_covariates(
+        pd.DataFrame({"id": ["s9", "s1", "s2", "s3", "s8"], "batch": ["c", "a", "b", "a", "c"]}),
+        ["s1", "s2", "s3"],
+        ["g1"],
+    )
+    assert cov.names == ("batch=b",) and cov.values[:, 0].tolist() == [0.0, 1.0, 0.0]
+    assert cov.unused == ("s9", "s8") and cov.line().endswith("2 row(s) for samples not in the data not used: s9, s8")
+
+
 @pytest.mark.parametrize(
     "rows, message",
     [
         ({"id": ["s1", "s2"], "batch": ["a", "b"]}, "no row for 1 instance(s) of the data: s3"),
-        ({"id": ["s1", "s2", "s3", "s9"], "batch": ["a", "b", "a", "b"]}, "not among the data's instances: s9"),
         ({"id": ["s1", "s2", "s3", "s3"], "batch": ["a", "b", "a", "b"]}, "listed twice: s3"),
         ({"id": ["s1", "s2", "s3"], "batch": ["a", "a", "a"]}, "column 'batch' is constant"),
         ({"id": ["s1", "s2", "s3"], "rin": ["7", "7", "7"]}, "column 'rin' is constant"),
