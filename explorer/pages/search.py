@@ -400,7 +400,7 @@ def render() -> None:
     design = text.design_summary(session.dataset)
     st.caption(
         f"{session.label} — {session.dataset.summary()}{'; ' + design if design else ''}. "
-        f"Search: {text.settings_summary(session.settings, session.regulators, session.dataset.names)} "
+        f"Search: {text.settings_summary(session.settings, session.regulators, session.dataset.names, session.dataset.covariates)} "
         "(change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
