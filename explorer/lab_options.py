@@ -151,7 +151,8 @@ def say_regulators_applied() -> None:
     variables, names the ones that are not (a typo, an alias or an unmeasured gene is then visible
     where the list was given) and the ones listed twice (counted once)."""
     session = state.session()
-    listed = session.regulators
+    covariates = set(session.dataset.covariates)  # added to the list as parents, not listed by the user
+    listed = [r for r in session.regulators or () if r not in covariates]
     if not listed:
         return
     names = set(session.dataset.names)

@@ -210,7 +210,7 @@ def apply_settings(new: dict | SearchSettings, regulators: list[str] | None | bo
             s.set_settings(new, regulators)
             # said on the Search page: Apply restarts the search, and a converged network is gone
             dropped = f" (the {moves} move(s) made before are not kept, and cannot be undone)" if moves else ""
-            summary = text.settings_summary(s.settings, s.regulators, s.dataset.names)
+            summary = text.settings_summary(s.settings, s.regulators, s.dataset.names, s.dataset.covariates)
             said = f"Settings applied: {summary}. The search starts again from the empty network{dropped}."
             s.notice = f"{said} {s.notice}" if s.notice else said
     except IdealParentError as exc:

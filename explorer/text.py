@@ -59,20 +59,21 @@ def cpd_label(settings: SearchSettings) -> str:
     return f"{settings.cpd} ({', '.join(options)})" if options else settings.cpd
 
 
-def regulators_summary(regulators: list[str] | None, names) -> str:
+def regulators_summary(regulators: list[str] | None, names, covariates=()) -> str:
     """The candidate-regulator list in force, with counts, e.g. "regulators: 115 of 143 listed
-    names found" ("" without a list: every variable may be a parent)."""
-    if not regulators:
+    names found" ("" without a list: every variable may be a parent). The data's ``covariates``,
+    added to the list as parents, are not names the user listed and are not counted."""
+    listed = [r for r in dict.fromkeys(regulators or ()) if r not in set(covariates)]
+    if not listed:
         return ""
-    listed = list(dict.fromkeys(regulators))
     found = len(listed) - len(resolve_regulators(listed, list(names))[2])  # as the engine matches them
     return f"regulators: {found} of {len(listed)} listed name{'s' if len(listed) != 1 else ''} found"
 
 
-def settings_summary(settings: SearchSettings, regulators: list[str] | None = None, names=()) -> str:
+def settings_summary(settings: SearchSettings, regulators: list[str] | None = None, names=(), covariates=()) -> str:
     """Every search setting in force, in words (what the sidebar shows may not be applied yet),
     with the candidate-regulator list and its counts when there is one (``names``: the data's
-    variables)."""
+    variables; ``covariates``: its covariate columns, parents added to the list, not counted)."""
     mp = settings.max_parents
     parts = [f"max parents {mp if mp else 'unlimited'}", f"CPD {cpd_label(settings)}"]
     if settings.method == "ideal":
@@ -80,7 +81,7 @@ def settings_summary(settings: SearchSettings, regulators: list[str] | None = No
         head = f"Ideal parent, K={settings.k}, measure {settings.measure.upper()}, {queue} queue"
     else:
         head = "Greedy"
-    regs = regulators_summary(regulators, names)
+    regs = regulators_summary(regulators, names, covariates)
     return ", ".join([head, *parts]) + (f"; {regs}" if regs else "")
 
 

@@ -113,6 +113,11 @@ HOW_TO_READ = """
 """
 
 
+def metric_text(x: float) -> str:
+    """A summary figure to three decimals ("n/a" for NaN); a value that rounds to zero is 0.000, not -0.000."""
+    return "n/a" if math.isnan(x) else f"{round(x, 3) + 0.0:.3f}"
+
+
 def _families(stepper, names: list[str]) -> tuple[int, ...] | None:
     """The children whose candidates the page compares: all (None) on a network of up to
     :data:`FAMILIES_ABOVE` variables; otherwise the families picked in a multiselect (by default
@@ -240,9 +245,6 @@ def render() -> None:
         st.info("No candidate with both an estimate and an exact gain yet: press the button above.")
         return
 
-    def _fmt(x: float) -> str:
-        return "n/a" if math.isnan(x) else f"{x:.3f}"
-
     st.subheader("Summary")
     cols = st.columns(4)
     cols[0].metric(
@@ -252,39 +254,39 @@ def render() -> None:
     )
     cols[1].metric(
         "Fraction C1 ≤ exact",
-        _fmt(summary.frac_c1_below),
+        metric_text(summary.frac_c1_below),
         help="Share of the points on or below the diagonal in the C1 plot (1 = all).",
     )
     cols[2].metric(
         "Fraction C2 ≤ exact",
-        _fmt(summary.frac_c2_below),
+        metric_text(summary.frac_c2_below),
         help="Share of the points on or below the diagonal in the C2 plot (1 = all).",
     )
     cols[3].metric(
         "Fraction C1 ≤ C2",
-        _fmt(summary.frac_c1_le_c2),
+        metric_text(summary.frac_c1_le_c2),
         help="C2 also refits the noise variance, so it should never be below C1.",
     )
     cols = st.columns(4)
     cols[0].metric(
         "Spearman (C1, exact)",
-        _fmt(summary.spearman_c1),
+        metric_text(summary.spearman_c1),
         help="Rank correlation: 1 means C1 orders the candidates exactly as the true gains do.",
     )
     cols[1].metric(
         "Spearman (C2, exact)",
-        _fmt(summary.spearman_c2),
+        metric_text(summary.spearman_c2),
         help="Rank correlation of C2 with the exact gain.",
     )
     cols[2].metric(
         "Top-1 agreement",
-        _fmt(summary.top_agreement),
+        metric_text(summary.top_agreement),
         help=f"Over the {summary.n_families} families with at least two candidates: the share whose "
         "best candidate by C2 is also the best one exactly.",
     )
     cols[3].metric(
         "Largest C2 − exact",
-        _fmt(summary.max_excess_c2),
+        metric_text(summary.max_excess_c2),
         help="At most 0 when C2 never over-estimates a gain.",
     )
 

@@ -63,8 +63,10 @@ POLL_SECONDS = 0.5
 AVERAGED_LIMIT = 5000
 
 INTRO = """
-How sure is the search of each edge? The **bootstrap** relearns the network on *B* data sets of the
-same size, each drawn **with replacement** from your instances, with the sidebar's search settings.
+How sure is the search of each edge? The **bootstrap** relearns the network on *B* data sets drawn
+from your instances, with the sidebar's search settings: each as many rows as the data **with
+replacement**, or half the rows **without replacement** when there are few rows per candidate parent
+(**Resampling** below: "auto" says which it used).
 An edge's **strength** is the share of replicates that have it (either way round); its
 **direction** is the share of those that point the way shown. Strengths near 1 are edges the data
 support whatever the sample; an edge found once in a while is noise. The **averaged network** keeps

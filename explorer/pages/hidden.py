@@ -373,8 +373,9 @@ def _report_section(session, hs, names: list[str], values) -> None:
     )
     measured = set(session.dataset.names)
     listed = [g for g in session.regulators or () if g in measured] or None  # the list's names in the data
+    own = [g for g in listed or () if g not in session.dataset.covariates] or None  # the covariates not counted
     for r in reports:
-        st.markdown(report_line(r, listed))
+        st.markdown(report_line(r, own))
         r.extra["leverage"], r.extra["flagged_instances"] = profile_flags(r)  # in the JSON, as in the network's
     table_slot = st.empty()
     c1, c2 = st.columns(2)

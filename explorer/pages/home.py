@@ -45,7 +45,8 @@ def render() -> None:
         )
     if dataset.notes:
         st.markdown("\n".join(f"- {note}" for note in dataset.notes))
-    st.caption(f"Search settings: {text.settings_summary(session.settings, session.regulators, dataset.names)}.")
+    summary = text.settings_summary(session.settings, session.regulators, dataset.names, dataset.covariates)
+    st.caption(f"Search settings: {summary}.")
     st.page_link("explorer/pages/search.py", label="Go to the Search page", icon="➡️")
 
 

@@ -397,10 +397,10 @@ def render() -> None:
     state.init_state()
     st.title("Search")
     session = state.session()
-    design = text.design_summary(session.dataset)
+    design, data = text.design_summary(session.dataset), session.dataset
     st.caption(
         f"{session.label} — {session.dataset.summary()}{'; ' + design if design else ''}. "
-        f"Search: {text.settings_summary(session.settings, session.regulators, session.dataset.names)} "
+        f"Search: {text.settings_summary(session.settings, session.regulators, data.names, data.covariates)} "
         "(change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
