@@ -157,8 +157,9 @@ def _families(stepper, names: list[str]) -> tuple[int, ...] | None:
 def _gap_notes(summary) -> None:
     """Which gaps of C1 <= C2 <= exact the plots show, and why one is absent (linear Gaussian)."""
     st.caption(
-        f"Of these {summary.n} candidates, {summary.n_c1_gap} have C1 visibly below C2 (by more than "
-        f"{GAP_RTOL:.0%}) and {summary.n_c2_exact} have C2 equal to the exact gain."
+        f"Of these {summary.n} candidates, {summary.n_c1_gap} {'has' if summary.n_c1_gap == 1 else 'have'} C1 "
+        f"visibly below C2 (by more than {GAP_RTOL:.0%}) and {summary.n_c2_exact} "
+        f"{'has' if summary.n_c2_exact == 1 else 'have'} C2 equal to the exact gain."
     )
     if summary.n_c1_gap == 0:
         st.info(C1_GAP_NOTE)
