@@ -58,10 +58,11 @@ def parent_only_names(dataset: Dataset, names: Iterable[str] | None = (), *, req
 def parent_only_index(names: Iterable[str], variables: Sequence[str]) -> list[int]:
     """Positions of ``names`` among ``variables`` (sorted); an unknown name is a :class:`ParameterError`."""
     where = {str(v): i for i, v in enumerate(variables)}
-    unknown = [n for n in check_parent_only(names) if n not in where]
+    names = check_parent_only(names)
+    unknown = [n for n in names if n not in where]
     if unknown:
         raise ParameterError(f"`parent_only` names variable(s) not in the data: {', '.join(map(repr, unknown))}.")
-    return sorted(where[n] for n in check_parent_only(names))
+    return sorted(where[n] for n in names)
 
 
 def edges_into(cols: Iterable[int], n_vars: int) -> list[tuple[int, int]]:

@@ -86,11 +86,9 @@ def score_covariates(args: argparse.Namespace, network, dataset, model: str):
             "with --covariates FILE (first column: DATA's instance ids), as learn was given it."
         )
     label = os.path.basename(path)
-    if not os.path.isfile(path):
-        raise DataValidationError(f"{label}: no such covariate file.")
+    frame = read_covariate_table(path, label)
     if not learned_with:
         raise ParameterError(f"{model} was learned without covariates: --covariates {label} has nothing to give it.")
-    frame = read_covariate_table(path, label)
     if recorded is None:  # saved before settings.parent_only: the variables the table's columns code
         columns = {str(c).strip() for c in frame.columns[1:]}
         recorded = [v for v in observed if v in columns or ("=" in v and v.partition("=")[0] in columns)]

@@ -193,15 +193,15 @@ def code_for_model(frame: pd.DataFrame, instances, names, *, source: str = "cova
 def read_covariates(path: str | os.PathLike, dataset: Dataset) -> Covariates:
     """The covariate table at ``path`` coded for ``dataset``'s instances (:func:`code_covariates`)."""
     label = Path(path).name
-    if not Path(path).is_file():
-        raise DataValidationError(f"{label}: no such covariate file.")
     frame = read_covariate_table(path, label)
     return code_covariates(frame, dataset.instance_labels, dataset.names, source=label)
 
 
 def read_covariate_table(source, label: str) -> pd.DataFrame:
     """The covariate table in ``source`` (a path or a binary file object), every cell as text, the
-    separator sniffed; a file that is not a CSV/TSV table is one error naming ``label``."""
+    separator sniffed; a missing file or one that is not a CSV/TSV table is one error naming ``label``."""
+    if not hasattr(source, "read") and not Path(source).is_file():
+        raise DataValidationError(f"{label}: no such covariate file.")
     raw = source.read() if hasattr(source, "read") else Path(source).read_bytes()
     text = decode_text(raw if isinstance(raw, bytes) else raw.encode(), label, "is not a text table (CSV or TSV).")
     try:  # the separators a table uses (the csv sniffer alone may split a one-column file on a letter)
