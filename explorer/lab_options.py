@@ -15,6 +15,7 @@ from engine.exceptions import IdealParentError
 from engine.io.files import decode_text
 from engine.io.regulators import parse_regulators, repeated_regulators, resolve_regulators
 from explorer import state
+from explorer.text import listed_regulators
 
 __all__ = [
     "header_option",
@@ -151,8 +152,7 @@ def say_regulators_applied() -> None:
     variables, names the ones that are not (a typo, an alias or an unmeasured gene is then visible
     where the list was given) and the ones listed twice (counted once)."""
     session = state.session()
-    covariates = set(session.dataset.covariates)  # added to the list as parents, not listed by the user
-    listed = [r for r in session.regulators or () if r not in covariates]
+    listed = listed_regulators(session.regulators, session.dataset.covariates)
     if not listed:
         return
     names = set(session.dataset.names)

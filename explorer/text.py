@@ -59,11 +59,18 @@ def cpd_label(settings: SearchSettings) -> str:
     return f"{settings.cpd} ({', '.join(options)})" if options else settings.cpd
 
 
+def listed_regulators(regulators: list[str] | None, covariates=()) -> list[str]:
+    """The names the user listed: the regulators in force (once each) without the data's
+    ``covariates``, which are added to the list as parents but were not listed."""
+    added = set(covariates)
+    return [r for r in dict.fromkeys(regulators or ()) if r not in added]
+
+
 def regulators_summary(regulators: list[str] | None, names, covariates=()) -> str:
     """The candidate-regulator list in force, with counts, e.g. "regulators: 115 of 143 listed
     names found" ("" without a list: every variable may be a parent). The data's ``covariates``,
     added to the list as parents, are not names the user listed and are not counted."""
-    listed = [r for r in dict.fromkeys(regulators or ()) if r not in set(covariates)]
+    listed = listed_regulators(regulators, covariates)
     if not listed:
         return ""
     found = len(listed) - len(resolve_regulators(listed, list(names))[2])  # as the engine matches them

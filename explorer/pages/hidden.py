@@ -19,7 +19,7 @@ from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from engine.hidden.leverage import profile_leverage
-from explorer import actions, export, gene_sets_box, state
+from explorer import actions, export, gene_sets_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
@@ -373,7 +373,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
     )
     measured = set(session.dataset.names)
     listed = [g for g in session.regulators or () if g in measured] or None  # the list's names in the data
-    own = [g for g in listed or () if g not in session.dataset.covariates] or None  # the covariates not counted
+    own = text.listed_regulators(listed, session.dataset.covariates) or None  # the covariates not counted
     for r in reports:
         st.markdown(report_line(r, own))
         r.extra["leverage"], r.extra["flagged_instances"] = profile_flags(r)  # in the JSON, as in the network's
