@@ -1,12 +1,11 @@
-"""Smoke cases of the seventh #22 session's hold-out generators: ``roots``
-(benchmarks/planted_roots.py, through ``planted_general``) and
-``benchmarks/bench_regulators_genome_pulse.py``.
+"""Smoke cases of the seventh #22 session's general-network hold-out, ``roots``
+(benchmarks/planted_roots.py, through ``planted_general``; its genome hold-out,
+``benchmarks/bench_regulators_genome_pulse.py``, is in test_bench_holdouts_pulse.py).
 
-They check what the generators plant (shapes and ranges, determinism, the null is the same network
+They check what the generator plants (shapes and ranges, determinism, the null is the same network
 without the roots, the children follow their root, the skeleton is small-world, the noise kinds)
-on seeds outside the hold-out ranges (1200-1209 and 1300-1309); they never run the search: the
-hold-outs' recovery is measured once, at the end of the session, by
-``bench_regulators.py --only roots --null`` and the pulse script."""
+on seeds outside the hold-out's 1200-1209; they never run the search: the hold-out's recovery is
+measured once, at the end of the session, by ``bench_regulators.py --only roots --null``."""
 
 from __future__ import annotations
 
