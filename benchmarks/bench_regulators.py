@@ -20,9 +20,10 @@
 3. Proposal time (both sources) on random networks of 500 and 2000 variables, after a search.
 
 Run:  python benchmarks/bench_regulators.py [--seeds 10] [--load L] [--skip-timing] [--only GEN]
-The hold-out (``planted_general.HOLD_OUT``, ``mixed``, seeds 1000-1009: indices 0-9 of its seed
-counter), once, on the final code (``--only mixed-null`` runs only its null networks):
-      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only mixed --null
+The hold-out (``planted_general.HOLD_OUT``, ``roots``, seeds 1200-1209: indices 0-9 of its seed
+counter), once, on the final code (``--only roots-null`` runs only its null networks; ``GEN-null``
+does the same for any generator):
+      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only roots --null
 """
 
 from __future__ import annotations
@@ -268,7 +269,7 @@ def general(name: str, seeds: int, null: bool, first: int = 0) -> dict:
         print(f"  {name} null: false regulators on {added}/{seeds}")
     else:
         n_roots = sum(len(r["roots"]) for r in rows)
-        roots = f"; planted roots recovered {sum(sum(r['roots']) for r in rows)}/{n_roots}" if n_roots > seeds else ""
+        roots = f"; planted roots recovered {sum(sum(r['roots']) for r in rows)}/{n_roots}"
         print(f"  {name}: recovered {sum(r['ok'] for r in rows)}/{seeds}, added on {added}/{seeds}{roots}")
     kept = [g for r in rows for g in r["real"]]
     if kept:
@@ -345,15 +346,15 @@ def main() -> None:
     ap.add_argument("--first", type=int, default=0, help="general generators: the first seed (to split a run)")
     ap.add_argument("--load", type=float, default=None)
     ap.add_argument("--skip-timing", action="store_true")
-    gens = ["rn", "dag", "dag-root", "null", "timing", "general", *SPECS, f"{HOLD_OUT}-null"]
+    gens = ["rn", "dag", "dag-root", "null", "timing", "general", *SPECS, *(f"{g}-null" for g in SPECS)]
     ap.add_argument("--only", choices=gens, default=None)
     ap.add_argument("--hold-out", action="store_true", help=f"also run the hold-out generator ({HOLD_OUT!r})")
     ap.add_argument("--null", action="store_true", help="with --only GEN: its null networks too")
     ap.add_argument("--null-only", action="store_true", help="with --only GEN: only its null networks")
     ap.add_argument("--ceiling", action="store_true", help="with --only GEN: only H from the true structure (oracle)")
     args = ap.parse_args()
-    if args.only == f"{HOLD_OUT}-null":
-        args.only, args.null_only = HOLD_OUT, True
+    if args.only and args.only.endswith("-null") and args.only[: -len("-null")] in SPECS:
+        args.only, args.null_only = args.only[: -len("-null")], True
     print(f"python {platform.python_version()}, {os.cpu_count()} cores; M = {M}, {N} variables, {KIDS} children")
     t0 = time.perf_counter()
     if args.only in (None, "rn"):

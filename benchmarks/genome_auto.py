@@ -1,8 +1,10 @@
 """One `--hidden auto` run on a generated genome-scale table and what it kept, for the hold-out
 scripts of #22 (`bench_regulators_genome_holdout.py`, `bench_regulators_genome_hubs.py`,
-`bench_regulators_genome_cascade.py`, `bench_regulators_genome_batch.py`): each generator is its
-own, the run, the reading of its hidden variables and (for one removed regulator) the per-seed
-line and tally are the same."""
+`bench_regulators_genome_cascade.py`, `bench_regulators_genome_batch.py`,
+`bench_regulators_genome_slots.py`, `bench_regulators_genome_pulse.py`): each generator is its
+own, the run, the reading of its hidden variables (with the conditions that flag a profile) and
+(for one removed regulator) the per-seed line and tally are the same; :func:`top_proposals` gives
+the Hidden page's ranked proposals after a run."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import os
 import sys
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -33,7 +35,8 @@ def seed_range(text: str) -> list[int]:
 @dataclass
 class Kept:
     """One kept hidden variable: |r| of its profile with each removed regulator, its children,
-    its parents, the share of its variance they explain, its profile's leverage and realized gain."""
+    its parents, the share of its variance they explain, its profile's leverage and realized gain,
+    and the conditions that flag its profile as resting on one or two of them (empty if none)."""
 
     name: str
     r: list[float]
@@ -42,24 +45,35 @@ class Kept:
     parents_r2: float
     leverage: float
     gain: float
+    flagged: list[str] = field(default_factory=list)
 
 
 def run_auto(g: dict, source: str, seed: int) -> tuple[list[Kept], float, float]:
     """``--hidden auto --max-hidden 3`` with the generator's regulator list on ``g`` (``values``,
     ``names``, ``labels``, ``regulators``; ``removed``: (M, k) profiles of the removed regulators,
     or None): (the kept hidden variables, wall s, CPU s)."""
+    est, wall, cpu = fit_auto(g, source, seed)
+    return kept_of(est.hidden_search_, g), wall, cpu
+
+
+def fit_auto(g: dict, source: str, seed: int) -> tuple[IdealParentSearch, float, float]:
+    """The fitted estimator of :func:`run_auto`'s run, its wall and CPU seconds."""
     ds = from_array(g["values"], g["names"], instance_labels=g["labels"], source=source)
     est = IdealParentSearch(hidden="auto", max_hidden=3, regulators=g["regulators"], random_state=seed)
     t0, c0 = time.perf_counter(), time.process_time()
     est.fit(ds)
-    wall, cpu = time.perf_counter() - t0, time.process_time() - c0
-    hs = est.hidden_search_
+    return est, time.perf_counter() - t0, time.process_time() - c0
+
+
+def kept_of(hs, g: dict) -> list[Kept]:
+    """The kept hidden variables of a fitted run's ``HiddenSearch`` ``hs``, read against ``g``."""
     r2 = {r.name: r.parents_r2 for r in hs.report()}
     removed = None if g["removed"] is None else np.asarray(g["removed"]).reshape(len(g["labels"]), -1)
     kept = []
     for h in hs.hidden:
         prof = hs.hidden_profile(h.name)
         rs = [] if removed is None else [abs(float(np.corrcoef(prof, col)[0, 1])) for col in removed.T]
+        lev = profile_leverage(prof, g["labels"])
         kept.append(
             Kept(
                 name=h.name,
@@ -67,11 +81,12 @@ def run_auto(g: dict, source: str, seed: int) -> tuple[list[Kept], float, float]
                 children=set(h.children),
                 parents=[p for p, c in hs.edges() if c == h.name],
                 parents_r2=r2.get(h.name, 0.0),
-                leverage=profile_leverage(prof).leverage,
+                leverage=lev.leverage,
                 gain=h.realized_gain,
+                flagged=lev.instances,
             )
         )
-    return kept, wall, cpu
+    return kept
 
 
 def run_seed(g: dict, source: str, seed: int) -> tuple[str, bool, bool]:
@@ -121,3 +136,13 @@ def holdout_main(
         print(f"{args.gen}: a hidden variable kept on {kept}/{len(todo)}")
     else:
         print(f"{name}: R recovered (|r| >= 0.9) on {found}/{len(todo)}")
+
+
+def top_proposals(est: IdealParentSearch, n: int = 5) -> list:
+    """The Hidden page's ranked proposals after a fitted run: proposed afresh on the learned
+    network among the observed variables (the kept hidden variables left out), as
+    ``bench_regulators_genome.run_seed`` does."""
+    hs = est.hidden_search_
+    fresh = type(hs)(hs.dataset, hs.settings, em_options=hs.em_options)
+    fresh.set_edges([(p, c) for p, c in hs.em.edges if p < hs.n_observed and c < hs.n_observed])
+    return fresh.propose(n_proposals=n)

@@ -51,7 +51,14 @@ Generators (seeds 0-9 unless said):
   what it plants) - 25-60 variables, edge probability drawn in [0.04, 0.12] per seed, linear,
   quadratic, piecewise-linear and heteroscedastic responses mixed in one network, one or two hidden
   roots (4-20 and 3-8 children, possibly one shared), loads U(0.6, 1.6), M from {60, 120, 250, 500};
-  a seed is recovered when every root with >= 4 children is.
+  a seed is recovered when every root with >= 4 children is (seen since that session's end);
+* ``roots`` (the hold-out of the seventh #22 session, seeds 1200-1209, written before any tuning of
+  that session and run only on its final code; its own module, :mod:`planted_roots`, which says
+  what it plants) - 25-45 variables on a small-world skeleton (ring lattice, rewired edges),
+  weights +-U(0.3, 1.0), noise sd log-uniform in [0.4, 2.0] with Laplace noise on about 30 % of
+  the variables, one or two *small* hidden roots (4-9 children each, each child with 0-2 observed
+  parents, the first root's children local on the ring on half the seeds), loads +-U(0.6, 1.3)
+  scaled up to sum c^2 >= 4.5 per root, M drawn from 80..400.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -65,6 +72,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import planted_mixed
+import planted_roots
 
 
 @dataclass(frozen=True)
@@ -151,20 +159,25 @@ SPECS = {
         p_range=(0.08, 0.15),
         saturating=True,
     ),
-    # its own sampler (planted_mixed); the fields say its ranges for the reader
+    # their own samplers (planted_mixed, planted_roots); the fields say their ranges for the reader
     "mixed": Spec("mixed", 60, 0, "mixed", 0.0, (0.3, 1.1), (4, 20), (0.6, 1.6), 1000, 2, (0.6, 1.6)),
+    "roots": Spec("roots", 45, 0, "roots", 0.0, (0.3, 1.0), (4, 9), (0.6, 1.3), 1200, 2, (0.4, 2.0)),
 }
 
-#: the generator kept untouched until the end (#22, sixth session; ``hub`` was the first's,
-#: ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh`` the fifth's)
-HOLD_OUT = "mixed"
+#: the generator kept untouched until the end (#22, seventh session; ``hub`` was the first's,
+#: ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh`` the fifth's,
+#: ``mixed`` the sixth's)
+HOLD_OUT = "roots"
+
+#: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
+OWN_MODULE = {"mixed": planted_mixed, "roots": planted_roots}
 
 
 def n_vars(name: str, seed: int) -> int:
     """The number of observed variables of ``name`` for ``seed`` (``layered`` draws it)."""
     spec = SPECS[name]
-    if spec.kind == "mixed":
-        return planted_mixed.n_vars(seed)
+    if spec.kind in OWN_MODULE:
+        return OWN_MODULE[spec.kind].n_vars(seed)
     if spec.n_range is not None:
         return int(np.random.default_rng(6000 + spec.seed0 + seed).integers(spec.n_range[0], spec.n_range[1] + 1))
     if spec.kind != "layered":
@@ -210,8 +223,8 @@ def _weights(spec: Spec, rng: np.random.Generator, n: int | None = None) -> tupl
 def true_edges(name: str, seed: int) -> list[tuple[int, int]]:
     """The observed-to-observed edges (parent, child) of the generator's DAG for ``seed``."""
     spec = SPECS[name]
-    if spec.kind == "mixed":
-        return planted_mixed.true_edges(seed)
+    if spec.kind in OWN_MODULE:
+        return OWN_MODULE[spec.kind].true_edges(seed)
     _, w = _weights(spec, np.random.default_rng(7000 + spec.seed0 + seed), n_vars(name, seed))
     return [(int(p), int(c)) for p, c in zip(*np.nonzero(w), strict=True)]
 
@@ -248,8 +261,8 @@ def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarra
     """Data (M, N) scaled to unit variance, and per planted root its children and h (empty lists
     for a null network: the same network and noise without the roots)."""
     spec = SPECS[name]
-    if spec.kind == "mixed":
-        return planted_mixed.generate(seed, null=null)
+    if spec.kind in OWN_MODULE:
+        return OWN_MODULE[spec.kind].generate(seed, null=null)
     s = spec.seed0 + seed
     rng = np.random.default_rng(7000 + s)
     n = n_vars(name, seed)
