@@ -49,10 +49,10 @@ def offer() -> None:
     if chars is None or not chars.usable:
         return
     loaded = session.prepared.loaded
-    skipped = f" Skipped: {', '.join(chars.skipped)}." if chars.skipped else ""
-    if _in_use(chars, loaded.covariates):
-        st.caption(f"The sample characteristics of {uploaded.name} are covariates of the data.{skipped}")
+    if _in_use(chars, loaded.covariates):  # what they became is the note above (covariates_box)
+        st.caption(f"The sample characteristics of {uploaded.name} are covariates of the data (CLI: --covariates geo).")
         return
+    skipped = f" Skipped: {', '.join(chars.skipped)}." if chars.skipped else ""
     turned = ids_name_variables(chars.frame, loaded)
     st.caption(
         f"{uploaded.name} describes its samples by {', '.join(chars.usable)} (GEO sample characteristics)."
