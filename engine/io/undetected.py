@@ -115,7 +115,8 @@ def read_undetected(
             f"unusable column with --skip-unusable; Python: drop_non_numeric=True, max_missing={MAX_MISSING})."
         )
     keep = np.setdiff1d(np.arange(per_var.shape[1]), mostly)
-    read = [f"{names[j]!r}: {said[j]}" for j in said if j in set(keep.tolist())]
+    kept = set(keep.tolist())
+    read = [f"{names[j]!r}: {said[j]}" for j in said if j in kept]
     if read:
         total = int(per_var[:, keep].sum())
         notes.append(f"{total} cell(s) read as missing (not detected): {_listed(read)}")
