@@ -57,10 +57,11 @@ def apply_covariates(data: bytes, name: str) -> str:
     return apply_table(read_covariate_table(io.BytesIO(data), name), name)
 
 
-def apply_table(frame, name: str, categorical=(), skipped=()) -> str:
+def apply_table(frame, name: str, categorical=(), skipped=(), recorded: str | None = None) -> str:
     """:func:`apply_covariates` for a sheet already read (cells as text), e.g. a GEO series matrix's
     sample characteristics (:mod:`explorer.geo_covariates`): ``categorical`` names numeric columns
-    coded as levels, ``skipped`` the annotations not used, each with why (said in the note)."""
+    coded as levels, ``skipped`` the annotations not used, each with why (said in the note), and
+    ``recorded`` what the export's ``covariates`` setting says (``--covariates``'s value; ``name``)."""
     from explorer import actions
     from explorer.session import SearchSession
 
@@ -81,7 +82,7 @@ def apply_table(frame, name: str, categorical=(), skipped=()) -> str:
     )
     if s.compare:
         new.set_compare(True)
-    new.source = {**s.source, "covariates": name}
+    new.source = {**s.source, "covariates": recorded or name}
     new.transposed = s.transposed  # a Transpose stays undoable (it restores the data it turned round)
     new.undo_stack = [a for a in s.undo_stack if isinstance(a, actions.TransposeData)]
     state.put(state.SESSION, new)

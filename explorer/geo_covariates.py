@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from engine.cli.covariates import GEO
 from engine.exceptions import IdealParentError
 from engine.io.covariates import ids_name_variables
 from engine.io.geo_samples import SampleCharacteristics, read_characteristics
@@ -62,7 +63,7 @@ def offer() -> None:
     name = f"{uploaded.name}'s sample characteristics"
     if st.button("Use them as covariates", key=W_GEO, disabled=turned, help="CLI: --covariates geo"):
         try:
-            note = covariates_box.apply_table(chars.frame, name, chars.categorical, chars.skipped)
+            note = covariates_box.apply_table(chars.frame, name, chars.categorical, chars.skipped, recorded=GEO)
         except IdealParentError as exc:  # e.g. a field clashing with a gene's name: the data stay as they were
             st.error(f"Covariates not added: {exc} The data are as they were.")
             return

@@ -10,7 +10,9 @@ from pathlib import Path
 
 from conftest import texts
 
+from engine.cli.rerun import rerun_command
 from explorer import geo_covariates, sidebar, state
+from explorer.export import export_settings
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from test_geo_samples import _matrix  # noqa: E402
@@ -38,6 +40,8 @@ def test_one_click_adds_the_characteristics(app, tmp_path):
     assert session.dataset.covariates == ("treatment=heat", "batch=2", "time=30 min", "time=60 min", "age")
     assert any(c.startswith("Covariates: treatment (2 levels") for c in texts(app.caption)), texts(app.caption)
     assert not [b for b in app.button if b.key == geo_covariates.W_GEO]  # in use: no second offer
+    settings = export_settings(session)  # the rerun command reads them from the series matrix again
+    assert settings["covariates"] == "geo" and "--covariates geo" in rerun_command(settings)
     while session.step().move is not None:
         pass
     names = session.variable_names()
