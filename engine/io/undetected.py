@@ -41,7 +41,7 @@ UNDETECTED = (
     "nd",
     "n.d.",
 )
-_KEYS = pa.array(sorted({" ".join(m.split()).lower() for m in UNDETECTED}), type=pa.string())
+_KEYS = pa.array(sorted({m.lower() for m in UNDETECTED}), type=pa.string())
 
 
 def _marked(df: pd.DataFrame) -> np.ndarray | None:
@@ -54,7 +54,7 @@ def _marked(df: pd.DataFrame) -> np.ndarray | None:
         text = pa.array(cells, type=pa.string(), from_pandas=True)
     except (pa.ArrowInvalid, pa.ArrowTypeError):  # numbers among the text (a spreadsheet's cells)
         text = pa.array([c if isinstance(c, str) else None for c in cells], type=pa.string())
-    words = pc.utf8_lower(pc.replace_substring_regex(pc.utf8_trim_whitespace(text), r"\s+", " "))
+    words = pc.utf8_lower(pc.utf8_trim_whitespace(text))
     hit = pc.fill_null(pc.is_in(words, value_set=_KEYS), False).to_numpy(zero_copy_only=False)
     if not hit.any():
         return None
@@ -130,7 +130,7 @@ def read_undetected(
     if all(pd.api.types.is_object_dtype(t) for t in df.dtypes):  # a new frame: the caller's is kept as written
         blanked = written.copy()
         blanked[hit] = None
-        out = pd.DataFrame(blanked, index=df.index, columns=df.columns)
+        out = pd.DataFrame(blanked, index=df.index, columns=df.columns, dtype=object)  # cells as read: text
     else:
         out = df.mask(hit)
     if not mostly.size:

@@ -74,6 +74,18 @@ class TestReadAsMissing:
         ds = load_table(path, standardize=False)
         assert ds.missing.sum() == 2 and abs(float(np.nanmean(ds.values)) - float(x.mean())) < 2
 
+    def test_grouped_thousands_are_still_read_beside_them(self, tmp_path):
+        """A European export (1.234,5 = 1234.5) with 'n.d.' cells: the cells left are still text, read
+        with the file's convention (engine.io.number_marks), not a thousand times too small."""
+        rows = [["1.234,5", "n.d.", "2.345,5"], ["2.001,0", "890,0", "Undetermined"], ["987,5", "1.100,0", "3.456,25"]]
+        rows += [["1.500,0", "650,0", "2.100,75"], ["1.750,0", "720,0", "2.900,5"]]
+        path = tmp_path / "de.csv"
+        path.write_text("s;A;B;C\n" + "".join(f"r{i};" + ";".join(r) + "\n" for i, r in enumerate(rows)))
+        ds = load_table(path, standardize=False)
+        np.testing.assert_allclose(ds.values[:, 0], [1234.5, 2001, 987.5, 1500, 1750])
+        assert ds.missing[0, 1] and ds.missing[1, 2] and ds.values[2, 1] == 1100
+        assert any("thousands separator" in n for n in ds.notes)
+
     def test_a_first_sample_undetected_everywhere_is_not_a_units_line(self, tmp_path):
         path, _ = _plate(tmp_path, {(0, j): "Undetermined" for j in range(4)})
         ds = load_table(path, drop_non_numeric=True)
