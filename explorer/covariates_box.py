@@ -17,6 +17,7 @@ and Undo transpose brings the data back as they were.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 
 import numpy as np
@@ -27,7 +28,7 @@ from engine.io.covariates import add_covariates, code_covariates, ids_name_varia
 from engine.io.covariates import with_covariates as engine_with_covariates
 from explorer import state
 
-__all__ = ["sidebar_box", "apply_covariates", "with_covariates", "W_COVARIATES", "SetAside"]
+__all__ = ["sidebar_box", "apply_covariates", "apply_table", "said", "with_covariates", "W_COVARIATES", "SetAside"]
 
 W_COVARIATES = "w_covariates"
 #: (file identity, data version) of the last table applied or refused, and the note said of it
@@ -53,42 +54,57 @@ def apply_covariates(data: bytes, name: str) -> str:
     kept); returns the one-line note of what was read. Raises
     :class:`~engine.exceptions.IdealParentError` (nothing changed) for a bad table, and
     :class:`SetAside` when its ids are the data's variables (the samples are the columns)."""
+    return apply_table(read_covariate_table(io.BytesIO(data), name), name)
+
+
+def apply_table(frame, name: str, categorical=(), skipped=(), recorded: str | None = None) -> str:
+    """:func:`apply_covariates` for a sheet already read (cells as text), e.g. a GEO series matrix's
+    sample characteristics (:mod:`explorer.geo_covariates`): ``categorical`` names numeric columns
+    coded as levels, ``skipped`` the annotations not used, each with why (said in the note), and
+    ``recorded`` what the export's ``covariates`` setting says (``--covariates``'s value; ``name``)."""
     from explorer import actions
     from explorer.session import SearchSession
 
     s = state.session()
-    frame = read_covariate_table(io.BytesIO(data), name)
     loaded = s.prepared.loaded
     if ids_name_variables(frame, loaded):
         raise SetAside(
             f"Covariates set aside: the ids of {name} are the variables of the data as now oriented (the samples "
             "are its columns). They are added when the samples are the instances (Transpose, or Undo transpose)."
         )
-    if loaded.covariates and _already_added(frame, loaded, name):
+    if loaded.covariates and _already_added(frame, loaded, name, categorical):
         return f"Covariates: those of {name} are in the data already (e.g. brought back by Undo transpose)."
-    cov = code_covariates(frame, loaded.instance_labels, loaded.names, source=name)
+    cov = code_covariates(frame, loaded.instance_labels, loaded.names, source=name, categorical=categorical)
+    cov = dataclasses.replace(cov, skipped=tuple(skipped))
     dataset = add_covariates(loaded, cov)
     new = SearchSession(
         dataset, s.truth, s.label, s.settings, regulators=engine_with_covariates(s.regulators, cov.names)
     )
     if s.compare:
         new.set_compare(True)
-    new.source = {**s.source, "covariates": name}
+    new.source = {**s.source, "covariates": recorded or name}
     new.transposed = s.transposed  # a Transpose stays undoable (it restores the data it turned round)
     new.undo_stack = [a for a in s.undo_stack if isinstance(a, actions.TransposeData)]
     state.put(state.SESSION, new)
     return f"Covariates: {cov.line()}."
 
 
-def _already_added(frame, loaded, name: str) -> bool:
+def _already_added(frame, loaded, name: str, categorical=()) -> bool:
     """Whether ``loaded`` carries the covariates ``frame`` codes, with the same values (e.g. data
     with covariates turned round and back by Undo transpose): nothing to add again."""
     own = [n for n in loaded.names if n not in set(loaded.covariates)]
-    cov = code_covariates(frame, loaded.instance_labels, own, source=name)
+    cov = code_covariates(frame, loaded.instance_labels, own, source=name, categorical=categorical)
     if not set(cov.names) <= set(loaded.covariates):
         return False
     cols = [loaded.names.index(n) for n in cov.names]
     return bool(np.allclose(loaded.original_values()[:, cols], cov.values))
+
+
+def said(note: str) -> None:
+    """Show ``note`` under the box until the data change (covariates added without the upload)."""
+    seen = ("note", note)
+    state.put(_SEEN, (seen, state.session().data_version))
+    state.put(_NOTE, ("info", note, seen))
 
 
 def sidebar_box() -> None:

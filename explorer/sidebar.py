@@ -14,7 +14,16 @@ from engine.exceptions import IdealParentError
 from engine.io import LEFT_OUT, NO_VALUES, RENAMED, omissions
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
-from explorer import covariates_box, gene_sets_box, interventions_panel, lab_options, load_notes, loading, state
+from explorer import (
+    covariates_box,
+    gene_sets_box,
+    geo_covariates,
+    interventions_panel,
+    lab_options,
+    load_notes,
+    loading,
+    state,
+)
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS"]
 
@@ -321,6 +330,7 @@ def render() -> None:
         _summary()
         _settings_form()
         covariates_box.sidebar_box()
+        geo_covariates.offer()  # a GEO series matrix's sample characteristics, one click
         gene_sets_box.sidebar_box()
         error = state.get(state.ERROR)
         if error:

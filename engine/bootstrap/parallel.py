@@ -348,8 +348,11 @@ def resample_choice(estimator, dataset, resample: str = "auto") -> ResampleChoic
         warnings.simplefilter("ignore", UserWarning)  # absent regulators are reported by fit
         regulators = estimator.regulator_names(dataset)
     n_cand = None if regulators is None else len(regulators)
-    hidden = bool(estimator._auto_hidden or estimator.two_layer)  # hidden variables: every variable counts
-    return choose_resample(resample, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, hidden=hidden)
+    hidden = bool(estimator._auto_hidden or estimator.two_layer)  # hidden variables: every gene counts
+    roots = len(estimator.parent_only_names(dataset))  # covariates: never a hidden variable's children
+    return choose_resample(
+        resample, dataset.n_samples, dataset.n_vars, n_candidates=n_cand, hidden=hidden, n_parent_only=roots
+    )
 
 
 def _seed_label(seed):

@@ -57,7 +57,13 @@ class ResampleChoice:
 
 
 def choose_resample(
-    name: str, n_samples: int, n_vars: int, *, n_candidates: int | None = None, hidden: bool = False
+    name: str,
+    n_samples: int,
+    n_vars: int,
+    *,
+    n_candidates: int | None = None,
+    hidden: bool = False,
+    n_parent_only: int = 0,
 ) -> ResampleChoice:
     """The resampling for ``name`` (``"bootstrap"``, ``"subsample"`` or ``"auto"``) on this shape.
 
@@ -71,25 +77,33 @@ def choose_resample(
     hidden variable may be a parent of any of them and its values are fitted to its children, so on
     a resample with repeated rows it gathers chance children (20 rows x 400 genes, 8 listed TFs:
     100-136 children per replicate against 44 on all the data, and no regulator matched across
-    replicates; ``benchmarks/RESULTS.md``, "Hidden regulators need half-samples").
+    replicates; ``benchmarks/RESULTS.md``, "Hidden regulators need half-samples"). The
+    ``n_parent_only`` variables among ``n_vars`` (sample covariates: :mod:`engine.parent_only`) are
+    never a hidden variable's children and take no parents: the counts by variables leave them out,
+    as the score's tall-data rule does (``docs/decisions/score-auto.md``, "Covariates are not counted").
     """
     name = check_choice(name, "resample", RESAMPLES)
     if name != "auto":
         return ResampleChoice(name, "chosen by the user")
-    if hidden and n_samples < TALL_RATIO * n_vars:
+    children = n_vars - int(n_parent_only)  # covariates are never a hidden variable's children
+    if hidden and n_samples < TALL_RATIO * children:
+        roots = f" ({int(n_parent_only)} parent-only variables not counted)" if n_parent_only else ""
         return ResampleChoice(
             "subsample",
-            f"{n_samples} rows < {TALL_RATIO:g} x {n_vars} variables, any of which a hidden variable may be a "
-            "parent of: duplicates in a bootstrap resample give hidden variables chance children",
+            f"{n_samples} rows < {TALL_RATIO:g} x {children} variables{roots}, any of which a hidden variable may "
+            "be a parent of: duplicates in a bootstrap resample give hidden variables chance children",
         )
-    per, what = (n_vars, "variables") if n_candidates is None else (int(n_candidates), "candidate regulators")
+    per, what = (children, "variables") if n_candidates is None else (int(n_candidates), "candidate regulators")
+    roots = (
+        f" ({int(n_parent_only)} parent-only variables not counted)" if n_parent_only and n_candidates is None else ""
+    )
     if n_samples < TALL_RATIO * per:
         return ResampleChoice(
             "subsample",
-            f"{n_samples} rows < {TALL_RATIO:g} x {per} {what}: duplicates in a bootstrap resample let chance "
-            "parents in",
+            f"{n_samples} rows < {TALL_RATIO:g} x {per} {what}{roots}: duplicates in a bootstrap resample let "
+            "chance parents in",
         )
-    return ResampleChoice("bootstrap", f"tall data, {n_samples} rows >= {TALL_RATIO:g} x {per} {what}")
+    return ResampleChoice("bootstrap", f"tall data, {n_samples} rows >= {TALL_RATIO:g} x {per} {what}{roots}")
 
 
 def resample_rows(

@@ -16,18 +16,29 @@ import numpy as np
 
 from .output import say
 
-__all__ = ["load_covariates", "score_covariates", "COVARIATES_HELP", "SCORE_COVARIATES_HELP"]
+__all__ = ["load_covariates", "score_covariates", "GEO", "COVARIATES_HELP", "SCORE_COVARIATES_HELP"]
 
 #: indicator levels seen in fewer samples (or all but fewer) are said to be at risk in ``bootstrap``
 RARE = 8
+
+#: ``--covariates geo``: the sample characteristics of DATA, a GEO series matrix (engine.io.geo_samples)
+GEO = "geo"
 
 #: ``--covariates``'s help
 COVARIATES_HELP = (
     "sample annotations (batch, RIN...) as variables that may only be parents, as limma's design or ComBat's batch: "
     "a CSV/TSV whose first column holds DATA's instance ids (after --transpose: the file's column names); a text "
     "column becomes indicators COLUMN=LEVEL (the first level sorted is the reference), a numeric one is used as is; "
-    "added to --regulators when given"
+    "added to --regulators when given. 'geo': the !Sample_characteristics fields of DATA, a GEO series matrix "
+    "(treatment: heat, batch: 2), each field a covariate; fields the same on every sample are skipped and said"
 )
+
+
+def _characteristics(args: argparse.Namespace):
+    """``--covariates geo``: the sample characteristics of DATA (a GEO series matrix)."""
+    from ..io.geo_samples import read_characteristics
+
+    return read_characteristics(args.data, os.path.basename(args.data))
 
 
 def load_covariates(args: argparse.Namespace, dataset):
@@ -36,8 +47,12 @@ def load_covariates(args: argparse.Namespace, dataset):
     if path is None:
         return dataset, ()
     from ..io.covariates import add_covariates, read_covariates
+    from ..io.geo_samples import characteristics_covariates
 
-    cov = read_covariates(path, dataset)
+    if path == GEO:
+        cov = characteristics_covariates(_characteristics(args), dataset, source=os.path.basename(args.data))
+    else:
+        cov = read_covariates(path, dataset)
     say(f"covariates: {cov.line()}")
     if getattr(args, "replicates", None):  # bootstrap: a resample can leave a rare level out
         rare = [
@@ -85,8 +100,11 @@ def score_covariates(args: argparse.Namespace, network, dataset, model: str):
             f"{model} was learned with covariates{source} ({', '.join(map(str, names))}): give the sample table "
             "with --covariates FILE (first column: DATA's instance ids), as learn was given it."
         )
-    label = os.path.basename(path)
-    frame = read_covariate_table(path, label)
+    if path == GEO:
+        frame, label = _characteristics(args).frame, f"{os.path.basename(args.data)}'s sample characteristics"
+    else:
+        label = os.path.basename(path)
+        frame = read_covariate_table(path, label)
     if not learned_with:
         raise ParameterError(f"{model} was learned without covariates: --covariates {label} has nothing to give it.")
     if recorded is None:  # saved before settings.parent_only: the variables the table's columns code

@@ -11,6 +11,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from .covariates import GEO
+
 __all__ = ["file_options", "data_settings", "input_paths", "model_reading"]
 
 
@@ -57,7 +59,8 @@ def input_paths(args: argparse.Namespace) -> dict:
     from any folder; ``data``, ``regulators_file`` and ``gene_sets`` keep the files' names."""
     files = {"data": args.data, "regulators": getattr(args, "regulators", None)}
     files.update(gene_sets=getattr(args, "gene_sets", None), targets=getattr(args, "targets", None))
-    files["covariates"] = getattr(args, "covariates", None)
+    cov = getattr(args, "covariates", None)
+    files["covariates"] = cov if cov != GEO else None  # geo: DATA's own sample characteristics, not a file
     return {key: str(Path(f).resolve()) for key, f in files.items() if f}
 
 

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..data import Dataset
 from ..exceptions import ParameterError
+from ..parent_only import child_candidates
 from ..search import SearchSettings, Stepper
 from .candidates import propose_from_search
 from .considered import Considered
@@ -147,7 +148,7 @@ class HiddenSearch:
             stepper,
             self.em.mean,
             self.names,
-            candidates=np.setdiff1d(np.arange(self.n_observed), self.em.parent_only),  # covariates: never children
+            candidates=child_candidates(self.names[: self.n_observed], [self.names[i] for i in self.em.parent_only]),
             n_proposals=n_proposals,
             exclude=self.rejected,
             **kwargs,

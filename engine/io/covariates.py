@@ -60,6 +60,8 @@ class Covariates:
     source: str = ""
     #: ids of the table's rows for samples not in the data (not used)
     unused: tuple[str, ...] = ()
+    #: annotations not used, each with why (a GEO field the same on every sample: engine.io.geo_samples)
+    skipped: tuple[str, ...] = ()
 
     def summary(self) -> str:
         return ", ".join(self.described)
@@ -71,6 +73,7 @@ class Covariates:
             if self.unused
             else ""
         )
+        rest += f"; skipped {', '.join(self.skipped)}" if self.skipped else ""
         return f"{self.summary()}; parents only ({len(self.names)} variable(s) added: {', '.join(self.names)}){rest}"
 
 
@@ -79,9 +82,12 @@ def _short(items, n: int = 5) -> str:
     return ", ".join(items[:n]) + (f" and {len(items) - n} more" if len(items) > n else "")
 
 
-def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str = "covariate table") -> Covariates:
+def code_covariates(
+    frame: pd.DataFrame, instances, variables=(), *, source: str = "covariate table", categorical=()
+) -> Covariates:
     """Code the annotations of ``frame`` (first column: instance ids; cells as text) for the
-    instances ``instances`` (the data's row labels, in order), checking them (module docstring)."""
+    instances ``instances`` (the data's row labels, in order), checking them (module docstring).
+    The columns named in ``categorical`` are coded as levels even when they hold numbers (batch 1, 2, 3)."""
     rows, unused = _matched_rows(frame, instances, source)
     names: list[str] = []
     columns: list[np.ndarray] = []
@@ -90,7 +96,7 @@ def code_covariates(frame: pd.DataFrame, instances, variables=(), *, source: str
         label = str(col).strip()
         text = _cells(rows, col, source)
         numbers = pd.to_numeric(text, errors="coerce")
-        if numbers.notna().all():
+        if numbers.notna().all() and label not in set(categorical):
             if numbers.nunique() < 2:
                 raise DataValidationError(f"{source}: column {label!r} is constant: it cannot explain anything.")
             names.append(label)

@@ -29,6 +29,7 @@ from .number_marks import comma_in_csv as _comma_in_csv
 from .number_marks import european_numbers
 from .orientation import transposed_warning
 from .text_rows import skip_text_rows
+from .undetected import read_undetected
 
 __all__ = ["from_frame"]
 
@@ -359,6 +360,10 @@ def from_frame(
     df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
     df, labels = _take_labels(df, label_column, transpose, source, notes, rename_repeats)
     df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)
+    # 'Undetermined', 'n.d.': missing (engine.io.undetected), before a row of them could look like a units line
+    df, labels = read_undetected(
+        df, labels, transpose=transpose, drop=drop_non_numeric, max_missing=max_missing, source=source, notes=notes
+    )
     df, labels = skip_text_rows(df, labels, drop_non_numeric, source, notes)  # a units line (engine.io.text_rows)
     numeric, bad_mask = _to_numbers(df, notes, source, frame.attrs.get("separator"))
     if transpose:

@@ -39,3 +39,21 @@ def test_a_sample_with_no_value_is_a_visible_warning(app):
     assert session.dataset.n_samples == 14
     shown = [w for w in texts(app.sidebar.warning) if "no measured value" in w]
     assert shown and shown[0].startswith("Check: Instance(s) with no measured value at all: 'W4' (1)"), shown
+
+
+def test_undetermined_cells_are_missing_and_a_mostly_undetected_gene_is_a_warning(app):
+    """A qPCR export: 'Undetermined' cells are missing (completed like any other), not a refused
+    column; a gene undetected in most samples is left out with that reason, visibly."""
+    rng = np.random.default_rng(6)
+    lines = ["Sample,TF1,GeneA,GeneB,GeneC"]
+    for j, row in enumerate(rng.normal(25, 2, size=(14, 4))):
+        cells = [f"{v:.3f}" for v in row]
+        cells[1] = "Undetermined" if j in (2, 9) else cells[1]
+        cells[3] = "Undetermined" if j < 10 else cells[3]
+        lines.append(f"S{j + 1}," + ",".join(cells))
+    session = _upload(app, ("\n".join(lines) + "\n").encode())
+    assert list(session.dataset.names) == ["TF1", "GeneA", "GeneB"] and session.dataset.n_samples == 14
+    assert any(
+        "mostly undetected column(s) 'GeneC' (10 of 14 cells 'Undetermined')" in w for w in texts(app.sidebar.warning)
+    )
+    assert session.prepared.loaded.missing[[2, 9], 1].all()

@@ -113,6 +113,26 @@ class TestHiddenVariables:
         proposals = hs.propose(5)
         assert proposals and all(not {"a", "batch=b1"} & set(p.names) for p in proposals)
 
+    def test_propose_and_the_explorer_exclude_the_same_children(self, monkeypatch):
+        """HiddenSearch.propose and the explorer's session (engine.parent_only.child_candidates by
+        the data's covariates) leave the same variables out of a proposal's children."""
+        import engine.hidden.search as search_module
+
+        data = _with_batch()
+        seen = {}
+
+        def capture(*args, candidates, **kwargs):
+            seen["candidates"] = np.asarray(candidates)
+            return []
+
+        monkeypatch.setattr(search_module, "propose_from_search", capture)
+        hs = HiddenSearch(data)
+        hs.propose(5)
+        np.testing.assert_array_equal(seen["candidates"], child_candidates(data.names, data.covariates))
+        np.testing.assert_array_equal(seen["candidates"], [0, 1, 2, 3, 4])
+        HiddenSearch(data, em_options={"parent_only": ["a"]}).propose(5)  # a name given adds to them
+        np.testing.assert_array_equal(seen["candidates"], child_candidates(data.names, ["a", *data.covariates]))
+
     def test_two_layer_starts_h1_on_the_genes_only(self):
         """The two-layer start makes H1 the parent of every observed variable: not of a covariate,
         whose edge from H1 is forbidden (it raised 'initial edge (6, 5) is forbidden')."""

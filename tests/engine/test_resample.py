@@ -22,6 +22,7 @@ from engine.bootstrap import (  # noqa: E402
 from engine.cli import main  # noqa: E402
 from engine.data import from_array  # noqa: E402
 from engine.exceptions import ParameterError  # noqa: E402
+from engine.io.covariates import Covariates, add_covariates  # noqa: E402
 from engine.synth import random_network, sample_dataset  # noqa: E402
 
 
@@ -97,6 +98,25 @@ def test_auto_with_hidden_counts_every_variable():
     assert resample_choice(est, ds).name == "subsample"
     assert resample_choice(IdealParentSearch(regulators=["G0", "G1", "G2"], two_layer=True), ds).name == "subsample"
     assert resample_choice(IdealParentSearch(regulators=["G0", "G1", "G2"]), ds).name == "bootstrap"
+
+
+def test_auto_with_hidden_counts_genes_not_covariates():
+    """Covariates (batch indicators, parent-only) are never a hidden variable's children: the
+    half-sample rule with --hidden counts the genes only. 30 rows x 14 genes with 3 covariates is
+    tall (30 >= 2 x 14), not 30 < 2 x 17."""
+    assert choose_resample("auto", 30, 17, hidden=True, n_parent_only=3).name == "bootstrap"
+    wide = choose_resample("auto", 30, 20, hidden=True, n_parent_only=3)
+    assert wide.name == "subsample" and "30 rows < 2 x 17 variables" in wide.reason
+    assert "3 parent-only variables not counted" in wide.reason
+    assert choose_resample("auto", 30, 17, n_parent_only=3).name == "bootstrap"  # as the score's tall rule
+    rng = np.random.default_rng(2)
+    genes = from_array(rng.normal(size=(30, 14)), [f"G{i}" for i in range(14)])
+    cov = Covariates(("batch=b1", "batch=b2", "rin"), rng.normal(size=(30, 3)), ("batch", "rin"))
+    ds = add_covariates(genes, cov)
+    assert ds.n_vars == 17 and resample_choice(IdealParentSearch(hidden="auto"), ds).name == "bootstrap"
+    named = from_array(rng.normal(size=(30, 17)), [f"G{i}" for i in range(17)])  # parent_only by name
+    assert resample_choice(IdealParentSearch(hidden="auto", parent_only=["G0", "G1", "G2"]), named).name == "bootstrap"
+    assert resample_choice(IdealParentSearch(hidden="auto"), named).name == "subsample"
 
 
 @pytest.mark.filterwarnings("ignore:Port .* is already in use")
