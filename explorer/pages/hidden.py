@@ -8,6 +8,7 @@ section 5); accepting one runs structural EM through :class:`engine.hidden.Hidde
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 
@@ -24,6 +25,7 @@ from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.long_action import STOPPED, action_bar, stop_button
+from explorer.proposal_regulators import listed_text
 from explorer.proposal_text import carrier_text, closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
@@ -177,10 +179,12 @@ def render() -> None:
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
+        listed = text.listed_regulators(session.regulators, dataset.covariates)  # the user's, not covariates
+        status = functools.partial(status_text, regulators=listed)
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
         if plain:
             st.dataframe(
-                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status_text),
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status),
                 hide_index=True,
                 width="stretch",
                 column_config=proposal_columns(session.score_label),
@@ -197,7 +201,7 @@ def render() -> None:
             with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
                 st.dataframe(  # no status column: all are "odd", and the expander is narrower than the page
                     proposal_table(
-                        [proposals[i] for i in group], [i + 1 for i in group], session.score_label, status_text
+                        [proposals[i] for i in group], [i + 1 for i in group], session.score_label, status
                     ).drop(columns="status"),
                     hide_index=True,
                     width="stretch",
@@ -225,7 +229,10 @@ def render() -> None:
             + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
-            "Accept reports the realized change. " + closest_text(prop, session.regulators) + carrier_text(prop)
+            "Accept reports the realized change. "
+            + closest_text(prop, session.regulators)
+            + carrier_text(prop, listed)
+            + listed_text(prop, values[:, : dataset.n_vars], dataset.names, listed)
         )
         if prop.flagged:
             st.warning(

@@ -1,0 +1,57 @@
+"""The listed regulator that tracks a hidden-variable proposal best, in words, for the Hidden
+variables page (#22): with a regulator list, the biologist's next question about a proposed hidden
+regulator H is which listed transcription factor could drive it (``H <- TF``, a parent structural
+EM may give H after Accept) or already is the members' regulator (a listed member).
+
+The figure is the Pearson correlation of z* (the proposal's profile) with each listed regulator's
+values (:func:`engine.hidden.report.column_corr`); nothing is refitted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from engine.hidden.report import column_corr
+from engine.io.regulators import resolve_regulators
+
+__all__ = ["best_listed", "listed_text"]
+
+
+def best_listed(
+    profile: np.ndarray, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None
+) -> tuple[str | None, float]:
+    """The listed regulator (matched to ``names`` as the engine matches them) whose values (columns
+    of ``values``) correlate most with ``profile`` in absolute value, and that signed correlation;
+    (None, 0.0) without a list or a listed name among ``names``."""
+    if not regulators:
+        return None, 0.0
+    found = resolve_regulators(list(regulators), list(names))[0]
+    if not found:
+        return None, 0.0
+    index = {n: j for j, n in enumerate(names)}
+    cols = [index[r] for r in found]
+    corr = column_corr(np.asarray(profile, dtype=float), np.asarray(values, dtype=float)[:, cols])
+    j = int(np.argmax(np.abs(corr)))
+    return found[j], float(corr[j])
+
+
+def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None) -> str:
+    """ " Of the R listed regulators, **X** tracks z* best (correlation +0.xx): ..." for ``prop``
+    (a :class:`engine.hidden.ClusterProposal`); "" without a list, or when ``prop.explained_by``
+    already is that regulator (the carrier's sentence names it)."""
+    name, r = best_listed(prop.profile, values, names, regulators)
+    if name is None or name == prop.explained_by:
+        return ""
+    n = len(resolve_regulators(list(regulators), list(names))[0])
+    head = f" Of the {n} listed regulator{'s' if n != 1 else ''}, **{name}**"
+    if name in prop.names:
+        return (
+            f"{head} (a member) tracks z* best (correlation {r:+.2f}): it may be the members' regulator itself; "
+            "compare Accept's realized change."
+        )
+    return (
+        f"{head} tracks z* best (correlation {r:+.2f}): if H is added, structural EM may make it H's parent "
+        f"(H ← {name})."
+    )

@@ -1,0 +1,136 @@
+"""A proposal a listed regulator may explain, said so by name (explorer.proposal_regulators; #22).
+
+The QA walk on a real E. coli table (2500 genes x 27 conditions, 128 listed TFs): proposal #2, the
+gadW/gadX/gadE acid-fitness module, had status "hub b3512" and the line "Member b3512 already carries
+this profile (a hub of the set): if it is the regulator...". b3512 is gadE, on the user's regulator
+list: the text did not say so. Proposal #1 (zur regulon, 6 of 6) named only the closest variable
+outside the set (an unlisted gene); which of the 128 listed regulators tracks z* best, the
+biologist's ``H <- TF`` question, was not said at all."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import numpy as np
+
+from explorer.proposal_regulators import best_listed, listed_text
+from explorer.proposal_text import carrier_text, status_text
+
+
+def prop(by=None, names=("g1", "g2", "g3"), flagged=False, profile=None):
+    return SimpleNamespace(
+        explained_by=by, names=list(names), flagged=flagged, high_leverage=["salt"] if flagged else [], profile=profile
+    )
+
+
+class TestCarrier:
+    def test_a_listed_hub_is_called_a_listed_regulator(self):
+        said = carrier_text(prop("g2"), ["TF1", "g2"])
+        assert said.startswith(" **Member g2, a listed regulator, already carries this profile**")
+        assert "most likely the members' regulator itself" in said
+
+    def test_a_listed_stand_in_outside_the_set(self):
+        assert carrier_text(prop("TF1"), ["TF1"]) == " **TF1, a listed regulator, already explains this cluster.**"
+
+    def test_unlisted_unchanged(self):
+        assert "(a hub of the set)" in carrier_text(prop("g2"), ["TF1"])
+        assert carrier_text(prop("g9"), ["TF1"]) == " **g9 already explains this cluster.**"
+
+    def test_status_marks_a_listed_carrier(self):
+        assert status_text(prop("g2"), ["g2"]) == "hub g2 (listed)"
+        assert status_text(prop("TF1"), ["TF1"]) == "≈ TF1 (listed)"
+        assert status_text(prop("g2"), ["TF1"]) == "hub g2"
+        assert status_text(prop("g2")) == "hub g2"
+
+
+class TestBestListed:
+    def setup_method(self):
+        rng = np.random.default_rng(0)
+        self.z = rng.normal(size=27)
+        noise = rng.normal(size=(27, 4))
+        # TF_B tracks z* (r about -0.8: a repressor), TF_A weakly, g_x (unlisted) best of all
+        self.values = np.column_stack([0.3 * self.z + noise[:, 0], -self.z + 0.7 * noise[:, 1], self.z, noise[:, 3]])
+        self.names = ["TF_A", "TF_B", "g_x", "g1"]
+
+    def test_the_listed_regulator_with_the_largest_abs_correlation(self):
+        name, r = best_listed(self.z, self.values, self.names, ["TF_A", "TF_B", "NOT_MEASURED"])
+        expect = np.corrcoef(self.z, self.values[:, 1])[0, 1]
+        assert name == "TF_B" and np.isclose(r, expect) and r < 0
+
+    def test_none_without_a_list_or_a_measured_name(self):
+        assert best_listed(self.z, self.values, self.names, None) == (None, 0.0)
+        assert best_listed(self.z, self.values, self.names, ["NOT_MEASURED"]) == (None, 0.0)
+
+    def test_the_sentence(self):
+        p = prop(names=["g1"], profile=self.z)
+        said = listed_text(p, self.values, self.names, ["TF_A", "TF_B"])
+        r = np.corrcoef(self.z, self.values[:, 1])[0, 1]
+        assert said == (
+            f" Of the 2 listed regulators, **TF_B** tracks z* best (correlation {r:+.2f}): if H is added, "
+            "structural EM may make it H's parent (H ← TF_B)."
+        )
+        assert listed_text(p, self.values, self.names, None) == ""
+
+    def test_a_listed_member_is_said_to_be_one(self):
+        p = prop(names=["TF_B", "g1"], profile=self.z)
+        said = listed_text(p, self.values, self.names, ["TF_A", "TF_B"])
+        assert "**TF_B** (a member) tracks z* best" in said and "may be the members' regulator itself" in said
+
+    def test_nothing_when_the_carrier_already_is_that_listed_regulator(self):
+        p = prop(by="TF_B", names=["g1"], profile=self.z)
+        assert listed_text(p, self.values, self.names, ["TF_A", "TF_B"]) == ""
+
+
+def _module_session(regulators):
+    """60 instances: a factor h drives g0..g7; TF tracks h loosely (r about 0.85), TF2 and TF3 and
+    g8..g13 are noise; searched to convergence with ``regulators`` listed."""
+    from engine.io import from_array
+    from explorer.session import SearchSession
+
+    rng = np.random.default_rng(1)
+    m = 60
+    h = rng.normal(size=m)
+    cols = {"TF": h + 0.6 * rng.normal(size=m), "TF2": rng.normal(size=m), "TF3": rng.normal(size=m)}
+    cols.update({f"g{j}": 0.9 * h + 0.4 * rng.normal(size=m) for j in range(8)})
+    cols.update({f"g{j}": rng.normal(size=m) for j in range(8, 14)})
+    session = SearchSession(
+        from_array(np.column_stack(list(cols.values())), list(cols)), None, "module", None, regulators
+    )
+    session.start_run(None)
+    while session.run_chunk(0.5):
+        pass
+    return session
+
+
+def _page(session):
+    from conftest import PAGES, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    from explorer import state
+
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    return at
+
+
+def test_page_names_a_listed_hub_as_a_listed_regulator():
+    """g0, a module gene the user listed, carries the module's profile: the table's status and the
+    proposal's text say it is a listed regulator."""
+    session = _module_session(["TF", "TF2", "TF3", "g0"])
+    at = _page(session)
+    (first,) = [p for p in session.propose_hidden(5)[:1]]
+    assert first.explained_by == "g0" and "g0" in first.names
+    assert at.dataframe[0].value["status"].iloc[0] == "hub g0 (listed)"
+    text = " ".join(str(m.value) for m in at.markdown)
+    assert "**Member g0, a listed regulator, already carries this profile**" in text
+
+
+def test_page_names_the_listed_regulator_that_tracks_z_best():
+    session = _module_session(["TF", "TF2", "TF3"])
+    at = _page(session)
+    prop = session.propose_hidden(5)[0]
+    name, r = best_listed(prop.profile, session.values(), list(session.dataset.names), ["TF", "TF2", "TF3"])
+    text = " ".join(str(m.value) for m in at.markdown)
+    assert f"Of the 3 listed regulators, **{name}** tracks z* best (correlation {r:+.2f})" in text
