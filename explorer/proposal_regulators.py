@@ -4,7 +4,10 @@ regulator H is which listed transcription factor could drive it (``H <- TF``, a 
 EM may give H after Accept) or already is the members' regulator (a listed member).
 
 The figure is the Pearson correlation of z* (the proposal's profile) with each listed regulator's
-values (:func:`engine.hidden.report.column_corr`); nothing is refitted.
+values (:func:`engine.hidden.report.column_corr`); nothing is refitted. Among many listed regulators
+and few conditions the best |r| is large by chance alone (128 regulators, 27 conditions: about 0.5),
+so the best one is offered as H's parent only above :func:`chance_corr`, the |r| a Bonferroni-corrected
+two-sided 5% test over the R regulators needs (Fisher's z: ``tanh(z_{1 - 0.025/R} / sqrt(M - 3))``).
 """
 
 from __future__ import annotations
@@ -12,11 +15,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+from scipy.stats import norm
 
 from engine.hidden.report import column_corr
 from engine.io.regulators import resolve_regulators
 
-__all__ = ["best_listed", "listed_text"]
+__all__ = ["best_listed", "chance_corr", "listed_text"]
+
+#: family-wise level of :func:`chance_corr`
+ALPHA = 0.05
+
+
+def chance_corr(n_regulators: int, n_instances: int) -> float:
+    """The |correlation| a Bonferroni-corrected two-sided test at level :data:`ALPHA` over
+    ``n_regulators`` needs with ``n_instances`` instances (Fisher's z; 1.0 below 4 instances)."""
+    if n_instances < 4:
+        return 1.0
+    z = norm.ppf(1.0 - ALPHA / (2 * max(1, n_regulators)))
+    return float(np.tanh(z / np.sqrt(n_instances - 3)))
 
 
 def best_listed(
@@ -45,6 +61,14 @@ def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequ
     if name is None or name == prop.explained_by:
         return ""
     n = len(resolve_regulators(list(regulators), list(names))[0])
+    chance = chance_corr(n, len(prop.profile))
+    if abs(r) < chance:
+        return (
+            f" No listed regulator tracks z* beyond chance (best: **{name}**, correlation {r:+.2f}; with "
+            f"{len(prop.profile)} instances and {n} regulators, |r| ≥ {chance:.2f} passes a Bonferroni-corrected "
+            "5% test): H would be a regulator not on the list, or a listed one whose mRNA does not show its activity "
+            "(a regulator controlled after translation, by a ligand or a modification)."
+        )
     head = f" Of the {n} listed regulator{'s' if n != 1 else ''}, **{name}**"
     if name in prop.names:
         return (
