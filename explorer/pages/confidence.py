@@ -37,7 +37,7 @@ from explorer.confidence_tables import (  # noqa: F401 (the keys, for tests)
     enrichment_section,
     regulators_section,
 )
-from explorer.confidence_view import confidence_network_html, duration
+from explorer.confidence_view import confidence_network_html, duration, first_replicate_note
 from explorer.pages import show_html
 
 CONTROLLER = "ip_conf_controller"
@@ -163,6 +163,10 @@ def _progress(ctl: ConfidenceController) -> None:
         done / total if total else 0.0,
         text=f"Bootstrap running: {where}" + (f", {failed} failed" if failed else "") + f" — {when}",
     )
+    if not done:  # no time per replicate yet: say what one costs
+        session = state.session()
+        search_s = session.stepper.elapsed_s if session.stepper.n_iter else None
+        st.caption(first_replicate_note(session.dataset.n_vars, hidden=bool(state.get(KEY_HIDDEN)), search_s=search_s))
     st.caption("Stop keeps the replicates that have finished; their figures are shown.")
 
 
