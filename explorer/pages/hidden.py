@@ -76,7 +76,7 @@ HOW_TO_READ = """
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
 - **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
-  or "odd".
+  "(listed)" when X is on your regulator list, or "odd".
 - **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).

@@ -144,6 +144,8 @@ def test_page_names_a_listed_hub_as_a_listed_regulator():
     assert at.dataframe[0].value["status"].iloc[0] == "hub g0 (listed)"
     text = " ".join(str(m.value) for m in at.markdown)
     assert "**Member g0, a listed regulator, already carries this profile**" in text
+    (how,) = [e for e in at.expander if e.label == "How to read this page"]
+    assert '"(listed)" when X is on your regulator list' in " ".join(str(m.value) for m in how.markdown)
 
 
 def test_page_names_the_listed_regulator_that_tracks_z_best():
