@@ -20,7 +20,7 @@ from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from engine.hidden.leverage import profile_leverage
-from explorer import actions, export, gene_sets_box, state, text
+from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
@@ -115,6 +115,8 @@ def render() -> None:
 
     hs = session.hidden
     values = session.values()
+    if (filled := missing_box.completed_note(session)) is not None:
+        st.caption(filled)
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
