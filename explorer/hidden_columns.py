@@ -13,10 +13,32 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-__all__ = ["PROPOSAL_WIDTHS", "TABLE_WIDTH", "proposal_columns", "proposal_table", "flag_groups", "rank_text"]
+__all__ = [
+    "PROPOSAL_WIDTHS",
+    "REPORT_COLUMNS",
+    "TABLE_WIDTH",
+    "proposal_columns",
+    "proposal_table",
+    "flag_groups",
+    "rank_text",
+]
 
 #: the widest the columns may sum to (px): the table's inner width at 1280 px, sidebar open
 TABLE_WIDTH = 812
+
+#: the regulator report's per-child columns in words (the CSV keeps the field names)
+REPORT_COLUMNS = {
+    "loading": st.column_config.NumberColumn(
+        "loading", help="The hidden variable's coefficient in the child's family, H on unit variance."
+    ),
+    "sign": st.column_config.TextColumn("sign", help="+: the child rises with H; -: it falls (repressed)."),
+    "variance_explained": st.column_config.NumberColumn(
+        "variance explained", help="Share of the child's variance due to H's direct effect (0 to 1)."
+    ),
+    "corr_child_profile": st.column_config.NumberColumn(
+        "corr(child, H)", help="Correlation of the child's values with H's inferred profile."
+    ),
+}
 
 #: column widths (px) of the proposals table
 PROPOSAL_WIDTHS = {

@@ -22,7 +22,7 @@ from engine.hidden.candidates import ROOT_PER_INSTANCE
 from engine.hidden.leverage import profile_leverage
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
-from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
+from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.long_action import STOPPED, action_bar, stop_button
 from explorer.proposal_regulators import listed_text
@@ -395,7 +395,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
     n_obs = session.dataset.n_vars
     # one engine function for this CSV and the CLI's (engine.hidden.report_table)
     rows = report_table(reports, values[:, :n_obs], names[:n_obs], listed)
-    table_slot.dataframe(rows[PER_CHILD].round(4), hide_index=True, width="stretch")
+    table_slot.dataframe(rows[PER_CHILD].round(4), hide_index=True, width="stretch", column_config=REPORT_COLUMNS)
     c1.download_button(
         "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
     )
