@@ -20,7 +20,7 @@ from scipy.stats import norm
 from engine.hidden.report import column_corr
 from engine.io.regulators import resolve_regulators
 
-__all__ = ["best_listed", "chance_corr", "listed_text"]
+__all__ = ["best_listed", "chance_corr", "listed_text", "regulon_text"]
 
 #: family-wise level of :func:`chance_corr`
 ALPHA = 0.05
@@ -78,4 +78,57 @@ def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequ
     return (
         f"{head} tracks z* best (correlation {r:+.2f}): if H is added, structural EM may make it H's parent "
         f"(H ← {name})."
+    )
+
+
+def regulon_text(
+    set_names: Sequence[str],
+    profile: np.ndarray,
+    values: np.ndarray,
+    names: Sequence[str],
+    regulators: Sequence[str] | None,
+) -> str:
+    """The listed regulators whose known targets (a gene set named after them, e.g. ``regulon:YLR403W``
+    or ``YLR403W``: the name after the last ``:``, matched as regulator names are) are enriched among a
+    proposal's members, each with its correlation with z* (``profile``), and whether one tracks z*
+    beyond chance (:func:`chance_corr`); "" when no enriched set names a listed, measured regulator."""
+    if not regulators:
+        return ""
+    found = resolve_regulators(list(regulators), list(names))[0]
+    hits: dict[str, str] = {}  # regulator -> the set that names it
+    for name in set_names:
+        for candidate in dict.fromkeys((name, name.rsplit(":", 1)[-1].strip())):
+            match = resolve_regulators([candidate], found)[0]
+            if match and match[0] not in hits:
+                hits[match[0]] = name
+                break
+    if not hits:
+        return ""
+    index = {n: j for j, n in enumerate(names)}
+    corr = column_corr(np.asarray(profile, dtype=float), np.asarray(values, dtype=float)[:, [index[r] for r in hits]])
+    parts = [
+        f"{r} ({s}; correlation with z* {c:+.2f})" if i == 0 else f"{r} ({s}; {c:+.2f})"
+        for i, ((r, s), c) in enumerate(zip(hits.items(), corr, strict=True))
+    ]
+    chance = chance_corr(len(found), len(profile))
+    bound = f"(|r| ≥ {chance:.2f} with {len(profile)} instances and {len(found)} regulators)"
+    tracking = [r for r, c in zip(hits, corr, strict=True) if abs(c) >= chance]
+    one = len(hits) == 1
+    head = (
+        f" The regulator{'' if one else 's'} of {len(hits)} of these sets {'is' if one else 'are'} on your list: "
+        + ", ".join(parts)
+        + ". "
+    )
+    if tracking:
+        return (
+            head
+            + f"{', '.join(tracking)} {'tracks' if len(tracking) == 1 else 'track'} z* beyond chance {bound}: "
+            + (
+                "it may be the members' regulator itself."
+                if len(tracking) == 1
+                else "they may be the members' regulators."
+            )
+        )
+    return (
+        head + f"None tracks z* beyond chance {bound}: H may stand for their activity, which their mRNA does not show."
     )

@@ -25,7 +25,7 @@ from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.long_action import STOPPED, action_bar, stop_button
-from explorer.proposal_regulators import listed_text
+from explorer.proposal_regulators import listed_text, regulon_text
 from explorer.proposal_text import carrier_text, closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
@@ -222,7 +222,9 @@ def render() -> None:
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
-        if (known := gene_sets_box.proposal_line(prop.names)) is not None:
+        observed = values[:, : dataset.n_vars]
+        regulons = lambda sets: regulon_text(sets, prop.profile, observed, dataset.names, listed)  # noqa: E731
+        if (known := gene_sets_box.proposal_line(prop.names, regulons)) is not None:
             st.markdown(known)  # vetted against prior knowledge before Accept, not only after
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
@@ -234,7 +236,7 @@ def render() -> None:
             "Accept reports the realized change. "
             + closest_text(prop, session.regulators)
             + carrier_text(prop, listed)
-            + listed_text(prop, values[:, : dataset.n_vars], dataset.names, listed)
+            + listed_text(prop, observed, dataset.names, listed)
         )
         if prop.flagged:
             st.warning(

@@ -158,3 +158,64 @@ def test_page_names_the_listed_regulator_that_tracks_z_best():
         assert f"Of the 3 listed regulators, **{name}** tracks z* best (correlation {r:+.2f})" in text
     else:
         assert f"No listed regulator tracks z* beyond chance (best: **{name}**, correlation {r:+.2f}" in text
+
+
+class TestRegulonRegulators:
+    """The yeast walk: proposal #5's members were enriched for regulon:YLR403W, regulon:YLR223C and
+    regulon:YNL216W, the known targets of three listed, measured regulators; the page did not say
+    that these regulators are on the list, nor whether their mRNA tracks z*."""
+
+    def setup_method(self):
+        rng = np.random.default_rng(0)
+        self.z = rng.normal(size=50)
+        self.values = np.column_stack([rng.normal(size=50), self.z + 0.3 * rng.normal(size=50), rng.normal(size=50)])
+        self.names = ["YLR403W", "YLR223C", "g1"]
+
+    def test_listed_regulators_of_enriched_sets_with_their_correlation(self):
+        from explorer.proposal_regulators import regulon_text
+
+        said = regulon_text(
+            ["regulon:YLR403W", "ylr223c", "OTHER_SET"], self.z, self.values, self.names, self.names[:2]
+        )
+        r1 = np.corrcoef(self.z, self.values[:, 0])[0, 1]
+        r2 = np.corrcoef(self.z, self.values[:, 1])[0, 1]
+        assert said == (
+            f" The regulators of 2 of these sets are on your list: YLR403W (regulon:YLR403W; correlation with z* "
+            f"{r1:+.2f}), YLR223C (ylr223c; {r2:+.2f}). YLR223C tracks z* beyond chance (|r| ≥ 0.32 with 50 "
+            "instances and 2 regulators): it may be the members' regulator itself."
+        )
+
+    def test_none_track(self):
+        from explorer.proposal_regulators import regulon_text
+
+        said = regulon_text(["regulon:YLR403W"], self.z, self.values, self.names, self.names[:2])
+        assert said.endswith(
+            "None tracks z* beyond chance (|r| ≥ 0.32 with 50 instances and 2 regulators): H may stand for "
+            "their activity, which their mRNA does not show."
+        )
+        assert said.startswith(" The regulator of 1 of these sets is on your list: YLR403W (regulon:YLR403W;")
+
+    def test_nothing_to_say(self):
+        from explorer.proposal_regulators import regulon_text
+
+        assert regulon_text(["OTHER"], self.z, self.values, self.names, self.names[:2]) == ""
+        assert regulon_text(["regulon:YLR403W"], self.z, self.values, self.names, None) == ""
+
+
+def test_page_names_the_listed_regulator_of_an_enriched_regulon():
+    from engine.io.gene_sets import gene_sets_from_bytes
+    from explorer import gene_sets_box, state
+
+    session = _module_session(["TF", "TF2", "TF3"])
+    from conftest import PAGES, TIMEOUT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    gmt = "regulon:TF2\tknown targets\t" + "\t".join(f"g{i}" for i in range(8)) + "\n"
+    at.session_state[gene_sets_box.KEY_SETS] = gene_sets_from_bytes(gmt.encode(), "regulons.gmt")
+    at.run()
+    assert not at.exception
+    line = next(str(m.value) for m in at.markdown if str(m.value).startswith("**Known gene sets among the members:**"))
+    assert "regulon:TF2 (" in line
+    assert "The regulator of 1 of these sets is on your list: TF2 (regulon:TF2; correlation with z* " in line
