@@ -79,7 +79,8 @@ def proposal_columns(score_label: str) -> dict:
             width=100,
             help="new: no existing variable carries the cluster's shared profile z*. ≈ X: variable X, outside "
             "the cluster, correlates with z* so strongly that it already plays the role of the hidden parent. "
-            "hub X: member X does (a hub of the set). odd: z* draws most of its energy from one or two "
+            "hub X: member X does (a hub of the set). With a regulator list, X is always a listed regulator "
+            "(only those can be parents). odd: z* draws most of its energy from one or two "
             "conditions, named above the table; such proposals are listed last.",
         ),
         "leverage": st.column_config.NumberColumn(

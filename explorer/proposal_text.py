@@ -11,17 +11,17 @@ from engine.hidden.report_table import STAND_IN_CORR
 __all__ = ["carrier_text", "closest_text", "common_text", "removal_text", "status_text"]
 
 
-def status_text(p, regulators=None) -> str:
+def status_text(p) -> str:
     """The proposals table's status: "new", "≈ X" (X, outside the set, already carries z*), "hub X"
-    (member X does), each with " (listed)" when X is on the ``regulators`` list, or "odd" (flagged:
-    one or two conditions). Short enough for its cell (:mod:`explorer.hidden_columns`); the warning
-    above a flagged group names its conditions, and "Proposal #k" says each status in full."""
+    (member X does) or "odd" (flagged: one or two conditions). Short enough for its cell
+    (:mod:`explorer.hidden_columns`; with a regulator list X is always a listed regulator, as its help
+    says); the warning above a flagged group names its conditions, and "Proposal #k" says each status
+    in full."""
     if p.flagged:
         return "odd"
     if not p.explained_by:
         return "new"
-    listed = " (listed)" if regulators and p.explained_by in regulators else ""
-    return ("hub " if p.explained_by in p.names else "≈ ") + p.explained_by + listed
+    return ("hub " if p.explained_by in p.names else "≈ ") + p.explained_by
 
 
 def removal_text(prop) -> str:

@@ -8,7 +8,6 @@ section 5); accepting one runs structural EM through :class:`engine.hidden.Hidde
 
 from __future__ import annotations
 
-import functools
 import io
 import json
 
@@ -76,7 +75,7 @@ HOW_TO_READ = """
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
 - **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
-  "(listed)" when X is on your regulator list, or "odd".
+  or "odd"; with a regulator list, X is always a listed regulator (only those can be parents).
 - **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).
@@ -182,11 +181,10 @@ def render() -> None:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
         listed = text.listed_regulators(session.regulators, dataset.covariates)  # the user's, not covariates
-        status = functools.partial(status_text, regulators=listed)
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
         if plain:
             st.dataframe(
-                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status),
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status_text),
                 hide_index=True,
                 width="stretch",
                 column_config=proposal_columns(session.score_label),
@@ -203,7 +201,7 @@ def render() -> None:
             with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
                 st.dataframe(  # no status column: all are "odd", and the expander is narrower than the page
                     proposal_table(
-                        [proposals[i] for i in group], [i + 1 for i in group], session.score_label, status
+                        [proposals[i] for i in group], [i + 1 for i in group], session.score_label, status_text
                     ).drop(columns="status"),
                     hide_index=True,
                     width="stretch",
