@@ -195,8 +195,9 @@ def render() -> None:
             st.warning(
                 f"**{len(group)} proposal(s) ({ranks}; {len(members):,} variables in all) draw most of their "
                 f"profile from {', '.join(instances)}**: one or two conditions, not a regulator acting across the "
-                "data. They are listed last, and `--hidden auto` never adds them. Check those conditions (a "
-                "failed sample, a one-off shock)."
+                "data. They are listed last, and `--hidden auto` does not try them (a similar set resting less on "
+                "that condition can still be tried, and kept if it pays). Check those conditions (a failed sample, "
+                "a one-off shock)."
             )
             with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
                 st.dataframe(  # no status column: all are "odd", and the expander is narrower than the page
