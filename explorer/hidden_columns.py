@@ -72,7 +72,9 @@ def proposal_columns(score_label: str) -> dict:
     return {
         **PROPOSAL_WIDTHS,
         f"estimated Δ{score_label}": st.column_config.NumberColumn(
-            f"est. Δ{score_label}", width=78, help=f"Estimated change of the {score_label} on the observed data."
+            f"est. Δ{score_label}",
+            width=78,
+            help=f"Estimated change of the {score_label} on the observed data (nats; > 0: it pays).",
         ),
         "status": st.column_config.TextColumn(
             "status",

@@ -25,3 +25,10 @@ def test_report_table_headers_in_words_with_help():
     assert config["corr_child_profile"]["label"] == "corr(child, H)"
     for col in ("loading", "variance_explained", "corr_child_profile"):
         assert config[col].get("help"), col
+
+
+def test_proposal_estimate_has_its_unit():
+    from explorer.hidden_columns import proposal_columns
+
+    config = proposal_columns("EBIC")["estimated ΔEBIC"]
+    assert "nats" in config["help"]
