@@ -26,6 +26,7 @@ __all__ = [
     "edge_style",
     "search_frame",
     "duration",
+    "first_replicate_note",
 ]
 
 _RGB = (92, 124, 250)  # COLORS["edge"], #5c7cfa
@@ -111,6 +112,20 @@ def duration(seconds: float) -> str:
     if s < 3600:
         return f"{s // 60} min {s % 60} s"
     return f"{s // 3600} h {(s % 3600) // 60} min"
+
+
+def first_replicate_note(n_vars: int, *, hidden: bool, search_s: float | None) -> str:
+    """What a replicate costs, said while none has finished (the estimate of the time left needs
+    one): a whole search of ``n_vars`` variables, as long as the Search page's (``search_s``, its
+    search time, when it has searched), then structural EM when ``hidden`` regulators are on."""
+    from explorer.text import duration as precise
+
+    took = f" (the Search page's search of these data took {precise(search_s)})" if search_s else ""
+    em = ", then hidden regulators by structural EM, which takes several times longer" if hidden else ""
+    return (
+        f"Each replicate is a whole search of the {n_vars:,} variables on resampled rows{took}{em}. "
+        "The time left is estimated once the first replicate finishes."
+    )
 
 
 def edges_table(

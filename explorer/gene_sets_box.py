@@ -10,7 +10,7 @@ draw it with :func:`show_table`. Keys start with ``ip_genesets_``.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import pandas as pd
 import streamlit as st
@@ -218,14 +218,16 @@ def hidden_section(
 PROPOSAL_Q = 0.05
 
 
-def proposal_line(members: Sequence[str]) -> str | None:
+def proposal_line(members: Sequence[str], then: Callable[[list[str]], str] | None = None) -> str | None:
     """The known sets over-represented among a hidden-variable proposal's members, in words (e.g.
     '**Known gene sets among the members:** TF_X (27 of 35, q 1e-40)'), so a proposal can be vetted
-    against prior knowledge before Accept; None without gene sets, or when no set has q <= 0.05."""
+    against prior knowledge before Accept; None without gene sets, or when no set has q <= 0.05.
+    ``then(set names)``: more to say about the enriched sets (their listed regulators), appended."""
     match = matched()
     if match is None:
         return None
     rows = [r for r in enrich(match, {"proposal": list(members)}, top=3)["proposal"] if r.q <= PROPOSAL_Q]
     if not rows:
         return f"Known gene sets among the members: none with q <= {PROPOSAL_Q} ({match.n_tested} sets tested)."
-    return "**Known gene sets among the members:** " + "; ".join(top_set([r]) for r in rows) + "."
+    more = then([r.set for r in rows]) if then is not None else ""
+    return "**Known gene sets among the members:** " + "; ".join(top_set([r]) for r in rows) + "." + more

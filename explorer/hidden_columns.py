@@ -13,10 +13,32 @@ from collections.abc import Callable
 import pandas as pd
 import streamlit as st
 
-__all__ = ["PROPOSAL_WIDTHS", "TABLE_WIDTH", "proposal_columns", "proposal_table", "flag_groups", "rank_text"]
+__all__ = [
+    "PROPOSAL_WIDTHS",
+    "REPORT_COLUMNS",
+    "TABLE_WIDTH",
+    "proposal_columns",
+    "proposal_table",
+    "flag_groups",
+    "rank_text",
+]
 
 #: the widest the columns may sum to (px): the table's inner width at 1280 px, sidebar open
 TABLE_WIDTH = 812
+
+#: the regulator report's per-child columns in words (the CSV keeps the field names)
+REPORT_COLUMNS = {
+    "loading": st.column_config.NumberColumn(
+        "loading", help="The hidden variable's coefficient in the child's family, H on unit variance."
+    ),
+    "sign": st.column_config.TextColumn("sign", help="+: the child rises with H; -: it falls (repressed)."),
+    "variance_explained": st.column_config.NumberColumn(
+        "variance explained", help="Share of the child's variance due to H's direct effect (0 to 1)."
+    ),
+    "corr_child_profile": st.column_config.NumberColumn(
+        "corr(child, H)", help="Correlation of the child's values with H's inferred profile."
+    ),
+}
 
 #: column widths (px) of the proposals table
 PROPOSAL_WIDTHS = {
@@ -50,14 +72,17 @@ def proposal_columns(score_label: str) -> dict:
     return {
         **PROPOSAL_WIDTHS,
         f"estimated Δ{score_label}": st.column_config.NumberColumn(
-            f"est. Δ{score_label}", width=78, help=f"Estimated change of the {score_label} on the observed data."
+            f"est. Δ{score_label}",
+            width=78,
+            help=f"Estimated change of the {score_label} on the observed data (nats; > 0: it pays).",
         ),
         "status": st.column_config.TextColumn(
             "status",
             width=100,
             help="new: no existing variable carries the cluster's shared profile z*. ≈ X: variable X, outside "
             "the cluster, correlates with z* so strongly that it already plays the role of the hidden parent. "
-            "hub X: member X does (a hub of the set). odd: z* draws most of its energy from one or two "
+            "hub X: member X does (a hub of the set). With a regulator list, X is always a listed regulator "
+            "(only those can be parents). odd: z* draws most of its energy from one or two "
             "conditions, named above the table; such proposals are listed last.",
         ),
         "leverage": st.column_config.NumberColumn(

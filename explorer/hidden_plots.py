@@ -11,6 +11,9 @@ from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
 __all__ = ["cluster_profiles_figure", "correlation_heatmap"]
 
+#: up to this many instances the profile plot names every one on its axis
+TICKS_ALL_UP_TO = 60
+
 
 def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: bool = True) -> go.Figure:
     """Members' scaled ideal profiles (thin) and the proposed hidden profile z* (thick), with the
@@ -24,7 +27,11 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: 
     mode = "markers" if order.size > DOTS_ABOVE else "lines"
     fig = go.Figure()
     colours = qualitative.Set2 + qualitative.Pastel1
-    for j, name in enumerate(view.names[:max_members]):
+    drawn = view.names[:max_members]
+    # one legend entry for the members (one per member wrapped into rows over the lines); each
+    # line names its member on hover
+    group = f"members' ideal profiles ({len(drawn)} of {len(view.names)} drawn)"
+    for j, name in enumerate(drawn):
         y = view.ideal[order, j]
         y = (y - y.mean()) / max(y.std(), 1e-12)
         fig.add_trace(
@@ -32,7 +39,10 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: 
                 x=xs,
                 y=y,
                 mode=mode,
-                name=f"ideal profile of {name}",
+                name=group,
+                legendgroup="members",
+                showlegend=j == 0,
+                hovertemplate=f"{name}<br>%{{x}}: %{{y:.2f}}<extra></extra>",
                 line={"width": 1, "color": colours[j % len(colours)]},
                 marker={"size": 3, "color": colours[j % len(colours)]},
                 opacity=0.75,
@@ -47,17 +57,21 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: 
             line={"width": 3, "color": HIDDEN_COLOUR},
         )
     )
+    xaxis = {
+        "title": f"instances ({'conditions' if named else 'rows of the data'}), sorted by z*",
+        "type": "category",
+        "tickangle": -45,
+    }
+    if order.size <= TICKS_ALL_UP_TO:  # every condition named (plotly's own choice skips every other one)
+        xaxis.update(tickmode="array", tickvals=xs, ticktext=xs, tickfont={"size": 10})
+    else:
+        xaxis["nticks"] = 40
     fig.update_layout(
-        height=380,
+        height=400,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
-        xaxis={
-            "title": f"instances ({'conditions' if named else 'rows of the data'}), sorted by z*",
-            "type": "category",
-            "nticks": 40,
-            "tickangle": -45,
-        },
+        xaxis=xaxis,
         yaxis_title="standardized value",
-        legend={"orientation": "h", "y": 1.12, "x": 0},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},  # above the plot area
     )
     return fig
 

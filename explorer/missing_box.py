@@ -17,7 +17,7 @@ from engine.cli.rerun import rerun_command
 from explorer import state
 from explorer.prepared import SHOWN_CELLS, banner
 
-__all__ = ["missing_box", "em_progress"]
+__all__ = ["completed_note", "missing_box", "em_progress"]
 
 
 def missing_box() -> None:
@@ -43,3 +43,16 @@ def em_progress() -> Callable[[int, int, str], None]:
     """A ``progress(iteration, of, text)`` for :func:`explorer.prepared.prepare` that draws a
     progress bar where it is called (nothing is drawn when no cell is missing)."""
     return state.progress_bar(st.empty())
+
+
+def completed_note(session) -> str | None:
+    """One line for a page that reads the data per instance (the Hidden page's profiles): how many
+    cells were filled for the search; None when none was missing."""
+    cells = session.prepared.cells()
+    if not cells:
+        return None
+    total = session.prepared.loaded.values.size
+    return (
+        f"Proposals and profiles use the data completed for the search: {len(cells):,} of the {total:,} cells "
+        f"({len(cells) / total:.1%}) were missing and are filled by structural EM (the Home page lists them)."
+    )

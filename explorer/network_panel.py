@@ -134,6 +134,7 @@ def network_controls(
         hops=int(state.get(keys["hops"]) or 1),
         max_nodes=int(state.get(keys["max_nodes"]) or DEFAULT_MAX_NODES),
         history=history,
+        hidden=range(session.dataset.n_vars, n),  # after the data's variables (session.variable_names)
     )
     focus = centres if mode == "around genes" else ()
     positions = _sub_positions(sub.nodes, session.dataset.n_vars)

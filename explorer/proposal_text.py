@@ -14,8 +14,9 @@ __all__ = ["carrier_text", "closest_text", "common_text", "removal_text", "statu
 def status_text(p) -> str:
     """The proposals table's status: "new", "≈ X" (X, outside the set, already carries z*), "hub X"
     (member X does) or "odd" (flagged: one or two conditions). Short enough for its cell
-    (:mod:`explorer.hidden_columns`); the warning above a flagged group names its conditions, and
-    "Proposal #k" says each status in full."""
+    (:mod:`explorer.hidden_columns`; with a regulator list X is always a listed regulator, as its help
+    says); the warning above a flagged group names its conditions, and "Proposal #k" says each status
+    in full."""
     if p.flagged:
         return "odd"
     if not p.explained_by:
@@ -56,13 +57,24 @@ def closest_text(prop, regulators=None) -> str:
     return said
 
 
-def carrier_text(prop) -> str:
+def carrier_text(prop, regulators=None) -> str:
     """The variable that already carries z* (``explained_by``), in words: a member is the set's hub,
-    unless z* rests on one or two odd conditions (flagged), where it only tracks z* best there."""
+    unless z* rests on one or two odd conditions (flagged), where it only tracks z* best there. On
+    the ``regulators`` list it is said to be a listed regulator (the QA walk's gadE, b3512, was
+    called only "a hub of the set")."""
     if not prop.explained_by:
         return ""
-    if prop.explained_by not in prop.names:
-        return f" **{prop.explained_by} already explains this cluster.**"
+    by = prop.explained_by
+    if regulators and by in regulators and not prop.flagged:
+        if by not in prop.names:
+            return f" **{by}, a listed regulator, already explains this cluster.**"
+        return (
+            f" **Member {by}, a listed regulator, already carries this profile**: it is most likely the members' "
+            "regulator itself, and edges from it do what a hidden parent would; Accept only adds to it if the "
+            "realized change pays."
+        )
+    if by not in prop.names:
+        return f" **{by} already explains this cluster.**"
     if prop.flagged:
         return (
             f" **Member {prop.explained_by} already carries this profile**, the member that tracks z* best; not "

@@ -12,7 +12,7 @@ import streamlit as st
 
 from explorer import text
 
-__all__ = ["first_move_caption", "first_move_note", "log_caption"]
+__all__ = ["convergence_progress", "first_move_caption", "first_move_note", "log_caption"]
 
 
 def log_caption(stepper) -> str:
@@ -43,3 +43,18 @@ def first_move_caption(stepper) -> None:
     note = first_move_note(stepper)
     if note:
         st.caption(note)
+
+
+def convergence_progress(done: int, log: list[dict], score_label: str) -> tuple[float, str]:
+    """The progress bar's share and line while a run goes to convergence, whose length is not known
+    in advance: the share of the first move's gain used up (below 1 while it runs), and the last
+    gain under the name of the score in force (``score_label``: BIC, EBIC...)."""
+    if not log:
+        return 0.0, "Running to convergence..."
+    first, last = log[0]["exact ΔBIC"], log[-1]["exact ΔBIC"]  # the log's key for the score change
+    frac = min(0.99, max(0.0, 1.0 - last / first)) if first and first > 0 else 0.0
+    said = (
+        f"Running to convergence: {done} move(s) so far, last Δ{score_label} {last:.2f} "
+        "(bar: share of the first gain used up)"
+    )
+    return frac, said

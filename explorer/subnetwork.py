@@ -129,11 +129,14 @@ def select_subnetwork(
     hops: int = 1,
     max_nodes: int = DEFAULT_MAX_NODES,
     history: Sequence[Move] = (),
+    hidden: Sequence[int] = (),
 ) -> SubNetwork:
     """The sub-network to draw (see the module docstring for the modes).
 
     ``"around genes"`` without centres, and ``"last moves"`` before any move, fall back to the most
-    connected variables, and the description says so.
+    connected variables, and the description says so; ``"last moves"`` with no move since hidden
+    variables (indices ``hidden``) were accepted shows them and their neighbours instead (the most
+    connected variables hid H's children).
     """
     if mode not in MODES:
         raise ValueError(f"mode {mode!r} is not one of {', '.join(MODES)}")
@@ -150,6 +153,14 @@ def select_subnetwork(
     elif mode == "last moves" and history:
         nodes, truncated = recent_nodes(nbrs, history, max_nodes)
         description = "the variables the last moves touched, newest first, and their neighbours"
+    elif mode == "last moves" and hidden:
+        nodes, truncated = neighbourhood(nbrs, list(hidden), 1, max_nodes)
+        which = ", ".join(str(names[h]) for h in hidden)
+        one = len(hidden) == 1
+        description = (
+            f"the hidden variable{'' if one else 's'} {which} and {'its' if one else 'their'} neighbours "
+            f"(no move since {'it was' if one else 'they were'} accepted)"
+        )
     else:
         nodes = most_connected(nbrs, max_nodes)
         if not edges:

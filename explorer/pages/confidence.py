@@ -37,7 +37,7 @@ from explorer.confidence_tables import (  # noqa: F401 (the keys, for tests)
     enrichment_section,
     regulators_section,
 )
-from explorer.confidence_view import confidence_network_html, duration
+from explorer.confidence_view import confidence_network_html, duration, first_replicate_note
 from explorer.pages import show_html
 
 CONTROLLER = "ip_conf_controller"
@@ -50,6 +50,8 @@ KEY_STOP = "ip_conf_stop"
 KEY_THRESHOLD = "ip_conf_threshold"
 KEY_ERROR = "ip_conf_error"
 KEY_PENDING = "ip_conf_pending"
+#: set by Stop: the whole page reruns, since the results are drawn outside the run panel's fragment
+KEY_STOPPED = "ip_conf_stopped"
 KEY_DL_EDGES = "ip_conf_dl_edges"
 KEY_DL_REGULATORS = "ip_conf_dl_regulators"
 KEY_DL_JSON = "ip_conf_dl_json"
@@ -116,6 +118,7 @@ def _start_pending(ctl: ConfidenceController) -> None:
 
 def _on_stop() -> None:
     controller().stop()
+    state.put(KEY_STOPPED, True)
 
 
 def _controls(running: bool) -> None:
@@ -160,6 +163,10 @@ def _progress(ctl: ConfidenceController) -> None:
         done / total if total else 0.0,
         text=f"Bootstrap running: {where}" + (f", {failed} failed" if failed else "") + f" — {when}",
     )
+    if not done:  # no time per replicate yet: say what one costs
+        session = state.session()
+        search_s = session.stepper.elapsed_s if session.stepper.n_iter else None
+        st.caption(first_replicate_note(session.dataset.n_vars, hidden=bool(state.get(KEY_HIDDEN)), search_s=search_s))
     st.caption("Stop keeps the replicates that have finished; their figures are shown.")
 
 
@@ -183,8 +190,9 @@ def run_panel() -> None:
             st.rerun(scope="fragment")
         except st.errors.StreamlitAPIException:
             st.rerun()
-    elif was_running:
-        st.rerun()  # the run ended: draw the results
+    elif was_running or state.get(KEY_STOPPED):
+        state.put(KEY_STOPPED, None)
+        st.rerun()  # the run ended or was stopped: draw the results (outside this fragment)
 
 
 def _truth_precision(session, result, threshold: float) -> None:

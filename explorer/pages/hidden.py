@@ -19,11 +19,12 @@ from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from engine.hidden.leverage import profile_leverage
-from explorer import actions, export, gene_sets_box, state, text
+from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
-from explorer.hidden_columns import flag_groups, proposal_columns, proposal_table, rank_text
+from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
 from explorer.long_action import STOPPED, action_bar, stop_button
+from explorer.proposal_regulators import listed_text, regulon_text
 from explorer.proposal_text import carrier_text, closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
@@ -74,7 +75,7 @@ HOW_TO_READ = """
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
 - **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
-  or "odd".
+  or "odd"; with a regulator list, X is always a listed regulator (only those can be parents).
 - **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).
@@ -113,6 +114,8 @@ def render() -> None:
 
     hs = session.hidden
     values = session.values()
+    if (filled := missing_box.completed_note(session)) is not None:
+        st.caption(filled)
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
@@ -177,6 +180,7 @@ def render() -> None:
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
+        listed = text.listed_regulators(session.regulators, dataset.covariates)  # the user's, not covariates
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
         if plain:
             st.dataframe(
@@ -191,8 +195,9 @@ def render() -> None:
             st.warning(
                 f"**{len(group)} proposal(s) ({ranks}; {len(members):,} variables in all) draw most of their "
                 f"profile from {', '.join(instances)}**: one or two conditions, not a regulator acting across the "
-                "data. They are listed last, and `--hidden auto` never adds them. Check those conditions (a "
-                "failed sample, a one-off shock)."
+                "data. They are listed last, and `--hidden auto` does not try them (a similar set resting less on "
+                "that condition can still be tried, and kept if it pays). Check those conditions (a failed sample, "
+                "a one-off shock)."
             )
             with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
                 st.dataframe(  # no status column: all are "odd", and the expander is narrower than the page
@@ -216,7 +221,9 @@ def render() -> None:
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
-        if (known := gene_sets_box.proposal_line(prop.names)) is not None:
+        observed = values[:, : dataset.n_vars]
+        regulons = lambda sets: regulon_text(sets, prop.profile, observed, dataset.names, listed)  # noqa: E731
+        if (known := gene_sets_box.proposal_line(prop.names, regulons)) is not None:
             st.markdown(known)  # vetted against prior knowledge before Accept, not only after
         st.markdown(
             f"Estimated {session.score_label} change **{prop.estimated_gain:+.2f}** nats, on the observed "
@@ -225,7 +232,10 @@ def render() -> None:
             + common_text(prop)
             + f"The paper's complete-data bounds: C2 = {prop.c2:.2f}, C1 = {prop.c1:.2f}, against the root "
             f"likelihood of z* ({ROOT_PER_INSTANCE * len(values):.0f} nats for {len(values)} instances). "
-            "Accept reports the realized change. " + closest_text(prop, session.regulators) + carrier_text(prop)
+            "Accept reports the realized change. "
+            + closest_text(prop, session.regulators)
+            + carrier_text(prop, listed)
+            + listed_text(prop, observed, dataset.names, listed)
         )
         if prop.flagged:
             st.warning(
@@ -386,7 +396,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
     n_obs = session.dataset.n_vars
     # one engine function for this CSV and the CLI's (engine.hidden.report_table)
     rows = report_table(reports, values[:, :n_obs], names[:n_obs], listed)
-    table_slot.dataframe(rows[PER_CHILD].round(4), hide_index=True, width="stretch")
+    table_slot.dataframe(rows[PER_CHILD].round(4), hide_index=True, width="stretch", column_config=REPORT_COLUMNS)
     c1.download_button(
         "Download regulator report (CSV)", rows.to_csv(index=False), "regulators.csv", "text/csv", key=KEY_DL_REPORT
     )

@@ -138,18 +138,8 @@ def _progress() -> bool:
         frac = min(1.0, run.loop.n_steps / total)
         text_ = f"Running: {done} of {total} steps"
     else:
-        # No step count is known in advance: estimate from how far the gains have shrunk.
-        first = log[0]["exact ΔBIC"] if log else None
-        last = log[-1]["exact ΔBIC"] if log else None
-        frac = 0.0
-        if first and last is not None and first > 0:
-            frac = min(0.99, max(0.0, 1.0 - last / first))
-        text_ = (
-            f"Running to convergence: {done} move(s) so far, last ΔBIC "
-            f"{last:.2f} (bar: share of the first gain used up)"
-            if last is not None
-            else "Running to convergence..."
-        )
+        # no step count is known in advance: how far the gains have shrunk
+        frac, text_ = search_notes.convergence_progress(done, log, session.score_label)
     st.progress(frac, text=text_)
     return True
 

@@ -41,3 +41,30 @@ def test_hidden_page_at_2500_genes_names_the_odd_condition(hidden_server, tmp_pa
         _shot(page, tmp_path, "hidden_genome_2500.png")
         print(f"Hidden page, 2500 genes x 27 conditions: proposals listed {listed_s:.1f} s after the click")
         assert not errors, errors
+
+
+def test_profile_plot_legend_clear_of_the_lines_and_every_condition_named(hidden_server, tmp_path):
+    """The QA walk on a real E. coli table (2500 genes x 27 conditions): the profile plot's legend,
+    one entry per member (12 of them, 4 rows), covered the top of the plot and hid part of z*'s line,
+    and the 40-member module drew 12 lines without saying so. The legend must sit outside the plot
+    area, say how many members are drawn, and every condition must be named on the axis."""
+    path = tmp_path / "genome_2500.csv"
+    write_genome_table(path)
+    with chromium() as browser:
+        page, errors = open_with(browser, hidden_server, path, GENOME_SHAPE)
+        propose(page)
+        plot = page.locator(".js-plotly-plot").first
+        plot.wait_for(timeout=30_000)
+        page.wait_for_timeout(1500)
+        plot.scroll_into_view_if_needed()
+        legend = plot.locator("g.legend").bounding_box()
+        area = plot.locator("rect.nsewdrag").first.bounding_box()  # the plot area
+        _shot(page, tmp_path, "hidden_profile_legend.png")
+        assert legend["y"] + legend["height"] <= area["y"] + 1, (legend, area)  # above the lines, not on them
+        entries = plot.locator(".legendtext").evaluate_all("els => els.map(e => e.textContent)")
+        assert any("drawn" in e and " of " in e for e in entries), entries
+        ticks = plot.locator(".xtick text").evaluate_all(
+            "els => els.map(e => e.textContent)"
+        )  # the profile plot's, not the heatmaps'
+        assert len(ticks) == 27 and ODD in ticks, ticks
+        assert not errors, errors

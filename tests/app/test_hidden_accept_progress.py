@@ -57,6 +57,9 @@ def test_page_warns_on_a_proposal_resting_on_one_condition():
     assert odd["rank"].min() > plain["rank"].max()  # the engine's ranks, flagged last
     (line,) = [w.value for w in at.warning if "draw most of their profile from" in w.value]
     assert "heat_shock" in line and f"{len(odd)} proposal(s)" in line
+    # QA walk (E. coli, 42c): auto set the flagged 27-gene set aside, then kept a 25-gene near-copy
+    # resting less on 42c; "never adds them" read as "nothing of this comes in"
+    assert "never adds them" not in line and "`--hidden auto` does not try them (a similar set" in line
     assert any(e.label == f"The {len(odd)} proposal(s) flagged by heat_shock" for e in at.expander)
 
 
@@ -89,3 +92,25 @@ def test_flagged_proposals_grouped_by_their_conditions():
     assert flag_groups(props) == [(("salt_2h",), [1, 3]), (("heat_1h", "salt_2h"), [2, 4])]
     assert flag_groups(props[:1]) == []
     assert (rank_text([1]), rank_text([1, 2, 3, 4]), rank_text([1, 3])) == ("rank 2", "ranks 2–5", "ranks 2, 4")
+
+
+def test_profile_plot_one_legend_entry_for_the_members_and_every_condition_named():
+    """QA walk (#22): one legend entry per member covered the plot; 50 conditions showed every other
+    name. One entry says how many members are drawn (each line names its member on hover), and up
+    to 60 conditions every one is a tick label."""
+    from engine.hidden.report import ClusterView
+    from explorer.hidden_plots import cluster_profiles_figure
+
+    rng = np.random.default_rng(0)
+    m, n = 50, 15
+    z = rng.normal(size=m)
+    ideal = z[:, None] + 0.3 * rng.normal(size=(m, n))
+    names = [f"g{j}" for j in range(n)]
+    labels = [f"cdc15_{10 * i}" for i in range(m)]
+    view = ClusterView(names, ideal, z, np.eye(n), np.eye(n), np.ones(n), np.argsort(z), labels)
+    fig = cluster_profiles_figure(view)
+    shown = [t for t in fig.data if t.showlegend is not False]
+    assert [t.name for t in shown] == ["members' ideal profiles (12 of 15 drawn)", "proposed hidden profile z*"]
+    assert all("g" in (t.hovertemplate or "") for t in fig.data[:-1])
+    assert fig.data[3].hovertemplate.startswith("g3")
+    assert list(fig.layout.xaxis.tickvals) == [labels[i] for i in np.argsort(z)]

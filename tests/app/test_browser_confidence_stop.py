@@ -1,0 +1,47 @@
+"""Stop on the Confidence page shows what finished (QA walk, #22/#23): on a real E. coli table
+(2500 genes x 27 conditions, 128 listed regulators, hidden regulators on) Stop after 2 of 4
+replicates left the page with its controls only, although it says "Stop keeps the replicates that
+have finished; their figures are shown": Stop, a button inside the run panel's fragment, reran only
+the fragment, and the results are drawn outside it.
+
+The bundled sample (Sachs, 853 x 11), 1000 replicates, Stop once some have finished: the results
+(their count, the pairs seen) must appear without another click. Marked ``browser``; its own server
+on port 8619 (or ``IPE_CONF_STOP_PORT``).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+from test_browser import _shot, chromium, open_app, streamlit_server
+
+pytestmark = pytest.mark.browser
+PORT = int(os.environ.get("IPE_CONF_STOP_PORT", "8619"))
+
+
+@pytest.fixture(scope="module")
+def stop_server():
+    with streamlit_server(PORT) as url:
+        yield url
+
+
+def test_stop_shows_the_replicates_that_finished(stop_server, tmp_path):
+    with chromium() as browser:
+        page, errors = open_app(browser, stop_server)
+        main = page.locator("[data-testid=stMain]")
+        page.get_by_role("link", name="Confidence").first.click()
+        box = page.get_by_role("spinbutton", name="Replicates B")
+        box.fill("1000")
+        box.press("Enter")
+        page.wait_for_timeout(1000)
+        page.get_by_role("button", name="Run bootstrap").click()
+        main.get_by_text(re.compile(r"[1-9][0-9]* of 1000 replicates")).first.wait_for(timeout=180_000)
+        main.get_by_role("button", name="Stop").click()
+        main.get_by_text("Pairs seen").first.wait_for(timeout=30_000)
+        _shot(page, tmp_path, "confidence_after_stop.png")
+        # no longer running: the progress line goes (it may linger a moment while the page redraws)
+        main.get_by_text(re.compile(r"of 1000 replicates")).first.wait_for(state="detached", timeout=15_000)
+        assert "Stopped: the figures are from the" in main.inner_text()
+        assert not errors, errors
