@@ -12,9 +12,14 @@ import re
 
 from engine.io import LEFT_OUT
 
-__all__ = ["annotation_columns", "annotation_note"]
+__all__ = ["annotation_columns", "annotation_note", "in_app_words"]
 
 _TEXT_COLUMNS = LEFT_OUT + "non-numeric column(s) "
+#: the loader's CLI hints, and what the app offers instead
+_CLI_HINTS = {
+    "load with transpose: CLI --transpose": "choose 'variables in rows (transpose)' under Orientation, "
+    "or the Transpose button of the Home page",
+}
 #: one described column of a variables-in-columns note: "'c' has text ('x' in row 1; 30 of 30 cells)"
 _DESCRIBED = re.compile(r"'[^']*' has text \(.*?; (\d+) of (\d+) cells\)")
 
@@ -45,3 +50,11 @@ def annotation_note(columns: str) -> str:
         f"Set aside as gene annotation: {columns}. Text beside the gene ids (descriptions, symbols) is "
         "expected in an expression file; it is not used as values."
     )
+
+
+def in_app_words(note: str) -> str:
+    """A loader note with its command-line hints replaced by the app's control for the same thing
+    (a note written for both says ``CLI --transpose``; the app's user has a radio and a button)."""
+    for cli, app in _CLI_HINTS.items():
+        note = note.replace(cli, app)
+    return note

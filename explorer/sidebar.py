@@ -312,7 +312,7 @@ def _summary() -> None:
     if dataset.notes:
         with st.expander("What loading did"):
             for note in dataset.notes:
-                st.markdown(f"- {note}")
+                st.markdown(f"- {load_notes.in_app_words(note)}")
 
 
 def render() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
-from explorer import state, text
+from explorer import load_notes, state, text
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 
@@ -44,7 +44,7 @@ def render() -> None:
             "Truth & export page compares the learned network with it."
         )
     if dataset.notes:
-        st.markdown("\n".join(f"- {note}" for note in dataset.notes))
+        st.markdown("\n".join(f"- {load_notes.in_app_words(note)}" for note in dataset.notes))
     summary = text.settings_summary(session.settings, session.regulators, dataset.names, dataset.covariates)
     st.caption(f"Search settings: {summary}.")
     st.page_link("explorer/pages/search.py", label="Go to the Search page", icon="➡️")

@@ -57,3 +57,21 @@ def test_sidebar_says_it_in_a_caption_not_a_warning(app):
     assert not any("description" in w for w in texts(app.sidebar.warning)), texts(app.sidebar.warning)
     captions = texts(app.sidebar.caption)
     assert any("description" in c and "Set aside" in c and "expected" in c for c in captions), captions
+
+
+def test_the_transpose_hint_names_the_apps_controls_not_the_cli(app):
+    """The loader's note for a first column of labels tells CLI users '--transpose'; the app's user
+    is pointed at the Orientation radio and the Transpose button instead (the QA walk on the E. coli
+    table read 'CLI --transpose' on the Home page)."""
+    note = (
+        "used the first column 'gene' as instance labels (if the variables are in rows, "
+        "e.g. genes x conditions, load with transpose: CLI --transpose)"
+    )
+    said = load_notes.in_app_words(note)
+    assert "CLI" not in said and "Orientation" in said and "Transpose button" in said
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    app.file_uploader(key=state.W_UPLOAD).set_value(("expr.tsv", _expression_tsv(), "text/tab-separated-values"))
+    app.run()
+    assert not app.exception
+    shown = " ".join(texts(app.markdown))
+    assert "instance labels" in shown and "CLI --transpose" not in shown and "Orientation" in shown
