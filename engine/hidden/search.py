@@ -33,6 +33,7 @@ from .candidates import propose_from_search
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
 from .marginal import markov_blanket
+from .onoff import ONOFF
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
@@ -367,10 +368,10 @@ class HiddenSearch:
 
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
         """The proposals :meth:`auto` tries, in order: those with a positive estimate (best first),
-        then the semi-cliques by common variance (largest first; their estimate is pessimistic,
-        see :mod:`.candidates`), none already tried. A cluster of ideal profiles that is not a
-        semi-clique also needs the paper's complete-data estimate to be positive (JMLR 2007
-        section 5, ``complete_gain``), as before #12: see :meth:`auto`."""
+        then the on/off steps (:mod:`.onoff`) and the semi-cliques by common variance (largest first;
+        their estimates are pessimistic, see :mod:`.candidates`), none already tried. A cluster of
+        ideal profiles that is not a semi-clique also needs the paper's complete-data estimate to
+        be positive (JMLR 2007 section 5, ``complete_gain``), as before #12: see :meth:`auto`."""
         props = self.propose(n_proposals=10 + len(skipped))
         # on small general networks a set whose z* one of its own members nearly matches is tried
         # too: structural EM decides whether H or that member becomes the parent (#22); a flagged
@@ -381,7 +382,8 @@ class HiddenSearch:
         good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
         semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
         semis.sort(key=lambda p: -p.common_variance)
-        return self.considered.announce(good + semis)
+        steps = [p for p in props if p.source == ONOFF and all(p is not q for q in good)]  # whatever the estimate
+        return self.considered.announce(good + steps + semis)
 
     def report(self) -> list[RegulatorReport]:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
