@@ -32,6 +32,7 @@ from ..search import SearchSettings, Stepper
 from .candidates import propose_from_search
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
+from .leverage import profile_leverage
 from .marginal import markov_blanket
 from .onoff import ONOFF
 from .proposals import ClusterProposal
@@ -334,7 +335,10 @@ class HiddenSearch:
                 say("fewer than 2 observed variables, so no cluster to propose")
                 break
             elif not self.two_layer:  # general network (#22): see engine/hidden/trial.py
-                kept, best = auto_step(self, skipped, best, say, score)
+                kept, best = auto_step(self, skipped, before := best, say, score)
+                if kept and profile_leverage(self.hidden_profile(self.hidden[-1].name)).flagged:  # item 3
+                    say(f"{self.hidden[-1].name} rests on one or two instances, so it is not kept")
+                    (self.em, self.hidden), kept, best = snapshot, False, before
                 if kept is None:
                     break
                 failures = 0 if kept else failures + 1
@@ -381,9 +385,9 @@ class HiddenSearch:
         props = [p for p in props if (p.explained_by is None or (own and p.explained_by in p.names))]
         good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
         semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
-        semis.sort(key=lambda p: -p.common_variance)
         steps = [p for p in props if p.source == ONOFF and all(p is not q for q in good)]  # whatever the estimate
-        return self.considered.announce(good + steps + semis)
+        order = partial(sorted, key=lambda p: -p.common_variance)
+        return self.considered.announce(good + order(steps) + order(semis))
 
     def report(self) -> list[RegulatorReport]:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
