@@ -90,8 +90,10 @@ MEMBER_SHARE = 0.5
 ONOFF_MIN_VARS = 500
 ONOFF_MIN_INSTANCES, ONOFF_MAX_INSTANCES = 10, 60
 
-#: sets handed on per proposal round (each one auto tries costs a trial: 1-6 s of CPU at 2500 x 27)
-ONOFF_TRIED = 2
+#: sets handed on per proposal round: auto tries them first once it has kept a hidden variable,
+#: and a failed try counts against its stop rule (two in a row), so one, or the regulators'
+#: modules after it are not reached (`module` seed 5 lost R* with two); a try costs 1-6 s of CPU
+ONOFF_TRIED = 1
 
 #: steps returned by the scan, and the best triples grown towards STEP_MAX
 ONOFF_SETS, GROWN_TRIPLES = 8, 40
@@ -230,6 +232,7 @@ def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_se
 
 
 def covers(a: np.ndarray, b: np.ndarray) -> bool:
-    """Whether set ``a`` (variable indices) is mostly set ``b``: half of ``a`` or more lies in
-    ``b`` (the step of a module's genes is that module, already proposed)."""
-    return 2 * np.intersect1d(a, b).size >= len(a)
+    """Whether sets ``a`` and ``b`` (variable indices) are mostly the same genes: their common
+    genes are half of each or more (the step of a module's genes is that module, already
+    proposed; a larger cluster that happens to hold half of ``a`` is not)."""
+    return 2 * np.intersect1d(a, b).size >= max(len(a), len(b))

@@ -371,11 +371,10 @@ class HiddenSearch:
         return self.hidden
 
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
-        """The proposals :meth:`auto` tries, in order: those with a positive estimate (best first),
-        then the on/off steps (:mod:`.onoff`) and the semi-cliques by common variance (largest first;
-        their estimates are pessimistic, see :mod:`.candidates`), none already tried. A cluster of
-        ideal profiles that is not a semi-clique also needs the paper's complete-data estimate to
-        be positive (JMLR 2007 section 5, ``complete_gain``), as before #12: see :meth:`auto`."""
+        """The proposals :meth:`auto` tries, none tried before: those with a positive estimate (best
+        first; a profile cluster also needs the paper's complete-data one, as before #12: see :meth:`auto`),
+        then semi-cliques by common variance (:mod:`.candidates`); the on/off steps (:mod:`.onoff`),
+        whatever their estimate, after the first of them until a hidden variable is kept, then first."""
         props = self.propose(n_proposals=10 + len(skipped))
         # on small general networks a set whose z* one of its own members nearly matches is tried
         # too: structural EM decides whether H or that member becomes the parent (#22); a flagged
@@ -387,7 +386,8 @@ class HiddenSearch:
         semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
         steps = [p for p in props if p.source == ONOFF and all(p is not q for q in good)]  # whatever the estimate
         order = partial(sorted, key=lambda p: -p.common_variance)
-        return self.considered.announce(good + order(steps) + order(semis))
+        head = [] if self.hidden else good[:1]  # the first H as before #22's steps; then the steps first
+        return self.considered.announce(head + order(steps) + good[len(head) :] + order(semis))
 
     def report(self) -> list[RegulatorReport]:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""

@@ -92,6 +92,7 @@ class TestScan:
     def test_covers(self):
         assert covers(np.array([1, 2, 3, 4]), np.array([1, 2, 9]))
         assert not covers(np.array([1, 2, 3, 4, 5]), np.array([1, 2, 9]))
+        assert not covers(np.array([1, 2, 3, 4]), np.arange(1, 20))  # a large cluster holding half of it
 
 
 class TestInAuto:
