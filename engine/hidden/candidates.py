@@ -362,8 +362,8 @@ def propose_from_search(
     chosen = sorted(picked.values(), key=lambda t: -t[0].gain)
     semis = [t for t in chosen if t[1] != GROWN and "semi-clique" in t[1]][:n_semi]
     semis += [t for t in chosen if t[1] == GROWN][: max(0, n_proposals - len(semis))]
-    semis += [t for t in scored if t[1] == ONOFF][: max(0, n_proposals - len(semis))]  # tried by auto: .onoff
     rest = [t for t in chosen if all(t is not u for u in semis)][: max(0, n_proposals - len(semis))]
+    rest += [t for t in scored if t[1] == ONOFF]  # one more (:mod:`.onoff`); the others keep their places
     out: list[ClusterProposal] = []
     for cs, source in sorted(semis + rest, key=lambda t: -t[0].gain):
         out.append(
