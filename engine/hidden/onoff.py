@@ -33,15 +33,16 @@ as its children, while the broad set, tried like an oracle start (H at the step'
 of many genes, structural EM keeping the children that pay) realized +0.5 to +17.5 on seven of
 eight, |r(H, D)| 0.85-0.93 (docs/decisions/genome-on-off-driver.md). Its estimate, which charges
 every member, is then far below zero, so :meth:`HiddenSearch.auto
-<engine.hidden.search.HiddenSearch.auto>` tries the source's sets whatever their estimate, as it
-does semi-cliques; only the realized gain decides, as for every H.
+<engine.hidden.search.HiddenSearch.auto>` tries the source's set whatever its estimate (after the
+first positive estimate until a hidden variable is kept, first after that; :data:`ONOFF_TRIED`
+per round); only the realized gain decides, as for every H.
 
 No test of chance is made on the step itself: on these data the driver's step is barely above
 the scan's own chance level (over 2925 triples the best chance step of `null` scores 12-17 nats,
 the driver's 20-35, its set 50-80 genes against 30-90 for chance steps of genes that share weak
 regulators), so a threshold that turned away noise would turn away the driver too
-(docs/decisions/genome-on-off-driver.md). The trial does it: a set of chance genes does not
-keep an H that pays.
+(docs/decisions/genome-on-off-driver.md). The trial turns chance sets away: their H does not
+pay (on `null` none did).
 
 The scan is deterministic: no random draws, ties broken by the subsets' lexicographic order. It
 runs at genome scale (:data:`ONOFF_MIN_VARS` candidate variables or more) on
