@@ -51,7 +51,8 @@ PROPOSAL_WIDTHS = {
         "source",
         width=85,
         help="profiles: similar ideal profiles; semi-clique: densely linked in the network (grown: with the "
-        "neighbours its factor explains); co-expression: measured values that move together.",
+        "neighbours its factor explains); co-expression: measured values that move together; on/off step: "
+        "many genes shifted together in the same 3-5 conditions.",
     ),
     "edges replaced": st.column_config.NumberColumn(
         "replaced", width=65, help="Edges among the members that the hidden variable replaces."

@@ -31,12 +31,10 @@ scored on the network **with the edges inside C removed** (the members' other pa
   positive for clusters that share little more than noise on small samples
   (docs/decisions/hidden-regulators-keep-rule-small-m.md).
 
-Candidate sets come from two sources and are ranked together: clusters of similar ideal profiles
-on the current network (:func:`~.proposals.propose_clusters`) and semi-cliques of its skeleton
-grown from 3-cliques (:func:`~.semiclique.find_semicliques`), each pruned by its one-factor
-loadings (:func:`prune`) and also offered grown by the neighbours its factor explains
-(:func:`grow`, a third pool). Sets are kept non-overlapping within each pool, and ranked together
-by the estimate.
+Candidate sets: clusters of similar ideal profiles (:func:`~.proposals.propose_clusters`),
+semi-cliques of the skeleton (:func:`~.semiclique.find_semicliques`), pruned by their one-factor
+loadings (:func:`prune`) and also offered grown (:func:`grow`), and at genome scale steps shared
+in a few conditions (:mod:`.onoff`); non-overlapping within each pool, ranked by the estimate.
 """
 
 from __future__ import annotations
@@ -47,6 +45,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
+from .onoff import ONOFF, onoff_candidates
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .semiclique import find_semicliques
 
@@ -330,6 +329,9 @@ def propose_from_search(
         for cs, source in found:
             if frozenset(str(names[i]) for i in cs.members) not in exclude:
                 scored.append((cs, source))
+    for cs in onoff_candidates(score_candidate, model, parents, scorer, xc, coef, cand, sets):
+        if frozenset(str(names[i]) for i in cs.members) not in exclude:
+            scored.append((cs, ONOFF))
     # Non-overlapping within each pool: profile clusters, semi-cliques, grown semi-cliques (a grown
     # set is offered next to its seed, not instead of it: in a dense network a set also grows by
     # chains of real edges, and such a set must not hide a smaller regulator set it overlaps; the
@@ -361,6 +363,7 @@ def propose_from_search(
     semis = [t for t in chosen if t[1] != GROWN and "semi-clique" in t[1]][:n_semi]
     semis += [t for t in chosen if t[1] == GROWN][: max(0, n_proposals - len(semis))]
     rest = [t for t in chosen if all(t is not u for u in semis)][: max(0, n_proposals - len(semis))]
+    rest += [t for t in scored if t[1] == ONOFF]  # one more (:mod:`.onoff`); the others keep their places
     out: list[ClusterProposal] = []
     for cs, source in sorted(semis + rest, key=lambda t: -t[0].gain):
         out.append(

@@ -33,7 +33,9 @@ from ..search import SearchSettings, Stepper
 from .candidates import propose_from_search
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
+from .leverage import profile_leverage
 from .marginal import markov_blanket
+from .onoff import ONOFF
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
@@ -334,7 +336,10 @@ class HiddenSearch:
                 say("fewer than 2 observed variables, so no cluster to propose")
                 break
             elif not self.two_layer:  # general network (#22): see engine/hidden/trial.py
-                kept, best = auto_step(self, skipped, best, say, score)
+                kept, best = auto_step(self, skipped, before := best, say, score)
+                if kept and profile_leverage(self.hidden_profile(self.hidden[-1].name)).flagged:  # item 3
+                    say(f"{self.hidden[-1].name} rests on one or two instances, so it is not kept")
+                    (self.em, self.hidden), kept, best = snapshot, False, before
                 if kept is None:
                     break
                 failures = 0 if kept else failures + 1
@@ -367,11 +372,9 @@ class HiddenSearch:
         return self.hidden
 
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
-        """The proposals :meth:`auto` tries, in order: those with a positive estimate (best first),
-        then the semi-cliques by common variance (largest first; their estimate is pessimistic,
-        see :mod:`.candidates`), none already tried. A cluster of ideal profiles that is not a
-        semi-clique also needs the paper's complete-data estimate to be positive (JMLR 2007
-        section 5, ``complete_gain``), as before #12: see :meth:`auto`."""
+        """The proposals :meth:`auto` tries, none tried before: a positive estimate first (a profile cluster's
+        complete-data one too, see :meth:`auto`), then semi-cliques by common variance (:mod:`.candidates`);
+        on/off steps (:mod:`.onoff`), whatever their estimate, after the first until an H is kept, then first."""
         props = self.propose(n_proposals=10 + len(skipped))
         # on small general networks a set whose z* one of its own members nearly matches is tried
         # too: structural EM decides whether H or that member becomes the parent (#22); a flagged
@@ -381,8 +384,10 @@ class HiddenSearch:
         props = [p for p in props if (p.explained_by is None or (own and p.explained_by in p.names))]
         good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
         semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
-        semis.sort(key=lambda p: -p.common_variance)
-        return self.considered.announce(good + semis)
+        steps = [p for p in props if p.source == ONOFF and all(p is not q for q in good)]  # whatever the estimate
+        order = partial(sorted, key=lambda p: -p.common_variance)
+        head = [] if self.hidden else good[:1]  # the first H as before #22's steps; then the steps first
+        return self.considered.announce(head + order(steps) + good[len(head) :] + order(semis))
 
     def report(self) -> list[RegulatorReport]:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""

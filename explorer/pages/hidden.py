@@ -59,8 +59,9 @@ HOW_TO_READ = """
 - **Where proposals come from:** clusters of similar ideal profiles (JMLR 2007 section 5);
   **semi-cliques** of the network, densely linked groups that a search draws among the children of an
   unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their common factor
-  explains; and, without a regulator list, **co-expression** modules, genes whose measured values move
-  together (the search may have tied them by a chain of edges, which hides them from the other two).
+  explains; without a regulator list, **co-expression** modules, genes whose measured values move
+  together (the search may have tied them by a chain of edges, which hides them from the other two);
+  at genome scale, **on/off steps**, many genes shifted together in the same 3-5 conditions.
 - **Scores:** each set is scored **with the edges inside it removed** (the members' other parents
   kept): the single profile *z\\** that best explains the members together (the top eigenvector of
   their profiles' similarity matrix), the paper's bounds (**C1**, **C2**, in nats), and an estimate of

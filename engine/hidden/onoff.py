@@ -1,0 +1,239 @@
+"""Candidate sets shaped like an on/off driver: a step shared in a few conditions (#22, item 2).
+
+A response switched on in a few conditions (heat shock, hypoxia: a driver D that is 1 in 3 of 27
+conditions) adds a step to its genes' values there. After the regulators' edges, those genes'
+ideal profiles (JMLR 2007 section 5: the residuals of their current families) share that step,
+but the rest of each profile is its own noise, so they are only weakly alike (mean |cos| about 0.3
+at M = 27) and neither average linkage nor seeds iterated to a common profile isolate them from
+chance sets (docs/decisions/genome-on-off-driver.md). What chance sets do not have is the shape:
+the same few conditions shifted, the same way, in many genes.
+
+So this source scans condition subsets S instead of genes. With z_i the ideal profile of gene i
+standardized to mean 0 and variance 1, its correlation with the step profile of S (the centred
+indicator of S, k = |S| conditions of M) is ``r_i(S) = sum_{c in S} z_ic / sqrt(M k (1 - k/M))``,
+and a parent with that profile would gain it ``-(M/2) log(1 - r_i^2)`` nats (the mutual
+information, as in :func:`~.proposals.score_cluster`'s C2), against the score's cost of one more
+parent ``cost_i`` (:func:`edge_costs`). Gene i is *shifted* at S when ``sign(r_i) z_ic >=
+SHIFT_MIN`` at every condition of S (a spike in one condition does not make a step in three), and
+S is scored by what its shifted genes would gain beyond their cost::
+
+    step(S) = sum_i [shifted_i(S)] max(0, -(M/2) log(1 - r_i(S)^2) - cost_i).
+
+Every subset of :data:`STEP_MIN` (3) conditions is scanned, as sums of rows of z in blocks (memory
+``block x N``, no N x N table); the best are grown one condition at a time while that raises
+``step`` (up to :data:`STEP_MAX` conditions). Steps in one or two conditions are not scanned: the
+leverage rule (:mod:`.leverage`) flags them, and a proposal they gave would never be tried.
+
+A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
+its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
+not trimmed to the members that pay. On `module` seeds of benchmarks/bench_regulators_genome.py
+the sets trimmed to paying loadings (10-16 genes) realized -14 to +18 nats when tried, one of six
+positive: H's posterior from a few weak children is too noisy for the other driven genes to pay
+as its children, while the broad set, tried like an oracle start (H at the step's profile, parent
+of many genes, structural EM keeping the children that pay) realized +0.5 to +17.5 on seven of
+eight, |r(H, D)| 0.85-0.93 (docs/decisions/genome-on-off-driver.md). Its estimate, which charges
+every member, is then far below zero, so :meth:`HiddenSearch.auto
+<engine.hidden.search.HiddenSearch.auto>` tries the source's set whatever its estimate (after the
+first positive estimate until a hidden variable is kept, first after that; :data:`ONOFF_TRIED`
+per round); only the realized gain decides, as for every H.
+
+No test of chance is made on the step itself: on these data the driver's step is barely above
+the scan's own chance level (over 2925 triples the best chance step of `null` scores 12-17 nats,
+the driver's 20-35, its set 50-80 genes against 30-90 for chance steps of genes that share weak
+regulators), so a threshold that turned away noise would turn away the driver too
+(docs/decisions/genome-on-off-driver.md). The trial turns chance sets away: their H does not
+pay (on `null` none did).
+
+The scan is deterministic: no random draws, ties broken by the subsets' lexicographic order. It
+runs at genome scale (:data:`ONOFF_MIN_VARS` candidate variables or more) on
+:data:`ONOFF_MIN_INSTANCES` to :data:`ONOFF_MAX_INSTANCES` instances (C(60, 3) = 34,220 subsets).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "MEMBER_SHARE",
+    "ONOFF",
+    "ONOFF_MAX_INSTANCES",
+    "ONOFF_MIN_INSTANCES",
+    "ONOFF_MIN_VARS",
+    "ONOFF_TRIED",
+    "SHIFT_MIN",
+    "STEP_MAX",
+    "STEP_MIN",
+    "Step",
+    "covers",
+    "edge_costs",
+    "onoff_candidates",
+    "scan_steps",
+    "standardized_profiles",
+]
+
+ONOFF = "on/off step"  #: the source (``ClusterProposal.source``) of a set found here
+
+#: conditions in a scanned step (fewer are flagged by the leverage rule; more are not "a few")
+STEP_MIN, STEP_MAX = 3, 5
+
+#: a gene is shifted at S when its standardized ideal profile is at least this at every condition
+#: of S, in the step's direction
+SHIFT_MIN = 0.5
+
+#: a gene shifted at S is in the step's set when its gain from the step reaches this share of the
+#: cost of its edge from H
+MEMBER_SHARE = 0.5
+
+#: the source runs from this many candidate variables (genome scale) and on this many instances
+ONOFF_MIN_VARS = 500
+ONOFF_MIN_INSTANCES, ONOFF_MAX_INSTANCES = 10, 60
+
+#: sets handed on per proposal round: auto tries them first once it has kept a hidden variable,
+#: and a failed try counts against its stop rule (two in a row), so one, or the regulators'
+#: modules after it are not reached (`module` seed 5 lost R* with two); a try costs 1-6 s of CPU
+ONOFF_TRIED = 1
+
+#: steps returned by the scan, and the best triples grown towards STEP_MAX
+ONOFF_SETS, GROWN_TRIPLES = 8, 40
+
+#: memory bound of one block of subsets (cells of the block x N tables)
+BLOCK_CELLS = 1 << 21
+
+
+@dataclass
+class Step:
+    """A step found by :func:`scan_steps`: the ``conditions`` (row indices, sorted), its ``score``
+    (``step(S)`` in nats, module docstring) and its set, ``members`` (columns of z)."""
+
+    conditions: tuple[int, ...]
+    score: float
+    members: np.ndarray
+
+
+def standardized_profiles(xc: np.ndarray, coef: np.ndarray, columns: np.ndarray) -> np.ndarray:
+    """Ideal profiles ``y_i = x_i - sum_p w_pi x_p`` of ``columns`` (residuals of the current
+    families, mean 0 since ``xc`` is centred), each scaled to variance 1 (M x len(columns)); a
+    constant profile stays 0."""
+    y = xc[:, columns] - xc @ coef[:, columns]
+    sd = y.std(axis=0)
+    return y / np.where(sd > 1e-12, sd, np.inf)
+
+
+def edge_costs(scorer, n_parents: np.ndarray) -> np.ndarray:
+    """The score's cost of one more parent for families with ``n_parents`` parents: one more
+    coefficient, and under EBIC the larger model space (``penalty(k + 3, k + 1) - penalty(k + 2,
+    k)``: coefficients, intercept and variance), computed once per distinct k."""
+    ks, inv = np.unique(np.asarray(n_parents, dtype=int), return_inverse=True)
+    cost = np.array([scorer.penalty(k + 3, k + 1) - scorer.penalty(k + 2, k) for k in ks])
+    return cost[inv].reshape(-1)
+
+
+def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int) -> np.ndarray:
+    """Per subset and gene, the gain ``-(M/2) log(1 - r^2)`` from the subset's step where the
+    gene is shifted at every condition of the subset, else 0 (``sums``, ``lows``, ``highs``: the
+    sum, minimum and maximum of z over the subset's conditions; B x N or N)."""
+    r = sums / np.sqrt(m * k * (1.0 - k / m))
+    gain = -0.5 * m * np.log1p(-np.minimum(r * r, 1.0 - 1e-12))
+    return np.where(np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN), gain, 0.0)
+
+
+def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``step(S)`` of each row of ``subsets`` (S x k condition indices) and the size of its set
+    (:func:`_members`), in blocks."""
+    m, n = z.shape
+    k = subsets.shape[1]
+    score, size = np.empty(len(subsets)), np.empty(len(subsets), dtype=np.intp)
+    block = max(1, BLOCK_CELLS // max(n, 1))
+    for a in range(0, len(subsets), block):
+        rows = z[subsets[a : a + block]]  # (B, k, N)
+        gain = _gain(rows.sum(1), rows.min(1), rows.max(1), m, k)
+        score[a : a + block] = np.maximum(gain - cost, 0.0).sum(1)
+        size[a : a + block] = (gain > MEMBER_SHARE * cost).sum(1)
+    return score, size
+
+
+def _grow(z: np.ndarray, start: tuple[int, ...], score: float, cost: np.ndarray) -> tuple[tuple[int, ...], float]:
+    """Add to ``start`` the condition that raises ``step`` most, while one does, up to STEP_MAX."""
+    m = z.shape[0]
+    while len(start) < STEP_MAX:
+        rest = np.setdiff1d(np.arange(m), start)
+        subsets = np.column_stack([np.tile(start, (rest.size, 1)), rest])
+        scores = _scores(z, subsets, cost)[0]
+        j = int(np.argmax(scores))
+        if scores[j] <= score:
+            break
+        start, score = tuple(sorted((*start, int(rest[j])))), float(scores[j])
+    return start, score
+
+
+def _members(z: np.ndarray, s: tuple[int, ...], cost: np.ndarray) -> np.ndarray:
+    """Columns shifted at ``s`` whose gain from its step exceeds :data:`MEMBER_SHARE` of their
+    edge cost: the genes that may turn out children once H is fitted (module docstring)."""
+    rows = z[list(s)]
+    return np.flatnonzero(_gain(rows.sum(0), rows.min(0), rows.max(0), z.shape[0], len(s)) > MEMBER_SHARE * cost)
+
+
+def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> list[Step]:
+    """The best distinct steps of standardized ideal profiles ``z`` (M x N), each with its set.
+
+    Parameters
+    ----------
+    z : ndarray (M, N), ideal profiles with mean 0 and variance 1 (:func:`standardized_profiles`)
+    cost : ndarray (N,), each column's cost of one more parent (:func:`edge_costs`)
+    n_sets : how many steps to return
+
+    Returns
+    -------
+    list of :class:`Step`, best ``step(S)`` first, each with at least two members, none mostly an
+    earlier one's (:func:`covers`).
+    """
+    m, n = z.shape
+    if m < STEP_MIN + 1 or n < 2:
+        return []
+    triples = np.array(list(itertools.combinations(range(m), STEP_MIN)), dtype=np.intp)
+    scores = _scores(z, triples, cost)[0]
+    best = np.argsort(-scores, kind="stable")[:GROWN_TRIPLES]
+    grown: dict[tuple[int, ...], float] = {}
+    for i in best[scores[best] > 0]:
+        s, sc = _grow(z, tuple(int(c) for c in triples[i]), float(scores[i]), cost)
+        grown[s] = sc
+    out: list[Step] = []
+    for s, sc in sorted(grown.items(), key=lambda t: (-t[1], t[0])):
+        members = _members(z, s, cost)
+        if members.size >= 2 and not any(covers(members, o.members) for o in out):
+            out.append(Step(s, sc, members))
+        if len(out) >= n_sets:
+            break
+    return out
+
+
+def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets: int = ONOFF_TRIED) -> list:
+    """The scored sets of this source for :func:`~.candidates.propose_from_search` (``score`` is
+    its :func:`~.candidates.score_candidate`; ``model``, ``parents``, ``scorer``, ``xc`` its
+    arguments, ``coef`` the current families' coefficients, ``cand`` the candidate columns): the
+    sets of the best steps of the candidates' ideal profiles (:func:`scan_steps`) that no set of
+    ``others`` (the other sources' sets, of variable indices) already holds (:func:`covers`), at
+    most ``n_sets``. Empty outside the shapes the module docstring names."""
+    m = xc.shape[0]
+    if cand.size < ONOFF_MIN_VARS or not ONOFF_MIN_INSTANCES <= m <= ONOFF_MAX_INSTANCES:
+        return []
+    cost = edge_costs(scorer, np.array([len(parents[i]) for i in cand]))
+    others = [np.asarray(list(o), dtype=np.intp) for o in others]
+    out = []
+    for step in scan_steps(standardized_profiles(xc, coef, cand), cost):
+        members = cand[step.members]
+        if not any(covers(members, o) for o in others):
+            out.append(score(model, parents, members, scorer, xc))
+        if len(out) >= n_sets:
+            break
+    return out
+
+
+def covers(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether sets ``a`` and ``b`` (variable indices) are mostly the same genes: their common
+    genes are half of each or more (the step of a module's genes is that module, already
+    proposed; a larger cluster that happens to hold half of ``a`` is not)."""
+    return 2 * np.intersect1d(a, b).size >= max(len(a), len(b))
