@@ -28,7 +28,7 @@ def test_the_offer_and_one_click(tmp_path):
         offer = sidebar.get_by_text("GEO sample characteristics")
         offer.first.wait_for(timeout=60_000)
         assert "Transpose first" in sidebar.inner_text()
-        sidebar.get_by_text("variables in rows (transpose)").click()  # the Orientation radio
+        sidebar.get_by_text("variables in rows (transpose)", exact=True).click()  # the Orientation radio
         page.get_by_text("12 instances x 10 variables").first.wait_for(timeout=60_000)
         button = sidebar.get_by_role("button", name="Use them as covariates")
         button.wait_for(timeout=30_000)

@@ -34,7 +34,7 @@ def test_module_first_odd_condition_named_accept_and_inspect(module_server, tmp_
         page, errors = open_app(browser, module_server)
         upload(page, table.path)
         page.get_by_text("seems to have no header row").first.wait_for(timeout=60_000)
-        page.get_by_text("variables in rows (transpose)").click()
+        page.get_by_text("variables in rows (transpose)", exact=True).click()
         page.get_by_role("button", name="Read the first line as data").click()
         page.get_by_text("24 instances x 500 variables").first.wait_for(timeout=120_000)
         # the missing-cells banner's command reads the file as the app did

@@ -32,7 +32,7 @@ def test_headerless_file_fix_regulators_and_rerun(tmp_path):
         page.goto(url, wait_until="domcontentloaded")
         page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=60_000)
         upload(page, path)
-        page.get_by_text("variables in rows (transpose)").click()
+        page.get_by_text("variables in rows (transpose)", exact=True).click()
         page.get_by_text("seems to have no header row").first.wait_for(timeout=60_000)
         shown = page.locator("[data-testid=stMain] [data-testid=stAlert]").first.inner_text()
         assert "'Rv0001'" in shown and "First line is data" in shown

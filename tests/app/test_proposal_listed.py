@@ -13,6 +13,7 @@ import json
 from types import SimpleNamespace
 
 import numpy as np
+from conftest import PAGES, TIMEOUT  # at import: inside a test, "conftest" may be tests/engine's
 
 from explorer.proposal_regulators import best_listed, chance_corr, listed_text
 from explorer.proposal_text import carrier_text, status_text
@@ -124,7 +125,6 @@ def _module_session(regulators):
 
 
 def _page(session):
-    from conftest import PAGES, TIMEOUT
     from streamlit.testing.v1 import AppTest
 
     from explorer import state
@@ -211,7 +211,6 @@ def test_page_names_the_listed_regulator_of_an_enriched_regulon():
     from explorer import gene_sets_box, state
 
     session = _module_session(["TF", "TF2", "TF3"])
-    from conftest import PAGES, TIMEOUT
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
