@@ -32,10 +32,33 @@ import numpy as np
 from .em import StructuralEM
 from .model_copy import copy_model
 
-__all__ = ["TAKEOVER_ROUNDS", "proxy_child", "take_over", "takeover_candidates"]
+__all__ = ["GATHER", "LIFT_SCREEN", "TAKEOVER_ROUNDS", "lift_screen", "proxy_child", "take_over", "takeover_candidates"]
 
 #: rounds of the move (each round tries every candidate of every hidden variable once)
 TAKEOVER_ROUNDS = 3
+
+#: also try ``gather`` (H's parents and the co-parents of its children become its children:
+#: docs/decisions/hidden-regulators-small-roots.md)
+GATHER = False
+
+#: the take-over on a trial's best start runs without the child screen's bans on H's edges
+#: (:func:`lift_screen`; docs/decisions/hidden-regulators-small-roots.md)
+LIFT_SCREEN = False
+
+
+def lift_screen(em: StructuralEM, col: int) -> StructuralEM:
+    """``em`` without the bans a trial's child screen put on the edges out of hidden variable
+    ``col`` (:func:`engine.hidden.trial._screen` drops weak or stand-in children and forbids them
+    so that structural EM does not re-add them at once): a copy when there are any (with
+    :data:`LIFT_SCREEN`), else ``em`` itself. A user's forbidden edges are between observed
+    variables and stay. The screen ran on H's posterior of that moment: a child it dropped
+    (``mixed`` seed 0: two true children of the second root, then held by a proxy and by H's
+    parent) cannot come back through any later move while banned."""
+    if not LIFT_SCREEN or not any(p == col for p, _ in em.user_forbidden):
+        return em
+    new = copy_model(em)
+    new.user_forbidden = [e for e in em.user_forbidden if e[0] != col]
+    return new
 
 
 def _acyclic(edges, n: int) -> bool:
@@ -83,7 +106,33 @@ def takeover_candidates(em: StructuralEM, col: int) -> list[tuple[str, list[tupl
             out.append((f"adopt {em.names[k]}", adopt))
             if into:
                 out.append((f"root+adopt {em.names[k]}", adopt - into))
+    if GATHER:
+        gathered = gather(em, col, edges, into, required)
+        if gathered is not None:
+            out.append(("gather", gathered))
     return [(label, sorted(e)) for label, e in out if _acyclic(e, em.n_vars)]
+
+
+def gather(em: StructuralEM, col: int, edges: set, into: set, required: set) -> set | None:
+    """``gather``: H made a root, its observed parents P turned into its children (P -> H becomes
+    H -> P), and every observed co-parent K of at least two of H's children (K -> Y1, K -> Y2)
+    made H's child with its edges into H's children removed. The local optimum it leaves: H
+    stands in for one of its own children taken as its parent, while another child K, with the
+    other children hanging off it, carries the regulator's signal (``mixed`` seed 0's second root).
+    Required edges stay (the caller drops a cyclic result). None when it moves nothing."""
+    banned = set(em._forbidden())
+    kids = {c for p, c in edges if p == col}
+    parents = {p for p, _ in into if p < em.n_obs}
+    hits: dict[int, int] = {}
+    for p, c in edges:
+        if c in kids and p < em.n_obs and p not in kids and p != col:
+            hits[p] = hits.get(p, 0) + 1
+    coparents = {k for k, n in hits.items() if n >= 2}
+    new_kids = {v for v in parents | coparents if (col, v) not in banned}
+    if not new_kids:
+        return None
+    dropped = {(k, c) for k, c in edges if k in coparents and k in new_kids and c in kids} - required
+    return (edges - into - dropped) | {(col, v) for v in new_kids}
 
 
 def take_over(em: StructuralEM, rounds: int = TAKEOVER_ROUNDS) -> StructuralEM:

@@ -70,6 +70,7 @@ from .completed import completed_start
 from .em import StructuralEM
 from .marginal import markov_blanket
 from .report import HiddenVariable
+from .takeover import lift_screen
 
 __all__ = [
     "RELEARN_MAX_VARS",
@@ -341,6 +342,7 @@ def _take_over_best(name: str, tried, small: bool, callback) -> None:
     if not (small and CLIMB_WITH_H and TAKEOVER_BEST_ONLY) or not tried:
         return
     _, label, em, dropped = max(tried, key=lambda t: t[0])
+    em = lift_screen(em, em.names.index(name))  # the screen's bans lifted (takeover.LIFT_SCREEN)
     moved = climb_taken_over(em)
     if moved is em:
         return
