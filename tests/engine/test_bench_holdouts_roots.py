@@ -19,6 +19,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import planted_general as pg  # noqa: E402
 import planted_roots as pr  # noqa: E402
+from test_bench_holdouts_mixed import _descendants, _residual  # noqa: E402  (the same checks of the planted structure)
 
 #: seed indices of ``roots`` (seeds 1220-1227), outside the hold-out's 1200-1209
 ROOTS_SEEDS = tuple(range(20, 28))
@@ -117,18 +118,3 @@ class TestRoots:
                 kurt.append((z**4).mean() - 3.0)
             skewed += sum(abs((h**3).mean()) > 0.5 for h in pg.generate_all("roots", seed)[2])
         assert 0.15 < np.mean(share) < 0.45 and np.median(kurt) > 1.0 and skewed >= 1
-
-
-def _residual(x: np.ndarray, v: int, edges: list[tuple[int, int]]) -> np.ndarray:
-    """x_v minus its least-squares fit on its observed parents."""
-    design = np.column_stack([np.ones(len(x)), x[:, [p for p, c in edges if c == v]]])
-    return x[:, v] - design @ np.linalg.lstsq(design, x[:, v], rcond=None)[0]
-
-
-def _descendants(start: set[int], edges: list[tuple[int, int]]) -> set[int]:
-    reach, grew = set(start), True
-    while grew:
-        new = {c for p, c in edges if p in reach} - reach
-        reach |= new
-        grew = bool(new)
-    return reach
