@@ -140,19 +140,17 @@ def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int)
     return np.where(np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN), gain, 0.0)
 
 
-def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """``step(S)`` of each row of ``subsets`` (S x k condition indices) and the size of its set
-    (:func:`_members`), in blocks."""
+def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """``step(S)`` of each row of ``subsets`` (S x k condition indices), in blocks."""
     m, n = z.shape
     k = subsets.shape[1]
-    score, size = np.empty(len(subsets)), np.empty(len(subsets), dtype=np.intp)
+    score = np.empty(len(subsets))
     block = max(1, BLOCK_CELLS // max(n, 1))
     for a in range(0, len(subsets), block):
         rows = z[subsets[a : a + block]]  # (B, k, N)
         gain = _gain(rows.sum(1), rows.min(1), rows.max(1), m, k)
         score[a : a + block] = np.maximum(gain - cost, 0.0).sum(1)
-        size[a : a + block] = (gain > MEMBER_SHARE * cost).sum(1)
-    return score, size
+    return score
 
 
 def _grow(z: np.ndarray, start: tuple[int, ...], score: float, cost: np.ndarray) -> tuple[tuple[int, ...], float]:
@@ -161,7 +159,7 @@ def _grow(z: np.ndarray, start: tuple[int, ...], score: float, cost: np.ndarray)
     while len(start) < STEP_MAX:
         rest = np.setdiff1d(np.arange(m), start)
         subsets = np.column_stack([np.tile(start, (rest.size, 1)), rest])
-        scores = _scores(z, subsets, cost)[0]
+        scores = _scores(z, subsets, cost)
         j = int(np.argmax(scores))
         if scores[j] <= score:
             break
@@ -194,7 +192,7 @@ def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> lis
     if m < STEP_MIN + 1 or n < 2:
         return []
     triples = np.array(list(itertools.combinations(range(m), STEP_MIN)), dtype=np.intp)
-    scores = _scores(z, triples, cost)[0]
+    scores = _scores(z, triples, cost)
     best = np.argsort(-scores, kind="stable")[:GROWN_TRIPLES]
     grown: dict[tuple[int, ...], float] = {}
     for i in best[scores[best] > 0]:
