@@ -63,11 +63,16 @@ def _marked(df: pd.DataFrame) -> np.ndarray | None:
     return out
 
 
+def _as_written(words) -> Counter:
+    """How often each word occurs, a word in any case or spacing counted once, as first written
+    (outer spaces trimmed)."""
+    shown: dict[str, str] = {}
+    return Counter(shown.setdefault(" ".join(str(w).split()).casefold(), str(w).strip()) for w in words)
+
+
 def _counted(words: list[str]) -> str:
     """``3 cells 'Undetermined', 1 cell 'n.d.'``: the words as written, most frequent first."""
-    shown: dict[str, str] = {}  # one word in any case is counted once, as first written
-    counts = Counter(shown.setdefault(" ".join(w.split()).casefold(), w) for w in words)
-    return ", ".join(f"{k} cell{'s' if k > 1 else ''} {w!r}" for w, k in counts.most_common())
+    return ", ".join(f"{k} cell{'s' if k > 1 else ''} {w!r}" for w, k in _as_written(words).most_common())
 
 
 def _listed(items: list[str], limit: int = 6) -> str:
@@ -142,7 +147,5 @@ def read_undetected(
 
 def _share(marked: np.ndarray, written: np.ndarray, m: int) -> str:
     """``8 of 12 cells 'Undetermined'`` (several words: ``8 of 12 cells 'Undetermined' or 'nd'``)."""
-    shown: dict[str, str] = {}
-    counts = Counter(shown.setdefault(" ".join(str(w).split()).casefold(), str(w).strip()) for w in written[marked])
-    words = [w for w, _ in counts.most_common()]
+    words = [w for w, _ in _as_written(written[marked]).most_common()]
     return f"{int(marked.sum())} of {m} cells {' or '.join(repr(w) for w in words)}"
