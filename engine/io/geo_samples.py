@@ -22,6 +22,7 @@ import dataclasses
 import gzip
 import os
 import re
+import zlib
 from dataclasses import dataclass
 from io import BytesIO
 from pathlib import Path
@@ -87,7 +88,7 @@ def _header_lines(source: str | os.PathLike | IO[bytes] | bytes, label: str) -> 
             if text.lower().startswith(_BEGIN) or (text.strip() and not text.startswith("!")):
                 break  # the table, or a line of another file: a CSV is not read to its end
             lines.append(text)
-    except (OSError, EOFError) as exc:
+    except (OSError, EOFError, zlib.error) as exc:
         raise DataValidationError(f"{label}: could not be read ({exc}).") from None
     finally:
         raw.close()

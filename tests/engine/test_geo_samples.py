@@ -77,6 +77,15 @@ class TestRead:
         with pytest.raises(DataValidationError, match="not a GEO series matrix"):
             read_characteristics(path, "plain.csv")
 
+    def test_a_damaged_gzip_is_one_clear_error(self):
+        """A corrupt deflate stream raises zlib.error, not an OSError: named, not a traceback
+        (as engine.io.containers.gunzip does for the table)."""
+        lines = b'!Sample_geo_accession\t"GSM1"\t"GSM2"\n!Sample_characteristics_ch1\t"batch: 1"\t"batch: 2"\n'
+        damaged = bytearray(gzip.compress(lines * 200))
+        damaged[40:60] = bytes(20)
+        with pytest.raises(DataValidationError, match="x.txt.gz: could not be read"):
+            read_characteristics(bytes(damaged), "x.txt.gz")
+
     def test_no_characteristics(self, tmp_path):
         path = tmp_path / "x_series_matrix.txt"
         text = _matrix(tmp_path).read_text()
