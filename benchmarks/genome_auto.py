@@ -1,7 +1,8 @@
 """One `--hidden auto` run on a generated genome-scale table and what it kept, for the hold-out
 scripts of #22 (`bench_regulators_genome_holdout.py`, `bench_regulators_genome_hubs.py`,
 `bench_regulators_genome_cascade.py`, `bench_regulators_genome_batch.py`,
-`bench_regulators_genome_slots.py`, `bench_regulators_genome_pulse.py`): each generator is its
+`bench_regulators_genome_slots.py`, `bench_regulators_genome_pulse.py`,
+`bench_regulators_genome_relay.py`): each generator is its
 own, the run, the reading of its hidden variables (with the conditions that flag a profile) and
 (for one removed regulator) the per-seed line and tally are the same; :func:`top_proposals` gives
 the Hidden page's ranked proposals after a run."""
