@@ -50,14 +50,13 @@ Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_rel
 
 from __future__ import annotations
 
-import argparse
-import os
 import sys
 from pathlib import Path
 
 import numpy as np
 from bench_regulators_genome_pulse import summary as pulse_summary
-from genome_auto import fit_auto, kept_of, seed_range, top_proposals
+from bench_regulators_genome_pulse import tf_activities
+from genome_auto import fit_auto, kept_of, tally_main, top_proposals
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -110,13 +109,7 @@ def _conditions(rng: np.random.Generator, m: int) -> tuple[list[str], np.ndarray
 
 def _tfs(rng: np.random.Generator, fac: np.ndarray, n: int) -> tuple[np.ndarray, int, float]:
     """(m, n) standardized TF activities, column 0 R*, relayed from TF ``t`` at coefficient ``a``."""
-    m, k = fac.shape
-    tf = np.empty((m, n))
-    for j in range(n):
-        tf[:, j] = 0.5 * fac @ rng.normal(0.0, 0.5, k) + rng.normal(size=m)
-        if j > 2 and rng.random() < 1 / 3:
-            tf[:, j] += rng.uniform(0.4, 0.9) * rng.choice([-1, 1]) * tf[:, rng.integers(1, j)]
-    tf = _z(tf)
+    tf = tf_activities(rng, fac, n)
     t, a = int(rng.integers(1, n)), float(rng.uniform(0.45, 0.7))
     tf[:, 0] = _z(a * tf[:, t] + np.sqrt(1.0 - a * a) * tf[:, 0])
     return tf, t, a
@@ -303,18 +296,7 @@ def summary(name: str, tallies: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gen", choices=["relay", "relay-null"], default="relay")
-    ap.add_argument("--seeds", default="1500-1509", help="A-B or one seed (the hold-out: 1500-1509)")
-    args = ap.parse_args(argv)
-    null = args.gen == "relay-null"
-    print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
-    tallies = []
-    for seed in seed_range(args.seeds):
-        line, tally = run_seed(generate(seed, null), f"{args.gen}-{seed}", seed)
-        tallies.append(tally)
-        print(line, flush=True)
-    print(summary(args.gen, tallies))
+    tally_main("relay", "1500-1509", __doc__.splitlines()[0], generate, run_seed, summary, argv)
 
 
 if __name__ == "__main__":

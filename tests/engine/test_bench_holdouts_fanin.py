@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
 import planted_fanin as pf  # noqa: E402
 import planted_general as pg  # noqa: E402
-from test_bench_holdouts_mixed import _descendants, _residual  # noqa: E402  (the same checks of the planted structure)
+from test_bench_holdouts_mixed import _children_follow, _planted, _same_network_without_roots  # noqa: E402  (the same checks of the planted structure)
 
 #: seed indices of ``fanin`` (seeds 1420-1425), outside the hold-out's 1400-1409
 FANIN_SEEDS = tuple(range(20, 26))
@@ -37,17 +37,8 @@ class TestFanin:
 
     @pytest.mark.parametrize("seed", FANIN_SEEDS)
     def test_shapes_and_ranges(self, seed):
-        x, kids, hs = pg.generate_all("fanin", seed)
-        m, n = x.shape
-        assert 100 <= m <= 500 and 30 <= n <= 60 and n == pg.n_vars("fanin", seed)
-        assert len(kids) == len(hs) in (1, 2) and all(5 <= len(k) <= 15 for k in kids)
-        assert all(h.shape == (m,) for h in hs) and (len(kids) == 1 or not kids[0] & kids[1])
-        assert np.allclose(x.std(axis=0), 1.0) and np.isfinite(x).all()
-        edges = pg.true_edges("fanin", seed)
-        order, _ = pf.dag(seed)
-        rank = {int(v): i for i, v in enumerate(order)}
-        assert all(rank[p] < rank[c] for p, c in edges)  # a DAG along its order
-        assert max(np.bincount([c for _, c in edges], minlength=n)) <= 3
+        x, _, _, edges = _planted("fanin", seed, (100, 500), (30, 60), (5, 15))
+        assert max(np.bincount([c for _, c in edges], minlength=x.shape[1])) <= 3  # in-degree 0-3
 
     def test_seeds_vary(self):
         assert {len(pg.generate_all("fanin", s)[1]) for s in FANIN_SEEDS} == {1, 2}
@@ -72,33 +63,15 @@ class TestFanin:
         assert 0.5 < np.median(ratios) < 2.0 and np.mean((np.array(ratios) > 0.25) & (np.array(ratios) < 4)) > 0.8
 
     def test_deterministic_and_null_is_the_same_network(self):
-        seed = FANIN_SEEDS[0]
-        x, kids, hs = pg.generate_all("fanin", seed)
-        x2, kids2, hs2 = pg.generate_all("fanin", seed)
-        assert np.array_equal(x, x2) and kids == kids2
-        assert all(np.array_equal(a, b) for a, b in zip(hs, hs2, strict=True))
-        xn, kn, hn = pg.generate_all("fanin", seed, null=True)
-        assert xn.shape == x.shape and kn == [] and hn == []
-        reached = _descendants(set().union(*kids), pg.true_edges("fanin", seed))
-        untouched = [v for v in range(x.shape[1]) if v not in reached]
-        assert untouched and np.allclose(xn[:, untouched], x[:, untouched])  # the same noise off h's paths
+        _same_network_without_roots("fanin", FANIN_SEEDS[0])
 
     @pytest.mark.parametrize("seed", FANIN_SEEDS)
     def test_children_follow_their_root(self, seed):
         """Beyond their observed parents every planted child follows its root's h, and as a group
         far more than the other variables do; the children's residuals predict h at |r| > 0.9
         (what the recovery rule asks of the engine's H is reachable)."""
-        x, kids, hs = pg.generate_all("fanin", seed)
-        edges = pg.true_edges("fanin", seed)
-        planted = set().union(*kids)
-        for kid_set, h in zip(kids, hs, strict=True):
-            res = {v: _residual(x, v, edges) for v in kid_set}
-            r_kids = [abs(np.corrcoef(res[v], h)[0, 1]) for v in kid_set]
-            r_others = [
-                abs(np.corrcoef(_residual(x, v, edges), h)[0, 1]) for v in range(x.shape[1]) if v not in planted
-            ]
-            assert min(r_kids) > 0.2 and np.median(r_kids) > 4 * np.median(r_others)
-            design = np.column_stack([np.ones(len(x)), *res.values()])
+        for res, h in _children_follow("fanin", seed):
+            design = np.column_stack([np.ones(len(h)), *res.values()])
             fit = design @ np.linalg.lstsq(design, h, rcond=None)[0]
             assert abs(np.corrcoef(fit, h)[0, 1]) > 0.9
 
