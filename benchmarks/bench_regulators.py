@@ -20,10 +20,12 @@
 3. Proposal time (both sources) on random networks of 500 and 2000 variables, after a search.
 
 Run:  python benchmarks/bench_regulators.py [--seeds 10] [--load L] [--skip-timing] [--only GEN]
-The hold-out (``planted_general.HOLD_OUT``, ``roots``, seeds 1200-1209: indices 0-9 of its seed
-counter), once, on the final code (``--only roots-null`` runs only its null networks; ``GEN-null``
-does the same for any generator):
-      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only roots --null
+The hold-out (``planted_general.HOLD_OUT``, ``fanin``, written at the start of the eighth #22
+session and not yet run; seeds 1400-1409: indices 0-9 of its seed counter, see
+``planted_fanin.py``), once, on the final code (``--only fanin-null`` runs only its null networks;
+``GEN-null`` does the same for any generator; ``roots``, the seventh session's, is seen now):
+      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only fanin --hold-out
+      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only fanin-null --hold-out
 """
 
 from __future__ import annotations

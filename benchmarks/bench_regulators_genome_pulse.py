@@ -48,11 +48,8 @@ Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_pul
 
 from __future__ import annotations
 
-import argparse
-import os
-
 import numpy as np
-from genome_auto import fit_auto, kept_of, seed_range, top_proposals
+from genome_auto import fit_auto, kept_of, tally_main, top_proposals
 
 TRACK, NOTHING = 0.9, 0.5  # |r| that recovers; below NOTHING with everything planted: false
 CPU_LIMIT = 60.0
@@ -73,15 +70,21 @@ def _conditions(rng: np.random.Generator, m: int) -> tuple[np.ndarray, list[str]
     return series, labels, _z(0.7 * level[series] + 0.7 * rng.normal(size=(m, k)))
 
 
-def _tfs(rng: np.random.Generator, fac: np.ndarray, n: int) -> np.ndarray:
-    """(m, n) standardized TF activities; column 0 is R*, mixed with a listed TF on half the seeds."""
+def tf_activities(rng: np.random.Generator, fac: np.ndarray, n: int) -> np.ndarray:
+    """(m, n) standardized TF activities: each 0.5 x a random mix of the factors ``fac`` (m, k) +
+    noise, a third also driven by an earlier TF (not column 0) at +-U(0.4, 0.9)."""
     m, k = fac.shape
     tf = np.empty((m, n))
     for j in range(n):
         tf[:, j] = 0.5 * fac @ rng.normal(0.0, 0.5, k) + rng.normal(size=m)
         if j > 2 and rng.random() < 1 / 3:
             tf[:, j] += rng.uniform(0.4, 0.9) * rng.choice([-1, 1]) * tf[:, rng.integers(1, j)]
-    tf = _z(tf)
+    return _z(tf)
+
+
+def _tfs(rng: np.random.Generator, fac: np.ndarray, n: int) -> np.ndarray:
+    """(m, n) standardized TF activities; column 0 is R*, mixed with a listed TF on half the seeds."""
+    tf = tf_activities(rng, fac, n)
     if rng.random() < 0.5:
         a = rng.uniform(0.4, 0.6)
         tf[:, 0] = _z(a * tf[:, int(rng.integers(1, n))] + np.sqrt(1.0 - a * a) * tf[:, 0])
@@ -251,18 +254,7 @@ def summary(name: str, tallies: list[dict]) -> str:
 
 
 def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gen", choices=["pulse", "pulse-null"], default="pulse")
-    ap.add_argument("--seeds", default="1300-1309", help="A-B or one seed (the hold-out: 1300-1309)")
-    args = ap.parse_args(argv)
-    null = args.gen == "pulse-null"
-    print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
-    tallies = []
-    for seed in seed_range(args.seeds):
-        line, tally = run_seed(generate(seed, null), f"{args.gen}-{seed}", seed)
-        tallies.append(tally)
-        print(line, flush=True)
-    print(summary(args.gen, tallies))
+    tally_main("pulse", "1300-1309", __doc__.splitlines()[0], generate, run_seed, summary, argv)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """One `--hidden auto` run on a generated genome-scale table and what it kept, for the hold-out
 scripts of #22 (`bench_regulators_genome_holdout.py`, `bench_regulators_genome_hubs.py`,
 `bench_regulators_genome_cascade.py`, `bench_regulators_genome_batch.py`,
-`bench_regulators_genome_slots.py`, `bench_regulators_genome_pulse.py`): each generator is its
+`bench_regulators_genome_slots.py`, `bench_regulators_genome_pulse.py`,
+`bench_regulators_genome_relay.py`): each generator is its
 own, the run, the reading of its hidden variables (with the conditions that flag a profile) and
 (for one removed regulator) the per-seed line and tally are the same; :func:`top_proposals` gives
 the Hidden page's ranked proposals after a run."""
@@ -136,6 +137,31 @@ def holdout_main(
         print(f"{args.gen}: a hidden variable kept on {kept}/{len(todo)}")
     else:
         print(f"{name}: R recovered (|r| >= 0.9) on {found}/{len(todo)}")
+
+
+def tally_main(
+    name: str,
+    seeds: str,
+    description: str,
+    generate: Callable[[int, bool], dict],
+    run: Callable[[dict, str, int], tuple[str, dict]],
+    summary: Callable[[str, list[dict]], str],
+    argv: list[str] | None = None,
+) -> None:
+    """``--gen NAME|NAME-null [--seeds A-B]`` for a generator whose ``run`` returns a tally per seed
+    (``bench_regulators_genome_pulse.py``, ``bench_regulators_genome_relay.py``): every seed's
+    line, then ``summary`` of the tallies."""
+    ap = argparse.ArgumentParser(description=description)
+    ap.add_argument("--gen", choices=[name, f"{name}-null"], default=name)
+    ap.add_argument("--seeds", default=seeds, help=f"A-B or one seed (the hold-out: {seeds})")
+    args = ap.parse_args(argv)
+    print(f"# {args.gen}, seeds {args.seeds}, load {os.getloadavg()[0]:.1f}")
+    tallies = []
+    for seed in seed_range(args.seeds):
+        line, tally = run(generate(seed, args.gen != name), f"{args.gen}-{seed}", seed)
+        tallies.append(tally)
+        print(line, flush=True)
+    print(summary(args.gen, tallies))
 
 
 def top_proposals(est: IdealParentSearch, n: int = 5) -> list:

@@ -58,7 +58,13 @@ Generators (seeds 0-9 unless said):
   weights +-U(0.3, 1.0), noise sd log-uniform in [0.4, 2.0] with Laplace noise on about 30 % of
   the variables, one or two *small* hidden roots (4-9 children each, each child with 0-2 observed
   parents, the first root's children local on the ring on half the seeds), loads +-U(0.6, 1.3)
-  scaled up to sum c^2 >= 4.5 per root, M drawn from 80..400.
+  scaled up to sum c^2 >= 4.5 per root, M drawn from 80..400 (seen since that session's end);
+* ``fanin`` (the hold-out of the eighth #22 session, seeds 1400-1409, written before any tuning of
+  that session and run only on its final code; its own module, :mod:`planted_fanin`, which says
+  what it plants) - 30-60 variables in a DAG where each variable draws its in-degree (0-3), one or
+  two hidden roots of 5-15 children each, every child with 1-3 observed co-parents as strong as
+  the root (weights and loads +-U(0.7, 2.0)), noise Gaussian, centred gamma or log-normal per
+  variable, M drawn from 100..500.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -71,6 +77,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+import planted_fanin
 import planted_mixed
 import planted_roots
 
@@ -162,15 +169,16 @@ SPECS = {
     # their own samplers (planted_mixed, planted_roots); the fields say their ranges for the reader
     "mixed": Spec("mixed", 60, 0, "mixed", 0.0, (0.3, 1.1), (4, 20), (0.6, 1.6), 1000, 2, (0.6, 1.6)),
     "roots": Spec("roots", 45, 0, "roots", 0.0, (0.3, 1.0), (4, 9), (0.6, 1.3), 1200, 2, (0.4, 2.0)),
+    "fanin": Spec("fanin", 60, 0, "fanin", 0.0, (0.4, 2.0), (5, 15), (0.7, 2.0), 1400, 2, (0.5, 1.5)),
 }
 
-#: the generator kept untouched until the end (#22, seventh session; ``hub`` was the first's,
+#: the generator kept untouched until the end (#22, eighth session; ``hub`` was the first's,
 #: ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh`` the fifth's,
-#: ``mixed`` the sixth's)
-HOLD_OUT = "roots"
+#: ``mixed`` the sixth's, ``roots`` the seventh's)
+HOLD_OUT = "fanin"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
-OWN_MODULE = {"mixed": planted_mixed, "roots": planted_roots}
+OWN_MODULE = {"mixed": planted_mixed, "roots": planted_roots, "fanin": planted_fanin}
 
 
 def n_vars(name: str, seed: int) -> int:

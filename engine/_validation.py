@@ -14,6 +14,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .exceptions import DataValidationError, ParameterError
+from .listing import first_few
 
 __all__ = [
     "check_edge_pairs",
@@ -33,13 +34,6 @@ MIN_SAMPLES = 3
 
 #: Larger magnitudes overflow when squared (scatter matrices, variances).
 MAX_ABS_VALUE = 1e150
-
-
-def _fmt_list(items: Sequence[str], limit: int = 6) -> str:
-    shown = ", ".join(repr(str(x)) for x in items[:limit])
-    if len(items) > limit:
-        shown += f" and {len(items) - limit} more"
-    return shown
 
 
 def check_names(names: Iterable[object], *, input_name: str = "data") -> tuple[str, ...]:
@@ -62,8 +56,8 @@ def check_names(names: Iterable[object], *, input_name: str = "data") -> tuple[s
             dups.append(n)
     if dups:
         raise DataValidationError(
-            f"{input_name}: duplicate variable name(s) {_fmt_list(dups)}; every variable needs a unique name "
-            "(CLI: --number-repeats numbers them, e.g. two probes of one gene)."
+            f"{input_name}: duplicate variable name(s) {first_few(dups, quote=True)}; every variable needs a "
+            "unique name (CLI: --number-repeats numbers them, e.g. two probes of one gene)."
         )
     return out
 
@@ -98,7 +92,7 @@ def check_data(
     if inf_cols.size:
         row, col = (int(v) for v in np.argwhere(np.isinf(values))[0])  # the first in reading order
         raise DataValidationError(
-            f"{input_name}: variable(s) {_fmt_list([names[i] for i in inf_cols])} contain infinite "
+            f"{input_name}: variable(s) {first_few([names[i] for i in inf_cols], quote=True)} contain infinite "
             f"values (the first: instance {row + 1} of {names[col]!r}); replace or remove them."
         )
     with np.errstate(invalid="ignore"):
@@ -107,14 +101,14 @@ def check_data(
         )
     if huge.size:
         raise DataValidationError(
-            f"{input_name}: variable(s) {_fmt_list([names[i] for i in huge])} have values beyond "
+            f"{input_name}: variable(s) {first_few([names[i] for i in huge], quote=True)} have values beyond "
             f"{MAX_ABS_VALUE:.0e}, whose squares overflow double precision; rescale them (e.g. log) first."
         )
     missing = np.isnan(values)
     all_missing = np.flatnonzero(missing.all(axis=0))
     if all_missing.size:
         raise DataValidationError(
-            f"{input_name}: variable(s) {_fmt_list([names[i] for i in all_missing])} have no observed "
+            f"{input_name}: variable(s) {first_few([names[i] for i in all_missing], quote=True)} have no observed "
             "values; remove them."
         )
     if not allow_missing and missing.any():
@@ -123,7 +117,7 @@ def check_data(
         cols = np.flatnonzero(missing.any(axis=0))
         raise MissingValuesError(
             f"{input_name}: {int(missing.sum())} missing cell(s) in column(s) "
-            f"{_fmt_list([names[i] for i in cols])}; this operation needs complete data."
+            f"{first_few([names[i] for i in cols], quote=True)}; this operation needs complete data."
         )
     if allow_constant:
         return
@@ -136,7 +130,7 @@ def check_data(
         )
     if constant.size:
         raise DataValidationError(
-            f"{input_name}: variable(s) {_fmt_list([names[i] for i in constant])} are constant "
+            f"{input_name}: variable(s) {first_few([names[i] for i in constant], quote=True)} are constant "
             "(zero variance): they cannot take part in a network; drop them before learning "
             "(CLI: --drop NAME, or --skip-unusable)."
         )

@@ -28,6 +28,7 @@ from ._validation import (
     identical_columns,
 )
 from .exceptions import DataValidationError
+from .listing import first_few
 
 __all__ = ["Dataset", "from_array", "drop_constant_variables"]
 
@@ -256,9 +257,8 @@ def drop_constant_variables(
         return arr, names
     keep = np.setdiff1d(np.arange(arr.shape[1]), constant)
     notes.append(
-        f"left out constant variable(s) {', '.join(names[i] for i in constant[:10])}"
-        + (f" and {constant.size - 10} more" if constant.size > 10 else "")
-        + " (zero variance: they cannot take part in a network)"
+        f"left out constant variable(s) {first_few([names[i] for i in constant[:10]], 10, total=constant.size)}"
+        " (zero variance: they cannot take part in a network)"
     )
     return arr[:, keep], tuple(names[i] for i in keep)
 

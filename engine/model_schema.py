@@ -45,6 +45,7 @@ from typing import Any
 
 from .cpd import CPD_CHOICES, DEFAULT_CPD, get_cpd
 from .exceptions import ModelError
+from .listing import first_few
 from .score import SCORES
 
 __all__ = ["parse_model", "validate_model", "MAX_DIGITS"]
@@ -274,8 +275,7 @@ def _acyclic(parents: dict[str, list[str]]) -> None:
                 if kids[p] == 0:
                     sinks.append(p)
     among = sorted(remaining)
-    more = f" and {len(among) - 8} more" if len(among) > 8 else ""
-    raise ModelError(f"the model's edges form a directed cycle among {', '.join(map(repr, among[:8]))}{more}.")
+    raise ModelError(f"the model's edges form a directed cycle among {first_few(among, 8, quote=True)}.")
 
 
 def _hidden(hidden: Any, variables: list[str]) -> set[str]:

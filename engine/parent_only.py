@@ -24,6 +24,7 @@ import numpy as np
 
 from .data import Dataset
 from .exceptions import ParameterError
+from .listing import first_few
 
 __all__ = ["check_parent_only", "parent_only_names", "parent_only_index", "edges_into", "child_candidates"]
 
@@ -46,7 +47,7 @@ def parent_only_names(dataset: Dataset, names: Iterable[str] | None = (), *, req
     known = set(dataset.names)
     unknown = [n for n in given if n not in known]
     if unknown:
-        shown = ", ".join(repr(n) for n in unknown[:6]) + (f" and {len(unknown) - 6} more" if len(unknown) > 6 else "")
+        shown = first_few(unknown, quote=True)
         raise ParameterError(f"`parent_only` names {len(unknown)} variable(s) not in the data: {shown}.")
     wanted = set(given) | set(dataset.covariates)
     into = [(str(p), str(c)) for p, c in required if str(c) in wanted]

@@ -21,6 +21,7 @@ from engine.io import MAX_MISSING, transpose_dataset
 from engine.io.covariates import without_covariates
 from engine.io.regulators import resolve_regulators
 from engine.learn import IdealParentSearch
+from engine.listing import first_few
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
@@ -109,8 +110,7 @@ def _children_text(children: list[str]) -> str:
         return "no variable (EM dropped its edges)"
     if len(children) <= MESSAGE_CHILDREN:
         return ", ".join(children)
-    rest = len(children) - MESSAGE_CHILDREN
-    return f"{len(children)} variables ({', '.join(children[:MESSAGE_CHILDREN])} and {rest} more: see the tables below)"
+    return f"{len(children)} variables ({first_few(children, MESSAGE_CHILDREN)}: see the tables below)"
 
 
 def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=None) -> str:

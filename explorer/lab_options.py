@@ -14,6 +14,7 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from engine.io.files import decode_text
 from engine.io.regulators import parse_regulators, repeated_regulators, resolve_regulators
+from engine.listing import first_few
 from explorer import state
 from explorer.text import listed_regulators
 
@@ -160,21 +161,17 @@ def say_regulators_applied() -> None:
     said = f"Regulator list applied: {len(listed) - len(absent)} of {len(listed)} listed names are variables"
     said += " of the data; only those may be parents."
 
-    def shown(group: list[str]) -> str:
-        more = f" and {len(group) - SHOWN_NAMES} more" if len(group) > SHOWN_NAMES else ""
-        return ", ".join(group[:SHOWN_NAMES]) + more
-
     loose = _loose_matches()
     if loose:
-        said += f" Matched ignoring case: {shown(loose)}."
+        said += f" Matched ignoring case: {first_few(loose, SHOWN_NAMES)}."
     if absent:
-        said += f" Not in the data (ignored): {shown(absent)}."
+        said += f" Not in the data (ignored): {first_few(absent, SHOWN_NAMES)}."
     try:
         twice = repeated_regulators(_widgets_text())
     except IdealParentError:
         twice = []
     if twice:
-        said += f" Listed more than once (counted once): {shown(twice)}."
+        said += f" Listed more than once (counted once): {first_few(twice, SHOWN_NAMES)}."
     state.put(state.REGULATOR_NOTE, ("warning" if absent else "info", said))
 
 

@@ -22,6 +22,7 @@ from engine.data import Dataset
 from engine.hidden.em_progress import reporting
 from engine.io import filled_cells, missing_summary
 from engine.learn_em import Completion, complete_missing
+from engine.listing import first_few
 from engine.search import SearchSettings
 
 __all__ = ["EM_ITERATIONS", "SHOWN_CELLS", "PreparedData", "prepare", "banner"]
@@ -97,8 +98,12 @@ def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = No
         return None
     ran = "converged" if c.converged else f"{c.n_iter} iteration{'s' if c.n_iter > 1 else ''}"
     cells = prepared.cells()
-    shown = ", ".join(f"{x['variable']} at {x['instance']} = {x['value']:.4g}" for x in cells[:SHOWN_CELLS])
-    more = f" and {len(cells) - SHOWN_CELLS:,} more (listed below)" if len(cells) > SHOWN_CELLS else ""
+    shown = first_few(
+        [f"{x['variable']} at {x['instance']} = {x['value']:.4g}" for x in cells[:SHOWN_CELLS]],
+        SHOWN_CELLS,
+        total=len(cells),
+    )
+    more = " (listed below)" if len(cells) > SHOWN_CELLS else ""
     turned = any(n.startswith("transposed") for n in prepared.loaded.notes)
     when = (
         "after the transpose, from the file's own cells (never from values filled before it)"

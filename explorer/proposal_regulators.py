@@ -3,11 +3,11 @@ variables page (#22): with a regulator list, the biologist's next question about
 regulator H is which listed transcription factor could drive it (``H <- TF``, a parent structural
 EM may give H after Accept) or already is the members' regulator (a listed member).
 
-The figure is the Pearson correlation of z* (the proposal's profile) with each listed regulator's
-values (:func:`engine.hidden.report.column_corr`); nothing is refitted. Among many listed regulators
-and few conditions the best |r| is large by chance alone (128 regulators, 27 conditions: about 0.5),
-so the best one is offered as H's parent only above :func:`chance_corr`, the |r| a Bonferroni-corrected
-two-sided 5% test over the R regulators needs (Fisher's z: ``tanh(z_{1 - 0.025/R} / sqrt(M - 3))``).
+The engine answers (:func:`engine.hidden.tracking.best_tracking`, the regulator report's
+``explained_by`` too): the Pearson correlation of z* (the proposal's profile) with each listed
+regulator's values, signed; nothing is refitted. The best one is offered as H's parent only above
+:func:`~engine.hidden.tracking.chance_corr`, the |r| a Bonferroni-corrected two-sided 5% test over
+the R regulators needs (128 regulators, 27 conditions: the best |r| is about 0.5 by chance alone).
 """
 
 from __future__ import annotations
@@ -15,52 +15,24 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
-from scipy.stats import norm
 
 from engine.hidden.report import column_corr
+from engine.hidden.tracking import best_tracking, chance_corr, listed_in_data
 from engine.io.regulators import resolve_regulators
 
-__all__ = ["best_listed", "chance_corr", "listed_text", "regulon_text"]
-
-#: family-wise level of :func:`chance_corr`
-ALPHA = 0.05
-
-
-def chance_corr(n_regulators: int, n_instances: int) -> float:
-    """The |correlation| a Bonferroni-corrected two-sided test at level :data:`ALPHA` over
-    ``n_regulators`` needs with ``n_instances`` instances (Fisher's z; 1.0 below 4 instances)."""
-    if n_instances < 4:
-        return 1.0
-    z = norm.ppf(1.0 - ALPHA / (2 * max(1, n_regulators)))
-    return float(np.tanh(z / np.sqrt(n_instances - 3)))
-
-
-def best_listed(
-    profile: np.ndarray, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None
-) -> tuple[str | None, float]:
-    """The listed regulator (matched to ``names`` as the engine matches them) whose values (columns
-    of ``values``) correlate most with ``profile`` in absolute value, and that signed correlation;
-    (None, 0.0) without a list or a listed name among ``names``."""
-    if not regulators:
-        return None, 0.0
-    found = resolve_regulators(list(regulators), list(names))[0]
-    if not found:
-        return None, 0.0
-    index = {n: j for j, n in enumerate(names)}
-    cols = [index[r] for r in found]
-    corr = column_corr(np.asarray(profile, dtype=float), np.asarray(values, dtype=float)[:, cols])
-    j = int(np.argmax(np.abs(corr)))
-    return found[j], float(corr[j])
+__all__ = ["listed_text", "regulon_text"]
 
 
 def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None) -> str:
     """ " Of the R listed regulators, **X** tracks z* best (correlation +0.xx): ..." for ``prop``
     (a :class:`engine.hidden.ClusterProposal`); "" without a list, or when ``prop.explained_by``
     already is that regulator (the carrier's sentence names it)."""
-    name, r = best_listed(prop.profile, values, names, regulators)
+    if not regulators:
+        return ""
+    name, r = best_tracking(prop.profile, values, names, regulators)
     if name is None or name == prop.explained_by:
         return ""
-    n = len(resolve_regulators(list(regulators), list(names))[0])
+    n = len(listed_in_data(regulators, names))
     chance = chance_corr(n, len(prop.profile))
     if abs(r) < chance:
         return (
@@ -92,9 +64,9 @@ def regulon_text(
     or ``YLR403W``: the name after the last ``:``, matched as regulator names are) are enriched among a
     proposal's members, each with its correlation with z* (``profile``), and whether one tracks z*
     beyond chance (:func:`chance_corr`); "" when no enriched set names a listed, measured regulator."""
-    if not regulators:
+    found = listed_in_data(regulators, names)
+    if not found:
         return ""
-    found = resolve_regulators(list(regulators), list(names))[0]
     hits: dict[str, str] = {}  # regulator -> the set that names it
     for name in set_names:
         for candidate in dict.fromkeys((name, name.rsplit(":", 1)[-1].strip())):

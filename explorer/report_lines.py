@@ -12,6 +12,7 @@ from collections.abc import Sequence
 
 from engine.hidden.report import RegulatorReport
 from engine.hidden.report_table import STAND_IN_CORR, profile_flags
+from engine.listing import first_few
 
 __all__ = ["STAND_IN_CORR", "report_line", "profile_flags"]
 
@@ -27,7 +28,7 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         head = ""
     listed_kids = [c.child for c in r.children if regulators and c.child in regulators and not r.parents]
     if listed_kids:  # H -> TF and TF -> H are one equivalence class when neither has another parent
-        kids = ", ".join(listed_kids[:5]) + (f" and {len(listed_kids) - 5} more" if len(listed_kids) > 5 else "")
+        kids = first_few(listed_kids, 5)
         head = head[:-1] + (
             f"; listed regulator(s) {kids} among its children: the score cannot tell H -> TF from TF -> H "
             "when neither has another parent, so H may be that regulator's own signal)"

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from engine.listing import first_few
 from engine.search import Move, Operator
 
 __all__ = [
@@ -147,9 +148,7 @@ def select_subnetwork(
     truncated = False
     if mode == "around genes" and centres:
         nodes, truncated = neighbourhood(nbrs, list(centres), max(0, int(hops)), max_nodes)
-        who = ", ".join(str(names[c]) for c in list(dict.fromkeys(centres))[:3])
-        more = f" and {len(set(centres)) - 3} more" if len(set(centres)) > 3 else ""
-        description = f"the {hops}-hop neighbourhood of {who}{more}"
+        description = f"the {hops}-hop neighbourhood of {first_few([names[c] for c in dict.fromkeys(centres)], 3)}"
     elif mode == "last moves" and history:
         nodes, truncated = recent_nodes(nbrs, history, max_nodes)
         description = "the variables the last moves touched, newest first, and their neighbours"

@@ -25,6 +25,7 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import ParameterError
+from ..listing import first_few
 from .regulators import MIN_JACCARD, RegulatorSupport, match_regulators
 from .replicate import ReplicateOutcome
 from .strength import (
@@ -159,9 +160,8 @@ class BootstrapResult:
             return ""
         n = len(self.failures)
         total = n + self.replicates
-        shown = "; ".join(f"replicate {o.index}: {o.error}" for o in self.failures[:limit])
-        more = f"; and {n - limit} more" if n > limit else ""
-        return f"{n} of {total} replicate{'s' if total != 1 else ''} failed: {shown}{more}"
+        shown = first_few([f"replicate {o.index}: {o.error}" for o in self.failures], limit, sep="; ")
+        return f"{n} of {total} replicate{'s' if total != 1 else ''} failed: {shown}"
 
     def edges_frame(self) -> pd.DataFrame:
         """Edges as a table: parent, child, strength, direction, averaged (in the averaged network)."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ..enrichment import attach_enrichment
 from ..exceptions import DataValidationError, ModelError
+from ..listing import first_few
 from ..search import SearchSettings
 from .covariates import load_covariates, score_covariates
 from .live import hidden_lines
@@ -243,9 +244,10 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     progress.done("\n".join(edge_summary(result["edges"], args.out or "the JSON")))
     if result.get("missing_cells"):  # which cells were filled, as the explorer's banner names them
         cells = result["missing_cells"]
-        shown = ", ".join(f"{c['variable']} at {c['instance']} = {c['value']:.4g}" for c in cells[:6])
-        more = f" and {len(cells) - 6:,} more" if len(cells) > 6 else ""
-        progress.done(f"filled {len(cells):,} missing cell(s), on the file's scale: {shown}{more} ('missing_cells')")
+        shown = first_few(
+            [f"{c['variable']} at {c['instance']} = {c['value']:.4g}" for c in cells[:6]], total=len(cells)
+        )
+        progress.done(f"filled {len(cells):,} missing cell(s), on the file's scale: {shown} ('missing_cells')")
     return 0
 
 

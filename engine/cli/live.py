@@ -16,7 +16,8 @@ import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from ..hidden.considered import SHOWN_NAMES, short_list
+from ..hidden.considered import SHOWN_NAMES
+from ..listing import first_few
 from .output import say
 
 __all__ = ["cap_lists", "readable", "hidden_lines", "SHOWN_NAMES"]
@@ -32,7 +33,7 @@ def cap_lists(text: str, limit: int = SHOWN_NAMES) -> str:
     ``limit`` and ``... and N more``."""
 
     def cut(match: re.Match) -> str:
-        return short_list(match.group(0).split(", "), limit)
+        return first_few(match.group(0).split(", "), limit, ellipsis=True)
 
     return _LIST.sub(cut, text)
 

@@ -32,6 +32,7 @@ import math
 import numpy as np
 
 from ..exceptions import DataValidationError, MissingValuesError
+from ..listing import first_few
 from .base import LOG_2PI, FamilyBase, FamilyFit, Parents, fit_in_chunks, parent_sum
 
 __all__ = [
@@ -137,8 +138,9 @@ class MultiplicativeFamilies(FamilyBase):
             raise MissingValuesError("the data has missing cells; the multiplicative scorer needs complete data.")
         bad = np.flatnonzero((values <= 0).any(axis=0))
         if bad.size:
-            label = [str(names[i]) if names is not None else f"column {i + 1}" for i in bad[:6]]
-            more = f" and {bad.size - 6} more" if bad.size > 6 else ""
+            label = first_few(
+                [str(names[i]) if names is not None else f"column {i + 1}" for i in bad[:6]], total=bad.size
+            )
             standardized = bool(
                 np.allclose(values.mean(axis=0), 0.0, atol=1e-8) and np.allclose(values.std(axis=0), 1.0, atol=1e-6)
             )
@@ -149,8 +151,7 @@ class MultiplicativeFamilies(FamilyBase):
                 else "Shift or transform those variables so that every value is positive."
             )
             raise DataValidationError(
-                f"the multiplicative-noise CPD needs strictly positive data; {', '.join(label)}{more} "
-                f"have values <= 0. {fix}"
+                f"the multiplicative-noise CPD needs strictly positive data; {label} have values <= 0. {fix}"
             )
         self.values = values
         self.logs = np.log(values)

@@ -15,22 +15,15 @@ says which proposal it starts on before it runs (``trying proposal 2: 44 variabl
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
+from ..listing import first_few
 from .proposals import ClusterProposal
 
-__all__ = ["Considered", "SHOWN_NAMES", "short_list"]
+__all__ = ["Considered", "SHOWN_NAMES"]
 
 #: names listed in one progress line before "... and N more"
 SHOWN_NAMES = 8
-
-
-def short_list(names: Sequence[str], limit: int = SHOWN_NAMES) -> str:
-    """``a, b, c`` or, beyond ``limit`` names, the first ``limit`` and ``... and N more``."""
-    names = [str(n) for n in names]
-    if len(names) <= limit:
-        return ", ".join(names)
-    return ", ".join(names[:limit]) + f", ... and {len(names) - limit:,} more"
 
 
 class Considered:
@@ -61,7 +54,7 @@ class Considered:
                 if self.say is not None and tuple(p.high_leverage) not in said:  # once per odd condition
                     where = " and ".join(repr(c) for c in p.high_leverage)
                     self.say(
-                        f"set aside a proposal of {len(p.names)} variables ({short_list(p.names)}): {where} "
+                        f"set aside a proposal of {_members(p)}: {where} "
                         f"{'holds' if len(p.high_leverage) == 1 else 'hold'} most of its profile's energy "
                         f"(leverage {p.leverage:.2f}), so it is not tried"
                     )
@@ -75,7 +68,7 @@ class Considered:
             p = candidates[0]
             if self.say is not None:
                 self.say(
-                    f"trying proposal {self.n_tried}: {len(p.names)} variables ({short_list(p.names)}), "
+                    f"trying proposal {self.n_tried}: {_members(p)}, "
                     f"{p.source}, estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
                 )
         return candidates
@@ -97,3 +90,8 @@ class Considered:
                 }
             )
         return out
+
+
+def _members(p: ClusterProposal) -> str:
+    """``12 variables (a, b, ..., ... and 4 more)``: a proposal's size and its first members."""
+    return f"{len(p.names)} variables ({first_few(p.names, SHOWN_NAMES, ellipsis=True)})"

@@ -12,10 +12,13 @@ by child as well as by H:
 * ``leverage`` and ``odd_instances``: the largest share of H's profile energy in one instance, and
   the one or two instances that flag it (:mod:`.leverage`; empty when not flagged);
 * ``explained_by`` and ``explained_corr``: a variable whose values correlate with H's profile at
-  ``|r| >= STAND_IN_CORR`` and so may already play its role: with a regulator list, the listed
-  regulator with the largest ``|r|`` (a child included: a listed regulator among H's children could be
-  their parent itself); without one, the observed variable outside H's children with the largest ``|r|``
-  (a child that tracks H is its hub gene, WGCNA's term, not a stand-in). Empty below the threshold;
+  ``|r| >= STAND_IN_CORR`` and so may already play its role, and that correlation, signed (with the
+  children's ``sign`` it says whether the variable rises or falls with them): with a regulator list,
+  the listed regulator with the largest ``|r|`` (matched to the data as the engine matches the list; a
+  child included: a listed regulator among H's children could be their parent itself); without one,
+  the observed variable outside H's children with the largest ``|r|`` (a child that tracks H is its
+  hub gene, WGCNA's term, not a stand-in). Empty below the threshold. The same choice as the Hidden
+  page's "tracks z* best" (:func:`.tracking.best_tracking`);
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -34,7 +37,8 @@ import numpy as np
 import pandas as pd
 
 from .leverage import profile_leverage
-from .report import REPORT_COLUMNS, RegulatorReport, column_corr, report_rows
+from .report import REPORT_COLUMNS, RegulatorReport, report_rows
+from .tracking import best_tracking
 
 __all__ = ["ENRICHED_Q", "REPORT_TABLE_COLUMNS", "STAND_IN_CORR", "profile_flags", "report_table", "stand_in"]
 
@@ -69,22 +73,11 @@ def profile_flags(r: RegulatorReport) -> tuple[float | None, list[str]]:
 def stand_in(
     r: RegulatorReport, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None = None
 ) -> tuple[str | None, float]:
-    """The variable that may already play ``r``'s role and its |corr| with H's profile (see the
-    module docstring), or (None, NaN). ``values`` (M, n) are the observed variables ``names``."""
-    profile = np.asarray(r.profile.get("values") or [], dtype=float)
-    values = np.asarray(values, dtype=float)
-    if profile.size == 0 or profile.size != values.shape[0]:
-        return None, math.nan
+    """The variable that may already play ``r``'s role and its signed correlation with H's profile
+    (see the module docstring), or (None, NaN). ``values`` (M, n) are the observed variables ``names``."""
+    profile = r.profile.get("values") or []
     children = {c.child for c in r.children}
-    listed = set(regulators) if regulators else None
-    cols = [j for j, n in enumerate(names) if (n in listed if listed is not None else n not in children)]
-    if not cols:
-        return None, math.nan
-    corr = np.abs(column_corr(profile, values[:, cols]))
-    j = int(np.argmax(corr))
-    if corr[j] < STAND_IN_CORR:
-        return None, math.nan
-    return str(names[cols[j]]), float(corr[j])
+    return best_tracking(profile, values, names, regulators, exclude=children, min_corr=STAND_IN_CORR)
 
 
 def _enriched(r: RegulatorReport) -> str | None:

@@ -26,16 +26,12 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import DataValidationError
+from ..listing import first_few
 
 __all__ = ["Interventions", "read_targets", "MIN_FAMILY_ROWS"]
 
 #: a family must keep at least this many rows where its child was not set by the experiment
 MIN_FAMILY_ROWS = 5
-
-
-def _preview(items: Sequence[str], n: int = 8) -> str:
-    shown = ", ".join(repr(x) for x in items[:n])
-    return shown + (f" and {len(items) - n} more" if len(items) > n else "")
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,15 +99,16 @@ class Interventions:
         unknown_c = sorted({c for c, _ in pairs if c not in cond_names})
         if unknown_c:
             raise DataValidationError(
-                f"targets name condition(s) {_preview(unknown_c)} that do not occur in column {column!r} "
-                f"(its conditions: {_preview(list(cond_names))})."
+                f"targets name condition(s) {first_few(unknown_c, 8, quote=True)} that do not occur in column "
+                f"{column!r} "
+                f"(its conditions: {first_few(list(cond_names), 8, quote=True)})."
             )
         names = [str(n) for n in names]
         unknown_v = sorted({t for _, t in pairs if t not in names})
         if unknown_v:
             raise DataValidationError(
-                f"targets name variable(s) {_preview(unknown_v)} that are not in the data "
-                f"(its variables: {_preview(names)})."
+                f"targets name variable(s) {first_few(unknown_v, 8, quote=True)} that are not in the data "
+                f"(its variables: {first_few(names, 8, quote=True)})."
             )
         mask = np.zeros((len(codes), len(names)), dtype=bool)
         for cond, target in pairs:
@@ -218,7 +215,7 @@ def _frame_pairs(frame: pd.DataFrame, source: str) -> list[tuple[str, str]]:
     if "condition" not in cols or "target" not in cols:
         raise DataValidationError(
             f"{source}: a targets table needs the columns 'condition' and 'target' "
-            f"(one row per intervened variable); it has {_preview([str(c) for c in frame.columns])}."
+            f"(one row per intervened variable); it has {first_few([str(c) for c in frame.columns], 8, quote=True)}."
         )
     sub = frame[[cols["condition"], cols["target"]]].dropna(how="all")
     bad = sub.isna().any(axis=1) | (sub.astype(str).apply(lambda s: s.str.strip()) == "").any(axis=1)

@@ -11,7 +11,8 @@ import pandas as pd
 from ..data import Dataset
 from ..exceptions import DataValidationError, ParameterError
 from ..io import as_dataset, from_frame, read_table, source_label
-from .design import Interventions, _preview, read_targets
+from ..listing import first_few
+from .design import Interventions, read_targets
 
 __all__ = ["split_condition", "attach_conditions", "with_design", "load_with_conditions", "scoring_design"]
 
@@ -22,7 +23,9 @@ def split_condition(frame: pd.DataFrame, column: str, source: str = "table") -> 
     wanted = str(column).strip()
     cols = [str(c).strip() for c in frame.columns]
     if wanted not in cols:
-        raise DataValidationError(f"{source}: no condition column named {wanted!r} (columns: {_preview(cols)}).")
+        raise DataValidationError(
+            f"{source}: no condition column named {wanted!r} (columns: {first_few(cols, 8, quote=True)})."
+        )
     pos = cols.index(wanted)
     labels = frame.iloc[:, pos].tolist()
     rest = frame.iloc[:, [i for i in range(frame.shape[1]) if i != pos]]
@@ -139,5 +142,5 @@ def scoring_design(
         f"{int(np.count_nonzero(design.mask.any(axis=0)))} variable(s) set by an experiment in some rows"
     ]
     if absent:
-        notes.append(f"targets of condition(s) not in these rows skipped: {_preview(absent)}")
+        notes.append(f"targets of condition(s) not in these rows skipped: {first_few(absent, 8, quote=True)}")
     return dataclasses.replace(dataset, interventions=design), notes

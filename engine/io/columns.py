@@ -17,6 +17,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from ..data import Dataset
+from ..listing import first_few
 
 __all__ = [
     "RENAMED",
@@ -37,11 +38,6 @@ RENAMED = "renamed "
 NO_VALUES = "instance(s) with no measured value at all: "
 #: default share of missing cells above which a variable is left out (the explorer's uploads)
 MAX_MISSING = 0.5
-
-
-def _listed(items: Sequence[str], limit: int = 6) -> str:
-    shown = ", ".join(repr(x) for x in items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 def repeated_labels_message(labels: Sequence[str], header: str, source: str, transpose: bool) -> str:
@@ -82,7 +78,7 @@ def rename_repeats(names: Sequence[str], what: str = "variable name") -> tuple[l
         taken.add(out[i])
     if not repeated:
         return out, None
-    return out, f"{RENAMED}repeated {what}(s) {_listed(repeated)}: each repeat got a number, e.g. " + (
+    return out, f"{RENAMED}repeated {what}(s) {first_few(repeated, quote=True)}: each repeat got a number, e.g. " + (
         f"{repeated[0]!r} and '{repeated[0]} (2)' ({_REPEAT_WHY[what]})"
     )
 
@@ -118,10 +114,11 @@ def drop_sparse_variables(
     if not sparse.size or sparse.size == values.shape[1]:
         return values, tuple(names)
     m = values.shape[0]
-    described = [f"{names[i]!r} ({int(round(share[i] * m))} of {m} missing)" for i in sparse[:6]]
-    more = f" and {sparse.size - 6} more" if sparse.size > 6 else ""
+    described = first_few(
+        [f"{names[i]!r} ({int(round(share[i] * m))} of {m} missing)" for i in sparse[:6]], total=sparse.size
+    )
     notes.append(
-        f"left out mostly-missing variable(s) {', '.join(described)}{more} (more than "
+        f"left out mostly-missing variable(s) {described} (more than "
         f"{max_missing:.0%} of the cells missing: too little to learn its parents from)"
     )
     keep = np.setdiff1d(np.arange(values.shape[1]), sparse)
@@ -138,8 +135,8 @@ def empty_instances_note(values: np.ndarray, labels: Sequence[str] | None) -> st
         return None
     named = [str(labels[i]) if labels is not None else f"row {i + 1}" for i in empty]
     return (
-        f"{NO_VALUES}{_listed(named)} ({len(empty)}): they add nothing to the fit but count as instances in "
-        "the score, and their filled cells are only the network's predictions; remove them from the file"
+        f"{NO_VALUES}{first_few(named, quote=True)} ({len(empty)}): they add nothing to the fit but count as "
+        "instances in the score, and their filled cells are only the network's predictions; remove them from the file"
     )
 
 

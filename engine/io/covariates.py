@@ -32,6 +32,7 @@ import pandas as pd
 
 from ..data import Dataset
 from ..exceptions import DataValidationError
+from ..listing import first_few
 from .files import decode_text
 
 __all__ = [
@@ -69,17 +70,12 @@ class Covariates:
     def line(self) -> str:
         """What was read, as the CLI and the explorer say it: each column's coding and the variables added."""
         rest = (
-            f"; {len(self.unused)} row(s) for samples not in the data not used: {_short(self.unused)}"
+            f"; {len(self.unused)} row(s) for samples not in the data not used: {first_few(self.unused, 5)}"
             if self.unused
             else ""
         )
         rest += f"; skipped {', '.join(self.skipped)}" if self.skipped else ""
         return f"{self.summary()}; parents only ({len(self.names)} variable(s) added: {', '.join(self.names)}){rest}"
-
-
-def _short(items, n: int = 5) -> str:
-    items = [str(i) for i in items]
-    return ", ".join(items[:n]) + (f" and {len(items) - n} more" if len(items) > n else "")
 
 
 def code_covariates(
@@ -115,7 +111,7 @@ def code_covariates(
     if clash or len(set(names)) < len(names):
         raise DataValidationError(
             f"{source}: covariate name(s) clash with variables of the data or with each other: "
-            f"{_short(clash or [n for n in names if names.count(n) > 1])}."
+            f"{first_few(clash or [n for n in names if names.count(n) > 1], 5)}."
         )
     return Covariates(tuple(names), np.column_stack(columns), tuple(described), source, unused)
 
@@ -131,11 +127,13 @@ def _matched_rows(frame: pd.DataFrame, instances, source: str) -> pd.DataFrame:
     ids = [str(i).strip() for i in frame.iloc[:, 0]]
     repeated = sorted({i for i in ids if ids.count(i) > 1})
     if repeated:
-        raise DataValidationError(f"{source}: instance id(s) listed twice: {_short(repeated)}.")
+        raise DataValidationError(f"{source}: instance id(s) listed twice: {first_few(repeated, 5)}.")
     wanted = [str(i).strip() for i in instances]
     missing = [i for i in wanted if i not in set(ids)]
     if missing:
-        raise DataValidationError(f"{source}: no row for {len(missing)} instance(s) of the data: {_short(missing)}.")
+        raise DataValidationError(
+            f"{source}: no row for {len(missing)} instance(s) of the data: {first_few(missing, 5)}."
+        )
     unused = tuple(i for i in ids if i not in set(wanted))  # a sample sheet of the whole study: noted
     rows = frame.set_axis(ids, axis=0).iloc[:, 1:].loc[wanted]
     return rows.set_axis([str(c).strip() for c in rows.columns], axis=1), unused
@@ -147,7 +145,7 @@ def _cells(rows: pd.DataFrame, col: str, source: str) -> pd.Series:
     blank = cells.isna() | (cells.astype(str).str.strip() == "")
     if blank.any():
         raise DataValidationError(
-            f"{source}: column {col!r} has missing values (at {_short(cells.index[blank.to_numpy()])})."
+            f"{source}: column {col!r} has missing values (at {first_few(cells.index[blank.to_numpy()], 5)})."
         )
     return cells.astype(str).str.strip()
 

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 
 from ..exceptions import DataValidationError
+from ..listing import first_few
 from .containers import held_table
 
 __all__ = [
@@ -270,7 +271,7 @@ def _note_short_rows(frame: pd.DataFrame, text: str, sep: str | None) -> None:
         return
     short = _short_rows(text, sep)
     if short:
-        lines = ", ".join(map(str, short[:5])) + (f" and {len(short) - 5} more" if len(short) > 5 else "")
+        lines = first_few(short, 5)
         frame.attrs["notes"] = [
             f"line(s) {lines} of the file have fewer cells than the header; their missing cells "
             "were read as missing values"

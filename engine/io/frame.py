@@ -18,6 +18,7 @@ import pandas as pd
 from .._validation import MIN_SAMPLES, check_names
 from ..data import Dataset, drop_constant_variables, from_array
 from ..exceptions import DataValidationError
+from ..listing import first_few
 from .columns import drop_sparse_variables, empty_instances_note, repeated_labels_message
 from .columns import rename_repeats as _number_repeats
 from .files import ID_HEADERS, INDEX_HEADERS, NA_VALUES
@@ -222,16 +223,14 @@ def _text_columns(df, numeric, bad_mask, drop_non_numeric: bool, source: str, no
             where.append(
                 f"{c!r} has text ({df[c].iloc[rows[0]]!r} in row {rows[0] + 1}; {rows.size} of {len(df)} cells)"
             )
-        more = f"; and {len(bad_cols) - 6} more" if len(bad_cols) > 6 else ""
-        notes.append(f"left out non-numeric column(s) {', '.join(map(str, bad_cols))}: {'; '.join(where)}{more}")
+        said = first_few(where, sep="; ", total=len(bad_cols))
+        notes.append(f"left out non-numeric column(s) {', '.join(map(str, bad_cols))}: {said}")
         return df.drop(columns=bad_cols), numeric.drop(columns=bad_cols)
     if bad_cols:
         first = bad_cols[0]
         row = int(np.flatnonzero(bad_mask[first].to_numpy())[0])
-        listed = ", ".join(repr(c) for c in bad_cols[:6])
-        more = f" and {len(bad_cols) - 6} more" if len(bad_cols) > 6 else ""
         raise DataValidationError(
-            f"{source}: non-numeric column(s) {listed}{more} (e.g. {df[first].iloc[row]!r} at "
+            f"{source}: non-numeric column(s) {first_few(bad_cols, quote=True)} (e.g. {df[first].iloc[row]!r} at "
             f"row {row + 1} of {first!r}); drop them (CLI: --drop NAME, or --skip-unusable for every such "
             "column) or fix the cells. "
             "If variables are in rows, load with transpose (CLI: --transpose)."

@@ -23,6 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ..exceptions import DataValidationError
+from ..listing import first_few
 from .columns import MAX_MISSING
 
 __all__ = ["UNDETECTED", "read_undetected"]
@@ -75,10 +76,6 @@ def _counted(words: list[str]) -> str:
     return ", ".join(f"{k} cell{'s' if k > 1 else ''} {w!r}" for w, k in _as_written(words).most_common())
 
 
-def _listed(items: list[str], limit: int = 6) -> str:
-    return "; ".join(items[:limit]) + (f"; and {len(items) - limit} more" if len(items) > limit else "")
-
-
 def read_undetected(
     df: pd.DataFrame,
     labels: list[str] | None,
@@ -124,12 +121,13 @@ def read_undetected(
     read = [f"{names[j]!r}: {said[j]}" for j in said if j in kept]
     if read:
         total = int(per_var[:, keep].sum())
-        notes.append(f"{total} cell(s) read as missing (not detected): {_listed(read)}")
+        notes.append(f"{total} cell(s) read as missing (not detected): {first_few(read, sep='; ')}")
     if mostly.size:
-        described = ", ".join(f"{names[j]!r} ({_share(per_var[:, j], cells[:, j], m)})" for j in mostly[:6])
-        more = f" and {mostly.size - 6} more" if mostly.size > 6 else ""
+        described = first_few(
+            [f"{names[j]!r} ({_share(per_var[:, j], cells[:, j], m)})" for j in mostly[:6]], total=mostly.size
+        )
         notes.append(
-            f"left out mostly undetected {kind}(s) {described}{more}: more than {max_missing:.0%} of the cells "
+            f"left out mostly undetected {kind}(s) {described}: more than {max_missing:.0%} of the cells "
             "not detected, too few measured values to learn from"
         )
     if all(pd.api.types.is_object_dtype(t) for t in df.dtypes):  # a new frame: the caller's is kept as written

@@ -19,6 +19,7 @@ from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
 from engine.hidden.leverage import profile_leverage
+from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
@@ -382,8 +383,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
         "the hidden variable's own ones repeated: TF parents and the share of its variance they explain, "
         "leverage and odd conditions, a listed regulator that may already play its role, enriched gene sets."
     )
-    measured = set(session.dataset.names)
-    listed = [g for g in session.regulators or () if g in measured] or None  # the list's names in the data
+    listed = listed_in_data(session.regulators, session.dataset.names) or None  # as the search matched the list
     own = text.listed_regulators(listed, session.dataset.covariates) or None  # the covariates not counted
     for r in reports:
         st.markdown(report_line(r, own))

@@ -15,7 +15,8 @@ from types import SimpleNamespace
 import numpy as np
 from conftest import PAGES, TIMEOUT  # at import: inside a test, "conftest" may be tests/engine's
 
-from explorer.proposal_regulators import best_listed, chance_corr, listed_text
+from engine.hidden.tracking import best_tracking, chance_corr
+from explorer.proposal_regulators import listed_text
 from explorer.proposal_text import carrier_text, status_text
 
 
@@ -56,13 +57,23 @@ class TestBestListed:
         self.names = ["TF_A", "TF_B", "g_x", "g1"]
 
     def test_the_listed_regulator_with_the_largest_abs_correlation(self):
-        name, r = best_listed(self.z, self.values, self.names, ["TF_A", "TF_B", "NOT_MEASURED"])
+        name, r = best_tracking(self.z, self.values, self.names, ["TF_A", "TF_B", "NOT_MEASURED"])
         expect = np.corrcoef(self.z, self.values[:, 1])[0, 1]
         assert name == "TF_B" and np.isclose(r, expect) and r < 0
 
-    def test_none_without_a_list_or_a_measured_name(self):
-        assert best_listed(self.z, self.values, self.names, None) == (None, 0.0)
-        assert best_listed(self.z, self.values, self.names, ["NOT_MEASURED"]) == (None, 0.0)
+    def test_listed_names_match_as_the_engine_matches_them(self):
+        """``tf_b`` on the list is the data's ``TF_B`` (the search takes it as a regulator)."""
+        name, r = best_tracking(self.z, self.values, self.names, ["tf_b", "NOT_MEASURED"])
+        assert name == "TF_B" and r < 0
+        said = listed_text(prop(names=["g1"], profile=self.z), self.values, self.names, ["tf_a", "tf_b"])
+        assert said.startswith(" Of the 2 listed regulators, **TF_B** tracks z* best")
+
+    def test_none_without_a_measured_name(self):
+        none = best_tracking(self.z, self.values, self.names, ["NOT_MEASURED"])
+        assert none[0] is None and np.isnan(none[1])
+        assert listed_text(prop(names=["g1"], profile=self.z), self.values, self.names, ["NOT_MEASURED"]) == ""
+        # without a list, any variable outside ``exclude``: the Hidden page asks only with a list
+        assert best_tracking(self.z, self.values, self.names, None, exclude={"g_x"})[0] == "TF_B"
 
     def test_the_sentence(self):
         p = prop(names=["g1"], profile=self.z)
@@ -86,7 +97,7 @@ class TestBestListed:
         noise = rng.normal(size=(27, 128))
         names = [f"TF{i}" for i in range(128)]
         said = listed_text(prop(names=["g1"], profile=self.z), noise, names, names)
-        name, r = best_listed(self.z, noise, names, names)
+        name, r = best_tracking(self.z, noise, names, names)
         assert abs(r) < chance_corr(128, 27)
         assert said.startswith(f" No listed regulator tracks z* beyond chance (best: **{name}**, correlation {r:+.2f};")
         assert "|r| ≥ 0.62 passes a Bonferroni-corrected 5% test" in said and "H ←" not in said
@@ -156,7 +167,7 @@ def test_page_names_the_listed_regulator_that_tracks_z_best():
     session = _module_session(["TF", "TF2", "TF3"])
     at = _page(session)
     prop = session.propose_hidden(5)[0]
-    name, r = best_listed(prop.profile, session.values(), list(session.dataset.names), ["TF", "TF2", "TF3"])
+    name, r = best_tracking(prop.profile, session.values(), list(session.dataset.names), ["TF", "TF2", "TF3"])
     text = " ".join(str(m.value) for m in at.markdown)
     if abs(r) >= chance_corr(3, 60):
         assert f"Of the 3 listed regulators, **{name}** tracks z* best (correlation {r:+.2f})" in text

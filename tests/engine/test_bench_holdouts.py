@@ -27,8 +27,8 @@ BATCH_SEED = 3
 
 class TestTanh:
     def test_stays_runnable_after_its_session(self):
-        """``tanh`` was the fifth session's hold-out; ``roots`` is the seventh's (test_bench_holdouts_roots.py)."""
-        assert pg.HOLD_OUT == "roots" and "modular" in pg.SPECS and pg.SPECS["tanh"].seed0 == 800
+        """``tanh`` was the fifth session's hold-out; ``fanin`` is the eighth's (test_bench_holdouts_fanin.py)."""
+        assert pg.HOLD_OUT == "fanin" and "modular" in pg.SPECS and pg.SPECS["tanh"].seed0 == 800
 
     @pytest.mark.parametrize("seed", TANH_SEEDS)
     def test_shapes_and_ranges(self, seed):

@@ -30,8 +30,8 @@ SLOTS_SEED = 1120
 
 class TestMixed:
     def test_stays_runnable_after_its_session(self):
-        """``mixed`` was the sixth session's hold-out; ``roots`` is the seventh's (test_bench_holdouts_roots.py)."""
-        assert pg.HOLD_OUT == "roots" and pg.SPECS["mixed"].seed0 == pm.SEED0 == 1000
+        """``mixed`` was the sixth session's hold-out; ``fanin`` is the eighth's (test_bench_holdouts_fanin.py)."""
+        assert pg.HOLD_OUT == "fanin" and pg.SPECS["mixed"].seed0 == pm.SEED0 == 1000
 
     @pytest.mark.parametrize("seed", MIXED_SEEDS)
     def test_shapes_and_ranges(self, seed):
@@ -98,6 +98,58 @@ def _residual(x: np.ndarray, v: int, edges: list[tuple[int, int]]) -> np.ndarray
     """x_v minus its least-squares fit on its observed parents."""
     design = np.column_stack([np.ones(len(x)), x[:, [p for p, c in edges if c == v]]])
     return x[:, v] - design @ np.linalg.lstsq(design, x[:, v], rcond=None)[0]
+
+
+def _planted(
+    name: str, seed: int, m_range: tuple[int, int], n_range: tuple[int, int], kid_range: tuple[int, int]
+) -> tuple[np.ndarray, list[set[int]], list[np.ndarray], list[tuple[int, int]]]:
+    """``generate_all(name, seed)`` of a generator with its own module and disjoint roots (``roots``,
+    ``fanin``), checked for what each promises: M, N and every child set in their ranges, one or two
+    roots with one h each, unit-variance finite columns, edges along the generator's order. Returns
+    the data, child sets, h's and edges."""
+    x, kids, hs = pg.generate_all(name, seed)
+    m, n = x.shape
+    assert m_range[0] <= m <= m_range[1] and n_range[0] <= n <= n_range[1] and n == pg.n_vars(name, seed)
+    assert len(kids) == len(hs) in (1, 2) and all(kid_range[0] <= len(k) <= kid_range[1] for k in kids)
+    assert all(h.shape == (m,) for h in hs) and (len(kids) == 1 or not kids[0] & kids[1])
+    assert np.allclose(x.std(axis=0), 1.0) and np.isfinite(x).all()
+    edges = pg.true_edges(name, seed)
+    order, _ = pg.OWN_MODULE[name].dag(seed)
+    rank = {int(v): i for i, v in enumerate(order)}
+    assert all(rank[p] < rank[c] for p, c in edges)  # a DAG along its order
+    return x, kids, hs, edges
+
+
+def _same_network_without_roots(name: str, seed: int) -> None:
+    """``generate_all(name, seed)`` is deterministic, and its null is the same network and noise
+    without the roots: the variables off every root's paths are the same to the last digit."""
+    x, kids, hs = pg.generate_all(name, seed)
+    x2, kids2, hs2 = pg.generate_all(name, seed)
+    assert np.array_equal(x, x2) and kids == kids2
+    assert all(np.array_equal(a, b) for a, b in zip(hs, hs2, strict=True))
+    xn, kn, hn = pg.generate_all(name, seed, null=True)
+    assert xn.shape == x.shape and kn == [] and hn == []
+    reached = _descendants(set().union(*kids), pg.true_edges(name, seed))
+    untouched = [v for v in range(x.shape[1]) if v not in reached]
+    assert untouched and np.allclose(xn[:, untouched], x[:, untouched])  # the same noise off h's paths
+
+
+def _children_follow(name: str, seed: int) -> list[tuple[dict[int, np.ndarray], np.ndarray]]:
+    """Beyond their observed parents every planted child of ``generate_all(name, seed)`` follows its
+    root's h (|r| > 0.2), and as a group far more than the other variables do (median over 4x).
+    Per root: its children's residuals on their observed parents, and its h."""
+    x, kids, hs = pg.generate_all(name, seed)
+    edges = pg.true_edges(name, seed)
+    planted = set().union(*kids)
+    r_others = {v: _residual(x, v, edges) for v in range(x.shape[1]) if v not in planted}
+    out = []
+    for kid_set, h in zip(kids, hs, strict=True):
+        res = {v: _residual(x, v, edges) for v in kid_set}
+        r_kids = [abs(np.corrcoef(r, h)[0, 1]) for r in res.values()]
+        others = [abs(np.corrcoef(r, h)[0, 1]) for r in r_others.values()]
+        assert min(r_kids) > 0.2 and np.median(r_kids) > 4 * np.median(others)
+        out.append((res, h))
+    return out
 
 
 def _descendants(start: set[int], edges: list[tuple[int, int]]) -> set[int]:

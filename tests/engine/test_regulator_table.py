@@ -55,12 +55,16 @@ class TestReportTable:
     def test_a_listed_regulator_that_tracks_h_is_named(self):
         rng = np.random.default_rng(2)
         values = rng.normal(size=(40, 6))
-        values[:, 1] = values[:, 5] + 0.1 * rng.normal(size=40)  # tf2 tracks H1
+        values[:, 1] = -values[:, 5] + 0.1 * rng.normal(size=40)  # tf2 tracks H1, falling as H1 rises
         values[:, 4] = values[:, 5] + 0.05 * rng.normal(size=40)  # g3 even more, but it is not listed
         rep = _report(values)
         by, corr = stand_in(rep, values[:, :5], NAMES[:5], ["tf1", "tf2"])
-        assert by == "tf2" and corr == pytest.approx(abs(np.corrcoef(values[:, 1], values[:, 5])[0, 1]))
-        assert corr >= STAND_IN_CORR
+        assert by == "tf2" and corr == pytest.approx(np.corrcoef(values[:, 1], values[:, 5])[0, 1])  # signed
+        assert corr <= -STAND_IN_CORR
+        # the list matched as the search matches it: "TF2" is the data's tf2
+        assert stand_in(rep, values[:, :5], NAMES[:5], ["TF2", "absent"]) == (by, pytest.approx(corr))
+        table = report_table([rep], values[:, :5], NAMES[:5], ["TF1", "TF2"])
+        assert (table["explained_by"] == "tf2").all() and np.allclose(table["explained_corr"], corr)
         # without a list: any observed variable outside H's children, the closest one
         assert stand_in(rep, values[:, :5], NAMES[:5], None)[0] == "g3"
         # a child that tracks H is its hub gene, not a stand-in (no list)
