@@ -27,7 +27,7 @@ from engine.cli.output import finite
 from engine.enrichment import attach_enrichment
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import gene_sets_box, network_panel, state
+from explorer import gene_sets_box, network_panel, session_watch, state
 from explorer.confidence import MAX_REPLICATES, ConfidenceController, RunKey
 from explorer.confidence_tables import (  # noqa: F401 (the keys, for tests)
     KEY_EDGE_ABOVE,
@@ -78,10 +78,11 @@ the edges above a threshold, by default estimated from the strengths themselves 
 
 
 def controller() -> ConfidenceController:
-    """This session's controller (its cluster starts only with the first run)."""
+    """This session's controller (its cluster starts only with the first run, and is closed when
+    the browser tab has been closed a little while)."""
     ctl = state.get(CONTROLLER)
     if ctl is None:
-        ctl = ConfidenceController()
+        ctl = ConfidenceController(alive=session_watch.connected_check())
         state.put(CONTROLLER, ctl)
     return ctl
 

@@ -78,9 +78,30 @@ class TestController:
         while controller.progress()[0] < 1:
             controller.poll()
             time.sleep(0.02)
+        client = controller.client()
         controller.stop()
         r = controller.result
         assert not controller.running and r.stopped and 1 <= r.replicates < 200
+        # the replicates in flight are stopped with the cluster (they ran on to their end before)
+        assert not controller.started and client.status == "closed"
+
+    def test_a_closed_tab_stops_the_run(self, small_data):
+        ds, _ = small_data
+        tab = {"open": True}
+        ctl = ConfidenceController(threads_cluster, alive=lambda: tab["open"], gone_seconds=0.3, watch_seconds=0.05)
+        try:
+            ctl.start(ds, RunKey(1, SearchSettings(), 200, 0, False))
+            time.sleep(0.5)
+            assert ctl.running and ctl.started  # connected: the watchdog leaves the run alone
+            client = ctl.client()
+            tab["open"] = False  # nobody polls any more: the page's script is stopped with the session
+            deadline = time.monotonic() + 10
+            while (ctl.started or client.status != "closed") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not ctl.started and not ctl.running and client.status == "closed"
+            assert ctl.result.stopped and ctl.result.replicates < 200
+        finally:
+            ctl.close()
 
     def test_bad_requests(self, controller, small_data):
         ds, _ = small_data
