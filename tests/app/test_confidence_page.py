@@ -123,6 +123,10 @@ class TestController:
 
 
 class TestView:
+    @pytest.mark.parametrize("t, start", [(14 / 63, 0.23), (0.5, 0.5), (0.25, 0.25), (0.999, 1.0), (0.0, 0.0)])
+    def test_slider_starts_at_or_just_above_the_threshold(self, t, start):
+        assert page.slider_start(t) == pytest.approx(start)
+
     def test_edge_style_grows_with_strength(self):
         (w1, c1), (w2, c2) = edge_style(0.2), edge_style(0.9)
         assert w2 > w1 and float(c2.split(",")[-1][:-1]) > float(c1.split(",")[-1][:-1])
@@ -162,6 +166,10 @@ def test_page_runs_and_shows_results(small_data):
         assert len(edges) == len(ctl.result.edges)
         # shares to two decimals with a help each, and no unnamed index column (the table had a
         # leading 0, 1, 2... column and mixed "1", "0.54" and "0.8889" on the Sachs sample)
+        # the slider starts where the averaged-network metric counts (QA walk: 0.2222 of 63 replicates
+        # started it at 0.22, the drawing had 8 averaged edges and the metric 7)
+        n_avg = len(ctl.result.averaged)
+        assert any(f"{n_avg} of them form the averaged network" in t for t in texts(at.caption))
         config = json.loads(at.dataframe[0].proto.columns)
         for share in ("strength", "direction"):
             assert config[share]["type_config"]["format"] == "%.2f" and config[share].get("help")
