@@ -168,7 +168,9 @@ def _progress(ctl: ConfidenceController) -> None:
     if not done:  # no time per replicate yet: say what one costs
         session = state.session()
         search_s = session.stepper.elapsed_s if session.stepper.n_iter else None
-        st.caption(first_replicate_note(session.dataset.n_vars, hidden=bool(state.get(KEY_HIDDEN)), search_s=search_s))
+        moves = None if session.main.converged else session.stepper.n_iter
+        hidden = bool(state.get(KEY_HIDDEN))
+        st.caption(first_replicate_note(session.dataset.n_vars, hidden=hidden, search_s=search_s, moves=moves))
     st.caption("Stop keeps the replicates that have finished; their figures are shown.")
 
 
@@ -318,7 +320,11 @@ def _downloads(result, table, threshold: float, enriched) -> None:
 def _results(result) -> None:
     session = state.session()
     if result.stopped:
-        st.warning(f"Stopped: the figures are from the {result.replicates} replicate(s) that had finished.")
+        st.warning(
+            f"Stopped: the figures are from the {result.replicates} replicate(s) that had finished."
+            if result.replicates
+            else "Stopped before any replicate finished: there is nothing to show yet."
+        )
     if result.failures:
         st.warning(result.failure_summary())
     if not result.replicates:

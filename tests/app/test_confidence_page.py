@@ -180,3 +180,19 @@ def test_page_runs_and_shows_results(small_data):
         assert any(f"{n_full} edges with strength >= 1.00" in t for t in texts(at.caption))
     finally:
         ctl.close()
+
+
+def test_stopped_before_any_replicate_finished(small_data):
+    # "Stopped: the figures are from the 0 replicate(s) that had finished." (QA walk, 6,132 genes)
+    from engine.bootstrap import BootstrapResult
+
+    ds, truth = small_data
+    ctl = ConfidenceController(threads_cluster)
+    at = page_test("confidence.py", ds, truth, **{page.CONTROLLER: ctl})
+    session = at.session_state[page.state.SESSION]
+    ctl.key = RunKey(session.data_version, session.settings, 50, 0, False)
+    ctl.result = BootstrapResult.build(list(ds.names), [], 50, stopped=True)
+    at.run()
+    assert not at.exception
+    assert texts(at.warning) == ["Stopped before any replicate finished: there is nothing to show yet."]
+    assert not ctl.started
