@@ -40,3 +40,16 @@ def test_two_heatmaps_when_they_differ():
     assert not at.exception
     assert _titles(at) == ["Members' values", "Members' ideal profiles"]
     assert not at.caption
+
+
+def test_cell_values_printed_only_for_a_few_members():
+    # 42 members printed 1,764 numbers over one another (QA walk, yeast cell-cycle table)
+    import numpy as np
+
+    from explorer.hidden_plots import MAX_ANNOTATED, correlation_heatmap
+
+    def printed(n):
+        names = [f"g{i}" for i in range(n)]
+        return bool(correlation_heatmap(names, np.eye(n), "t").data[0].texttemplate)
+
+    assert printed(3) and printed(MAX_ANNOTATED) and not printed(MAX_ANNOTATED + 1) and not printed(42)
