@@ -8,8 +8,13 @@ controller is garbage-collected with the session's state, or at interpreter exit
 replicate (:class:`engine.bootstrap.BootstrapRun`) and returns at once; the page calls
 :meth:`ConfidenceController.poll` every fraction of a second to collect what has finished, so
 the page never freezes and Stop (cancelling the replicates not yet finished) takes effect at the
-next poll. The cluster is also closed :data:`IDLE_SECONDS` after a run ends (finished or stopped)
-unless another starts, so idle worker processes do not hold memory; the next run starts a new one.
+next poll. A replicate already running on a worker cannot be cancelled in its thread, so Stop also
+closes the cluster when it cancelled anything (its worker processes are killed within about a
+second: :func:`engine.bootstrap.close_cluster`); the next run starts a new one. The cluster is
+also closed :data:`IDLE_SECONDS` after a run ends unless another starts, so idle worker processes do
+not hold memory, and when the browser session has been gone :data:`GONE_SECONDS` (a closed tab:
+Streamlit keeps a disconnected session's state for a reconnect, so it is not collected then): given
+``alive``, a watchdog thread asks it every :data:`WATCH_SECONDS` while the cluster is up.
 No Streamlit here: the controller is tested directly.
 """
 
@@ -21,19 +26,24 @@ import weakref
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from engine.bootstrap import BootstrapResult, BootstrapRun, resample_choice, start_local_cluster
+from engine.bootstrap import BootstrapResult, BootstrapRun, close_cluster, resample_choice, start_local_cluster
 from engine.data import Dataset
 from engine.exceptions import ParameterError
 from engine.learn import IdealParentSearch
 from engine.search import SearchSettings
 
-__all__ = ["ConfidenceController", "RunKey", "MAX_REPLICATES", "IDLE_SECONDS"]
+__all__ = ["ConfidenceController", "RunKey", "MAX_REPLICATES", "IDLE_SECONDS", "GONE_SECONDS", "WATCH_SECONDS"]
 
 #: the page's upper bound on B (a larger study belongs on the command line or a real cluster)
 MAX_REPLICATES = 1000
 #: seconds without a run after which the cluster is closed (its worker processes hold the data
 #: and the engine: two idle workers kept 1.8 GB for 30 minutes); the next run starts a new one
 IDLE_SECONDS = 120.0
+#: seconds the browser session may be disconnected before its run is stopped and its cluster
+#: closed (a page reload or a network hiccup reconnects within a few seconds)
+GONE_SECONDS = 20.0
+#: seconds between two checks that the session is still connected
+WATCH_SECONDS = 2.0
 
 
 @dataclass(frozen=True)
@@ -54,14 +64,37 @@ class RunKey:
 
 
 def _shutdown(holder: dict) -> None:
-    """Close the client and the cluster (a finalizer: holds no reference to the controller)."""
+    """Close the client and the cluster, not waiting for replicates in flight (a finalizer: holds
+    no reference to the controller)."""
     client, cluster = holder.pop("client", None), holder.pop("cluster", None)
-    for thing in (client, cluster):
-        if thing is not None:
-            try:
-                thing.close()
-            except Exception:  # closing at exit must never raise (the cluster may already be gone)
-                pass
+    if client is not None:
+        try:
+            client.close()
+        except Exception:  # closing at exit must never raise (the cluster may already be gone)
+            pass
+    if cluster is not None:
+        close_cluster(cluster)  # never raises
+
+
+def _watch(ref: weakref.ref, alive: Callable[[], bool], every: float, gone: float) -> None:
+    """The watchdog thread: close the controller once ``alive()`` has said False (or raised) for
+    ``gone`` seconds; end when the controller's cluster is closed or the controller is collected."""
+    last_seen = time.monotonic()
+    while True:
+        time.sleep(every)
+        ctl = ref()
+        if ctl is None or not ctl.started:
+            return
+        try:
+            connected = bool(alive())
+        except Exception:  # the server is shutting down
+            connected = False
+        if connected:
+            last_seen = time.monotonic()
+        elif time.monotonic() - last_seen >= gone:
+            ctl.close()
+            return
+        del ctl  # hold no reference while asleep: the controller must stay collectable
 
 
 def _close_if_idle(ref: weakref.ref, holder: dict, lock: threading.Lock) -> None:
@@ -80,11 +113,28 @@ class ConfidenceController:
     cluster_factory : callable, optional
         ``cluster_factory()`` returns a Dask cluster (default: a local cluster, one process per
         core). The client is made on it lazily, at the first :meth:`start`.
+    idle_seconds : float
+        The cluster is closed this long after a run ends, unless another starts.
+    alive : callable, optional
+        ``alive()`` says whether the session that owns the controller is still there (the
+        explorer: its browser tab is connected). Once it has said False for ``gone_seconds``, the
+        run is stopped and the cluster closed. None: no watchdog.
     """
 
-    def __init__(self, cluster_factory: Callable[[], object] | None = None, idle_seconds: float = IDLE_SECONDS) -> None:
+    def __init__(
+        self,
+        cluster_factory: Callable[[], object] | None = None,
+        idle_seconds: float = IDLE_SECONDS,
+        *,
+        alive: Callable[[], bool] | None = None,
+        gone_seconds: float = GONE_SECONDS,
+        watch_seconds: float = WATCH_SECONDS,
+    ) -> None:
         self.cluster_factory = cluster_factory or start_local_cluster
         self.idle_seconds = float(idle_seconds)
+        self.alive = alive
+        self.gone_seconds, self.watch_seconds = float(gone_seconds), float(watch_seconds)
+        self._run_lock = threading.RLock()  # the page's poll and Stop, and the watchdog's close
         self._holder: dict = {}
         self._lock = threading.Lock()
         self._idle: threading.Timer | None = None
@@ -110,15 +160,19 @@ class ConfidenceController:
                 cluster = self.cluster_factory()
                 self._holder["cluster"] = cluster
                 self._holder["client"] = Client(cluster)
+                if self.alive is not None:
+                    args = (weakref.ref(self), self.alive, self.watch_seconds, self.gone_seconds)
+                    threading.Thread(target=_watch, args=args, name="confidence watchdog", daemon=True).start()
             return self._holder["client"]
 
     def close(self) -> None:
         """Stop any run and close the client and cluster (a later run starts new ones)."""
-        self._cancel_idle()
-        if self.run is not None:
-            self.stop()
-        with self._lock:
-            _shutdown(self._holder)
+        with self._run_lock:
+            self._cancel_idle()
+            if self.run is not None:
+                self.stop()
+            with self._lock:
+                _shutdown(self._holder)
 
     def _cancel_idle(self) -> None:
         if self._idle is not None:
@@ -178,25 +232,34 @@ class ConfidenceController:
 
     def poll(self) -> bool:
         """Collect the replicates finished since the last call; True while the run goes on."""
-        if self.run is None:
-            return False
-        self.run.poll()
-        if self.run.finished:
-            self.result = self.run.result()
-            self.run = None
-            self._went_idle()
-            return False
-        return True
+        with self._run_lock:
+            if self.run is None:
+                return False
+            self.run.poll()
+            if self.run.finished:
+                self.result = self.run.result()
+                self.run = None
+                self._went_idle()
+                return False
+            return True
 
     def stop(self) -> None:
-        """Stop the run: the replicates not finished are cancelled, the finished ones are kept."""
-        if self.run is None:
-            return
-        self.run.poll()
-        self.run.stop()
-        self.result = self.run.result()
-        self.run = None
-        self._went_idle()
+        """Stop the run: the replicates not finished are cancelled, the finished ones are kept.
+        Replicates that were running are stopped with the cluster's worker processes: the
+        cluster is closed (the next run starts a new one)."""
+        with self._run_lock:
+            if self.run is None:
+                return
+            self.run.poll()
+            cancelled = self.run.stop()
+            self.result = self.run.result()
+            self.run = None
+            if cancelled:
+                self._cancel_idle()
+                with self._lock:
+                    _shutdown(self._holder)
+            else:
+                self._went_idle()
 
     def progress(self) -> tuple[int, int, int]:
         """(replicates done, failed, requested) of the run in progress, or of the last result."""

@@ -44,7 +44,12 @@ def offer() -> None:
     """The fields of the loaded series matrix and the button that adds them (nothing for other data)."""
     session = state.session()
     uploaded = st.session_state.get(state.W_UPLOAD)
-    if session is None or uploaded is None or (session.source or {}).get("data") != uploaded.name:
+    if not hasattr(uploaded, "getvalue"):
+        # no file, or Streamlit's DeletedFile (a file its upload store no longer holds: seen after a
+        # quarter of an hour on a 6,000-gene table, QA walk), which has no name: every page was a
+        # traceback from here, although the data stay loaded
+        return
+    if session is None or (session.source or {}).get("data") != uploaded.name:
         return
     chars = characteristics(uploaded.getvalue(), uploaded.name)
     if chars is None or not chars.usable:

@@ -12,13 +12,22 @@ The non-parametric bootstrap of Friedman, Goldszmidt & Wyner (1999) as bnlearn i
 * :mod:`.result` :class:`BootstrapResult`, its tables and its JSON form;
 * :mod:`.parallel` the Dask side: a local cluster or an existing scheduler, one task per replicate;
 * :mod:`.budget` what a run may ask (replicates, local workers, time) and replicate seeds on demand;
+* :mod:`.worker_setup` the local workers' preload: Ctrl-C is the main process's to handle;
 * :mod:`.handshake` a bounded first contact with a scheduler (a peer that is not Dask is named).
 
 The entry point is :meth:`engine.learn.IdealParentSearch.bootstrap` (CLI ``python -m engine
 bootstrap``).
 """
 
-from .parallel import BLAS_ENV, BootstrapRun, bootstrap, open_client, resample_choice, start_local_cluster
+from .parallel import (
+    BLAS_ENV,
+    BootstrapRun,
+    bootstrap,
+    close_cluster,
+    open_client,
+    resample_choice,
+    start_local_cluster,
+)
 from .regulators import MIN_JACCARD, RegulatorSupport, jaccard, match_regulators
 from .replicate import ReplicateOutcome, replicate_seeds, resample, run_replicate
 from .resampling import RESAMPLES, ResampleChoice, choose_resample, resample_rows
@@ -41,6 +50,7 @@ __all__ = [
     "EdgeStrength",
     "open_client",
     "start_local_cluster",
+    "close_cluster",
     "BLAS_ENV",
     "replicate_seeds",
     "RESAMPLES",

@@ -27,13 +27,14 @@ from collections.abc import Callable
 from ..data import Dataset
 from ..exceptions import ParameterError
 from .budget import SeedStream, check_replicates, over_budget
-from .cluster import BLAS_ENV, open_client, start_local_cluster
+from .cluster import BLAS_ENV, close_cluster, open_client, start_local_cluster
 from .replicate import ReplicateOutcome, run_replicate
 from .resampling import ResampleChoice, choose_resample
 from .result import BootstrapResult, check_threshold
 
 __all__ = [
     "BLAS_ENV",
+    "close_cluster",
     "open_client",
     "start_local_cluster",
     "BootstrapRun",
@@ -203,13 +204,19 @@ class BootstrapRun:
         self._submit()
         return done
 
-    def stop(self) -> None:
-        """Cancel the replicates still pending and submit no more; what has finished is kept."""
+    def stop(self) -> int:
+        """Cancel the replicates still pending and submit no more; what has finished is kept.
+
+        Returns the number of replicates cancelled. Those already running on a worker go on to
+        their end in its thread (Dask cannot interrupt a running task): whoever owns the cluster
+        stops them by closing it (:func:`~.cluster.close_cluster`), as the CLI and the explorer do."""
         if self._pending or self._next < self.n_replicates:
             self.stopped = True
+        cancelled = len(self._pending)
         if self._pending:
             self.client.cancel(list(self._pending))
             self._pending.clear()
+        return cancelled
 
     def result(self) -> BootstrapResult:
         """The confidence figures from the replicates finished so far."""

@@ -23,8 +23,9 @@ from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
-from explorer.hidden_plots import cluster_profiles_figure, correlation_heatmap
+from explorer.hidden_plots import cluster_profiles_figure
 from explorer.long_action import STOPPED, action_bar, stop_button
+from explorer.member_heatmaps import member_correlations
 from explorer.proposal_regulators import listed_text, regulon_text
 from explorer.proposal_text import carrier_text, closest_text, common_text, removal_text, status_text
 from explorer.report_lines import profile_flags, report_line
@@ -255,15 +256,7 @@ def render() -> None:
         view = cluster_view(stepper, values, prop, dataset.instance_labels)
         named = dataset.instance_labels is not None
         st.plotly_chart(cluster_profiles_figure(view, named=named), key="ip_hidden_profiles_chart")
-        left, right = st.columns(2)
-        with left:
-            st.plotly_chart(
-                correlation_heatmap(view.names, view.member_corr, "Members' values"), key="ip_hidden_corr_values"
-            )
-        with right:
-            st.plotly_chart(
-                correlation_heatmap(view.names, view.ideal_corr, "Members' ideal profiles"), key="ip_hidden_corr_ideal"
-            )
+        member_correlations(view)  # one heatmap when values and ideal profiles correlate alike
 
         b1, b2, b3, _ = st.columns([1, 1, 1, 3])
         accepting = b1.button(

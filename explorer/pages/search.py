@@ -394,7 +394,7 @@ def render() -> None:
         "(change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
-    missing_box()
+    missing_box(compact=True)
     step_panel()
 
 

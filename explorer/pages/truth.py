@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from pathlib import PurePosixPath
 
 import streamlit as st
 
@@ -110,10 +111,25 @@ def _shell_lines(args: list[str]) -> str:
     return " \\\n    ".join([head, *(" ".join(g) for g in groups[2:])])
 
 
+def where_to_run(settings: dict) -> str:
+    """Where the rerun command finds the data: the folder holding the file, or, for a path with a
+    folder in it (a bundled sample, ``sample_data/x.csv``), the folder holding that one. "Run from
+    the folder of the data" above ``sample_data/sachs.csv`` sent a newcomer into sample_data/, where
+    the command cannot find sample_data/sachs.csv (QA walk)."""
+    data = PurePosixPath(str(settings.get("data") or ""))
+    if not data.name:
+        return "run from the folder of the data"
+    if len(data.parts) > 1 and not data.is_absolute():
+        return f"run from the folder that holds `{data.parts[0]}/`"
+    return (
+        f"run from the folder that holds `{data.name}`" if not data.is_absolute() else "the data's full path is in it"
+    )
+
+
 def _rerun(session, exported: dict) -> None:
     """The command that learns the network again (the export's ``rerun``), and the files it names
     that the explorer holds: the regulator list, the targets chosen, generated data."""
-    st.markdown("**Learn it again from the command line** (the JSON's `rerun`; run from the folder of the data):")
+    st.markdown(f"**Learn it again from the command line** (the JSON's `rerun`; {where_to_run(exported['settings'])}):")
     st.code(_shell_lines(rerun.rerun_args(exported["settings"])), language="bash")
     if exported.get("rerun_note"):
         st.caption(f"Note: {exported['rerun_note']}")

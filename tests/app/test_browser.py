@@ -139,6 +139,8 @@ def test_search_page_step(server, browser, tmp_path):
     page, errors = open_app(browser, server)
     page.get_by_text("Ideal Parent Explorer").first.wait_for(timeout=30_000)
     _shot(page, tmp_path, "home.png")
+    # .streamlit/config.toml: no "Deploy" button, whose meaning a biologist asked about (QA walk)
+    assert not page.get_by_role("button", name="Deploy").count()
 
     page.get_by_role("link", name="Search").first.click()
     page.get_by_text("Moves: 0").first.wait_for(timeout=30_000)

@@ -5,7 +5,9 @@ have finished; their figures are shown": Stop, a button inside the run panel's f
 the fragment, and the results are drawn outside it.
 
 The bundled sample (Sachs, 853 x 11), 1000 replicates, Stop once some have finished: the results
-(their count, the pairs seen) must appear without another click. Marked ``browser``; its own server
+(their count, the pairs seen) must appear without another click. And the worker processes end:
+at Stop, and when the tab is closed (replicates already on a worker used to run on to their end,
+and a closed tab left the run going). Marked ``browser``; its own server
 on port 8619 (or ``IPE_CONF_STOP_PORT``).
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 
 import pytest
 from test_browser import _shot, chromium, open_app, streamlit_server
@@ -45,3 +48,52 @@ def test_stop_shows_the_replicates_that_finished(stop_server, tmp_path):
         main.get_by_text(re.compile(r"of 1000 replicates")).first.wait_for(state="detached", timeout=15_000)
         assert "Stopped: the figures are from the" in main.inner_text()
         assert not errors, errors
+
+
+def _workers() -> list:
+    """The Dask worker processes started under this test process (the server's local cluster)."""
+    import psutil
+
+    alive = []
+    for p in psutil.Process().children(recursive=True):
+        try:
+            if p.status() != psutil.STATUS_ZOMBIE and "--multiprocessing-fork" in " ".join(p.cmdline()):
+                alive.append(p)
+        except psutil.Error:  # ended meanwhile (a zombie until its parent reaps it: gone all the same)
+            pass
+    return alive
+
+
+def test_stop_and_a_closed_tab_end_the_worker_processes(stop_server):
+    # replicates already on a worker ran on to their end after Stop, and a closed tab left the whole
+    # run going (QA walk): Stop closes the cluster; a tab gone GONE_SECONDS stops the run
+    from explorer.confidence import GONE_SECONDS, WATCH_SECONDS
+
+    def start(page):
+        page.get_by_role("link", name="Confidence").first.click()
+        box = page.get_by_role("spinbutton", name="Replicates B")
+        box.fill("1000")
+        box.press("Enter")
+        page.wait_for_timeout(1000)
+        page.get_by_role("button", name="Run bootstrap").click()
+        main = page.locator("[data-testid=stMain]")
+        main.get_by_text(re.compile(r"[1-9][0-9]* of 1000 replicates")).first.wait_for(timeout=180_000)
+        assert _workers()
+        return main
+
+    def gone_within(seconds: float) -> bool:
+        deadline = time.monotonic() + seconds
+        while _workers() and time.monotonic() < deadline:
+            time.sleep(0.5)
+        return not _workers()
+
+    with chromium() as browser:
+        page, errors = open_app(browser, stop_server)
+        main = start(page)
+        main.get_by_role("button", name="Stop").click()
+        assert gone_within(15)
+        assert not errors, errors
+        page, _ = open_app(browser, stop_server)
+        start(page)
+        page.close()
+        assert gone_within(GONE_SECONDS + 2 * WATCH_SECONDS + 15)

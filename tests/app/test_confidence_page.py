@@ -78,9 +78,30 @@ class TestController:
         while controller.progress()[0] < 1:
             controller.poll()
             time.sleep(0.02)
+        client = controller.client()
         controller.stop()
         r = controller.result
         assert not controller.running and r.stopped and 1 <= r.replicates < 200
+        # the replicates in flight are stopped with the cluster (they ran on to their end before)
+        assert not controller.started and client.status == "closed"
+
+    def test_a_closed_tab_stops_the_run(self, small_data):
+        ds, _ = small_data
+        tab = {"open": True}
+        ctl = ConfidenceController(threads_cluster, alive=lambda: tab["open"], gone_seconds=0.3, watch_seconds=0.05)
+        try:
+            ctl.start(ds, RunKey(1, SearchSettings(), 200, 0, False))
+            time.sleep(0.5)
+            assert ctl.running and ctl.started  # connected: the watchdog leaves the run alone
+            client = ctl.client()
+            tab["open"] = False  # nobody polls any more: the page's script is stopped with the session
+            deadline = time.monotonic() + 10
+            while (ctl.started or client.status != "closed") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert not ctl.started and not ctl.running and client.status == "closed"
+            assert ctl.result.stopped and ctl.result.replicates < 200
+        finally:
+            ctl.close()
 
     def test_bad_requests(self, controller, small_data):
         ds, _ = small_data
@@ -102,6 +123,10 @@ class TestController:
 
 
 class TestView:
+    @pytest.mark.parametrize("t, start", [(14 / 63, 0.23), (0.5, 0.5), (0.25, 0.25), (0.999, 1.0), (0.0, 0.0)])
+    def test_slider_starts_at_or_just_above_the_threshold(self, t, start):
+        assert page.slider_start(t) == pytest.approx(start)
+
     def test_edge_style_grows_with_strength(self):
         (w1, c1), (w2, c2) = edge_style(0.2), edge_style(0.9)
         assert w2 > w1 and float(c2.split(",")[-1][:-1]) > float(c1.split(",")[-1][:-1])
@@ -141,6 +166,10 @@ def test_page_runs_and_shows_results(small_data):
         assert len(edges) == len(ctl.result.edges)
         # shares to two decimals with a help each, and no unnamed index column (the table had a
         # leading 0, 1, 2... column and mixed "1", "0.54" and "0.8889" on the Sachs sample)
+        # the slider starts where the averaged-network metric counts (QA walk: 0.2222 of 63 replicates
+        # started it at 0.22, the drawing had 8 averaged edges and the metric 7)
+        n_avg = len(ctl.result.averaged)
+        assert any(f"{n_avg} of them form the averaged network" in t for t in texts(at.caption))
         config = json.loads(at.dataframe[0].proto.columns)
         for share in ("strength", "direction"):
             assert config[share]["type_config"]["format"] == "%.2f" and config[share].get("help")
@@ -151,3 +180,19 @@ def test_page_runs_and_shows_results(small_data):
         assert any(f"{n_full} edges with strength >= 1.00" in t for t in texts(at.caption))
     finally:
         ctl.close()
+
+
+def test_stopped_before_any_replicate_finished(small_data):
+    # "Stopped: the figures are from the 0 replicate(s) that had finished." (QA walk, 6,132 genes)
+    from engine.bootstrap import BootstrapResult
+
+    ds, truth = small_data
+    ctl = ConfidenceController(threads_cluster)
+    at = page_test("confidence.py", ds, truth, **{page.CONTROLLER: ctl})
+    session = at.session_state[page.state.SESSION]
+    ctl.key = RunKey(session.data_version, session.settings, 50, 0, False)
+    ctl.result = BootstrapResult.build(list(ds.names), [], 50, stopped=True)
+    at.run()
+    assert not at.exception
+    assert texts(at.warning) == ["Stopped before any replicate finished: there is nothing to show yet."]
+    assert not ctl.started

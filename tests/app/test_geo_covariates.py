@@ -13,6 +13,7 @@ from conftest import texts
 from engine.cli.rerun import rerun_command
 from explorer import geo_covariates, sidebar, state
 from explorer.export import export_settings
+from explorer.session import SearchSession
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from test_geo_samples import _matrix  # noqa: E402
@@ -62,3 +63,26 @@ def test_other_files_get_no_offer(app):
     data = "s,a,b,c\n" + "".join(f"r{i},{i % 3},{i * i % 5},{i % 4}\n" for i in range(12))
     app.file_uploader(key=state.W_UPLOAD).set_value(("t.csv", data.encode(), "text/csv")).run()
     assert not [b for b in app.button if b.key == geo_covariates.W_GEO]
+
+
+def test_a_file_streamlit_no_longer_holds_is_no_traceback(small_data):
+    # Streamlit's DeletedFile (no name) in the upload widget's state made every page a traceback
+    # from here after a quarter of an hour on the yeast cell-cycle table (QA walk)
+    from streamlit.testing.v1 import AppTest
+
+    def script():
+        import streamlit as st
+        from streamlit.runtime.uploaded_file_manager import DeletedFile
+
+        from explorer import geo_covariates, state
+
+        st.session_state[state.W_UPLOAD] = DeletedFile("some-file-id")
+        geo_covariates.offer()
+        st.write("drawn")
+
+    ds, truth = small_data
+    at = AppTest.from_function(script, default_timeout=30)
+    at.session_state[state.SESSION] = SearchSession(ds, truth, "small")
+    at.run()
+    assert not at.exception, at.exception
+    assert "drawn" in texts(at.markdown)

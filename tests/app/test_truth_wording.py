@@ -63,3 +63,26 @@ def test_conditions_without_intercepts_point_to_the_option(sachs_conditions):
     at = _truth_page(sachs_conditions)
     captions = " ".join(texts(at.caption))
     assert "'One intercept per condition' in the sidebar's Experiments box" in captions
+
+
+@pytest.mark.parametrize(
+    "data, where",
+    [
+        ("sample_data/sachs2005_observational_log.csv", "run from the folder that holds `sample_data/`"),
+        ("spellman.csv", "run from the folder that holds `spellman.csv`"),
+        (None, "run from the folder of the data"),
+    ],
+)
+def test_rerun_says_where_to_run_it(data, where):
+    # "run from the folder of the data" above sample_data/x.csv sent a newcomer into sample_data/ (QA walk)
+    from explorer.pages.truth import where_to_run
+
+    assert where_to_run({"data": data}) == where
+
+
+def test_rerun_line_on_the_bundled_sample():
+    dataset, truth = loading.load_sample(list(loading.SAMPLES)[0], True, None)
+    session = SearchSession(dataset, truth, "Sachs")
+    session.source = {"data": "sample_data/sachs2005_observational_log.csv"}  # as the sidebar records it
+    at = _truth_page(session)
+    assert any("run from the folder that holds `sample_data/`" in t for t in texts(at.markdown))

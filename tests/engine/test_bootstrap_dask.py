@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import socket
 import subprocess
 import sys
@@ -24,7 +25,13 @@ pytest.importorskip("distributed")
 from dask.distributed import Client  # noqa: E402
 
 from engine import IdealParentSearch  # noqa: E402
-from engine.bootstrap import BootstrapRun, replicate_seeds, run_replicate, start_local_cluster  # noqa: E402
+from engine.bootstrap import (  # noqa: E402
+    BootstrapRun,
+    close_cluster,
+    replicate_seeds,
+    run_replicate,
+    start_local_cluster,
+)
 from engine.bootstrap import cluster as cluster_mod  # noqa: E402
 from engine.cli import main  # noqa: E402
 from engine.data import from_array  # noqa: E402
@@ -161,6 +168,35 @@ class TestStop:
             run.poll()
             time.sleep(0.05)
         assert run.finished and run.result().replicates == 4
+
+
+class TestWorkersEndWithTheRun:
+    """Stop and Ctrl-C free the cores (QA walk: cancelled replicates ran on to their end)."""
+
+    def test_worker_processes_ignore_ctrl_c(self, client):
+        # Ctrl-C in a terminal reaches the whole process group: each worker printed a traceback
+        pids = client.run(os.getpid)
+        for pid in pids.values():
+            os.kill(pid, signal.SIGINT)
+        time.sleep(0.5)
+        assert client.run(os.getpid) == pids  # the same processes, alive
+        assert client.submit(sum, [1, 2], pure=False).result(timeout=30) == 3
+
+    def test_close_does_not_wait_for_a_task_in_flight(self):
+        cluster = start_local_cluster(1)
+        with Client(cluster) as cl:
+            [pid] = cl.run(os.getpid).values()
+            future = cl.submit(time.sleep, 120, pure=False)  # a replicate that would run 2 minutes
+            deadline = time.monotonic() + 30
+            while not cl.processing()[next(iter(cl.processing()))] and time.monotonic() < deadline:
+                time.sleep(0.05)
+            cl.cancel([future])
+        t0 = time.monotonic()
+        close_cluster(cluster)
+        assert time.monotonic() - t0 < 3.0  # STOP_SECONDS, then the kill (cluster.close() alone: 4 s and more)
+        assert cluster.status.name == "closed"
+        with pytest.raises(ProcessLookupError):
+            os.kill(pid, 0)
 
 
 class TestCLI:
