@@ -157,11 +157,14 @@ def coherence(values: np.ndarray, names: list[str], hs) -> list[dict]:
                 "kme08": int((a >= 0.8).sum()),
                 "kme08_share": float((a >= 0.8).mean()),
                 "kme_pc_median": float(np.median(np.abs(kme_pc))),
+                "kmepc08": int((np.abs(kme_pc) >= 0.8).sum()),
                 "r_h_pc": abs(_corr(prof, pc)),
                 "pc1": share,
                 "pr2_median": float(np.median(pr2)),
                 "pr2_05": int((pr2 >= 0.5).sum()),
                 "kme": [round(float(v), 4) for v in kme],
+                "kme_pc": [round(float(v), 4) for v in kme_pc],
+                "kids": kids,
                 "pr2": [round(float(v), 4) for v in pr2],
                 "profile": [float(v) for v in prof],
             }
@@ -236,9 +239,32 @@ def line(r: dict) -> str:
     return (
         f"{r['gen']:>12} {r['seed']:>5} {r['name']:>3} {r['kind']:>7} {r['tracks'][:34]:<34} {r['r']:.2f} "
         f"kids {r['children']:>3} gain {r['gain']:+7.1f} | kME med {r['kme_median']:.2f} "
-        f">=.7 {r['kme07']:>3} >=.8 {r['kme08']:>3} ({r['kme08_share']:.2f}) kMEpc {r['kme_pc_median']:.2f} "
+        f">=.7 {r['kme07']:>3} >=.8 {r['kme08']:>3} ({r['kme08_share']:.2f}) "
+        f"kMEpc {r['kme_pc_median']:.2f} >=.8 {r['kmepc08']:>3} "
         f"PC1 {r['pc1']:.2f} | pR2 med {r['pr2_median']:.2f} >=.5 {r['pr2_05']:>3} | <- {','.join(r['parents']) or '-'}"
     )
+
+
+FIGURES = ("kme_median", "kme08", "kme08_share", "kme_pc_median", "kmepc08", "pc1", "pr2_median", "pr2_05_share")
+
+
+def summary(rows: list[dict]) -> str:
+    """Per kind of H (true, program, other, false, real): the range of each figure, and for each
+    figure whether a threshold separates every false H from every true/program/real one."""
+    for r in rows:
+        r["pr2_05_share"] = r["pr2_05"] / max(r["children"], 1)
+    kinds = sorted({r["kind"] for r in rows})
+    out = [f"{'figure':>14} " + " ".join(f"{k:>16}" for k in kinds) + "   margin (min kept - max false)"]
+    for f in FIGURES:
+        cells = []
+        for k in kinds:
+            v = [r[f] for r in rows if r["kind"] == k and f in r] or [float("nan")]
+            cells.append(f"{min(v):.2f}-{max(v):.2f} ({len(v)})".rjust(16))
+        false = [r[f] for r in rows if r["kind"] == "false" and f in r]
+        kept = [r[f] for r in rows if r["kind"] in ("true", "program", "real") and f in r]
+        margin = min(kept) - max(false) if false and kept else float("nan")
+        out.append(f"{f:>14} " + " ".join(cells) + f"   {margin:+.2f}")
+    return "\n".join(out)
 
 
 def _seeds(text: str) -> list[int]:
@@ -259,7 +285,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", default="0", help="A-B or A,B,C")
     ap.add_argument("--table", type=Path, help="a real table (regulators and regulons files beside it)")
     ap.add_argument("--out", type=Path, help="append one JSON line per kept H here")
+    ap.add_argument("--summary", type=Path, nargs="+", help="tabulate the JSON lines of earlier runs")
     args = ap.parse_args(argv)
+    if args.summary:
+        rows = [json.loads(x) for p in args.summary for x in p.read_text().splitlines() if x.strip()]
+        print(summary(rows))
+        return
     print(f"# load {os.getloadavg()[0]:.1f}", flush=True)
     jobs = [("table", 0)] if args.table else [(args.gen, s) for s in _seeds(args.seeds)]
     for gen, seed in jobs:
