@@ -61,7 +61,10 @@ class Considered:
                 if self.say is not None and tuple(p.high_leverage) not in said:  # once per odd condition
                     where = " and ".join(repr(c) for c in p.high_leverage)
                     self.say(
-                        f"set aside a proposal of {len(p.names)} variables ({short_list(p.names)}): {where} "
+                        f"set aside a program on in {where} only, of {len(p.names)} variables ({short_list(p.names)}): "
+                        "its evidence is two conditions, so it is not tried"
+                        if p.step_conditions == p.high_leverage
+                        else f"set aside a proposal of {len(p.names)} variables ({short_list(p.names)}): {where} "
                         f"{'holds' if len(p.high_leverage) == 1 else 'hold'} most of its profile's energy "
                         f"(leverage {p.leverage:.2f}), so it is not tried"
                     )
@@ -82,7 +85,7 @@ class Considered:
 
     def to_list(self) -> list[dict]:
         """The set-aside proposals for the JSON: members, their number, source, estimated gain,
-        ``leverage`` and ``flagged_instances``."""
+        ``leverage``, ``flagged_instances`` and ``step_conditions``."""
         out = []
         for p in self.flagged.values():
             d = p.to_dict()
@@ -94,6 +97,7 @@ class Considered:
                     "estimated_gain": d["estimated_gain"],
                     "leverage": d["leverage"],
                     "flagged_instances": d["flagged_instances"],
+                    "step_conditions": d["step_conditions"],
                 }
             )
         return out

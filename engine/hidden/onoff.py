@@ -21,8 +21,19 @@ S is scored by what its shifted genes would gain beyond their cost::
 
 Every subset of :data:`STEP_MIN` (3) conditions is scanned, as sums of rows of z in blocks (memory
 ``block x N``, no N x N table); the best are grown one condition at a time while that raises
-``step`` (up to :data:`STEP_MAX` conditions). Steps in one or two conditions are not scanned: the
-leverage rule (:mod:`.leverage`) flags them, and a proposal they gave would never be tried.
+``step`` (up to :data:`STEP_MAX` conditions).
+
+Steps in two conditions (a heat shock measured twice) are real programs whose evidence is two
+instances: every pair is scanned too (:func:`scan_pairs`), and the best pair's set is handed on
+as a proposal *flagged* by both conditions (:mod:`.leverage`: "most of its energy from one or two
+instances"), whatever z*'s own shares: a person sees "a program on in A and B, n genes", ranked
+after every unflagged proposal; ``auto`` never tries it. A gene counts in a pair's step only when
+the pair fits it better than either condition alone (``|r_i(S)| > max_{c in S} |z_ic| /
+sqrt(M - 1)``, the correlation with one condition's indicator), so genes spiked in one odd
+condition (the outlier the leverage rule names by itself) do not make pairs with it. A pair is
+dropped when a step of 3-5 conditions with a higher score holds half of its set and it of the
+pair's (:func:`covers`: the pair is part of that step), and a step whose set a better pair holds
+so is dropped for the pair. Steps in one condition are not scanned (the leverage rule names them).
 
 A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
 its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
@@ -51,10 +62,13 @@ runs at genome scale (:data:`ONOFF_MIN_VARS` candidate variables or more) on
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 
 import numpy as np
+
+from .leverage import instance_names
 
 __all__ = [
     "MEMBER_SHARE",
@@ -63,13 +77,17 @@ __all__ = [
     "ONOFF_MIN_INSTANCES",
     "ONOFF_MIN_VARS",
     "ONOFF_TRIED",
+    "PAIR_NULL_DRAWS",
     "SHIFT_MIN",
     "STEP_MAX",
     "STEP_MIN",
+    "STEP_PAIR",
     "Step",
     "covers",
     "edge_costs",
+    "name_step",
     "onoff_candidates",
+    "scan_pairs",
     "scan_steps",
     "standardized_profiles",
 ]
@@ -78,6 +96,10 @@ ONOFF = "on/off step"  #: the source (``ClusterProposal.source``) of a set found
 
 #: conditions in a scanned step (fewer are flagged by the leverage rule; more are not "a few")
 STEP_MIN, STEP_MAX = 3, 5
+#: conditions of a pair step: scanned apart (:func:`scan_pairs`), handed on flagged by both
+STEP_PAIR = 2
+#: permuted tables whose best pair a pair's step must beat (a 5 % permutation test)
+PAIR_NULL_DRAWS = 19
 
 #: a gene is shifted at S when its standardized ideal profile is at least this at every condition
 #: of S, in the step's direction
@@ -131,24 +153,28 @@ def edge_costs(scorer, n_parents: np.ndarray) -> np.ndarray:
     return cost[inv].reshape(-1)
 
 
-def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int) -> np.ndarray:
+def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int, weaker: bool = True) -> np.ndarray:
     """Per subset and gene, the gain ``-(M/2) log(1 - r^2)`` from the subset's step where the
     gene is shifted at every condition of the subset, else 0 (``sums``, ``lows``, ``highs``: the
-    sum, minimum and maximum of z over the subset's conditions; B x N or N)."""
+    sum, minimum and maximum of z over the subset's conditions; B x N or N); with ``weaker``, a
+    pair's gain is that of a gene shifted at both conditions by its weaker shift."""
+    if weaker and k == STEP_PAIR:  # a pair counts each gene by its weaker shift (module docstring)
+        sums = np.where(sums > 0, 2.0 * lows, 2.0 * highs)
     r = sums / np.sqrt(m * k * (1.0 - k / m))
     gain = -0.5 * m * np.log1p(-np.minimum(r * r, 1.0 - 1e-12))
     return np.where(np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN), gain, 0.0)
 
 
-def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray) -> np.ndarray:
-    """``step(S)`` of each row of ``subsets`` (S x k condition indices), in blocks."""
+def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray, weaker: bool = True) -> np.ndarray:
+    """``step(S)`` of each row of ``subsets`` (S x k condition indices), in blocks (``weaker``: as
+    :func:`_gain`)."""
     m, n = z.shape
     k = subsets.shape[1]
     score = np.empty(len(subsets))
     block = max(1, BLOCK_CELLS // max(n, 1))
     for a in range(0, len(subsets), block):
         rows = z[subsets[a : a + block]]  # (B, k, N)
-        gain = _gain(rows.sum(1), rows.min(1), rows.max(1), m, k)
+        gain = _gain(rows.sum(1), rows.min(1), rows.max(1), m, k, weaker)
         score[a : a + block] = np.maximum(gain - cost, 0.0).sum(1)
     return score
 
@@ -169,9 +195,11 @@ def _grow(z: np.ndarray, start: tuple[int, ...], score: float, cost: np.ndarray)
 
 def _members(z: np.ndarray, s: tuple[int, ...], cost: np.ndarray) -> np.ndarray:
     """Columns shifted at ``s`` whose gain from its step exceeds :data:`MEMBER_SHARE` of their
-    edge cost: the genes that may turn out children once H is fitted (module docstring)."""
+    edge cost: the genes that may turn out children once H is fitted (module docstring; a pair's
+    set by the same rule, each gene's gain from its shifts at both conditions)."""
     rows = z[list(s)]
-    return np.flatnonzero(_gain(rows.sum(0), rows.min(0), rows.max(0), z.shape[0], len(s)) > MEMBER_SHARE * cost)
+    gain = _gain(rows.sum(0), rows.min(0), rows.max(0), z.shape[0], len(s), weaker=False)
+    return np.flatnonzero(gain > MEMBER_SHARE * cost)
 
 
 def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> list[Step]:
@@ -198,8 +226,45 @@ def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> lis
     for i in best[scores[best] > 0]:
         s, sc = _grow(z, tuple(int(c) for c in triples[i]), float(scores[i]), cost)
         grown[s] = sc
+    return _distinct(z, sorted(grown.items(), key=lambda t: (-t[1], t[0])), cost, n_sets)
+
+
+def scan_pairs(
+    z: np.ndarray, cost: np.ndarray, n_sets: int = 1, *, rng: np.random.Generator | None = None
+) -> list[Step]:
+    """The best distinct steps in two conditions that beat chance, each with the genes that pay.
+
+    Every pair is scanned, none grown; a gene counts only where the pair fits it better than
+    either condition alone (module docstring). A pair is kept when its ``step`` exceeds the best
+    pair's of each of :data:`PAIR_NULL_DRAWS` tables whose genes' profiles are permuted
+    independently (the same genes and values, no condition shared: a one-sided permutation test
+    of the scan's maximum at level 1 / (draws + 1), 5 %); draws stop as soon as one reaches the
+    best observed pair. Its set is taken as a step's (:func:`_members`). ``rng``: the
+    permutations' generator (default: seeded 0, so the same table gives the same pairs).
+    Returns the :class:`Step` list as :func:`scan_steps` does.
+    """
+    m, n = z.shape
+    if m < STEP_MIN + 1 or n < 2:
+        return []
+    pairs = np.array(list(itertools.combinations(range(m), STEP_PAIR)), dtype=np.intp)
+    scores = _scores(z, pairs, cost)
+    rng = np.random.default_rng(0) if rng is None else rng
+    chance = 0.0
+    for _ in range(PAIR_NULL_DRAWS):
+        if chance >= scores.max(initial=0.0):
+            return []
+        perm = np.take_along_axis(z, np.argsort(rng.random(z.shape), axis=0), axis=0)
+        chance = max(chance, float(_scores(perm, pairs, cost).max(initial=0.0)))
+    order = np.argsort(-scores, kind="stable")
+    ranked = ((tuple(int(c) for c in pairs[i]), float(scores[i])) for i in order[scores[order] > chance])
+    return _distinct(z, ranked, cost, n_sets)
+
+
+def _distinct(z: np.ndarray, ranked, cost: np.ndarray, n_sets: int) -> list[Step]:
+    """The first ``n_sets`` of ``ranked`` (conditions, score) whose sets (:func:`_members`) have
+    two members or more and are not mostly an earlier one's (:func:`covers`)."""
     out: list[Step] = []
-    for s, sc in sorted(grown.items(), key=lambda t: (-t[1], t[0])):
+    for s, sc in ranked:
         members = _members(z, s, cost)
         if members.size >= 2 and not any(covers(members, o.members) for o in out):
             out.append(Step(s, sc, members))
@@ -214,20 +279,44 @@ def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_se
     arguments, ``coef`` the current families' coefficients, ``cand`` the candidate columns): the
     sets of the best steps of the candidates' ideal profiles (:func:`scan_steps`) that no set of
     ``others`` (the other sources' sets, of variable indices) already holds (:func:`covers`), at
-    most ``n_sets``. Empty outside the shapes the module docstring names."""
+    most ``n_sets`` of 3-5 conditions and the best pair's (:func:`scan_pairs`), each with its
+    ``step`` (condition indices). Empty outside the shapes the module docstring names."""
     m = xc.shape[0]
     if cand.size < ONOFF_MIN_VARS or not ONOFF_MIN_INSTANCES <= m <= ONOFF_MAX_INSTANCES:
         return []
     cost = edge_costs(scorer, np.array([len(parents[i]) for i in cand]))
     others = [np.asarray(list(o), dtype=np.intp) for o in others]
-    out = []
-    for step in scan_steps(standardized_profiles(xc, coef, cand), cost):
+    z = standardized_profiles(xc, coef, cand)
+    steps, pairs = scan_steps(z, cost), scan_pairs(z, cost, n_sets=4)
+    plain = {p.conditions: _scores(z, np.array([p.conditions]), cost, weaker=False)[0] for p in pairs}
+    pairs = [p for p in pairs if not any(_part(p, s) and s.score > plain[p.conditions] for s in steps)][:1]
+    steps = [s for s in steps if not any(_part(p, s) and plain[p.conditions] >= s.score for p in pairs)]
+    out, n_steps = [], 0
+    for step in steps + pairs:
         members = cand[step.members]
-        if not any(covers(members, o) for o in others):
-            out.append(score(model, parents, members, scorer, xc))
-        if len(out) >= n_sets:
-            break
+        if len(step.conditions) == STEP_PAIR or n_steps < n_sets:
+            if not any(covers(members, o) for o in others):
+                out.append(dataclasses.replace(score(model, parents, members, scorer, xc), step=step.conditions))
+                n_steps += len(step.conditions) > STEP_PAIR
     return out
+
+
+def _part(pair: Step, step: Step) -> bool:
+    """Whether the conditions of ``pair`` are among those of ``step``."""
+    return set(pair.conditions) <= set(step.conditions)
+
+
+def name_step(p, step: tuple[int, ...], labels=None):
+    """The proposal ``p`` (:class:`~.proposals.ClusterProposal`) of a step's set with the step's
+    conditions (``step``, row indices) named by ``labels`` (``p.step_conditions``); a step in two
+    conditions is flagged by both (``p.high_leverage``, :mod:`.leverage`) whatever z*'s own shares
+    (module docstring). ``p`` unchanged when ``step`` is empty (a set of another source)."""
+    if step:
+        label = instance_names(labels, p.profile.size)
+        p.step_conditions = [label[c] for c in step]
+        if len(step) == STEP_PAIR:
+            p.high_leverage = list(p.step_conditions)
+    return p
 
 
 def covers(a: np.ndarray, b: np.ndarray) -> bool:
