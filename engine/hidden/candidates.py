@@ -43,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from .onoff import ONOFF, name_step, onoff_candidates
+from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .semiclique import find_semicliques
 
@@ -362,14 +362,10 @@ def propose_from_search(
     semis = [t for t in chosen if t[1] != GROWN and "semi-clique" in t[1]][:n_semi]
     semis += [t for t in chosen if t[1] == GROWN][: max(0, n_proposals - len(semis))]
     rest = [t for t in chosen if all(t is not u for u in semis)][: max(0, n_proposals - len(semis))]
-    rest += [t for t in scored if t[1] == ONOFF]  # one more (:mod:`.onoff`); the others keep their places
-    out: list[ClusterProposal] = []
-    for cs, source in sorted(semis + rest, key=lambda t: -t[0].gain):
-        out.append(
-            candidate_proposal(
-                cs, xc, values, names, explained_threshold, source=source, labels=labels, explainers=explainers
-            )
-        )
+    chosen = semis + rest + [t for t in scored if t[1] == ONOFF]  # one more step (:mod:`.onoff`) and a pair
+    kw = dict(labels=labels, explainers=explainers)
+    out = [candidate_proposal(cs, xc, values, names, explained_threshold, source=src, **kw) for cs, src in chosen]
+    out = same_program(sorted(out, key=lambda p: -p.estimated_gain), labels)  # a two-condition program's kin
     out.sort(key=lambda p: p.flagged)  # stable: by the estimate within flagged and unflagged
     return out
 

@@ -53,8 +53,8 @@ class Considered:
 
     def set_aside(self, proposals: list[ClusterProposal]) -> list[ClusterProposal]:
         """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`,
-        and the first one flagged by a condition (or pair) is said."""
-        for p in proposals:
+        and the first one flagged by a condition (or pair) is said, a two-condition program's (:mod:`.onoff`) first."""
+        for p in sorted(proposals, key=lambda p: p.step_conditions != p.high_leverage):
             if p.flagged and p.key not in self.flagged:
                 said = {tuple(q.high_leverage) for q in self.flagged.values()}
                 self.flagged[p.key] = p

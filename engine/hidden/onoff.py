@@ -87,6 +87,7 @@ __all__ = [
     "edge_costs",
     "name_step",
     "onoff_candidates",
+    "same_program",
     "scan_pairs",
     "scan_steps",
     "standardized_profiles",
@@ -292,13 +293,29 @@ def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_se
     pairs = [p for p in pairs if not any(_part(p, s) and s.score > plain[p.conditions] for s in steps)][:1]
     steps = [s for s in steps if not any(_part(p, s) and plain[p.conditions] >= s.score for p in pairs)]
     out, n_steps = [], 0
-    for step in steps + pairs:
+    for step in steps + pairs:  # a pair is listed even where another source's set holds it (same_program)
         members = cand[step.members]
-        if len(step.conditions) == STEP_PAIR or n_steps < n_sets:
-            if not any(covers(members, o) for o in others):
-                out.append(dataclasses.replace(score(model, parents, members, scorer, xc), step=step.conditions))
-                n_steps += len(step.conditions) > STEP_PAIR
+        pair = len(step.conditions) == STEP_PAIR
+        if pair or (n_steps < n_sets and not any(covers(members, o) for o in others)):
+            out.append(dataclasses.replace(score(model, parents, members, scorer, xc), step=step.conditions))
+            n_steps += not pair
     return out
+
+
+def same_program(proposals: list, labels=None) -> list:
+    """``proposals`` with every unflagged one whose z* draws most (more than half) of its energy
+    from the two conditions of a two-condition program found here (the ``step_conditions`` of a
+    :func:`scan_pairs` proposal, instance names as ``labels`` gives them) flagged by them too: the
+    same program from another source (a cluster of ideal profiles), whose noisier z* need not
+    reach the leverage rule's four fifths (module docstring)."""
+    programs = [p.step_conditions for p in proposals if len(p.step_conditions) == STEP_PAIR]
+    for p in proposals if programs else []:
+        row = {c: i for i, c in enumerate(instance_names(labels, p.profile.size))}
+        energy = (p.profile - p.profile.mean()) ** 2
+        for names in programs:
+            if not p.flagged and energy[[row[c] for c in names]].sum() > 0.5 * energy.sum():
+                p.high_leverage = list(names)
+    return proposals
 
 
 def _part(pair: Step, step: Step) -> bool:
