@@ -24,16 +24,20 @@ Every subset of :data:`STEP_MIN` (3) conditions is scanned, as sums of rows of z
 ``step`` (up to :data:`STEP_MAX` conditions).
 
 Steps in two conditions (a heat shock measured twice) are real programs whose evidence is two
-instances: every pair is scanned too (:func:`scan_pairs`), and the best pair's set is handed on
-as a proposal *flagged* by both conditions (:mod:`.leverage`: "most of its energy from one or two
-instances"), whatever z*'s own shares: a person sees "a program on in A and B, n genes", ranked
-after every unflagged proposal; ``auto`` never tries it. A gene counts in a pair's step only when
-the pair fits it better than either condition alone (``|r_i(S)| > max_{c in S} |z_ic| /
-sqrt(M - 1)``, the correlation with one condition's indicator), so genes spiked in one odd
-condition (the outlier the leverage rule names by itself) do not make pairs with it. A pair is
-dropped when a step of 3-5 conditions with a higher score holds half of its set and it of the
-pair's (:func:`covers`: the pair is part of that step), and a step whose set a better pair holds
-so is dropped for the pair. Steps in one condition are not scanned (the leverage rule names them).
+instances. Every pair is scanned too (:func:`scan_pairs`), each gene counted by its *weaker*
+shift (both conditions at the smaller |z_ic|), so a gene spiked in one odd condition (the outlier
+the leverage rule names by itself) adds little to any pair with it. No trial turns a pair away
+(it is never tried), so the pair must pass a test of chance: its step beats the best pair of
+each of :data:`PAIR_NULL_DRAWS` tables whose genes' profiles are permuted independently (5 %).
+The best such pair's set (as a step's) is handed on as a proposal *flagged* by both conditions
+(:mod:`.leverage`: "most of its energy from one or two instances") whatever z*'s own shares: a
+person reads "a program on in A and B, n genes", ranked after every unflagged proposal, and
+``auto`` never tries it. A proposal of another source whose z* has more than half of its energy
+in those two conditions is the same program and is flagged by them too (:func:`same_program`).
+Pair and steps of 3-5 conditions meet where the pair's conditions are among a step's: the one
+with the higher ``step`` (the pair's counted as a step's, each gene at its own shifts) stays,
+the other is dropped (a 3-condition driver holds pairs; a pair plus a chance condition is a
+triple). Steps in one condition are not scanned (the leverage rule names them).
 
 A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
 its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
@@ -48,14 +52,15 @@ every member, is then far below zero, so :meth:`HiddenSearch.auto
 first positive estimate until a hidden variable is kept, first after that; :data:`ONOFF_TRIED`
 per round); only the realized gain decides, as for every H.
 
-No test of chance is made on the step itself: on these data the driver's step is barely above
+No test of chance is made on a step of 3-5 conditions itself: on these data the driver's step is barely above
 the scan's own chance level (over 2925 triples the best chance step of `null` scores 12-17 nats,
 the driver's 20-35, its set 50-80 genes against 30-90 for chance steps of genes that share weak
 regulators), so a threshold that turned away noise would turn away the driver too
 (docs/decisions/genome-on-off-driver.md). The trial turns chance sets away: their H does not
 pay (on `null` none did).
 
-The scan is deterministic: no random draws, ties broken by the subsets' lexicographic order. It
+The scan of 3-5 conditions is deterministic: no random draws, ties broken by the subsets'
+lexicographic order; the pairs' permutations are seeded (the same table gives the same pairs). It
 runs at genome scale (:data:`ONOFF_MIN_VARS` candidate variables or more) on
 :data:`ONOFF_MIN_INSTANCES` to :data:`ONOFF_MAX_INSTANCES` instances (C(60, 3) = 34,220 subsets).
 """
@@ -248,14 +253,19 @@ def scan_pairs(
     if m < STEP_MIN + 1 or n < 2:
         return []
     pairs = np.array(list(itertools.combinations(range(m), STEP_PAIR)), dtype=np.intp)
-    scores = _scores(z, pairs, cost)
+    # a gene adds to a pair only where its weaker shift w pays its cost, r(w)^2 > 1 - exp(-2 cost / M):
+    # genes without two same-signed values that far out add to no pair, permuted or not (exact)
+    far = np.sqrt(-np.expm1(-2.0 * np.maximum(cost, 0.0) / m) * m * STEP_PAIR * (1.0 - STEP_PAIR / m)) / STEP_PAIR
+    some = ((z >= far).sum(0) >= STEP_PAIR) | ((z <= -far).sum(0) >= STEP_PAIR)
+    zs, cs = z[:, some], cost[some]
+    scores = _scores(zs, pairs, cs)
     rng = np.random.default_rng(0) if rng is None else rng
     chance = 0.0
     for _ in range(PAIR_NULL_DRAWS):
         if chance >= scores.max(initial=0.0):
             return []
-        perm = np.take_along_axis(z, np.argsort(rng.random(z.shape), axis=0), axis=0)
-        chance = max(chance, float(_scores(perm, pairs, cost).max(initial=0.0)))
+        perm = np.take_along_axis(zs, np.argsort(rng.random(zs.shape), axis=0), axis=0)
+        chance = max(chance, float(_scores(perm, pairs, cs).max(initial=0.0)))
     order = np.argsort(-scores, kind="stable")
     ranked = ((tuple(int(c) for c in pairs[i]), float(scores[i])) for i in order[scores[order] > chance])
     return _distinct(z, ranked, cost, n_sets)
