@@ -79,7 +79,8 @@ class Considered:
             if self.say is not None:
                 self.say(
                     f"trying proposal {self.n_tried}: {len(p.names)} variables ({short_list(p.names)}), "
-                    f"{p.source}, estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
+                    f"{p.source}{' in ' + ', '.join(p.step_conditions) if p.step_conditions else ''}, "
+                    f"estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
                 )
         return candidates
 
