@@ -24,20 +24,20 @@ Every subset of :data:`STEP_MIN` (3) conditions is scanned, as sums of rows of z
 ``step`` (up to :data:`STEP_MAX` conditions).
 
 Steps in two conditions (a heat shock measured twice) are real programs whose evidence is two
-instances. Every pair is scanned too (:func:`scan_pairs`), each gene counted by its *weaker*
-shift (both conditions at the smaller |z_ic|), so a gene spiked in one odd condition (the outlier
-the leverage rule names by itself) adds little to any pair with it. No trial turns a pair away
-(it is never tried), so the pair must pass a test of chance: its step beats the best pair of
-each of :data:`PAIR_NULL_DRAWS` tables whose genes' profiles are permuted independently (5 %).
+instances. Every pair is scanned too (:func:`scan_pairs`); a gene counts in a pair only where the
+pair's indicator fits it better than either condition's alone (``|r_i(S)| > max_{c in S}
+|z_ic| / sqrt(M - 1)``). No trial turns a pair away (it is never tried), so it must pass a test
+of chance: its step beats the best pair of each of :data:`PAIR_NULL_DRAWS` tables in which every
+gene keeps its largest value where it is and has the others permuted (5 %), so that many genes
+spiked in one odd condition (the outlier the leverage rule names by itself) make no pair with it.
 The best such pair's set (as a step's) is handed on as a proposal *flagged* by both conditions
 (:mod:`.leverage`: "most of its energy from one or two instances") whatever z*'s own shares: a
 person reads "a program on in A and B, n genes", ranked after every unflagged proposal, and
 ``auto`` never tries it. A proposal of another source whose z* has more than half of its energy
 in those two conditions is the same program and is flagged by them too (:func:`same_program`).
 Pair and steps of 3-5 conditions meet where the pair's conditions are among a step's: the one
-with the higher ``step`` (the pair's counted as a step's, each gene at its own shifts) stays,
-the other is dropped (a 3-condition driver holds pairs; a pair plus a chance condition is a
-triple). Steps in one condition are not scanned (the leverage rule names them).
+with the higher ``step`` stays, the other is dropped (a 3-condition driver holds pairs; a pair
+plus a chance condition is a triple). Steps in one condition are not scanned (the leverage rule names them).
 
 A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
 its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
@@ -159,28 +159,28 @@ def edge_costs(scorer, n_parents: np.ndarray) -> np.ndarray:
     return cost[inv].reshape(-1)
 
 
-def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int, weaker: bool = True) -> np.ndarray:
+def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int) -> np.ndarray:
     """Per subset and gene, the gain ``-(M/2) log(1 - r^2)`` from the subset's step where the
     gene is shifted at every condition of the subset, else 0 (``sums``, ``lows``, ``highs``: the
-    sum, minimum and maximum of z over the subset's conditions; B x N or N); with ``weaker``, a
-    pair's gain is that of a gene shifted at both conditions by its weaker shift."""
-    if weaker and k == STEP_PAIR:  # a pair counts each gene by its weaker shift (module docstring)
-        sums = np.where(sums > 0, 2.0 * lows, 2.0 * highs)
+    sum, minimum and maximum of z over the subset's conditions; B x N or N); a pair's only where
+    it fits the gene better than either of its conditions alone (module docstring)."""
     r = sums / np.sqrt(m * k * (1.0 - k / m))
     gain = -0.5 * m * np.log1p(-np.minimum(r * r, 1.0 - 1e-12))
-    return np.where(np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN), gain, 0.0)
+    shifted = np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN)
+    if k == STEP_PAIR:  # |r| beyond the correlation with one condition's indicator, z_c / sqrt(M - 1)
+        shifted &= np.abs(r) * np.sqrt(m - 1.0) > np.maximum(np.abs(lows), np.abs(highs))
+    return np.where(shifted, gain, 0.0)
 
 
-def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray, weaker: bool = True) -> np.ndarray:
-    """``step(S)`` of each row of ``subsets`` (S x k condition indices), in blocks (``weaker``: as
-    :func:`_gain`)."""
+def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """``step(S)`` of each row of ``subsets`` (S x k condition indices), in blocks."""
     m, n = z.shape
     k = subsets.shape[1]
     score = np.empty(len(subsets))
     block = max(1, BLOCK_CELLS // max(n, 1))
     for a in range(0, len(subsets), block):
         rows = z[subsets[a : a + block]]  # (B, k, N)
-        gain = _gain(rows.sum(1), rows.min(1), rows.max(1), m, k, weaker)
+        gain = _gain(rows.sum(1), rows.min(1), rows.max(1), m, k)
         score[a : a + block] = np.maximum(gain - cost, 0.0).sum(1)
     return score
 
@@ -204,7 +204,7 @@ def _members(z: np.ndarray, s: tuple[int, ...], cost: np.ndarray) -> np.ndarray:
     edge cost: the genes that may turn out children once H is fitted (module docstring; a pair's
     set by the same rule, each gene's gain from its shifts at both conditions)."""
     rows = z[list(s)]
-    gain = _gain(rows.sum(0), rows.min(0), rows.max(0), z.shape[0], len(s), weaker=False)
+    gain = _gain(rows.sum(0), rows.min(0), rows.max(0), z.shape[0], len(s))
     return np.flatnonzero(gain > MEMBER_SHARE * cost)
 
 
@@ -238,34 +238,39 @@ def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> lis
 def scan_pairs(
     z: np.ndarray, cost: np.ndarray, n_sets: int = 1, *, rng: np.random.Generator | None = None
 ) -> list[Step]:
-    """The best distinct steps in two conditions that beat chance, each with the genes that pay.
+    """The best distinct steps in two conditions that beat chance, each with its set.
 
     Every pair is scanned, none grown; a gene counts only where the pair fits it better than
     either condition alone (module docstring). A pair is kept when its ``step`` exceeds the best
-    pair's of each of :data:`PAIR_NULL_DRAWS` tables whose genes' profiles are permuted
-    independently (the same genes and values, no condition shared: a one-sided permutation test
-    of the scan's maximum at level 1 / (draws + 1), 5 %); draws stop as soon as one reaches the
-    best observed pair. Its set is taken as a step's (:func:`_members`). ``rng``: the
-    permutations' generator (default: seeded 0, so the same table gives the same pairs).
-    Returns the :class:`Step` list as :func:`scan_steps` does.
+    pair's of each of :data:`PAIR_NULL_DRAWS` tables in which every gene keeps its largest value
+    (in |z|) where it is and has its other values permuted (a one-sided permutation test of the
+    scan's maximum at level 1 / (draws + 1), 5 %): many genes spiked in one odd condition stay
+    spiked there, so the test asks whether a *second* condition is shared beyond chance, not the
+    first. Draws stop as soon as one reaches the best observed pair. Sets as a step's
+    (:func:`_members`). ``rng``: the permutations' generator (default: seeded 0, so the same
+    table gives the same pairs). Returns the :class:`Step` list as :func:`scan_steps` does.
     """
     m, n = z.shape
     if m < STEP_MIN + 1 or n < 2:
         return []
     pairs = np.array(list(itertools.combinations(range(m), STEP_PAIR)), dtype=np.intp)
-    # a gene adds to a pair only where its weaker shift w pays its cost, r(w)^2 > 1 - exp(-2 cost / M):
-    # genes without two same-signed values that far out add to no pair, permuted or not (exact)
-    far = np.sqrt(-np.expm1(-2.0 * np.maximum(cost, 0.0) / m) * m * STEP_PAIR * (1.0 - STEP_PAIR / m)) / STEP_PAIR
-    some = ((z >= far).sum(0) >= STEP_PAIR) | ((z <= -far).sum(0) >= STEP_PAIR)
+    # a gene adds to a pair only where r^2 > 1 - exp(-2 cost / M), so only if its two largest (or
+    # smallest) values sum that far out: the others add to no pair, permuted or not (exact)
+    far = np.sqrt(-np.expm1(-2.0 * np.maximum(cost, 0.0) / m) * m * STEP_PAIR * (1.0 - STEP_PAIR / m))
+    part = np.partition(z, (1, m - 2), axis=0)
+    some = (part[-2:].sum(0) >= far) | (part[:2].sum(0) <= -far)
     zs, cs = z[:, some], cost[some]
     scores = _scores(zs, pairs, cs)
     rng = np.random.default_rng(0) if rng is None else rng
+    top, cols = np.argmax(np.abs(zs), axis=0), np.arange(zs.shape[1])
     chance = 0.0
     for _ in range(PAIR_NULL_DRAWS):
         if chance >= scores.max(initial=0.0):
             return []
-        perm = np.take_along_axis(zs, np.argsort(rng.random(zs.shape), axis=0), axis=0)
-        chance = max(chance, float(_scores(perm, pairs, cs).max(initial=0.0)))
+        order = np.argsort(rng.random(zs.shape), axis=0)  # a random permutation per gene, then
+        at = np.argmax(order == top, axis=0)  # the row that drew the gene's top value swapped with its own
+        order[at, cols], order[top, cols] = order[top, cols], top
+        chance = max(chance, float(_scores(np.take_along_axis(zs, order, axis=0), pairs, cs).max(initial=0.0)))
     order = np.argsort(-scores, kind="stable")
     ranked = ((tuple(int(c) for c in pairs[i]), float(scores[i])) for i in order[scores[order] > chance])
     return _distinct(z, ranked, cost, n_sets)
@@ -299,9 +304,8 @@ def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_se
     others = [np.asarray(list(o), dtype=np.intp) for o in others]
     z = standardized_profiles(xc, coef, cand)
     steps, pairs = scan_steps(z, cost), scan_pairs(z, cost, n_sets=4)
-    plain = {p.conditions: _scores(z, np.array([p.conditions]), cost, weaker=False)[0] for p in pairs}
-    pairs = [p for p in pairs if not any(_part(p, s) and s.score > plain[p.conditions] for s in steps)][:1]
-    steps = [s for s in steps if not any(_part(p, s) and plain[p.conditions] >= s.score for p in pairs)]
+    pairs = [p for p in pairs if not any(_part(p, s) and s.score > p.score for s in steps)][:1]
+    steps = [s for s in steps if not any(_part(p, s) and p.score >= s.score for p in pairs)]
     out, n_steps = [], 0
     for step in steps + pairs:  # a pair is listed even where another source's set holds it (same_program)
         members = cand[step.members]

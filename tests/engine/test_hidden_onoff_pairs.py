@@ -46,10 +46,11 @@ def r(a, b) -> float:
 
 class TestPairScan:
     def test_pair_score_and_set_match_an_independent_computation(self):
-        """A pair's ``step`` counts each gene by its weaker shift (both conditions at the smaller
-        |z|, same sign, >= SHIFT_MIN); its set by the gene's own shifts (as a step's): a loop over
-        genes with ``np.corrcoef`` against the centred indicator."""
+        """A gene counts in a pair's ``step`` (and set) where it is shifted at both conditions and
+        the pair's indicator fits it better than either condition's own (``np.corrcoef`` of the
+        profile with each centred indicator, in a loop over genes)."""
         x, _, _ = table(0, 2.0, n=120, width=20)
+        x[M - 2, 20:30] += 4.0  # ten genes spiked in one of the two conditions only
         z = profiles(x)
         m, n = z.shape
         cost = np.linspace(5.0, 9.0, n)
@@ -59,13 +60,12 @@ class TestPairScan:
             ind = np.isin(np.arange(m), s).astype(float)
             want = size = 0
             for i in range(n):
-                a, b = z[s, i]
-                shifted = np.sign(a) == np.sign(b) and min(abs(a), abs(b)) >= onoff.SHIFT_MIN
-                # corr(z_i, centred indicator) of a unit-variance profile: its sum over S / sqrt(M k (1 - k/M))
-                rw = np.sign(a) * 2 * min(abs(a), abs(b)) / np.sqrt(m * 2 * (1 - 2 / m))
-                want += max(-m / 2 * np.log(1 - rw**2) - cost[i], 0.0) if shifted else 0.0
                 ri = np.corrcoef(z[:, i], ind)[0, 1]
-                size += shifted and -m / 2 * np.log(1 - ri**2) > onoff.MEMBER_SHARE * cost[i]
+                alone = max(abs(np.corrcoef(z[:, i], np.arange(m) == c)[0, 1]) for c in s)
+                shifted = all(np.sign(ri) * z[c, i] >= onoff.SHIFT_MIN for c in s) and abs(ri) > alone
+                gain = -m / 2 * np.log(1 - ri**2)
+                want += max(gain - cost[i], 0.0) if shifted else 0.0
+                size += shifted and gain > onoff.MEMBER_SHARE * cost[i]
             assert score == pytest.approx(want, rel=1e-9, abs=1e-9)
             assert onoff._members(z, tuple(int(c) for c in s), cost).size == size
 
@@ -83,9 +83,9 @@ class TestPairScan:
 
     @pytest.mark.parametrize("seed", [0, 1, 2])
     def test_one_odd_condition_makes_no_pair(self, seed):
-        """40 genes 5 sd high in one condition: counted by their weaker shift, they do not make
-        a pair with any other condition, and the permutation test keeps their spike (it moves
-        with the gene). (Seed 0's noise has one chance pair elsewhere, as the test above allows.)"""
+        """40 genes 5 sd high in one condition: the permuted tables keep each gene's largest value
+        where it is, so the spike's condition with any other is no better than chance. (Seed 0's
+        noise has one chance pair elsewhere, as the test above allows.)"""
         x, _, _ = table(seed, 5.0, on=(M - 1,))
         for step in scan_pairs(profiles(x), np.full(x.shape[1], COST), n_sets=4):
             assert M - 1 not in step.conditions and np.sum(step.members < 40) <= 2
