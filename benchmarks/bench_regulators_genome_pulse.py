@@ -202,6 +202,7 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
             f"in-D={[len(h.children & tg) for tg in g['targets']]} {h.gain:+.1f} <- {','.join(h.parents) or '-'} "
             f"(leverage {h.leverage:.2f}{f' FLAG {_flag(h.flagged, on)}' if h.flagged else ''})"
         )
+    t["named"] = _named(g, props, est.hidden_search_)
     top = props[0] if props else None
     t["best_star"] = max((h.r[0] for h in kept), default=0.0)
     t["best_drivers"] = [max((h.r[1 + k] for h in kept), default=0.0) for k in range(k_drv)]
@@ -218,8 +219,14 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
         )
     d_text = " ".join(
         f"D{k + 1}(on {int(np.count_nonzero(g['drivers'][:, k]))}, {len(tg)} genes) {'OK' if ok else '--'} {r:.2f}"
-        for k, (tg, ok, r) in enumerate(zip(g["targets"], t["drivers"], t["best_drivers"], strict=True))
+        + (f" named {named}" if named else "")
+        for k, (tg, ok, r, named) in enumerate(
+            zip(g["targets"], t["drivers"], t["best_drivers"], t["named"], strict=True)
+        )
     )
+    pairs = [f"{'+'.join(p.step_conditions)} ({len(p.names)} genes)" for p in props if len(p.step_conditions) == 2]
+    top_text += f" | two-condition programs listed: {', '.join(pairs) or 'none'}"
+    t["pairs"] = len(pairs)
     head = "" if g["null"] else f"R* {'OK' if t['star'] else '--'} {t['best_star']:.2f} {d_text} "
     line = (
         f"seed {seed} M {len(g['labels'])} cols {len(g['names'])} listed {len(g['regulators'])} "
@@ -229,11 +236,28 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
     return line, t
 
 
+def _named(g: dict, props: list, hs) -> list[str]:
+    """Per driver, how a flagged proposal names exactly its conditions (a two-condition program,
+    engine.hidden.onoff): ``"listed 21/48 in 40"`` (on the Hidden page's list after the run: its
+    driven genes of the driver's, in its set), ``"set aside ..."`` (by auto only), or ``""``."""
+    out = []
+    for k, tg in enumerate(g["targets"]):
+        on = {g["labels"][i] for i in np.flatnonzero(g["drivers"][:, k])}
+        text = ""
+        for where, ps in (("listed", props), ("set aside", list(hs.considered.flagged.values()))):
+            p = next((p for p in ps if p.flagged and set(p.high_leverage) == on), None)
+            if p is not None and not text:
+                text = f"{where} {len(set(p.names) & tg)}/{len(tg)} in {len(p.names)}"
+        out.append(text)
+    return out
+
+
 def summary(name: str, tallies: list[dict]) -> str:
     """The closing line of a run of seeds."""
     n = len(tallies)
     common = (
         f"a kept H or the top proposal flagged on {sum(t['flagged'] for t in tallies)}/{n}; "
+        f"two-condition programs listed on {sum(t['pairs'] > 0 for t in tallies)}/{n}; "
         f"kept Hs {sum(t['kept'] for t in tallies)}, tracking nothing planted {sum(t['false'] for t in tallies)}; "
         f"median {np.median([t['cpu'] for t in tallies]):.1f} s CPU"
     )
@@ -247,6 +271,8 @@ def summary(name: str, tallies: list[dict]) -> str:
         f"{name}: R* recovered (|r| >= {TRACK}) on {sum(t['star'] for t in tallies)}/{n} "
         f"({sum(t['fast'] for t in tallies)} within {CPU_LIMIT:.0f} s CPU); "
         f"drivers recovered {sum(drivers)}/{len(drivers)}; "
+        f"drivers named by a flagged proposal {sum(bool(x) for t in tallies for x in t['named'])} "
+        f"(listed after the run {sum(x.startswith('listed') for t in tallies for x in t['named'])}); "
         f"every planted regulator on {every}/{n}; median best |r| R* "
         f"{np.median([t['best_star'] for t in tallies]):.2f}, drivers "
         f"{np.median([r for t in tallies for r in t['best_drivers']]):.2f}; {common}"

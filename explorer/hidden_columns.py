@@ -52,7 +52,7 @@ PROPOSAL_WIDTHS = {
         width=85,
         help="profiles: similar ideal profiles; semi-clique: densely linked in the network (grown: with the "
         "neighbours its factor explains); co-expression: measured values that move together; on/off step: "
-        "many genes shifted together in the same 3-5 conditions.",
+        "many genes shifted together in the same 3-5 conditions (2: flagged by both).",
     ),
     "edges replaced": st.column_config.NumberColumn(
         "replaced", width=65, help="Edges among the members that the hidden variable replaces."

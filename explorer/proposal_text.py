@@ -8,7 +8,7 @@ import math
 
 from engine.hidden.report_table import STAND_IN_CORR
 
-__all__ = ["carrier_text", "closest_text", "common_text", "removal_text", "status_text"]
+__all__ = ["carrier_text", "closest_text", "common_text", "flag_group_text", "flag_text", "removal_text", "status_text"]
 
 
 def status_text(p) -> str:
@@ -84,4 +84,44 @@ def carrier_text(prop, regulators=None) -> str:
         f" **Member {prop.explained_by} already carries this profile** (a hub of the set): if it is the "
         "regulator, edges from it do what a hidden parent would; if the regulator is unmeasured, Accept and "
         "compare the realized change."
+    )
+
+
+def _program(p) -> bool:
+    """A program on in two conditions (engine.hidden.onoff): flagged by exactly its step's two conditions."""
+    return len(p.step_conditions) == 2 and p.high_leverage == p.step_conditions
+
+
+def flag_group_text(instances, group, ranks: str) -> str:
+    """The warning above a group of proposals flagged by the same ``instances`` (one condition or
+    two): an odd condition, or a program on in two conditions only (a treatment measured twice is
+    real biology, but its evidence is two instances)."""
+    head = f"{len(group)} proposal(s) ({ranks}; {len({n for p in group for n in p.names}):,} variables in all)"
+    if any(_program(p) for p in group):
+        return (
+            f"**A program on in {' and '.join(instances)} only: {head}**: many genes shifted together in those two "
+            "conditions and nowhere else. It may be real (a shock or treatment measured twice), but its evidence is "
+            "two conditions, so it is listed last and `--hidden auto` does not try it; accept it yourself if those "
+            "conditions are a treatment you expect."
+        )
+    return (
+        f"**{head} draw most of their profile from {', '.join(instances)}**: one or two conditions, not a regulator "
+        "acting across the data. They are listed last, and `--hidden auto` does not try them (a similar set resting "
+        "less on that condition can still be tried, and kept if it pays). Check those conditions (a failed sample, "
+        "a one-off shock)."
+    )
+
+
+def flag_text(prop) -> str:
+    """The warning on one flagged proposal: its program's two conditions, or its odd condition(s)."""
+    if _program(prop):
+        return (
+            f"**A program on in {prop.high_leverage[0]} and {prop.high_leverage[1]} only** ({len(prop.names)} genes "
+            f"shifted there, {prop.leverage:.0%} of z*'s energy in one of them): its evidence is two conditions. "
+            "Accept it if those conditions are a treatment you expect (see the profile plot)."
+        )
+    return (
+        f"**One odd sample?** {prop.leverage:.0%} of z*'s energy is in {prop.high_leverage[0]}"
+        + (f" and most of the rest in {prop.high_leverage[1]}" if len(prop.high_leverage) > 1 else "")
+        + ": this proposal mostly explains the members' values there (see the profile plot's right or left end)."
     )

@@ -111,6 +111,12 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
             f"{top['leverage']:.2f}, the share of its profile's energy in one condition); a condition off in many "
             "genes at once (a failed array? a one-off treatment?) is worth a look ('flagged_proposals' in the JSON)"
         )
+        for p in (p for p in flagged if len(p.get("step_conditions") or []) == 2):
+            say(
+                f"note: one of them is a program on in {_conditions(p['step_conditions'])} only ({p['n_members']} "
+                "variables shifted together there): real perhaps (a treatment measured twice), but resting on two "
+                "conditions; accept it in the explorer's Hidden page if those conditions are a treatment you expect"
+            )
     now = (net.score_info or {}).get("n_candidates")
     if n_candidates is not None and now is not None and int(now) != int(n_candidates) and net.hidden:
         say(

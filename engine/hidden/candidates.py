@@ -26,15 +26,13 @@ scored on the network **with the edges inside C removed** (the members' other pa
   variables then score about -0.6 M, and a real regulator's estimate is off by hundreds of nats
   in either direction (#12). C1 and C2 are still reported as the paper's bounds, and the paper's
   estimate itself as ``complete_gain`` (with the removed edges' loss): :meth:`HiddenSearch.auto
-  <engine.hidden.search.HiddenSearch.auto>` tries a cluster of ideal profiles only when it is
-  positive too, since the observed-data estimate does not charge for H's own values and is
-  positive for clusters that share little more than noise on small samples
-  (docs/decisions/hidden-regulators-keep-rule-small-m.md).
+  <engine.hidden.search.HiddenSearch.auto>` tries a cluster of ideal profiles only when it is positive too,
+  since the observed-data estimate does not charge for H's own values and is positive for clusters that
+  share little more than noise on small samples (docs/decisions/hidden-regulators-keep-rule-small-m.md).
 
-Candidate sets: clusters of similar ideal profiles (:func:`~.proposals.propose_clusters`),
-semi-cliques of the skeleton (:func:`~.semiclique.find_semicliques`), pruned by their one-factor
-loadings (:func:`prune`) and also offered grown (:func:`grow`), and at genome scale steps shared
-in a few conditions (:mod:`.onoff`); non-overlapping within each pool, ranked by the estimate.
+Candidate sets: clusters of similar ideal profiles (:func:`~.proposals.propose_clusters`), semi-cliques
+of the skeleton (:func:`~.semiclique.find_semicliques`), pruned by their one-factor loadings (:func:`prune`)
+and also offered grown (:func:`grow`), and at genome scale steps shared in a few conditions (:mod:`.onoff`).
 """
 
 from __future__ import annotations
@@ -45,7 +43,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import sparse
 
-from .onoff import ONOFF, onoff_candidates
+from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .semiclique import find_semicliques
 
@@ -66,6 +64,7 @@ class CandidateScore:
     removed_loss: float  # score of the current families minus that of the families without them
     factor_loadings: np.ndarray  # ML one-factor loadings of the members' residual correlations
     complete_gain: float  # the paper's complete-data estimate (z* as if observed), inside edges removed
+    step: tuple[int, ...] = ()  # an on/off step's conditions (:mod:`.onoff`); empty for other sources
 
 
 def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozenset()) -> CandidateScore:
@@ -363,14 +362,10 @@ def propose_from_search(
     semis = [t for t in chosen if t[1] != GROWN and "semi-clique" in t[1]][:n_semi]
     semis += [t for t in chosen if t[1] == GROWN][: max(0, n_proposals - len(semis))]
     rest = [t for t in chosen if all(t is not u for u in semis)][: max(0, n_proposals - len(semis))]
-    rest += [t for t in scored if t[1] == ONOFF]  # one more (:mod:`.onoff`); the others keep their places
-    out: list[ClusterProposal] = []
-    for cs, source in sorted(semis + rest, key=lambda t: -t[0].gain):
-        out.append(
-            candidate_proposal(
-                cs, xc, values, names, explained_threshold, source=source, labels=labels, explainers=explainers
-            )
-        )
+    chosen = semis + rest + [t for t in scored if t[1] == ONOFF]  # one more step (:mod:`.onoff`) and a pair
+    kw = dict(labels=labels, explainers=explainers)
+    out = [candidate_proposal(cs, xc, values, names, explained_threshold, source=src, **kw) for cs, src in chosen]
+    out = same_program(sorted(out, key=lambda p: -p.estimated_gain), labels)  # a two-condition program's kin
     out.sort(key=lambda p: p.flagged)  # stable: by the estimate within flagged and unflagged
     return out
 
@@ -383,8 +378,8 @@ def _common(cs: CandidateScore) -> float:
 def candidate_proposal(cs: CandidateScore, xc, values, names, explained_threshold: float, **kw) -> ClusterProposal:
     """The proposal a scored candidate set makes (:func:`.proposals.make_proposal`): its inside
     edges removed, and its common variance (sum of squared one-factor loadings, which ranks
-    semi-cliques and co-expression modules); ``kw``: ``source``, ``labels``, ``explainers``."""
-    return make_proposal(
+    semi-cliques and co-expression modules), an on/off step's conditions named (:func:`~.onoff.name_step`)."""
+    p = make_proposal(
         cs.profile,
         cs.members,
         cs.eigenvalue,
@@ -401,6 +396,7 @@ def candidate_proposal(cs: CandidateScore, xc, values, names, explained_threshol
         complete_gain=cs.complete_gain,
         **kw,
     )
+    return name_step(p, cs.step, kw.get("labels"))
 
 
 #: the estimate's root term per instance (nats): -(log 2 pi + 1) / 2

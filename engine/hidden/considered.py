@@ -46,15 +46,18 @@ class Considered:
 
     def set_aside(self, proposals: list[ClusterProposal]) -> list[ClusterProposal]:
         """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`,
-        and the first one flagged by a condition (or pair) is said."""
-        for p in proposals:
+        and the first one flagged by a condition (or pair) is said, a two-condition program's (:mod:`.onoff`) first."""
+        for p in sorted(proposals, key=lambda p: p.step_conditions != p.high_leverage):
             if p.flagged and p.key not in self.flagged:
                 said = {tuple(q.high_leverage) for q in self.flagged.values()}
                 self.flagged[p.key] = p
                 if self.say is not None and tuple(p.high_leverage) not in said:  # once per odd condition
                     where = " and ".join(repr(c) for c in p.high_leverage)
                     self.say(
-                        f"set aside a proposal of {_members(p)}: {where} "
+                        f"set aside a program on in {where} only, of {_members(p)}: "
+                        "its evidence is two conditions, so it is not tried"
+                        if p.step_conditions == p.high_leverage
+                        else f"set aside a proposal of {_members(p)}: {where} "
                         f"{'holds' if len(p.high_leverage) == 1 else 'hold'} most of its profile's energy "
                         f"(leverage {p.leverage:.2f}), so it is not tried"
                     )
@@ -69,13 +72,14 @@ class Considered:
             if self.say is not None:
                 self.say(
                     f"trying proposal {self.n_tried}: {_members(p)}, "
-                    f"{p.source}, estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
+                    f"{p.source}{' in ' + ', '.join(p.step_conditions) if p.step_conditions else ''}, "
+                    f"estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
                 )
         return candidates
 
     def to_list(self) -> list[dict]:
         """The set-aside proposals for the JSON: members, their number, source, estimated gain,
-        ``leverage`` and ``flagged_instances``."""
+        ``leverage``, ``flagged_instances`` and ``step_conditions``."""
         out = []
         for p in self.flagged.values():
             d = p.to_dict()
@@ -87,6 +91,7 @@ class Considered:
                     "estimated_gain": d["estimated_gain"],
                     "leverage": d["leverage"],
                     "flagged_instances": d["flagged_instances"],
+                    "step_conditions": d["step_conditions"],
                 }
             )
         return out

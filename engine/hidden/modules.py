@@ -25,8 +25,10 @@ A person reviews proposals as WGCNA ranks modules, by what one common regulator 
 1. proposals that are not flagged and whose estimate is positive, by the estimate;
 2. the other unflagged ones, by their common variance (sum of the members' squared one-factor
    loadings, with the inside edges removed: how much of their variance one parent explains);
-3. flagged ones (z* drawn from one or two instances, :mod:`.leverage`) last, in the same order,
-   and at least one of them kept in the list when any was found, so that the odd condition is named.
+3. flagged ones (z* drawn from one or two instances, :mod:`.leverage`, or an on/off step in two
+   conditions, :mod:`.onoff`) last, in the same order, and the first of each of up to
+   :data:`NAMED_FLAGS` different flagging conditions (or pairs) kept in the list, so that an odd
+   condition and a two-condition program are both named (neither pushes the other out).
 
 Not checked: the co-expression source assumes complete data (the posterior means of missing cells).
 """
@@ -41,10 +43,13 @@ from scipy import sparse
 from .candidates import candidate_proposal, propose_from_search, score_candidate
 from .proposals import ClusterProposal, propose_clusters
 
-__all__ = ["COEXPRESSION", "module_proposals", "propose_for_review", "review_order"]
+__all__ = ["COEXPRESSION", "NAMED_FLAGS", "module_proposals", "propose_for_review", "review_order"]
 
 #: the ``source`` of a proposal from a cluster of measured values
 COEXPRESSION = "co-expression"
+
+#: flagging conditions (or pairs) whose first proposal keeps a place in the review list
+NAMED_FLAGS = 2
 
 
 def module_proposals(
@@ -106,11 +111,14 @@ def _review_key(p: ClusterProposal) -> tuple:
 def review_order(proposals: list[ClusterProposal], n_proposals: int) -> list[ClusterProposal]:
     """The first ``n_proposals`` of ``proposals`` in review order (see the module docstring)."""
     ranked = sorted(proposals, key=_review_key)
-    out = ranked[:n_proposals]
-    flagged = next((p for p in ranked if p.flagged), None)
-    if flagged is not None and n_proposals > 1 and not any(p.flagged for p in out):
-        out = out[: n_proposals - 1] + [flagged]  # the odd condition is named, last
-    return out
+    flagged = [p for p in ranked if p.flagged]
+    first = {frozenset(p.high_leverage): p for p in reversed(flagged)}  # the first of each flagging group
+    named = [p for p in flagged if first[frozenset(p.high_leverage)] is p][: min(NAMED_FLAGS, n_proposals - 1)]
+    rest = named + [p for p in flagged if all(p is not q for q in named)]
+    out = [p for p in ranked if not p.flagged][: n_proposals - len(named)]
+    out += rest[: n_proposals - len(out)]
+    pos = {id(p): i for i, p in enumerate(ranked)}
+    return sorted(out, key=lambda p: pos[id(p)])  # the named conditions last, in review order
 
 
 def propose_for_review(

@@ -21,8 +21,23 @@ S is scored by what its shifted genes would gain beyond their cost::
 
 Every subset of :data:`STEP_MIN` (3) conditions is scanned, as sums of rows of z in blocks (memory
 ``block x N``, no N x N table); the best are grown one condition at a time while that raises
-``step`` (up to :data:`STEP_MAX` conditions). Steps in one or two conditions are not scanned: the
-leverage rule (:mod:`.leverage`) flags them, and a proposal they gave would never be tried.
+``step`` (up to :data:`STEP_MAX` conditions).
+
+Steps in two conditions (a heat shock measured twice) are real programs whose evidence is two
+instances. Every pair is scanned too (:func:`scan_pairs`); a gene counts in a pair only where the
+pair's indicator fits it better than either condition's alone (``|r_i(S)| > max_{c in S}
+|z_ic| / sqrt(M - 1)``). No trial turns a pair away (it is never tried), so it must pass a test
+of chance: its step beats the best pair of each of :data:`PAIR_NULL_DRAWS` tables in which every
+gene keeps its largest value where it is and has the others permuted (5 %), so that many genes
+spiked in one odd condition (the outlier the leverage rule names by itself) make no pair with it.
+The best such pair's set (as a step's) is handed on as a proposal *flagged* by both conditions
+(:mod:`.leverage`: "most of its energy from one or two instances") whatever z*'s own shares: a
+person reads "a program on in A and B, n genes", ranked after every unflagged proposal, and
+``auto`` never tries it. A proposal of another source whose z* has more than half of its energy
+in those two conditions is the same program and is flagged by them too (:func:`same_program`).
+Pair and steps of 3-5 conditions meet where the pair's conditions are among a step's: the one
+with the higher ``step`` stays, the other is dropped (a 3-condition driver holds pairs; a pair
+plus a chance condition is a triple). Steps in one condition are not scanned (the leverage rule names them).
 
 A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
 its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
@@ -37,24 +52,28 @@ every member, is then far below zero, so :meth:`HiddenSearch.auto
 first positive estimate until a hidden variable is kept, first after that; :data:`ONOFF_TRIED`
 per round); only the realized gain decides, as for every H.
 
-No test of chance is made on the step itself: on these data the driver's step is barely above
+No test of chance is made on a step of 3-5 conditions itself: on these data the driver's step is barely above
 the scan's own chance level (over 2925 triples the best chance step of `null` scores 12-17 nats,
 the driver's 20-35, its set 50-80 genes against 30-90 for chance steps of genes that share weak
 regulators), so a threshold that turned away noise would turn away the driver too
 (docs/decisions/genome-on-off-driver.md). The trial turns chance sets away: their H does not
 pay (on `null` none did).
 
-The scan is deterministic: no random draws, ties broken by the subsets' lexicographic order. It
+The scan of 3-5 conditions is deterministic: no random draws, ties broken by the subsets'
+lexicographic order; the pairs' permutations are seeded (the same table gives the same pairs). It
 runs at genome scale (:data:`ONOFF_MIN_VARS` candidate variables or more) on
 :data:`ONOFF_MIN_INSTANCES` to :data:`ONOFF_MAX_INSTANCES` instances (C(60, 3) = 34,220 subsets).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 
 import numpy as np
+
+from .leverage import instance_names
 
 __all__ = [
     "MEMBER_SHARE",
@@ -63,13 +82,18 @@ __all__ = [
     "ONOFF_MIN_INSTANCES",
     "ONOFF_MIN_VARS",
     "ONOFF_TRIED",
+    "PAIR_NULL_DRAWS",
     "SHIFT_MIN",
     "STEP_MAX",
     "STEP_MIN",
+    "STEP_PAIR",
     "Step",
     "covers",
     "edge_costs",
+    "name_step",
     "onoff_candidates",
+    "same_program",
+    "scan_pairs",
     "scan_steps",
     "standardized_profiles",
 ]
@@ -78,6 +102,10 @@ ONOFF = "on/off step"  #: the source (``ClusterProposal.source``) of a set found
 
 #: conditions in a scanned step (fewer are flagged by the leverage rule; more are not "a few")
 STEP_MIN, STEP_MAX = 3, 5
+#: conditions of a pair step: scanned apart (:func:`scan_pairs`), handed on flagged by both
+STEP_PAIR = 2
+#: permuted tables whose best pair a pair's step must beat (a 5 % permutation test)
+PAIR_NULL_DRAWS = 19
 
 #: a gene is shifted at S when its standardized ideal profile is at least this at every condition
 #: of S, in the step's direction
@@ -134,10 +162,14 @@ def edge_costs(scorer, n_parents: np.ndarray) -> np.ndarray:
 def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int) -> np.ndarray:
     """Per subset and gene, the gain ``-(M/2) log(1 - r^2)`` from the subset's step where the
     gene is shifted at every condition of the subset, else 0 (``sums``, ``lows``, ``highs``: the
-    sum, minimum and maximum of z over the subset's conditions; B x N or N)."""
+    sum, minimum and maximum of z over the subset's conditions; B x N or N); a pair's only where
+    it fits the gene better than either of its conditions alone (module docstring)."""
     r = sums / np.sqrt(m * k * (1.0 - k / m))
     gain = -0.5 * m * np.log1p(-np.minimum(r * r, 1.0 - 1e-12))
-    return np.where(np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN), gain, 0.0)
+    shifted = np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN)
+    if k == STEP_PAIR:  # |r| beyond the correlation with one condition's indicator, z_c / sqrt(M - 1)
+        shifted &= np.abs(r) * np.sqrt(m - 1.0) > np.maximum(np.abs(lows), np.abs(highs))
+    return np.where(shifted, gain, 0.0)
 
 
 def _scores(z: np.ndarray, subsets: np.ndarray, cost: np.ndarray) -> np.ndarray:
@@ -169,9 +201,11 @@ def _grow(z: np.ndarray, start: tuple[int, ...], score: float, cost: np.ndarray)
 
 def _members(z: np.ndarray, s: tuple[int, ...], cost: np.ndarray) -> np.ndarray:
     """Columns shifted at ``s`` whose gain from its step exceeds :data:`MEMBER_SHARE` of their
-    edge cost: the genes that may turn out children once H is fitted (module docstring)."""
+    edge cost: the genes that may turn out children once H is fitted (module docstring; a pair's
+    set by the same rule, each gene's gain from its shifts at both conditions)."""
     rows = z[list(s)]
-    return np.flatnonzero(_gain(rows.sum(0), rows.min(0), rows.max(0), z.shape[0], len(s)) > MEMBER_SHARE * cost)
+    gain = _gain(rows.sum(0), rows.min(0), rows.max(0), z.shape[0], len(s))
+    return np.flatnonzero(gain > MEMBER_SHARE * cost)
 
 
 def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> list[Step]:
@@ -198,8 +232,55 @@ def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> lis
     for i in best[scores[best] > 0]:
         s, sc = _grow(z, tuple(int(c) for c in triples[i]), float(scores[i]), cost)
         grown[s] = sc
+    return _distinct(z, sorted(grown.items(), key=lambda t: (-t[1], t[0])), cost, n_sets)
+
+
+def scan_pairs(
+    z: np.ndarray, cost: np.ndarray, n_sets: int = 1, *, rng: np.random.Generator | None = None
+) -> list[Step]:
+    """The best distinct steps in two conditions that beat chance, each with its set.
+
+    Every pair is scanned, none grown; a gene counts only where the pair fits it better than
+    either condition alone (module docstring). A pair is kept when its ``step`` exceeds the best
+    pair's of each of :data:`PAIR_NULL_DRAWS` tables in which every gene keeps its largest value
+    (in |z|) where it is and has its other values permuted (a one-sided permutation test of the
+    scan's maximum at level 1 / (draws + 1), 5 %): many genes spiked in one odd condition stay
+    spiked there, so the test asks whether a *second* condition is shared beyond chance, not the
+    first. Draws stop as soon as one reaches the best observed pair. Sets as a step's
+    (:func:`_members`). ``rng``: the permutations' generator (default: seeded 0, so the same
+    table gives the same pairs). Returns the :class:`Step` list as :func:`scan_steps` does.
+    """
+    m, n = z.shape
+    if m < STEP_MIN + 1 or n < 2:
+        return []
+    pairs = np.array(list(itertools.combinations(range(m), STEP_PAIR)), dtype=np.intp)
+    # a gene adds to a pair only where r^2 > 1 - exp(-2 cost / M), so only if its two largest (or
+    # smallest) values sum that far out: the others add to no pair, permuted or not (exact)
+    far = np.sqrt(-np.expm1(-2.0 * np.maximum(cost, 0.0) / m) * m * STEP_PAIR * (1.0 - STEP_PAIR / m))
+    part = np.partition(z, (1, m - 2), axis=0)
+    some = (part[-2:].sum(0) >= far) | (part[:2].sum(0) <= -far)
+    zs, cs = z[:, some], cost[some]
+    scores = _scores(zs, pairs, cs)
+    rng = np.random.default_rng(0) if rng is None else rng
+    top, cols = np.argmax(np.abs(zs), axis=0), np.arange(zs.shape[1])
+    chance = 0.0
+    for _ in range(PAIR_NULL_DRAWS):
+        if chance >= scores.max(initial=0.0):
+            return []
+        order = np.argsort(rng.random(zs.shape), axis=0)  # a random permutation per gene, then
+        at = np.argmax(order == top, axis=0)  # the row that drew the gene's top value swapped with its own
+        order[at, cols], order[top, cols] = order[top, cols], top
+        chance = max(chance, float(_scores(np.take_along_axis(zs, order, axis=0), pairs, cs).max(initial=0.0)))
+    order = np.argsort(-scores, kind="stable")
+    ranked = ((tuple(int(c) for c in pairs[i]), float(scores[i])) for i in order[scores[order] > chance])
+    return _distinct(z, ranked, cost, n_sets)
+
+
+def _distinct(z: np.ndarray, ranked, cost: np.ndarray, n_sets: int) -> list[Step]:
+    """The first ``n_sets`` of ``ranked`` (conditions, score) whose sets (:func:`_members`) have
+    two members or more and are not mostly an earlier one's (:func:`covers`)."""
     out: list[Step] = []
-    for s, sc in sorted(grown.items(), key=lambda t: (-t[1], t[0])):
+    for s, sc in ranked:
         members = _members(z, s, cost)
         if members.size >= 2 and not any(covers(members, o.members) for o in out):
             out.append(Step(s, sc, members))
@@ -214,20 +295,59 @@ def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_se
     arguments, ``coef`` the current families' coefficients, ``cand`` the candidate columns): the
     sets of the best steps of the candidates' ideal profiles (:func:`scan_steps`) that no set of
     ``others`` (the other sources' sets, of variable indices) already holds (:func:`covers`), at
-    most ``n_sets``. Empty outside the shapes the module docstring names."""
+    most ``n_sets`` of 3-5 conditions and the best pair's (:func:`scan_pairs`), each with its
+    ``step`` (condition indices). Empty outside the shapes the module docstring names."""
     m = xc.shape[0]
     if cand.size < ONOFF_MIN_VARS or not ONOFF_MIN_INSTANCES <= m <= ONOFF_MAX_INSTANCES:
         return []
     cost = edge_costs(scorer, np.array([len(parents[i]) for i in cand]))
     others = [np.asarray(list(o), dtype=np.intp) for o in others]
-    out = []
-    for step in scan_steps(standardized_profiles(xc, coef, cand), cost):
+    z = standardized_profiles(xc, coef, cand)
+    steps, pairs = scan_steps(z, cost), scan_pairs(z, cost, n_sets=4)
+    pairs = [p for p in pairs if not any(_part(p, s) and s.score > p.score for s in steps)][:1]
+    steps = [s for s in steps if not any(_part(p, s) and p.score >= s.score for p in pairs)]
+    out, n_steps = [], 0
+    for step in steps + pairs:  # a pair is listed even where another source's set holds it (same_program)
         members = cand[step.members]
-        if not any(covers(members, o) for o in others):
-            out.append(score(model, parents, members, scorer, xc))
-        if len(out) >= n_sets:
-            break
+        pair = len(step.conditions) == STEP_PAIR
+        if pair or (n_steps < n_sets and not any(covers(members, o) for o in others)):
+            out.append(dataclasses.replace(score(model, parents, members, scorer, xc), step=step.conditions))
+            n_steps += not pair
     return out
+
+
+def same_program(proposals: list, labels=None) -> list:
+    """``proposals`` with every unflagged one whose z* draws most (more than half) of its energy
+    from the two conditions of a two-condition program found here (the ``step_conditions`` of a
+    :func:`scan_pairs` proposal, instance names as ``labels`` gives them) flagged by them too: the
+    same program from another source (a cluster of ideal profiles), whose noisier z* need not
+    reach the leverage rule's four fifths (module docstring)."""
+    programs = [p.step_conditions for p in proposals if len(p.step_conditions) == STEP_PAIR]
+    for p in proposals if programs else []:
+        row = {c: i for i, c in enumerate(instance_names(labels, p.profile.size))}
+        energy = (p.profile - p.profile.mean()) ** 2
+        for names in programs:
+            if not p.flagged and energy[[row[c] for c in names]].sum() > 0.5 * energy.sum():
+                p.high_leverage = list(names)
+    return proposals
+
+
+def _part(pair: Step, step: Step) -> bool:
+    """Whether the conditions of ``pair`` are among those of ``step``."""
+    return set(pair.conditions) <= set(step.conditions)
+
+
+def name_step(p, step: tuple[int, ...], labels=None):
+    """The proposal ``p`` (:class:`~.proposals.ClusterProposal`) of a step's set with the step's
+    conditions (``step``, row indices) named by ``labels`` (``p.step_conditions``); a step in two
+    conditions is flagged by both (``p.high_leverage``, :mod:`.leverage`) whatever z*'s own shares
+    (module docstring). ``p`` unchanged when ``step`` is empty (a set of another source)."""
+    if step:
+        label = instance_names(labels, p.profile.size)
+        p.step_conditions = [label[c] for c in step]
+        if len(step) == STEP_PAIR:
+            p.high_leverage = list(p.step_conditions)
+    return p
 
 
 def covers(a: np.ndarray, b: np.ndarray) -> bool:

@@ -12,22 +12,22 @@ whole N x N matrix is computed once from the scatter matrix (no pass over the da
 cluster uses a sub-matrix. The cluster is then re-scored with C2 (a tighter bound):
 ``C2_i = -(M/2) log(1 - lambda* v_i^2 / M)``.
 
-Clustering. Variables are merged agglomeratively (average linkage on 1 - |cos| between ideal
-profiles, so that a hidden regulator that activates some members and represses others is still one
-cluster); every cluster of the dendrogram is scored by its eigenpair and the best-scoring clusters
-that do not overlap are proposed. (The paper merges by the estimated BIC itself; linkage on the
-same cosines gives the same tree shape for clean clusters at a fraction of the cost.)
+Clustering. Variables are merged agglomeratively (average linkage on 1 - |cos| between ideal profiles, so that a
+hidden regulator that activates some members and represses others is still one cluster); every cluster of the
+dendrogram is scored by its eigenpair and the best-scoring clusters that do not overlap are proposed. (The paper
+merges by the estimated BIC itself; linkage on the same cosines gives the same tree shape for clean clusters at a
+fraction of the cost.)
 
 Scale of z*. The eigenvector fixes z* only up to scale; proposals report z* standardized to mean 0
 and variance 1. The estimated BIC gain is
 
     sum_i C2_i  +  l_root(z*)  -  (log M / 2) (L + 2)
 
-where l_root = -(M/2)(log(2 pi) + 1) is the log-likelihood of the standardized z* as a root
-(a constant under this convention), L the new edges and 2 the root's mean and variance.
+where l_root = -(M/2)(log(2 pi) + 1) is the log-likelihood of the standardized z* as a root (a constant under
+this convention), L the new edges and 2 the root's mean and variance.
 
-Clusters that an existing variable already explains (|corr(z*, x)| >= ``explained_threshold``
-for some variable outside the cluster) are marked with ``explained_by``.
+Clusters that an existing variable already explains (|corr(z*, x)| >= ``explained_threshold`` for some
+variable outside the cluster) are marked with ``explained_by``.
 """
 
 from __future__ import annotations
@@ -86,8 +86,7 @@ class ClusterProposal:
     closest, closest_corr : str or None, float
         The existing variable (outside the cluster) most correlated with z*, and that |corr|.
     explained_by : str or None
-        ``closest`` when its correlation reaches the threshold: an existing variable already
-        plays this role.
+        ``closest`` when its correlation reaches the threshold: an existing variable already plays this role.
     key : frozenset of str
         Member names; identifies the proposal (used to reject it).
     source : str
@@ -103,9 +102,10 @@ class ClusterProposal:
     common_variance : float
         Sum of the members' squared one-factor loadings (residuals with the inside edges removed):
         how much of their variance one common parent explains; ranks semi-cliques (NaN if unset).
-    leverage, high_leverage : float, list of str
-        Largest share of z*'s energy in one instance; the instances (file labels) that flag the
-        proposal, empty if not flagged (:mod:`.leverage`). Flagged proposals rank last.
+    leverage, high_leverage, step_conditions : float, list of str, list of str
+        Largest share of z*'s energy in one instance; the instances (file labels) that flag the proposal,
+        empty if not flagged (:mod:`.leverage`; flagged proposals rank last); an on/off step's conditions
+        (:mod:`.onoff`; a step in two conditions is flagged by both), else empty.
     """
 
     members: list[int]
@@ -129,6 +129,7 @@ class ClusterProposal:
     complete_gain: float = math.nan
     leverage: float = math.nan
     high_leverage: list[str] = field(default_factory=list)
+    step_conditions: list[str] = field(default_factory=list)
 
     @property
     def flagged(self) -> bool:
@@ -152,6 +153,7 @@ class ClusterProposal:
             "explained_by": self.explained_by,
             "leverage": None if math.isnan(self.leverage) else float(self.leverage),
             "flagged_instances": list(self.high_leverage),
+            "step_conditions": list(self.step_conditions),
         }
 
 

@@ -27,7 +27,15 @@ from explorer.hidden_plots import cluster_profiles_figure
 from explorer.long_action import STOPPED, action_bar, stop_button
 from explorer.member_heatmaps import member_correlations
 from explorer.proposal_regulators import listed_text, regulon_text
-from explorer.proposal_text import carrier_text, closest_text, common_text, removal_text, status_text
+from explorer.proposal_text import (
+    carrier_text,
+    closest_text,
+    common_text,
+    flag_group_text,
+    flag_text,
+    removal_text,
+    status_text,
+)
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
@@ -63,7 +71,8 @@ HOW_TO_READ = """
   unmeasured regulator (thesis ch. 4), also offered grown by the neighbours their common factor
   explains; without a regulator list, **co-expression** modules, genes whose measured values move
   together (the search may have tied them by a chain of edges, which hides them from the other two);
-  at genome scale, **on/off steps**, many genes shifted together in the same 3-5 conditions.
+  at genome scale, **on/off steps**, many genes shifted together in the same 3-5 conditions (or in two:
+  listed last, flagged by both, as a program whose evidence is two conditions).
 - **Scores:** each set is scored **with the edges inside it removed** (the members' other parents
   kept): the single profile *z\\** that best explains the members together (the top eigenvector of
   their profiles' similarity matrix), the paper's bounds (**C1**, **C2**, in nats), and an estimate of
@@ -193,15 +202,7 @@ def render() -> None:
                 column_config=proposal_columns(session.score_label),
             )
         for instances, group in flag_groups(proposals):  # one line per odd condition, its proposals below
-            members = {n for i in group for n in proposals[i].names}
-            ranks = rank_text(group)
-            st.warning(
-                f"**{len(group)} proposal(s) ({ranks}; {len(members):,} variables in all) draw most of their "
-                f"profile from {', '.join(instances)}**: one or two conditions, not a regulator acting across the "
-                "data. They are listed last, and `--hidden auto` does not try them (a similar set resting less on "
-                "that condition can still be tried, and kept if it pays). Check those conditions (a failed sample, "
-                "a one-off shock)."
-            )
+            st.warning(flag_group_text(instances, [proposals[i] for i in group], rank_text(group)))
             with st.expander(f"The {len(group)} proposal(s) flagged by {', '.join(instances)}", expanded=not plain):
                 st.dataframe(  # no status column: all are "odd", and the expander is narrower than the page
                     proposal_table(
@@ -241,12 +242,7 @@ def render() -> None:
             + listed_text(prop, observed, dataset.names, listed)
         )
         if prop.flagged:
-            st.warning(
-                f"**One odd sample?** {prop.leverage:.0%} of z*'s energy is in {prop.high_leverage[0]}"
-                + (f" and most of the rest in {prop.high_leverage[1]}" if len(prop.high_leverage) > 1 else "")
-                + ": this proposal mostly explains the members' values there (see the profile plot's "
-                "right or left end)."
-            )
+            st.warning(flag_text(prop))
         if prop.estimated_gain <= 0:
             st.warning(
                 "With the rest of the network fixed this proposal does not pay. Structural EM re-learns the "

@@ -117,10 +117,24 @@ def test_counts_and_series(table):
     assert 3 <= len(set(g["series"])) <= 6
 
 
-def _fake_run(monkeypatch, table, kept, top):
-    monkeypatch.setattr(pulse, "fit_auto", lambda g, source, seed: (SimpleNamespace(hidden_search_=None), 2.0, 12.0))
+def _fake_run(monkeypatch, table, kept, top, *more):
+    hs = SimpleNamespace(considered=SimpleNamespace(flagged={}))  # nothing set aside by auto
+    monkeypatch.setattr(pulse, "fit_auto", lambda g, source, seed: (SimpleNamespace(hidden_search_=hs), 2.0, 12.0))
     monkeypatch.setattr(pulse, "kept_of", lambda hs, g: kept)
-    monkeypatch.setattr(pulse, "top_proposals", lambda est: [top])
+    monkeypatch.setattr(pulse, "top_proposals", lambda est: [top, *more])
+
+
+def _listed(members, profile, flagged_by=(), step=()):
+    """A listed proposal as the script reads it."""
+    names = [str(m) for m in members]
+    return SimpleNamespace(
+        members=list(members),
+        names=names,
+        profile=profile,
+        high_leverage=list(flagged_by),
+        flagged=bool(flagged_by),
+        step_conditions=list(step),
+    )
 
 
 def test_seed_line_scores_r_star_drivers_and_flags(table, monkeypatch):
@@ -134,9 +148,13 @@ def test_seed_line_scores_r_star_drivers_and_flags(table, monkeypatch):
         Kept("H2", [0.1, 0.93, 0.1] + [0.2] * n_fac, set(sorted(g["targets"][0])[:6]), [], 0.0, 0.4, 30.0),
         Kept("H3", [0.2, 0.1, 0.1] + [0.3] * n_fac, {"g0001"}, [], 0.0, 0.6, 5.0, flagged=[d1_on[0]]),
     ]
-    top = SimpleNamespace(members=list(range(7)), profile=g["star"].copy(), high_leverage=[])
-    _fake_run(monkeypatch, g, kept, top)
+    top = _listed(range(7), g["star"].copy())
+    d2_on = [g["labels"][i] for i in np.flatnonzero(g["drivers"][:, 1])]
+    program = _listed(sorted(g["targets"][1])[:9] + ["g0001"], g["drivers"][:, 1], d2_on, d2_on)  # D2, flagged
+    _fake_run(monkeypatch, g, kept, top, program)
     line, t = pulse.run_seed(g, "pulse-1311", PULSE_SEED)
+    assert t["named"] == ["", f"listed 9/{len(g['targets'][1])} in 10"] and t["pairs"] == (len(d2_on) == 2)
+    assert f"named listed 9/{len(g['targets'][1])} in 10" in line
     assert t["star"] and t["fast"] and t["drivers"] == [True, False] and t["false"] == 1 and t["flagged"]
     assert "R* OK 0.95" in line and "D1(on" in line and "OK 0.93" in line and "D2(on" in line and "-- 0.20" in line
     assert "H1 5 kids r*=0.95" in line and "in-module=5" in line and "<- tf007" in line
@@ -154,7 +172,7 @@ def test_null_line_counts_listed_and_false(null, monkeypatch):
         Kept("H1", [0.97] + [0.1] * (k + n_fac), {"g0002"}, [], 0.0, 0.1, 9.0),
         Kept("H2", [0.2] + [0.95] * (k + n_fac), {"g0003"}, [], 0.0, 0.1, 4.0),
     ]
-    top = SimpleNamespace(members=[1, 2, 3], profile=null["star"].copy(), high_leverage=["s1_t1"])
+    top = _listed([1, 2, 3], null["star"].copy(), ["s1_t1"])
     _fake_run(monkeypatch, null, kept, top)
     line, t = pulse.run_seed(null, "pulse-null-1311", PULSE_SEED)
     assert t["listed"] == 1 and t["false"] == 1 and not t["star"] and t["flagged"] and "R* OK" not in line

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "app"))
 from module_table import write_module_table  # noqa: E402
 
 
-def _proposal(name: str, gain: float, common: float, flagged: bool = False) -> ClusterProposal:
+def _proposal(name: str, gain: float, common: float, flagged: bool = False, by=("s7",)) -> ClusterProposal:
     return ClusterProposal(
         members=[0, 1, 2],
         names=[f"{name}{i}" for i in range(3)],
@@ -33,7 +33,7 @@ def _proposal(name: str, gain: float, common: float, flagged: bool = False) -> C
         estimated_gain=gain,
         key=frozenset({name}),
         common_variance=common,
-        high_leverage=["s7"] if flagged else [],
+        high_leverage=list(by) if flagged else [],
     )
 
 
@@ -55,6 +55,18 @@ class TestReviewOrder:
         short = review_order(props, 3)
         assert [p.names[0][:-1] for p in short] == ["p0", "p1", "odd"]
         assert [p.names[0][:-1] for p in review_order(props, 1)] == ["p0"]  # one slot: the best
+
+    def test_an_odd_condition_and_a_two_condition_program_are_both_named(self):
+        """#22 item 3: a program on in two conditions (flagged by both) must not push the odd
+        condition out of the list, nor the other way round; a second proposal of the same odd
+        condition does not take a place from an unflagged one."""
+        odd = [_proposal("odd", 5.0, 40.0, True), _proposal("odd_b", 4.0, 30.0, True)]
+        heat = _proposal("heat", -3.0, 20.0, True, by=("heat_r1", "heat_r2"))
+        props = [_proposal(f"p{i}", -float(i), 10.0 - i) for i in range(6)] + odd + [heat]
+        order = [p.names[0][:-1] for p in review_order(props, 5)]
+        assert order == ["p0", "p1", "p2", "odd", "heat"]
+        assert [p.names[0][:-1] for p in review_order(props, 2)] == ["p0", "odd"]  # one slot left: the first
+        assert [p.names[0][:-1] for p in review_order(props[6:], 5)] == ["odd", "odd_b", "heat"]  # review order
 
 
 @pytest.fixture(scope="module")

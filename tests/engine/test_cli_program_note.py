@@ -1,0 +1,35 @@
+"""learn's stderr note on a program on in two conditions only, set aside by --hidden auto (#22 item 3)."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from engine.cli.reports import report_hidden
+
+
+def _aside(members: int, flagged_by: list[str], step: list[str]) -> dict:
+    names = [f"g{i}" for i in range(members)]
+    return {
+        "members": names,
+        "n_members": members,
+        "source": "on/off step" if step else "profiles",
+        "estimated_gain": -12.0,
+        "leverage": 0.48,
+        "flagged_instances": flagged_by,
+        "step_conditions": step,
+    }
+
+
+def test_a_two_condition_program_is_named_with_both_conditions_and_the_odd_condition_stays(capsys):
+    heat = ["WT_heat_r1", "WT_heat_r2"]
+    net = SimpleNamespace(
+        hidden=[],
+        flagged_proposals=[_aside(100, ["cond17"], []), _aside(31, heat, heat)],
+        score_info={},
+    )
+    est = SimpleNamespace(max_hidden=3, hidden_log_=["network without hidden variables", "stopped"])
+    report_hidden(est, net)
+    err = capsys.readouterr().err
+    assert "2 proposed hidden variable(s) set aside" in err and "'cond17', 'WT_heat_r1' and 'WT_heat_r2'" in err
+    assert "one of them is a program on in 'WT_heat_r1' and 'WT_heat_r2' only (31 variables" in err
+    assert err.count("a program on in") == 1  # the odd condition is not called a program
