@@ -88,10 +88,12 @@ class ReversalCache:
         dag = stepper.dag
         key = (dag.version, id(dag), stepper.n_par.tobytes())
         if self._legal is None or self._legal[0] != key:
-            us, cs = dag.edge_array()
+            us, cs = dag.edge_pairs()  # unsorted: every edge is filtered, the few legal ones sorted
             if us.size:
                 ok = stepper.constraints.reversible(dag, stepper.n_par, us, cs)
                 us, cs = us[ok], cs[ok]
+                order = np.lexsort((cs, us))  # by parent, then child, as dag.edge_array() lists them
+                us, cs = us[order], cs[order]
             self._legal = (key, us, cs)
             self._pending = None
         return self._legal[1], self._legal[2]
