@@ -975,3 +975,35 @@ def test_a_small_entry_cache_keeps_every_current_family_and_the_same_moves(data8
     assert small.edges() == big.edges()
     for c in range(8):
         assert (c, small._parents[c]) in small._entries
+
+
+@pytest.mark.parametrize("regulators", [None, [0, 1, 2, 3, 5]])
+def test_legal_reversals_found_again_only_where_a_leaf_changed_equal_a_fresh_look(regulators):
+    """#22: after a move that changes only childless variables' families, the legal reversals are
+    tested again only for the edges into them; at every state of a search (and after undoing it)
+    they equal every edge tested afresh, and that shortcut is taken."""
+    values = network_data(12, 200, 5, expected_parents=2.0)
+    s = stepper(values, regulators=regulators)
+    sizes = []
+    real = s.constraints.reversible
+
+    def counted(dag, n_par, us, cs):
+        sizes.append((us.size, dag.n_edges))
+        return real(dag, n_par, us, cs)
+
+    s.constraints.reversible = counted
+
+    def check():
+        us, cs = s.reversals.legal(s)
+        all_us, all_cs = s.dag.edge_array()
+        ok = real(s.dag, s.n_par, all_us, all_cs)
+        np.testing.assert_array_equal(us, all_us[ok])
+        np.testing.assert_array_equal(cs, all_cs[ok])
+
+    for _ in range(40):
+        if s.step().move is None:
+            break
+        check()
+    while s.undo() is not None:
+        check()
+    assert any(n < e for n, e in sizes)  # the shortcut was taken
