@@ -173,7 +173,7 @@ def prepare(
     notes.append(
         f"{x.shape[1]} genes x {x.shape[0]} conditions, {int(x.isna().to_numpy().sum())} missing cells; "
         f"{len(regulons)} known regulons with targets here, {len(regulators)} listed regulator genes "
-        f"(regulons with >= {min_targets} targets); {unmatched} regulon names match no gene of the table"
+        f"({'--tf-names' if tf_names is not None else f'regulons with >= {min_targets} targets'}); {unmatched} regulon names match no gene of the table"
     )
     return RealTable(x, regulons, tf_genes, regulators, notes)
 
