@@ -170,10 +170,11 @@ def prepare(
             tf_genes[reg] = tfs
     regulators = [g for g in listed if g in genes]
     unmatched = sum(1 for reg in network if not tf_all[reg])
+    source = "--tf-names" if tf_names is not None else f"regulons with >= {min_targets} targets"
     notes.append(
         f"{x.shape[1]} genes x {x.shape[0]} conditions, {int(x.isna().to_numpy().sum())} missing cells; "
         f"{len(regulons)} known regulons with targets here, {len(regulators)} listed regulator genes "
-        f"({'--tf-names' if tf_names is not None else f'regulons with >= {min_targets} targets'}); {unmatched} regulon names match no gene of the table"
+        f"({source}); {unmatched} regulon names match no gene of the table"
     )
     return RealTable(x, regulons, tf_genes, regulators, notes)
 
