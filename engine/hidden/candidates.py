@@ -136,9 +136,11 @@ def factor_fit(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: i
         a, psi = a_new, psi_new
         if done:
             break
-    sig = np.diag(psi) + np.outer(a, a)
-    _, logdet = np.linalg.slogdet(sig)
-    return float(-0.5 * n_samples * (logdet + np.trace(np.linalg.solve(sig, r)) - r.shape[0])), a
+    # S = diag(psi) + a a^T: log det S and tr(S^-1 R) by the determinant lemma and Sherman-Morrison, O(L^2)
+    u = a / psi
+    logdet = float(np.log(psi).sum() + np.log1p(a @ u))
+    trace = float(np.sum(d / psi) - u @ r @ u / (1.0 + a @ u))
+    return float(-0.5 * n_samples * (logdet + trace - r.shape[0])), a
 
 
 #: a member whose one-factor loading (residual correlation with the factor) is below this is
