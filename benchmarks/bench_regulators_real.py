@@ -17,8 +17,10 @@ user would, and reports its time and kept Hs.
 
 Run (nice, one table at a time; see RESULTS.md for the files):
   OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_real.py --table T --network N
-      [--names F] [--genes 2500 --conditions 27 --replicate-sep __] [--remove 1|NAME|none]
-      [--plant-extreme COND] [--cli] [--workdir DIR]
+      [--names F] [--tf-names LIST] [--genes 2500 --conditions 27 --replicate-sep __]
+      [--remove 1|NAME|none] [--plant-extreme COND] [--cli] [--workdir DIR]
+e.g. the Inferelator's B. subtilis files (a wide genes x TFs gold standard, TF ids as gene ids):
+  --table expression.tsv.gz --network gold_standard.tsv.gz --tf-names tf_names.tsv --remove BSU16470
 """
 
 from __future__ import annotations
