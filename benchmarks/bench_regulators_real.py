@@ -17,8 +17,10 @@ user would, and reports its time and kept Hs.
 
 Run (nice, one table at a time; see RESULTS.md for the files):
   OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_real.py --table T --network N
-      [--names F] [--genes 2500 --conditions 27 --replicate-sep __] [--remove 1|NAME|none]
-      [--plant-extreme COND] [--cli] [--workdir DIR]
+      [--names F] [--tf-names LIST] [--genes 2500 --conditions 27 --replicate-sep __]
+      [--remove 1|NAME|none] [--plant-extreme COND] [--cli] [--workdir DIR]
+e.g. the Inferelator's B. subtilis files (a wide genes x TFs gold standard, TF ids as gene ids):
+  --table expression.tsv.gz --network gold_standard.tsv.gz --tf-names tf_names.tsv --remove BSU16470
 """
 
 from __future__ import annotations
@@ -44,6 +46,7 @@ from real_tables import (  # noqa: E402
     prepare,
     rank_removable,
     read_genes_by_conditions,
+    read_list,
     read_names,
     read_network,
     without,
@@ -226,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--table", required=True, help="genes x conditions CSV/TSV (gzip allowed)")
     ap.add_argument("--network", required=True, help="known regulons: regulator,target[,..] or genes x TFs")
     ap.add_argument("--names", help="id,gene_name file matching regulator names to the table's ids")
+    ap.add_argument("--tf-names", help="list these regulators (one a line) instead of the regulons' regulators")
     ap.add_argument("--genes", type=int, help="keep the listed regulators and the most variable others")
     ap.add_argument("--conditions", type=int, help="that many conditions drawn at random (--seed)")
     ap.add_argument("--replicate-sep", help="condition names end in SEP + replicate: draw distinct conditions")
@@ -239,7 +243,12 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     missing = [
         f"{opt} {p}"
-        for opt, p in (("--table", args.table), ("--network", args.network), ("--names", args.names))
+        for opt, p in (
+            ("--table", args.table),
+            ("--network", args.network),
+            ("--names", args.names),
+            ("--tf-names", args.tf_names),
+        )
         if p and not Path(p).is_file()
     ]
     if missing:
@@ -254,6 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         replicate_sep=args.replicate_sep,
         min_targets=args.min_targets,
         seed=args.seed,
+        tf_names=read_list(args.tf_names) if args.tf_names else None,
     )
     ranking = rank_removable(full)
     print(f"# {Path(args.table).name} + {Path(args.network).name}; load {os.getloadavg()[0]:.1f}")

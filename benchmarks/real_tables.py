@@ -63,6 +63,16 @@ def _loose(name: str) -> str:
     return name.strip().lower().replace("-", "")
 
 
+def read_list(path: str | Path) -> list[str]:
+    """Names one per line (first column of a CSV/TSV; quotes, blank lines and '#' lines dropped)."""
+    out = []
+    for line in Path(path).read_text().splitlines():
+        name = line.split("\t")[0].split(",")[0].strip().strip('"').strip()
+        if name and not name.startswith("#"):
+            out.append(name)
+    return out
+
+
 def read_network(path: str | Path) -> dict[str, set[str]]:
     """Known regulons: regulator name -> target names (long or wide file, see the module docstring)."""
     path = Path(path)
@@ -93,7 +103,8 @@ def regulator_genes(regulon: str, genes: set[str], names: dict[str, str]) -> lis
 class RealTable:
     """A prepared table: ``values`` conditions x genes, known ``regulons`` (name -> targets among the
     table's genes, regulator genes excluded), each regulon's regulator genes ``tf_genes``, and the
-    listed regulators (every regulator gene of a regulon with at least ``min_targets`` targets)."""
+    listed regulators (every regulator gene of a regulon with at least ``min_targets`` targets, or
+    the genes of a list of ``tf_names`` the user has)."""
 
     values: pd.DataFrame
     regulons: dict[str, set[str]]
@@ -112,11 +123,13 @@ def prepare(
     replicate_sep: str | None = None,
     min_targets: int = 5,
     seed: int = 0,
+    tf_names: list[str] | None = None,
 ) -> RealTable:
     """Choose conditions (``n_conditions`` at random with ``seed``; with ``replicate_sep`` one
     replicate of distinct conditions, the name before the last separator naming the condition),
     then genes: drop constant ones and ones missing in more than half of the conditions, keep every
-    listed regulator and fill up to ``n_genes`` with the most variable others (a usual filter)."""
+    listed regulator and fill up to ``n_genes`` with the most variable others (a usual filter).
+    ``tf_names``: the listed regulators are these names' genes instead of the regulons' regulators."""
     rng = np.random.default_rng(seed)
     notes = [f"table: {table.shape[1]} genes x {table.shape[0]} conditions"]
     rows = list(table.index)
@@ -138,6 +151,10 @@ def prepare(
     for reg, tfs in tf_all.items():
         if tfs and len((network[reg] & genes) - set(tfs)) >= min_targets:
             listed += [t for t in tfs if t not in listed]
+    if tf_names is not None:  # the user's list of regulators (e.g. the Inferelator's tf_names.tsv)
+        found = [regulator_genes(n, genes, names) for n in tf_names]
+        listed = list(dict.fromkeys(g for ids in found for g in ids))
+        notes.append(f"--tf-names: {len(listed)} of {len(tf_names)} names are genes of the table, all listed")
     if n_genes is not None and n_genes < x.shape[1]:
         others = spread[[g for g in x.columns if g not in set(listed)]].sort_values(ascending=False)
         keep = set(listed) | set(others.index[: max(n_genes - len(listed), 0)])
@@ -153,10 +170,11 @@ def prepare(
             tf_genes[reg] = tfs
     regulators = [g for g in listed if g in genes]
     unmatched = sum(1 for reg in network if not tf_all[reg])
+    source = "--tf-names" if tf_names is not None else f"regulons with >= {min_targets} targets"
     notes.append(
         f"{x.shape[1]} genes x {x.shape[0]} conditions, {int(x.isna().to_numpy().sum())} missing cells; "
         f"{len(regulons)} known regulons with targets here, {len(regulators)} listed regulator genes "
-        f"(regulons with >= {min_targets} targets); {unmatched} regulon names match no gene of the table"
+        f"({source}); {unmatched} regulon names match no gene of the table"
     )
     return RealTable(x, regulons, tf_genes, regulators, notes)
 

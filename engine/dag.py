@@ -147,18 +147,37 @@ class DAG:
         np.fill_diagonal(mask, False)
         return mask
 
+    def edge_pairs(self) -> tuple[np.ndarray, np.ndarray]:
+        """All edges as (sources, targets) in the order they were added: no sort (read-only views).
+        For per-move filters over every edge; :meth:`edge_array` when the order matters."""
+        src, dst = self._src.view(), self._dst.view()
+        src.flags.writeable = dst.flags.writeable = False
+        return src, dst
+
     def reversal_mask(self, parents: np.ndarray, children: np.ndarray) -> np.ndarray:
         """For edges parents[e] -> children[e]: whether reversing each keeps the graph acyclic.
 
         Reversing u -> c is legal iff no other directed path leads from u to c, i.e. no child
-        w != c of u has w reaches c. Cost O(sum of the tails' out-degrees), not O(E N).
+        w != c of u has w reaches c. Cost O(sum of the tails' out-degrees), not O(E N); when the
+        edges sorted by source are not at hand for this graph (it changed since), only the edges
+        out of the tails asked about are gathered and sorted, O(E) with no sort of every edge
+        (a search asks about the few edges its constraints leave reversible after every move).
         """
         parents = np.asarray(parents, dtype=np.intp)
         children = np.asarray(children, dtype=np.intp)
         if parents.size == 0:
             return np.zeros(0, dtype=bool)
         # only children w that have children of their own can reach c: the leaves are left out
-        dst, ptr = self._inner_by_source()
+        if self._sorted is not None and self._sorted[0] == self.version:
+            dst, ptr = self._inner_by_source()
+        else:
+            tails = np.zeros(self.n_vars, dtype=bool)
+            tails[parents] = True
+            inner = np.bincount(self._src, minlength=self.n_vars) > 0
+            sel = tails[self._src] & inner[self._dst]
+            order = np.argsort(self._src[sel], kind="stable")
+            src, dst = self._src[sel][order], self._dst[sel][order]
+            ptr = np.searchsorted(src, np.arange(self.n_vars + 1))
         start, stop = ptr[parents], ptr[parents + 1]
         counts = stop - start
         edge_of = np.repeat(np.arange(parents.size), counts)
@@ -203,8 +222,10 @@ class DAG:
         # descendants first: in a DAG an ancestor reaches strictly more nodes than its descendants
         order = affected[np.argsort(self.reach[affected].sum(axis=1), kind="stable")]
         changed = []
+        inner = np.bincount(self._src, minlength=self.n_vars) > 0  # a leaf's reach row is empty: skipped
         for a in order:
             kids = np.flatnonzero(self.adj[a])
+            kids = kids[inner[kids]]  # a regulator's hundreds of children are mostly leaves
             row = self.adj[a].copy()
             if kids.size:
                 row |= self.reach[kids].any(axis=0)

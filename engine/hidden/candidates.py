@@ -45,6 +45,7 @@ from scipy import sparse
 
 from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
+from .residual_map import residual_map, residual_scatter
 from .semiclique import find_semicliques
 
 __all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
@@ -88,13 +89,9 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozen
     current = sum(scorer.family(model.fit(int(i), tuple(parents[i]))) for i in members)
     kept = sum(scorer.family(f) for f in fits)
     idx = np.array(sorted(inside.union(*[set(o) for o in outs])), dtype=np.intp)
-    pos = {int(v): k for k, v in enumerate(idx)}
-    w = np.zeros((idx.size, members.size))
-    for col, (i, o, f) in enumerate(zip(members, outs, fits, strict=True)):
-        w[pos[int(i)], col] = 1.0
-        if o:
-            w[[pos[p] for p in o], col] = -np.asarray(f.params["coefficients"], dtype=float)
-    yty = w.T @ model.scatter[np.ix_(idx, idx)] @ w
+    coefs = [f.params["coefficients"] if o else () for f, o in zip(fits, outs, strict=True)]
+    w = residual_map(members, outs, coefs, idx)  # sparse: hundreds of members at genome scale
+    yty = residual_scatter(w, model.scatter[np.ix_(idx, idx)])
     rss = np.maximum(np.diag(yty), 1e-300)
     cos = np.clip(yty / np.sqrt(np.outer(rss, rss)), -1.0, 1.0)
     np.fill_diagonal(cos, 1.0)
@@ -105,7 +102,7 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozen
     # the paper's estimate (section 5): C2 bound and root log-likelihood of z* as if observed
     complete = kept + float(c2m.sum()) + m * ROOT_PER_INSTANCE - add_pen - scorer.penalty(2, 0) - current
     sig = np.sqrt(rss / m)
-    z = (xc[:, idx] @ w / sig) @ vec
+    z = (np.asarray(w.T @ xc[:, idx].T).T / sig) @ vec  # Xc W, each residual on unit scale
     return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept), load, complete)
 
 
@@ -138,9 +135,11 @@ def factor_fit(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: i
         a, psi = a_new, psi_new
         if done:
             break
-    sig = np.diag(psi) + np.outer(a, a)
-    _, logdet = np.linalg.slogdet(sig)
-    return float(-0.5 * n_samples * (logdet + np.trace(np.linalg.solve(sig, r)) - r.shape[0])), a
+    # S = diag(psi) + a a^T: log det S and tr(S^-1 R) by the determinant lemma and Sherman-Morrison, O(L^2)
+    u = a / psi
+    logdet = float(np.log(psi).sum() + np.log1p(a @ u))
+    trace = float(np.sum(d / psi) - u @ r @ u / (1.0 + a @ u))
+    return float(-0.5 * n_samples * (logdet + trace - r.shape[0])), a
 
 
 #: a member whose one-factor loading (residual correlation with the factor) is below this is

@@ -55,29 +55,38 @@ def triangles(adj: sparse.csr_matrix) -> np.ndarray:
 
 def _expand(adj: sparse.csr_matrix, seed: np.ndarray, max_size: int) -> np.ndarray:
     """ExpandClique (thesis Algorithm 5): add outside variables while the set stays a semi-clique,
-    the candidate with the most links into the set first (ties by index); repeat until none fits."""
-    members = list(int(v) for v in seed)
-    # links[v]: neighbours of v inside the set; deg_in[u]: each member's neighbours inside
+    the candidate with the most links into the set first (ties by index); repeat until none fits.
+
+    ``links[v]`` (each variable's neighbours inside the set; a member's degree within the set) is
+    kept up to date as members join, O(degree) a member. A newcomer keeps every old member at half
+    or more of the others iff it is adjacent to each member that is exactly one link short, so the
+    first candidate adjacent to all of those is the one the member-by-member test picks."""
+    ptr, nbr = adj.indptr, adj.indices
+    members = [int(v) for v in seed]
+    inside = np.zeros(adj.shape[0], dtype=bool)
+    inside[members] = True
+    links = np.zeros(adj.shape[0], dtype=np.intp)
+    for u in members:
+        links[nbr[ptr[u] : ptr[u + 1]]] += 1
     while len(members) < max_size:
-        sub = adj[members]
-        links = np.asarray(sub.sum(axis=0)).ravel()
-        links[members] = 0
-        cand = np.flatnonzero(2 * links >= len(members))  # the newcomer itself needs half
-        if cand.size == 0:
-            break
-        cand = cand[np.lexsort((cand, -links[cand]))]
-        deg_in = np.asarray(sub[:, members].sum(axis=1)).ravel()
-        added = False
         size = len(members) + 1
-        for v in cand:
-            adj_v = np.asarray(adj[int(v), members].todense()).ravel().astype(bool)
-            # every old member keeps at least half of the others once v joins
-            if np.all(2 * (deg_in + adj_v) >= size - 1):
-                members.append(int(v))
-                added = True
-                break
-        if not added:
+        outside = np.where(inside, 0, links)
+        cand = np.flatnonzero(2 * outside >= len(members))  # the newcomer itself needs half
+        deg_in = links[members]
+        if cand.size == 0 or np.any(2 * (deg_in + 1) < size - 1):  # a member no newcomer can save
             break
+        need = np.asarray(members)[2 * deg_in < size - 1]  # one link short: the newcomer must touch each
+        if need.size:
+            shared = np.zeros(adj.shape[0], dtype=np.intp)
+            for u in need:
+                shared[nbr[ptr[u] : ptr[u + 1]]] += 1
+            cand = cand[shared[cand] == need.size]
+            if cand.size == 0:
+                break
+        v = int(cand[np.lexsort((cand, -outside[cand]))[0]])
+        members.append(v)
+        inside[v] = True
+        links[nbr[ptr[v] : ptr[v + 1]]] += 1
     return np.array(sorted(members), dtype=np.intp)
 
 

@@ -253,7 +253,7 @@ def _separator(text: str, suffix: str) -> str | None:
 
 def _short_rows(text: str, sep: str) -> list[int]:
     """File line numbers of the non-empty rows with fewer cells than the header row."""
-    rows = csv.reader(StringIO(text), delimiter=sep)
+    rows = csv.reader(StringIO(text, newline=None), delimiter=sep)  # lone CR ends a line too (old Mac, R exports)
     width = None
     short = []
     for i, row in enumerate(rows, start=1):

@@ -84,6 +84,7 @@ class Constraints:
             self.forbidden |= ~self.may_parent[:, None] & ~self.required
             np.fill_diagonal(self.forbidden, False)
         self._allowed_t: np.ndarray | None = None  # ~forbidden.T, contiguous per child (built on first use)
+        self._no_child: np.ndarray | None = None  # variables that may be no one's parent (built on first use)
         self._free = not (self.required.any() or self.forbidden.any())  # no edge rules to look up
         clash = np.argwhere(self.required & self.forbidden)
         if clash.size:
@@ -149,7 +150,7 @@ class Constraints:
         self.required[:, cols] |= adj[:, cols]
         self.forbidden[:, cols] |= ~adj[:, cols]
         self.forbidden[cols, cols] = False
-        self._allowed_t = None
+        self._allowed_t = self._no_child = None
         self._free = not (self.required.any() or self.forbidden.any())
 
     def replaceable(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
@@ -168,15 +169,23 @@ class Constraints:
 
     def reversible(self, dag: DAG, n_par: np.ndarray, us: np.ndarray, cs: np.ndarray) -> np.ndarray:
         """Which edges u -> c may be reversed: no cycle, not required, c -> u not forbidden, and u
-        below its parent cap."""
+        below its parent cap. Per-variable tests first (O(E) gathers from N-vectors: with a
+        regulator list most children may be no one's parent), then the pairs' rules and the
+        acyclicity test on the edges left (with a regulator list, edges between listed regulators)."""
+        ok = n_par[us] < self.max_parents
         if self._free:
-            return dag.reversal_mask(us, cs) & (n_par[us] < self.max_parents)
-        return (
-            dag.reversal_mask(us, cs)
-            & ~self.required[us, cs]
-            & ~self.forbidden[cs, us]
-            & (n_par[us] < self.max_parents)
-        )
+            idx = np.flatnonzero(ok)
+        else:
+            if self._no_child is None:  # forbidden as the parent of every other variable
+                n_forbidden = np.count_nonzero(self.forbidden, axis=1) - self.forbidden.diagonal()
+                self._no_child = n_forbidden >= self.n_vars - 1
+            ok &= ~self._no_child[cs]
+            idx = np.flatnonzero(ok)
+            idx = idx[~self.required[us[idx], cs[idx]] & ~self.forbidden[cs[idx], us[idx]]]
+            ok[:] = False
+            ok[idx] = True
+        ok[idx] = dag.reversal_mask(us[idx], cs[idx])
+        return ok
 
     def check_move(self, dag: DAG, move: Move) -> None:
         """Raise :class:`CycleError` unless ``move`` is legal in ``dag``."""

@@ -35,7 +35,9 @@ class ReversalCache:
         self._vals = np.zeros(0)
         #: up to DENSE_VARS variables, an N x N table (one gather per lookup; 32 MB at N = 2048)
         self._table = np.full((n_vars, n_vars), np.nan) if n_vars <= DENSE_VARS else None
-        self._legal: tuple | None = None  # (dag version, n_par bytes, us, cs) of the legal reversals
+        self._legal: tuple | None = None  # ((dag version, id, n_par bytes), us, cs) of the legal reversals
+        self._touched: set[int] = set()  # families changed since the legal reversals were found
+        self._legal_dag = None  # the graph they were found on
         #: the legal reversals' cached changes as looked up by :meth:`pending` for a graph state,
         #: whose missing ones joined that step's batch of exact fits: (state key, changes)
         self._pending: tuple | None = None
@@ -74,8 +76,9 @@ class ReversalCache:
             self._vals = np.insert(self._vals, pos, v_new)
 
     def invalidate(self, node: int) -> None:
-        """Forget every reversal touching ``node``'s family."""
+        """Forget every reversal touching ``node``'s family (called for every family a move changes)."""
         self._pending = None
+        self._touched.add(int(node))
         if self._table is not None:
             self._table[node, :] = np.nan
             self._table[:, node] = np.nan
@@ -84,16 +87,33 @@ class ReversalCache:
             self._keys, self._vals = self._keys[keep], self._vals[keep]
 
     def legal(self, stepper: Stepper) -> tuple[np.ndarray, np.ndarray]:
-        """The edges that may be reversed now (computed once per state of the graph)."""
+        """The edges that may be reversed now (computed once per state of the graph).
+
+        When every family changed since the last answer (:meth:`invalidate`) belongs to a variable
+        with no children, only the edges into those variables are tested again: a path through a
+        changed edge ends at such a variable, so no other edge's acyclicity test, tail's parent
+        count or rule changed (with a regulator list, most moves give a non-regulator a parent)."""
         dag = stepper.dag
         key = (dag.version, id(dag), stepper.n_par.tobytes())
-        if self._legal is None or self._legal[0] != key:
-            us, cs = dag.edge_array()
-            if us.size:
-                ok = stepper.constraints.reversible(dag, stepper.n_par, us, cs)
-                us, cs = us[ok], cs[ok]
-            self._legal = (key, us, cs)
-            self._pending = None
+        if self._legal is not None and self._legal[0] == key:
+            return self._legal[1], self._legal[2]
+        touched = np.array(sorted(self._touched), dtype=np.intp)
+        self._touched = set()
+        prev = self._legal
+        if prev is not None and self._legal_dag is dag and not dag.adj[touched].any():
+            keep = ~np.isin(prev[2], touched)
+            new_cs = np.repeat(touched, stepper.n_par[touched])
+            new_us = np.array([u for t in touched.tolist() for u in stepper.parents(t)], dtype=np.intp)
+            us, cs = np.concatenate([prev[1][keep], new_us]), np.concatenate([prev[2][keep], new_cs])
+            ok = np.ones(us.size, dtype=bool)
+            ok[keep.sum() :] = stepper.constraints.reversible(dag, stepper.n_par, new_us, new_cs)
+        else:
+            us, cs = dag.edge_pairs()  # unsorted: every edge is filtered, the few legal ones sorted
+            ok = stepper.constraints.reversible(dag, stepper.n_par, us, cs) if us.size else np.zeros(0, dtype=bool)
+        us, cs = us[ok], cs[ok]
+        order = np.lexsort((cs, us))  # by parent, then child, as dag.edge_array() lists them
+        self._legal, self._legal_dag = (key, us[order], cs[order]), dag
+        self._pending = None
         return self._legal[1], self._legal[2]
 
     def candidates(self, stepper: Stepper) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

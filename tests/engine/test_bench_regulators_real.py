@@ -80,3 +80,18 @@ def test_bench_runs_the_scenario_and_names_missing_files(tmp_path, capsys):
     r = float(line.split("|r| removed ")[1].split(",")[0])
     assert r >= 0.9, line  # the removed regulator's module, found again as a hidden variable
     assert "proposals after the search" in out
+
+
+def test_tf_names_file_lists_the_users_regulators(tmp_path):
+    """``--tf-names`` (the Inferelator's ``tf_names.tsv``: quoted ids, one a line) lists exactly
+    those regulators, names matched through the names file as for regulons; absent names dropped."""
+    genes, trn, names = _files(tmp_path)
+    listing = tmp_path / "tf_names.tsv"
+    listing.write_text('"TF0"\n"tfC"\n# a comment\n\n"TF9"\n')
+    assert rt.read_list(listing) == ["TF0", "tfC", "TF9"]
+    t = rt.prepare(
+        rt.read_genes_by_conditions(genes), rt.read_network(trn), rt.read_names(names), tf_names=rt.read_list(listing)
+    )
+    assert t.regulators == ["TF0", "TF2"]
+    assert any("2 of 3 names" in n for n in t.notes)
+    assert bench.main(["--table", str(genes), "--network", str(trn), "--tf-names", str(tmp_path / "no.tsv")]) == 2

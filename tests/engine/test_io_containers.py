@@ -91,3 +91,24 @@ def test_a_series_matrix_without_data_rows_says_so(tmp_path, table):
     ) as err:
         load_table(path)
     assert "--no-header" not in str(err.value) and "the file is empty" not in str(err.value)
+
+
+@pytest.mark.parametrize("compressed", [False, True])
+@pytest.mark.parametrize("short_row", [False, True])
+def test_lone_carriage_returns_end_lines(tmp_path, compressed, short_row):
+    """An R/old-Mac export whose lines end in a lone CR (the Inferelator's B. subtilis table, #22) is
+    read as the table it is, with or without a short row, gzip-compressed or not."""
+    rows = [
+        '\t"S1"\t"S2"\t"S3"',
+        '"G1"\t1.5\t2.5\t3.5',
+        '"G2"\t4\t5\t6.25',
+        '"G3"\t7\t8' + ("" if short_row else "\t9"),
+    ]
+    raw = "\r".join(rows).encode()
+    path = tmp_path / ("expr.tsv.gz" if compressed else "expr.tsv")
+    path.write_bytes(gzip.compress(raw) if compressed else raw)
+    ds = load_table(path, transpose=True, standardize=False)
+    assert ds.names == ("G1", "G2", "G3") and ds.instance_labels == ("S1", "S2", "S3")
+    np.testing.assert_array_equal(ds.values[:, 0], [1.5, 2.5, 3.5])
+    np.testing.assert_array_equal(ds.values[:2, 2], [7, 8])
+    assert np.isnan(ds.values[2, 2]) == short_row

@@ -924,3 +924,86 @@ def test_frozen_families_keep_their_parents_after_the_no_rules_shortcut():
     legal_add, _ = cons.legal_rows(dag, 2, (0,))
     assert not legal_add.any()
     assert cons.legal_rows(dag, 3, ())[0][[0, 1, 2]].all()  # other families untouched
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_reversible_edges_match_each_rule_checked_alone(seed):
+    """#22: Constraints.reversible filters by per-variable tests first (a non-regulator child may
+    be no one's parent), then the pairs' rules and acyclicity; every edge's answer equals the
+    rules checked one by one (regulator list, required and forbidden edges, a frozen family, cap)."""
+    from engine.search.constraints import Constraints
+
+    rng = np.random.default_rng(seed)
+    n = 14
+    regs = np.sort(rng.choice(n, size=6, replace=False))
+    required = [(int(regs[0]), int(regs[1]))]
+    forbidden = [(int(regs[2]), int(regs[3])), (int(regs[4]), int(regs[1]))]
+    cons = Constraints(n, 100, max_parents=4, regulators=regs, required=required, forbidden=forbidden)
+    dag = cons.starting_dag()
+    for _ in range(80):
+        p, c = int(rng.choice(regs)), int(rng.integers(n))
+        if p != c and dag.can_add(p, c) and not cons.forbidden[p, c] and dag.adj[:, c].sum() < 4:
+            dag.add_edge(p, c)
+    if seed % 2:
+        cons.freeze(np.array([int(regs[5])]), dag.adj)
+    n_par = dag.adj.sum(axis=0)
+
+    def alone(u, v):
+        if cons.required[u, v] or cons.forbidden[v, u] or n_par[u] >= cons.max_parents:
+            return False
+        return not any(dag.reach[w, v] for w in np.flatnonzero(dag.adj[u]) if w != v)
+
+    us, cs = dag.edge_pairs()
+    got = cons.reversible(dag, n_par, us, cs)
+    assert got.any() and not got.all()
+    np.testing.assert_array_equal(got, [alone(int(u), int(v)) for u, v in zip(us, cs, strict=True)])
+
+
+@pytest.mark.parametrize("size", [0, 9, 11])
+def test_a_small_entry_cache_keeps_every_current_family_and_the_same_moves(data8, size):
+    """#22: eviction moves the current families it meets to the back instead of walking past them
+    at every new entry; the cache stays within its size (or holds only current families), keeps
+    every current family, and the search makes the same moves as with an unbounded cache."""
+    small, big = stepper(data8, cache_size=size), stepper(data8, cache_size=10_000)
+    for _ in range(15):
+        a, b = small.step(), big.step()
+        assert (a.move is None) == (b.move is None)
+        if a.move is None:
+            break
+        assert key(a.move) == key(b.move)
+        assert len(small._entries) <= max(size, 8)
+    assert small.edges() == big.edges()
+    for c in range(8):
+        assert (c, small._parents[c]) in small._entries
+
+
+@pytest.mark.parametrize("regulators", [None, [0, 1, 2, 3, 5]])
+def test_legal_reversals_found_again_only_where_a_leaf_changed_equal_a_fresh_look(regulators):
+    """#22: after a move that changes only childless variables' families, the legal reversals are
+    tested again only for the edges into them; at every state of a search (and after undoing it)
+    they equal every edge tested afresh, and that shortcut is taken."""
+    values = network_data(12, 200, 5, expected_parents=2.0)
+    s = stepper(values, regulators=regulators)
+    sizes = []
+    real = s.constraints.reversible
+
+    def counted(dag, n_par, us, cs):
+        sizes.append((us.size, dag.n_edges))
+        return real(dag, n_par, us, cs)
+
+    s.constraints.reversible = counted
+
+    def check():
+        us, cs = s.reversals.legal(s)
+        all_us, all_cs = s.dag.edge_array()
+        ok = real(s.dag, s.n_par, all_us, all_cs)
+        np.testing.assert_array_equal(us, all_us[ok])
+        np.testing.assert_array_equal(cs, all_cs[ok])
+
+    for _ in range(40):
+        if s.step().move is None:
+            break
+        check()
+    while s.undo() is not None:
+        check()
+    assert any(n < e for n, e in sizes)  # the shortcut was taken
