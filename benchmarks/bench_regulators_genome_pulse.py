@@ -255,9 +255,15 @@ def _named(g: dict, props: list, hs) -> list[str]:
 def summary(name: str, tallies: list[dict]) -> str:
     """The closing line of a run of seeds."""
     n = len(tallies)
+    # relay's tallies (bench_regulators_genome_relay) count no two-condition programs nor named drivers
+    pairs = (
+        f"two-condition programs listed on {sum(t['pairs'] > 0 for t in tallies)}/{n}; "
+        if all("pairs" in t for t in tallies)
+        else ""
+    )
     common = (
         f"a kept H or the top proposal flagged on {sum(t['flagged'] for t in tallies)}/{n}; "
-        f"two-condition programs listed on {sum(t['pairs'] > 0 for t in tallies)}/{n}; "
+        f"{pairs}"
         f"kept Hs {sum(t['kept'] for t in tallies)}, tracking nothing planted {sum(t['false'] for t in tallies)}; "
         f"median {np.median([t['cpu'] for t in tallies]):.1f} s CPU"
     )
@@ -266,13 +272,18 @@ def summary(name: str, tallies: list[dict]) -> str:
         with_h = sum(t["kept"] > 0 for t in tallies)
         return f"{name}: a hidden variable kept on {with_h}/{n} ({listed} on the listed R*); {common}"
     drivers = [ok for t in tallies for ok in t["drivers"]]
+    named = (
+        f"drivers named by a flagged proposal {sum(bool(x) for t in tallies for x in t['named'])} "
+        f"(listed after the run {sum(x.startswith('listed') for t in tallies for x in t['named'])}); "
+        if all("named" in t for t in tallies)
+        else ""
+    )
     every = sum(t["star"] and all(t["drivers"]) for t in tallies)
     return (
         f"{name}: R* recovered (|r| >= {TRACK}) on {sum(t['star'] for t in tallies)}/{n} "
         f"({sum(t['fast'] for t in tallies)} within {CPU_LIMIT:.0f} s CPU); "
         f"drivers recovered {sum(drivers)}/{len(drivers)}; "
-        f"drivers named by a flagged proposal {sum(bool(x) for t in tallies for x in t['named'])} "
-        f"(listed after the run {sum(x.startswith('listed') for t in tallies for x in t['named'])}); "
+        f"{named}"
         f"every planted regulator on {every}/{n}; median best |r| R* "
         f"{np.median([t['best_star'] for t in tallies]):.2f}, drivers "
         f"{np.median([r for t in tallies for r in t['best_drivers']]):.2f}; {common}"
