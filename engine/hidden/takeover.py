@@ -17,6 +17,8 @@ variables, tries for each of them:
 * ``adopt``: for the observed child K whose values correlate most with E[H | x] (the proxy), every
   edge K -> Y to a variable Y that is not yet H's child becomes H -> Y;
 * ``root``: when H has parents, the edges into H removed (H a root), alone and with ``adopt``;
+* ``gather`` (with :data:`GATHER`): the observed co-parent of the most of H's children made H's
+  child, its edges into them removed (:func:`gather`);
 
 each on a copy, structural EM run from it; the best copy is taken when its observed-data score is
 higher, for at most :data:`TAKEOVER_ROUNDS` rounds. A copy is scored by the same observed-data
@@ -37,8 +39,8 @@ __all__ = ["GATHER", "LIFT_SCREEN", "TAKEOVER_ROUNDS", "lift_screen", "proxy_chi
 #: rounds of the move (each round tries every candidate of every hidden variable once)
 TAKEOVER_ROUNDS = 3
 
-#: also try ``gather`` (H's parents and the co-parents of its children become its children:
-#: docs/decisions/hidden-regulators-small-roots.md)
+#: also try ``gather`` (the observed co-parent of the most of H's children becomes its child:
+#: :func:`gather`, docs/decisions/hidden-regulators-small-roots.md)
 GATHER = False
 
 #: the take-over on a trial's best start runs without the child screen's bans on H's edges
@@ -107,32 +109,51 @@ def takeover_candidates(em: StructuralEM, col: int) -> list[tuple[str, list[tupl
             if into:
                 out.append((f"root+adopt {em.names[k]}", adopt - into))
     if GATHER:
-        gathered = gather(em, col, edges, into, required)
+        gathered = gather(em, col, edges, required)
         if gathered is not None:
             out.append(("gather", gathered))
     return [(label, sorted(e)) for label, e in out if _acyclic(e, em.n_vars)]
 
 
-def gather(em: StructuralEM, col: int, edges: set, into: set, required: set) -> set | None:
-    """``gather``: H made a root, its observed parents P turned into its children (P -> H becomes
-    H -> P), and every observed co-parent K of at least two of H's children (K -> Y1, K -> Y2)
-    made H's child with its edges into H's children removed. The local optimum it leaves: H
-    stands in for one of its own children taken as its parent, while another child K, with the
-    other children hanging off it, carries the regulator's signal (``mixed`` seed 0's second root).
-    Required edges stay (the caller drops a cyclic result). None when it moves nothing."""
+def gather(em: StructuralEM, col: int, edges: set, required: set) -> set | None:
+    """``gather``: the observed co-parent K of the most of H's children (at least two: K -> Y1,
+    K -> Y2), ties broken by |corr(x_K, E[H | x])|, made H's child, its edges into H's children
+    removed; H keeps its parents. The local optimum it leaves: another child K of the regulator,
+    with H's other children hanging off it, carries the regulator's signal beside H (``mixed``
+    seed 1000's second root; docs/decisions/hidden-regulators-small-roots.md). H's ancestors are
+    not candidates (H -> K would close a cycle), nor K with H -> K forbidden (a trial's child
+    screen: :func:`lift_screen`). Required edges stay. None when there is no such K."""
     banned = set(em._forbidden())
     kids = {c for p, c in edges if p == col}
-    parents = {p for p, _ in into if p < em.n_obs}
+    above = _ancestors(edges, col)
     hits: dict[int, int] = {}
     for p, c in edges:
-        if c in kids and p < em.n_obs and p not in kids and p != col:
+        if c in kids and p < em.n_obs and p not in kids and p not in above and (col, p) not in banned:
             hits[p] = hits.get(p, 0) + 1
-    coparents = {k for k, n in hits.items() if n >= 2}
-    new_kids = {v for v in parents | coparents if (col, v) not in banned}
-    if not new_kids:
+    coparents = [k for k, n in hits.items() if n >= 2]
+    if not coparents:
         return None
-    dropped = {(k, c) for k, c in edges if k in coparents and k in new_kids and c in kids} - required
-    return (edges - into - dropped) | {(col, v) for v in new_kids}
+    z = em.mean[:, col] - em.mean[:, col].mean()
+    x = em.mean[:, coparents] - em.mean[:, coparents].mean(axis=0)
+    r = np.abs(z @ x) / np.sqrt(max(float(z @ z), 1e-300) * np.maximum((x * x).sum(axis=0), 1e-300))
+    k = coparents[max(range(len(coparents)), key=lambda i: (hits[coparents[i]], float(r[i]), -coparents[i]))]
+    dropped = {(k, c) for p, c in edges if p == k and c in kids} - required
+    return (edges - dropped) | {(col, k)}
+
+
+def _ancestors(edges, v: int) -> set[int]:
+    """The ancestors of ``v`` in the graph of ``edges``."""
+    parents: dict[int, set[int]] = {}
+    for p, c in edges:
+        parents.setdefault(c, set()).add(p)
+    seen: set[int] = set()
+    todo = [v]
+    while todo:
+        for p in parents.get(todo.pop(), ()):
+            if p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return seen
 
 
 def take_over(em: StructuralEM, rounds: int = TAKEOVER_ROUNDS) -> StructuralEM:

@@ -1,15 +1,18 @@
 """The take-over on a trial's best start without the child screen's bans, and the ``gather``
-candidate (#22, engine/hidden/takeover.py; docs/decisions/hidden-regulators-small-roots.md)."""
+candidate (an observed co-parent of H's children made H's child)
+ (#22, engine/hidden/takeover.py; docs/decisions/hidden-regulators-small-roots.md)."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
+from scipy.stats import multivariate_normal
 from test_hidden_takeover import proxy_model
 
 from engine.data import from_array
 from engine.hidden import takeover
 from engine.hidden.em import StructuralEM
-from engine.hidden.takeover import lift_screen, take_over, takeover_candidates
+from engine.hidden.takeover import gather, lift_screen, take_over, takeover_candidates
 
 
 def coparent_model(seed: int, m: int = 300) -> StructuralEM:
@@ -56,18 +59,86 @@ class TestLiftScreen:
         assert lifted.observed_bic() > banned.observed_bic()
 
 
+def rooted_model(seed: int, m: int = 300) -> StructuralEM:
+    """u -> h -> six children X0..X5 (u observed as X6); the model, converged by structural EM,
+    holds X6 -> H, H -> X0, X2..X5 and X1 -> X0, X2..X5 minus one: X1, a child of h, is a
+    co-parent of H's children (the local optimum of :func:`takeover.gather`)."""
+    rng = np.random.default_rng(seed)
+    u = rng.normal(size=m)
+    h = 0.8 * u + 0.6 * rng.normal(size=m)
+    x = np.column_stack([h + 0.6 * rng.normal(size=m) for _ in range(6)] + [u])
+    x = (x - x.mean(0)) / x.std(0)
+    names = [f"X{i}" for i in range(7)]
+    em = StructuralEM(
+        from_array(x, names, standardize=False),
+        hidden={"H1": (x[:, 0], ["X0", *[f"X{i}" for i in range(2, 6)]])},
+        initial_edges=[*[("X1", f"X{i}") for i in range(2, 6)], ("X6", "X1")],
+    )
+    col = em.names.index("H1")
+    em.edges = sorted({*em.edges, (6, col)})
+    em.run()
+    return em
+
+
+def scipy_bic(em: StructuralEM) -> float:
+    """Observed-data BIC recomputed without the engine's marginal likelihood: scipy's
+    multivariate normal of the observed columns under ``em``'s parameters (the network's implied
+    mean and covariance), minus (log M / 2) per intercept, variance and coefficient."""
+    par = em.params()
+    n, o = em.n_vars, em.n_obs
+    a = np.linalg.inv(np.eye(n) - par.coef.T)
+    mu, cov = a @ par.intercept, (a * par.variance) @ a.T
+    ll = multivariate_normal(mu[:o], cov[:o, :o]).logpdf(em.mean[:, :o]).sum()
+    k = (par.coef != 0).sum(axis=0)
+    return float(ll - 0.5 * np.log(em.mean.shape[0]) * np.sum(k + 2))
+
+
 class TestGather:
-    def test_candidate_reverses_h_parents_and_takes_the_coparent(self, monkeypatch):
+    def test_candidate_takes_the_coparent_and_leaves_h_parents(self, monkeypatch):
+        """H <- X0 stays (H keeps its parents); X1, the parent of all four of H's children, becomes
+        H's child and its edges into them go."""
         monkeypatch.setattr(takeover, "GATHER", True)
         em = coparent_model(0)
         col = em.names.index("H1")
-        cands = dict(takeover_candidates(em, col))
-        g = set(cands["gather"])
-        assert {(col, 0), (col, 1)} <= g and (0, col) not in g
-        assert not any(p == 1 for p, _ in g)  # X1's edges into H's children removed
-        assert {(col, c) for c in range(2, 6)} <= g
+        g = set(dict(takeover_candidates(em, col))["gather"])
+        assert g == (set(em.edges) - {(1, c) for c in range(2, 6)}) | {(col, 1)}
+        assert (0, col) in g
         monkeypatch.setattr(takeover, "GATHER", False)
         assert "gather" not in dict(takeover_candidates(em, col))
+
+    def test_neither_an_ancestor_of_h_nor_a_banned_child_is_gathered(self, monkeypatch):
+        """X6 -> H and X6 -> X1 -> (H's children): X6 parents two of them too, but H -> X6 would
+        close a cycle; with H -> X1 forbidden (a trial's screen) nothing is left to gather."""
+        monkeypatch.setattr(takeover, "GATHER", True)
+        em = rooted_model(0)
+        col = em.names.index("H1")
+        edges = set(em.edges) | {(6, 2), (6, 4)}
+        assert gather(em, col, edges, set()) == (edges - {(1, c) for c in (0, 2, 4, 5)}) | {(col, 1)}
+        em.user_forbidden = [*em.user_forbidden, (col, 1)]
+        assert gather(em, col, edges, set()) is None
+
+    def test_the_gathered_model_pays_recomputed_with_scipy(self, monkeypatch):
+        """Structural EM alone leaves X1 as the parent of H's children; with ``gather`` the move
+        makes X1 H's child: H reaches the true structure (X6 -> H on seeds 0 and 3; H -> X6, the
+        same up to the edge's direction, on 1 and 2), and the gain in the observed-data score,
+        recomputed with scipy from the two models' parameters, is positive and equals the
+        engine's. Without ``gather`` X1 keeps H's children."""
+        for seed in range(4):
+            em = rooted_model(seed)
+            col = em.names.index("H1")
+            assert (col, 1) not in em.edges and sum(p == 1 for p, _ in em.edges) >= 3
+            monkeypatch.setattr(takeover, "GATHER", False)
+            off = take_over(em)
+            assert (col, 1) not in off.edges
+            monkeypatch.setattr(takeover, "GATHER", True)
+            new = take_over(em)
+            up = (6, col) if seed in (0, 3) else (col, 6)
+            assert sorted(new.edges) == sorted([up, *[(col, c) for c in range(6)]])
+            assert new.observed_bic() > off.observed_bic() + 5
+            gain = scipy_bic(new) - scipy_bic(em)
+            assert gain > 5
+            assert gain == pytest.approx(new.observed_bic() - em.observed_bic(), abs=1e-6)
+            assert scipy_bic(new) == pytest.approx(new.observed_bic(), abs=1e-6)
 
     def test_the_move_with_gather_never_lowers_the_score(self, monkeypatch):
         """Every candidate, ``gather`` included, is taken only when the observed-data score rises."""
