@@ -253,7 +253,8 @@ def _separator(text: str, suffix: str) -> str | None:
 
 def _short_rows(text: str, sep: str) -> list[int]:
     """File line numbers of the non-empty rows with fewer cells than the header row."""
-    rows = csv.reader(StringIO(text, newline=None), delimiter=sep)  # lone CR ends a line too (old Mac, R exports)
+    # lines ending in a lone CR (old Mac, R exports) are lines; a stray CR among LF-ended lines is not
+    rows = csv.reader(StringIO(text, newline=None if "\n" not in text else "\n"), delimiter=sep)
     width = None
     short = []
     for i, row in enumerate(rows, start=1):
