@@ -33,14 +33,7 @@ def stop_server():
 def test_stop_shows_the_replicates_that_finished(stop_server, tmp_path):
     with chromium() as browser:
         page, errors = open_app(browser, stop_server)
-        main = page.locator("[data-testid=stMain]")
-        page.get_by_role("link", name="Confidence").first.click()
-        box = page.get_by_role("spinbutton", name="Replicates B")
-        box.fill("1000")
-        box.press("Enter")
-        page.wait_for_timeout(1000)
-        page.get_by_role("button", name="Run bootstrap").click()
-        main.get_by_text(re.compile(r"[1-9][0-9]* of 1000 replicates")).first.wait_for(timeout=180_000)
+        main = _run_1000_replicates(page)
         main.get_by_role("button", name="Stop").click()
         main.get_by_text("Pairs seen").first.wait_for(timeout=30_000)
         _shot(page, tmp_path, "confidence_after_stop.png")
@@ -48,6 +41,19 @@ def test_stop_shows_the_replicates_that_finished(stop_server, tmp_path):
         main.get_by_text(re.compile(r"of 1000 replicates")).first.wait_for(state="detached", timeout=15_000)
         assert "Stopped: the figures are from the" in main.inner_text()
         assert not errors, errors
+
+
+def _run_1000_replicates(page):
+    """Start a 1000-replicate bootstrap on the Confidence page; the main area once one has finished."""
+    main = page.locator("[data-testid=stMain]")
+    page.get_by_role("link", name="Confidence").first.click()
+    box = page.get_by_role("spinbutton", name="Replicates B")
+    box.fill("1000")
+    box.press("Enter")
+    page.wait_for_timeout(1000)
+    page.get_by_role("button", name="Run bootstrap").click()
+    main.get_by_text(re.compile(r"[1-9][0-9]* of 1000 replicates")).first.wait_for(timeout=180_000)
+    return main
 
 
 def _workers() -> list:
@@ -70,14 +76,7 @@ def test_stop_and_a_closed_tab_end_the_worker_processes(stop_server):
     from explorer.confidence import GONE_SECONDS, WATCH_SECONDS
 
     def start(page):
-        page.get_by_role("link", name="Confidence").first.click()
-        box = page.get_by_role("spinbutton", name="Replicates B")
-        box.fill("1000")
-        box.press("Enter")
-        page.wait_for_timeout(1000)
-        page.get_by_role("button", name="Run bootstrap").click()
-        main = page.locator("[data-testid=stMain]")
-        main.get_by_text(re.compile(r"[1-9][0-9]* of 1000 replicates")).first.wait_for(timeout=180_000)
+        main = _run_1000_replicates(page)
         assert _workers()
         return main
 
