@@ -102,7 +102,7 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozen
     # the paper's estimate (section 5): C2 bound and root log-likelihood of z* as if observed
     complete = kept + float(c2m.sum()) + m * ROOT_PER_INSTANCE - add_pen - scorer.penalty(2, 0) - current
     sig = np.sqrt(rss / m)
-    z = (np.asarray(w.T @ xc[:, idx].T).T / sig) @ vec  # Xc W, each residual on unit scale
+    z = (xc[:, idx] @ w / sig) @ vec  # Xc W (a dense array: dense @ sparse), each residual on unit scale
     return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept), load, complete)
 
 
