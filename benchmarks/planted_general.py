@@ -64,7 +64,13 @@ Generators (seeds 0-9 unless said):
   what it plants) - 30-60 variables in a DAG where each variable draws its in-degree (0-3), one or
   two hidden roots of 5-15 children each, every child with 1-3 observed co-parents as strong as
   the root (weights and loads +-U(0.7, 2.0)), noise Gaussian, centred gamma or log-normal per
-  variable, M drawn from 100..500.
+  variable, M drawn from 100..500 (seen since that session's end);
+* ``h16g`` (the hold-out of the sixteenth session, seeds 1600-1609, written before any tuning of
+  that session and run only by the lead on its final code; its own module, :mod:`planted_h16g`,
+  which says what it plants) - 30-55 variables, edge probability drawn in [0.04, 0.10], columns in
+  *unstandardised units* (scales over five orders of magnitude, positive offsets), feed-forward
+  loops among a root's children, one or two roots (6-18 and 4-10 children, 2-4 shared), weak and
+  mixed-sign loads, Gaussian / Student-t / Laplace noise, M drawn from 50..500.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -78,6 +84,7 @@ from dataclasses import dataclass
 
 import numpy as np
 import planted_fanin
+import planted_h16g
 import planted_mixed
 import planted_roots
 
@@ -170,15 +177,17 @@ SPECS = {
     "mixed": Spec("mixed", 60, 0, "mixed", 0.0, (0.3, 1.1), (4, 20), (0.6, 1.6), 1000, 2, (0.6, 1.6)),
     "roots": Spec("roots", 45, 0, "roots", 0.0, (0.3, 1.0), (4, 9), (0.6, 1.3), 1200, 2, (0.4, 2.0)),
     "fanin": Spec("fanin", 60, 0, "fanin", 0.0, (0.4, 2.0), (5, 15), (0.7, 2.0), 1400, 2, (0.5, 1.5)),
+    "h16g": Spec("h16g", 55, 0, "h16g", 0.0, (0.4, 1.0), (4, 18), (0.5, 1.5), 1600, 2, (0.5, 2.0)),
 }
 
-#: the generator kept untouched until the end (#22, eighth session; ``hub`` was the first's,
-#: ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh`` the fifth's,
-#: ``mixed`` the sixth's, ``roots`` the seventh's)
-HOLD_OUT = "fanin"
+#: the generator kept untouched until the end (the sixteenth session's; ``hub`` was the first #22
+#: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
+#: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's). Only
+#: ``--hold-out`` or ``--only h16g`` runs it: ``--only general`` leaves it out.
+HOLD_OUT = "h16g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
-OWN_MODULE = {"mixed": planted_mixed, "roots": planted_roots, "fanin": planted_fanin}
+OWN_MODULE = {"mixed": planted_mixed, "roots": planted_roots, "fanin": planted_fanin, "h16g": planted_h16g}
 
 
 def n_vars(name: str, seed: int) -> int:
@@ -266,8 +275,9 @@ def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, s
 
 
 def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, list[set[int]], list[np.ndarray]]:
-    """Data (M, N) scaled to unit variance, and per planted root its children and h (empty lists
-    for a null network: the same network and noise without the roots)."""
+    """Data (M, N) scaled to unit variance (``h16g``: in its variables' own units), and per planted
+    root its children and h (empty lists for a null network: the same network and noise without
+    the roots)."""
     spec = SPECS[name]
     if spec.kind in OWN_MODULE:
         return OWN_MODULE[spec.kind].generate(seed, null=null)
