@@ -1,0 +1,133 @@
+"""Where `module`'s on/off driver is lost in ``--hidden auto`` (#22 item 2): a trace of one run.
+
+``bench_regulators_genome.py``'s ``module`` generator plants an on/off driver D (1 in 3 of 27
+conditions, +2.5 sd on 40 genes). On the seeds where no kept H tracks it (|r(H, D)| < 0.9) it can
+be lost at four stages: the step source (:mod:`engine.hidden.onoff`) does not find D's step;
+finds it but ``auto`` (one step per round, two failures in a row stop it, ``--max-hidden 3``) does
+not try it; tries it and structural EM's H does not pay (realized observed-data gain <= 0); or
+keeps an H that tracks D at |r| < 0.9. This script runs ``auto`` as the benchmark does and prints,
+per proposal round, the rank and ``step`` score of D's own conditions among all subsets of as many
+conditions (C(27, 3) triples on ``module``) and the steps the scan hands on (conditions, score,
+set size); per trial, the proposal's source and size (driven genes among them), the realized gain
+against the best network without H, H's children (driven, module), |r(H, D)| and |r(H, R*)|.
+``--force`` puts D's own conditions (with their set, as the scan forms a step's) first in every
+round, to measure what a trial of them realizes where ``auto`` would not reach it. ``--gen pulse
+--driver K`` traces driver K of ``bench_regulators_genome_pulse.py``'s generator (seen). The
+oracle (H started at D's true profile, parent of the 40 driven genes) is
+``bench_regulators_genome_why.py --study driver``. Findings: docs/decisions/genome-on-off-driver.md
+(fifth round).
+
+Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_driver_trace.py \
+          --seeds 0,5,6,8,9 [--force]
+      OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_driver_trace.py \
+          --gen pulse --seeds 1304,1305
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import sys
+import time
+from contextlib import ExitStack
+from pathlib import Path
+from unittest import mock
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import bench_regulators_genome as bench  # noqa: E402
+import bench_regulators_genome_pulse as pulse  # noqa: E402
+
+import engine.hidden.onoff as onoff  # noqa: E402
+import engine.hidden.trial as trial  # noqa: E402
+from engine.data import from_array  # noqa: E402
+from engine.learn import IdealParentSearch  # noqa: E402
+
+
+def _r(a: np.ndarray, b: np.ndarray) -> float:
+    return abs(float(np.corrcoef(a, b)[0, 1]))
+
+
+def generated(gen: str, seed: int, k: int = 0) -> dict:
+    """The table of ``gen`` (``module``, or ``pulse``'s driver ``k``) with the one driver traced:
+    ``driver`` (its activity), ``driven`` (its genes), ``removed`` (R*'s activity), ``module``."""
+    if gen == "module":
+        return bench.generate(seed, "module")
+    g = pulse.generate(seed)
+    return {**g, "driver": g["drivers"][:, k], "driven": g["targets"][k], "removed": g["star"]}
+
+
+def trace(g: dict, seed: int, force: bool = False) -> None:
+    d, star, driven, module = g["driver"], g["removed"], g["driven"], g["module"]
+    on = tuple(int(c) for c in np.flatnonzero(d))
+    print(f"seed {seed}: D on in {', '.join(g['labels'][c] for c in on)}, {len(driven)} genes", flush=True)
+    scan_steps, try_proposal = onoff.scan_steps, trial.try_proposal
+
+    def scan(z, cost, n_sets=onoff.ONOFF_SETS):
+        steps = scan_steps(z, cost, n_sets)
+        subsets = np.array(list(itertools.combinations(range(z.shape[0]), len(on))))
+        scores = onoff._scores(z, subsets, cost)
+        i = next(i for i, t in enumerate(subsets) if tuple(t) == on)
+        rank = 1 + int((scores > scores[i]).sum())
+        shown = "; ".join(f"{list(s.conditions)} {s.score:.1f} ({s.members.size})" for s in steps)
+        print(
+            f"  round: D's conditions rank {rank} of {len(subsets)} subsets, step {scores[i]:.1f} (best "
+            f"{scores.max():.1f}); steps {shown}",
+            flush=True,
+        )
+        if force:
+            steps = [onoff.Step(on, float(scores[i]), onoff._members(z, on, cost))] + [
+                s for s in steps if s.conditions != on
+            ]
+        return steps
+
+    def tried(search, proposal, best, callback=None):
+        t0 = time.process_time()
+        t = try_proposal(search, proposal, best, callback)
+        em, col = t.em, t.em.names.index(t.name)
+        kids = {em.names[c] for p, c in em.edges if p == col and c < em.n_obs}
+        prof = em.mean[:, col]
+        where = f" in {', '.join(proposal.step_conditions)}" if proposal.step_conditions else ""
+        print(
+            f"  tried {proposal.source}{where}, {len(proposal.names)} genes ({len(driven & set(proposal.names))} "
+            f"driven): {t.score - max(best, t.alternative_score):+.1f} nats; {t.name} {len(kids)} children "
+            f"({len(kids & driven)} driven, {len(kids & module)} module), |r(H, D)| {_r(prof, d):.2f}, "
+            f"|r(H, R*)| {_r(prof, star):.2f}; {time.process_time() - t0:.1f} s CPU",
+            flush=True,
+        )
+        return t
+
+    ds = from_array(g["values"], g["names"], instance_labels=g["labels"], source=f"{seed}")
+    est = IdealParentSearch(hidden="auto", max_hidden=3, regulators=g["regulators"], random_state=seed)
+    with ExitStack() as stack:
+        stack.enter_context(mock.patch.object(onoff, "scan_steps", scan))
+        stack.enter_context(mock.patch.object(trial, "try_proposal", tried))
+        est.fit(ds)
+    hs = est.hidden_search_
+    for h in hs.hidden:
+        prof, kids = hs.hidden_profile(h.name), set(h.children)
+        print(
+            f"  kept {h.name}: {len(kids)} children ({len(kids & driven)} driven, {len(kids & module)} module), "
+            f"|r(H, D)| {_r(prof, d):.2f}, |r(H, R*)| {_r(prof, star):.2f}, {h.realized_gain:+.1f}",
+            flush=True,
+        )
+    print(f"  {est.hidden_log_[-1]}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gen", choices=["module", "pulse"], default="module")
+    ap.add_argument("--seeds", default="0,5,6,8,9")
+    ap.add_argument("--driver", type=int, default=1, help="pulse: which driver (1, 2)")
+    ap.add_argument("--force", action="store_true", help="hand D's step on first in every round")
+    args = ap.parse_args(argv)
+    for seed in bench._seeds(args.seeds):
+        trace(generated(args.gen, seed, args.driver - 1), seed, args.force)
+
+
+if __name__ == "__main__":
+    main()
