@@ -23,6 +23,7 @@ from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
+from explorer.hidden_known import known_status, known_text, overlap_of
 from explorer.hidden_plots import cluster_profiles_figure
 from explorer.long_action import STOPPED, action_bar, stop_button
 from explorer.member_heatmaps import member_correlations
@@ -87,7 +88,8 @@ HOW_TO_READ = """
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
 - **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
-  or "odd"; with a regulator list, X is always a listed regulator (only those can be parents).
+  or "already H1" (most members are children of the accepted H1, or z\\* tracks it: not a new regulator;
+  listed after the new ones), or "odd"; with a regulator list, X is always a listed regulator.
 - **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).
@@ -194,9 +196,10 @@ def render() -> None:
     else:
         listed = text.listed_regulators(session.regulators, dataset.covariates)  # the user's, not covariates
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
+        status = known_status(session.hidden_names())  # "already H1": an accepted H explains it
         if plain:
             st.dataframe(
-                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status_text),
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status),
                 hide_index=True,
                 width="stretch",
                 column_config=proposal_columns(session.score_label),
@@ -241,6 +244,8 @@ def render() -> None:
             + carrier_text(prop, listed)
             + listed_text(prop, observed, dataset.names, listed)
         )
+        if (known := known_text(prop, overlap_of(session, prop))) is not None:
+            st.warning(known)  # an accepted H's own members, or close to it (engine.hidden.explained)
         if prop.flagged:
             st.warning(flag_text(prop))
         if prop.estimated_gain <= 0:
