@@ -184,13 +184,14 @@ def render() -> None:
         "in its own order on its own converged network and keeps one only when its realized observed-data score "
         "change is positive, so what it adds need not be rank 1 here."
         + (
-            f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members."
+            f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members (on/off steps, "
+            "genes shifted together in a few conditions, are not capped)."
             if dataset.n_vars > CAP_CLUSTERS_ABOVE
             else ""
         )
     )
     if unsearched:
-        _search_first_box(session)
+        _search_first_box(session, listed=True)
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
@@ -346,8 +347,9 @@ def _accepted_section(session) -> None:
         _report_section(session, hs, names, values)
 
 
-def _search_first_box(session) -> None:
-    """Step 0: the ideal profiles are the raw variables, so proposals stand in for plain edges."""
+def _search_first_box(session, listed: bool = False) -> None:
+    """Step 0: the ideal profiles are the raw variables, so proposals stand in for plain edges.
+    ``listed``: proposals are shown (asked for), so they are listed again once the search has run."""
     st.warning(
         "The network has not been searched yet (step 0). The ideal profiles are then the variables "
         "themselves, so a proposal here mostly stands in for edges the search would add, and its "
@@ -359,6 +361,8 @@ def _search_first_box(session) -> None:
             session.start_run(None)
             while session.run_chunk(0.5):
                 pass
+        if listed:  # proposals were asked for: list them on the converged network without another click
+            st.session_state[KEY_ASKED] = (session.data_version, session.version, tuple(session.stepper.edges()))
         st.rerun()
 
 
