@@ -15,7 +15,18 @@ from collections.abc import Callable
 from engine.hidden.explained import HiddenOverlap, hidden_overlap
 from explorer.proposal_text import status_text
 
-__all__ = ["known_status", "known_text", "overlap_of"]
+__all__ = ["known_status", "known_text", "network_text", "overlap_of"]
+
+
+def network_text(session) -> str:
+    """The network the proposals are for, in the caption's words: its edges and step, or, with no
+    move since an Accept, that structural EM learned it (it said "step 0", which reads as unsearched)."""
+    stepper, hidden = session.stepper, sorted(session.hidden_names())
+    edges = f"{len(stepper.edges()):,} edges"
+    if hidden and stepper.n_iter == 0:
+        verb = "was" if len(hidden) == 1 else "were"
+        return f"{edges}, learned by structural EM when {', '.join(hidden)} {verb} accepted"
+    return f"{edges}, step {stepper.n_iter}"
 
 
 def overlap_of(session, prop) -> HiddenOverlap | None:

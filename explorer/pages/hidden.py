@@ -23,7 +23,7 @@ from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
-from explorer.hidden_known import known_status, known_text, overlap_of
+from explorer.hidden_known import known_status, known_text, network_text, overlap_of
 from explorer.hidden_plots import cluster_profiles_figure
 from explorer.long_action import STOPPED, action_bar, stop_button
 from explorer.member_heatmaps import member_correlations
@@ -176,7 +176,7 @@ def render() -> None:
     st.session_state[KEY_ASKED] = key[:3]
 
     st.caption(
-        f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
+        f"Proposals for the current network ({network_text(session)}). "
         "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
         "estimated to pay first, by the estimate; then by how much of their members' variance one common "
         "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "

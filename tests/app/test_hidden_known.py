@@ -59,6 +59,14 @@ def test_h1s_children_come_back_marked_after_the_new_ones():
     n_kids = len(children & set(known["members"].iloc[0].split(", ")))
     assert f"{n_kids} of its {int(known['size'].iloc[0])} members are already H1's children" in said
     assert at.button(key=hidden.KEY_ACCEPT).proto.type == "secondary"  # not invited
+    # no move since Accept: the network is structural EM's, not an unsearched "step 0"
+    n_edges = len(session.stepper.edges())
+    assert any(
+        c.startswith(
+            f"Proposals for the current network ({n_edges} edges, learned by structural EM when H1 was accepted)"
+        )
+        for c in texts(at.caption)
+    )
 
 
 def test_before_accept_nothing_is_marked():
