@@ -191,7 +191,7 @@ def render() -> None:
         )
     )
     if unsearched:
-        _search_first_box(session, listed=True)
+        _search_first_box(session)
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
@@ -347,9 +347,10 @@ def _accepted_section(session) -> None:
         _report_section(session, hs, names, values)
 
 
-def _search_first_box(session, listed: bool = False) -> None:
+def _search_first_box(session) -> None:
     """Step 0: the ideal profiles are the raw variables, so proposals stand in for plain edges.
-    ``listed``: proposals are shown (asked for), so they are listed again once the search has run."""
+    After the search the page asks before proposing again: listing them at once would let an Accept
+    clicked on the greyed-out list during the search accept a proposal of the new network unseen."""
     st.warning(
         "The network has not been searched yet (step 0). The ideal profiles are then the variables "
         "themselves, so a proposal here mostly stands in for edges the search would add, and its "
@@ -361,8 +362,6 @@ def _search_first_box(session, listed: bool = False) -> None:
             session.start_run(None)
             while session.run_chunk(0.5):
                 pass
-        if listed:  # proposals were asked for: list them on the converged network without another click
-            st.session_state[KEY_ASKED] = (session.data_version, session.version, tuple(session.stepper.edges()))
         st.rerun()
 
 
