@@ -7,10 +7,11 @@ already has hidden variables (the variables ``hidden``, e.g. H1 after an Accept)
 
 Why it happens. The co-expression source clusters the *measured* values, and an accepted H's
 children still co-express there: that is what H explains. Re-scored on the network with H, the
-members keep H as a parent, but structural EM fits H's loadings from expected statistics
-(E[H^2] includes the posterior variance), so the members' residuals still carry part of H's
-inferred profile and z* tracks H at |r| 0.5-0.6 on planted tables, below the 0.9 at which a
-variable is marked ``explained_by`` (:func:`.proposals.make_proposal`).
+members keep H as a parent, yet their residuals can still carry part of H's inferred profile (H's
+loadings are fitted from expected statistics, in which E[H^2] includes the posterior variance, not
+by least squares on the posterior mean): on planted tables z* of such a cluster tracked H at |r|
+0.2-0.6, below the 0.9 at which a variable is marked ``explained_by``
+(:func:`.proposals.make_proposal`), or not at all while most members were H's children.
 
 Rule. A proposal is explained by the hidden variable H when at least :data:`MIN_CHILD_SHARE` of
 its members are already H's children in the current network, or when z* tracks H's inferred
