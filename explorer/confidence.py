@@ -12,9 +12,10 @@ next poll. A replicate already running on a worker cannot be cancelled in its th
 closes the cluster when it cancelled anything (its worker processes are killed within about a
 second: :func:`engine.bootstrap.close_cluster`); the next run starts a new one. The cluster is
 also closed :data:`IDLE_SECONDS` after a run ends unless another starts, so idle worker processes do
-not hold memory, and when the browser session has been gone :data:`GONE_SECONDS` (a closed tab:
-Streamlit keeps a disconnected session's state for a reconnect, so it is not collected then): given
-``alive``, a watchdog thread asks it every :data:`WATCH_SECONDS` while the cluster is up.
+not hold memory, and when the browser session has been gone ``gone_seconds`` (at most
+:data:`GONE_SECONDS`; a closed tab: Streamlit keeps a disconnected session's state for a reconnect,
+so it is not collected then): given ``alive``, a watchdog thread asks it every :data:`WATCH_SECONDS`
+while the cluster is up, and :attr:`ConfidenceController.gone_stopped` says it stopped the run.
 No Streamlit here: the controller is tested directly.
 """
 
@@ -40,8 +41,11 @@ MAX_REPLICATES = 1000
 #: and the engine: two idle workers kept 1.8 GB for 30 minutes); the next run starts a new one
 IDLE_SECONDS = 120.0
 #: seconds the browser session may be disconnected before its run is stopped and its cluster
-#: closed (a page reload or a network hiccup reconnects within a few seconds)
-GONE_SECONDS = 20.0
+#: closed: the page uses the shorter of this and the server's disconnectedSessionTTL
+#: (explorer.session_watch.grace_seconds). 20 s stopped a bootstrap whose socket dropped on a busy
+#: server while the tab was still open; five minutes rides out such blips and still frees the two
+#: cores long before the hour a disconnected session is kept (docs/decisions/app-disconnect-grace.md)
+GONE_SECONDS = 300.0
 #: seconds between two checks that the session is still connected
 WATCH_SECONDS = 2.0
 
@@ -92,6 +96,7 @@ def _watch(ref: weakref.ref, alive: Callable[[], bool], every: float, gone: floa
         if connected:
             last_seen = time.monotonic()
         elif time.monotonic() - last_seen >= gone:
+            ctl.gone_stopped = ctl.running  # said on the page if the tab comes back
             ctl.close()
             return
         del ctl  # hold no reference while asleep: the controller must stay collectable
@@ -144,6 +149,8 @@ class ConfidenceController:
         self.result: BootstrapResult | None = None
         self.started_at: float | None = None
         self._starting = False
+        #: the watchdog stopped a run because the session was disconnected ``gone_seconds``
+        self.gone_stopped = False
 
     # ---------------------------------------------------------------- cluster
     @property
@@ -215,7 +222,7 @@ class ConfidenceController:
         settings = {**est.settings(), "n_replicates": key.n_replicates, "seed": key.seed, "resample": choice.describe()}
         est.score = est.score_choice(dataset).name  # replicates keep the score chosen on all the data
         self._cancel_idle()
-        self.started_at = time.monotonic()
+        self.started_at, self.gone_stopped = time.monotonic(), False
         self._starting = True  # an idle timer firing now must not close the cluster being handed to the run
         try:
             self.run = BootstrapRun(

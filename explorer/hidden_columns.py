@@ -82,7 +82,9 @@ def proposal_columns(score_label: str) -> dict:
             width=100,
             help="new: no existing variable carries the cluster's shared profile z*. ≈ X: variable X, outside "
             "the cluster, correlates with z* so strongly that it already plays the role of the hidden parent. "
-            "hub X: member X does (a hub of the set). With a regulator list, X is always a listed regulator "
+            "hub X: member X does (a hub of the set). already H1: most members are children of the hidden "
+            "variable H1 you accepted, or z* tracks it: not a new regulator (listed after the new ones). "
+            "With a regulator list, X is always a listed regulator "
             "(only those can be parents). odd: z* draws most of its energy from one or two "
             "conditions, named above the table; such proposals are listed last.",
         ),

@@ -34,7 +34,27 @@ __all__ = [
     "read_upload",
     "upload_source",
     "sample_source",
+    "lost_upload_text",
+    "upload_lost",
 ]
+
+
+def lost_upload_text() -> str:
+    """Shown where the uploader still names a file the server no longer holds."""
+    sec = float(st.get_option("server.disconnectedSessionTTL"))
+    ttl = f"{sec / 3600:g} h" if sec >= 3600 else f"{sec / 60:g} min" if sec >= 60 else f"{sec:g} s"
+    return (
+        "The uploaded file is no longer on the server: this tab was disconnected longer than the server keeps a "
+        f"session ({ttl} here), or the server restarted, and a new session began with the bundled sample. Remove "
+        "the file (×) and upload it again."
+    )
+
+
+def upload_lost(value) -> bool:
+    """Whether the uploader's session-state ``value`` is a file the server's upload store no longer
+    holds (Streamlit's ``DeletedFile``: it has a file id but no contents; the widget itself returns None)."""
+    return value is not None and hasattr(value, "file_id") and not hasattr(value, "getvalue")
+
 
 SAMPLE_DIR = Path(__file__).resolve().parent.parent / "sample_data"
 

@@ -4,6 +4,11 @@ Before the first move the counters are not zero: choosing the first move already
 candidate parent of every family by the cheap C1/C2 estimates and fits the best ``k`` per family
 exactly (:meth:`engine.search.Stepper.refresh`); the greedy method fits every candidate. A newcomer
 sees "Moves 0" beside non-zero counts, so the page says why in one line.
+
+After Undo the counters describe the network shown (:attr:`explorer.track.SearchTrack.shown_work`:
+the work of the moves taken back is left out), and one line says what those moves had cost and
+what the search has done in all; before, Undo left "Moves 2" beside the counts of move 3, which a
+teacher comparing the two methods read as the work that reached the network on the screen.
 """
 
 from __future__ import annotations
@@ -11,36 +16,55 @@ from __future__ import annotations
 import streamlit as st
 
 from explorer import text
+from explorer.track import SearchTrack, Work
 
-__all__ = ["convergence_progress", "first_move_caption", "first_move_note", "log_caption"]
+__all__ = ["convergence_progress", "first_move_caption", "first_move_note", "log_caption", "undone_note"]
 
 
-def log_caption(stepper) -> str:
-    """The line above a move log: moves, exact evaluations, ranked candidates and search time."""
+def log_caption(track: SearchTrack) -> str:
+    """The line above a move log: moves, exact evaluations, ranked candidates and search time of the
+    network shown (the moves Undo took back left out)."""
+    work = track.shown_work
     return (
-        f"Moves: {stepper.n_iter} · exact evaluations: {stepper.n_exact:,} · "
-        f"ranked candidates: {stepper.n_ranked:,} · search time {text.duration(stepper.elapsed_s)}"
+        f"Moves: {track.stepper.n_iter} · exact evaluations: {work.n_exact:,} · "
+        f"ranked candidates: {work.n_ranked:,} · search time {text.duration(work.elapsed_s)}"
     )
 
 
-def first_move_note(stepper) -> str | None:
-    """Why the counters are not zero before any move (None after a move, or when nothing was counted)."""
-    if stepper.n_iter or stepper.elapsed_s > 0 or not (stepper.n_exact or stepper.n_ranked):
-        return None  # a move made (and perhaps undone since): the counters' tooltips say what they keep
+def undone_note(track: SearchTrack) -> str | None:
+    """What the moves Undo took back had cost, and the search's totals (None when none was undone)."""
+    if not track.n_undone:
+        return None
+    gone, total = track.undone, Work.of(track.stepper)
+    return (
+        f"The counters describe the network shown. Undo took back {track.n_undone} move(s), whose "
+        f"{gone.n_exact:,} exact evaluations, {gone.n_ranked:,} ranked candidates and "
+        f"{text.duration(gone.elapsed_s)} are left out; their scores stay cached, so stepping forward again "
+        f"costs little. Work done in all: {total.n_exact:,} exact evaluations, {total.n_ranked:,} ranked "
+        f"candidates, {text.duration(total.elapsed_s)}."
+    )
+
+
+def first_move_note(stepper, work: Work | None = None) -> str | None:
+    """Why the counters (``work``, default the stepper's totals) are not zero before any move (None
+    after a move, or when nothing was counted)."""
+    work = Work.of(stepper) if work is None else work
+    if stepper.n_iter or work.elapsed_s > 0 or not (work.n_exact or work.n_ranked):
+        return None
     removals = ", and each current edge's removal" if stepper.edges() else ""
-    if stepper.n_ranked:
+    if work.n_ranked:
         how = (
-            f"ranked {stepper.n_ranked:,} candidate moves by the cheap C1/C2 estimates and fitted only the "
-            f"best {stepper.k} per family exactly{removals} ({stepper.n_exact:,} exact evaluations)"
+            f"ranked {work.n_ranked:,} candidate moves by the cheap C1/C2 estimates and fitted only the "
+            f"best {stepper.k} per family exactly{removals} ({work.n_exact:,} exact evaluations)"
         )
     else:  # greedy: no ranking, every candidate fitted
-        how = f"fitted every candidate move exactly ({stepper.n_exact:,} exact evaluations)"
+        how = f"fitted every candidate move exactly ({work.n_exact:,} exact evaluations)"
     return f"No move yet, but the search has already chosen the first one: it {how}."
 
 
-def first_move_caption(stepper) -> None:
-    """Show :func:`first_move_note` as a caption when there is one."""
-    note = first_move_note(stepper)
+def first_move_caption(track: SearchTrack) -> None:
+    """Show :func:`first_move_note` for the network shown as a caption when there is one."""
+    note = first_move_note(track.stepper, track.shown_work)
     if note:
         st.caption(note)
 

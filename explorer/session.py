@@ -322,9 +322,8 @@ class SearchSession:
 
     # ----------------------------------------------------------- hidden variables
     def propose_hidden(self, n_proposals: int) -> list[ClusterProposal]:
-        """Hidden-variable proposals for the current network (JMLR 2007 section 5) over the
-        observed variables, leaving out the clusters the user rejected (clusters of at most
-        :data:`MAX_CLUSTER` members above :data:`CAP_CLUSTERS_ABOVE` variables)."""
+        """Hidden-variable proposals for the current network (JMLR 2007 section 5) over the observed
+        variables but the rejected clusters (at most :data:`MAX_CLUSTER` members above :data:`CAP_CLUSTERS_ABOVE`)."""
         return propose_for_review(  # without a regulator list, co-expression modules too (engine.hidden.modules)
             self.stepper,
             self.values(),
@@ -337,6 +336,7 @@ class SearchSession:
             min_size=min(3, self.dataset.n_vars),  # a hidden parent of two does no more than an edge
             labels=self.dataset.instance_labels,
             explainers=self.stepper.cols,  # with a regulator list, only regulators stand in for H
+            hidden=range(self.dataset.n_vars, self.stepper.n_vars),  # an accepted H's own members: marked
         )
 
     def reject_hidden(self, proposal: ClusterProposal) -> str:

@@ -8,13 +8,29 @@ the server whether this session is still connected; the Confidence page's contro
 run and closes its cluster once the session has been gone a while.
 
 Uses ``Runtime.is_active_session`` (thread-safe, documented as such in Streamlit's runtime).
+A closed tab and a dropped socket look the same from here; :func:`grace_seconds` is how long a
+disconnected session's run is kept (docs/decisions/app-disconnect-grace.md): a few minutes, so a
+blip on a busy server does not stop a bootstrap the user is still watching, and never past the
+server's ``disconnectedSessionTTL``, after which the session cannot come back.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-__all__ = ["connected_check"]
+__all__ = ["connected_check", "grace_seconds"]
+
+
+def grace_seconds(cap: float) -> float:
+    """How long a disconnected session's run is kept: ``cap``, or the server's
+    ``server.disconnectedSessionTTL`` when that is shorter (the session is dropped then)."""
+    from streamlit import config
+
+    try:
+        ttl = float(config.get_option("server.disconnectedSessionTTL"))
+    except Exception:  # no such option in this Streamlit: the cap alone
+        return float(cap)
+    return max(0.0, min(float(cap), ttl))
 
 
 def connected_check() -> Callable[[], bool] | None:

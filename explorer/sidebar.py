@@ -95,7 +95,9 @@ def _data_source() -> None:
         )
         transpose = orientation == ORIENTATIONS[1]
         header = lab_options.header_option()
-        if uploaded is None:
+        if uploaded is None and loading.upload_lost(st.session_state.get(state.W_UPLOAD)):
+            st.warning(loading.lost_upload_text())  # the uploader still shows the file's name: say it is gone
+        elif uploaded is None:
             st.caption("Choose a file; the current data stay loaded until then.")
         else:
             key = (*seen, transpose, standardize)

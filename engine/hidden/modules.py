@@ -25,7 +25,9 @@ A person reviews proposals as WGCNA ranks modules, by what one common regulator 
 1. proposals that are not flagged and whose estimate is positive, by the estimate;
 2. the other unflagged ones, by their common variance (sum of the members' squared one-factor
    loadings, with the inside edges removed: how much of their variance one parent explains);
-3. flagged ones (z* drawn from one or two instances, :mod:`.leverage`, or an on/off step in two
+3. proposals an accepted hidden variable already explains (most members its children, or z*
+   tracking it: :mod:`.explained`), after the new ones: not a new regulator;
+4. flagged ones (z* drawn from one or two instances, :mod:`.leverage`, or an on/off step in two
    conditions, :mod:`.onoff`) last, in the same order, and the first of each of up to
    :data:`NAMED_FLAGS` different flagging conditions (or pairs) kept in the list, so that an odd
    condition and a two-condition program are both named (neither pushes the other out).
@@ -41,6 +43,7 @@ import numpy as np
 from scipy import sparse
 
 from .candidates import candidate_proposal, propose_from_search, score_candidate
+from .explained import mark_explained_by_hidden
 from .proposals import ClusterProposal, propose_clusters
 
 __all__ = ["COEXPRESSION", "NAMED_FLAGS", "module_proposals", "propose_for_review", "review_order"]
@@ -65,6 +68,7 @@ def module_proposals(
     exclude: set[frozenset] | None = None,
     labels=None,
     explainers: np.ndarray | None = None,
+    hidden=(),
 ) -> list[ClusterProposal]:
     """Up to ``n_sets`` non-overlapping co-expression modules (see the module docstring), each
     scored on ``stepper``'s current network with the edges inside it removed: the best
@@ -99,18 +103,22 @@ def module_proposals(
                 cs, xc, values, names, explained_threshold, source=COEXPRESSION, labels=labels, explainers=explainers
             )
         )
-    return sorted(out, key=lambda p: _review_key(p)[1:])[:n_sets]  # flagged ones too: the final order says
+    known = mark_explained_by_hidden(out, stepper.edges(), values, names, hidden)  # an accepted H's own: after
+    return sorted(out, key=lambda p: _review_key(p, frozenset(known))[1:])[:n_sets]  # flagged too: the final order says
 
 
-def _review_key(p: ClusterProposal) -> tuple:
+def _review_key(p: ClusterProposal, known: frozenset = frozenset()) -> tuple:
     pays = p.estimated_gain > 0
     common = p.common_variance if math.isfinite(p.common_variance) else 0.0
-    return (p.flagged, not pays, -p.estimated_gain if pays else -common)
+    return (p.flagged, p.key in known, not pays, -p.estimated_gain if pays else -common)
 
 
-def review_order(proposals: list[ClusterProposal], n_proposals: int) -> list[ClusterProposal]:
-    """The first ``n_proposals`` of ``proposals`` in review order (see the module docstring)."""
-    ranked = sorted(proposals, key=_review_key)
+def review_order(
+    proposals: list[ClusterProposal], n_proposals: int, known: frozenset = frozenset()
+) -> list[ClusterProposal]:
+    """The first ``n_proposals`` of ``proposals`` in review order (see the module docstring);
+    ``known`` holds the keys of those an accepted hidden variable already explains."""
+    ranked = sorted(proposals, key=lambda p: _review_key(p, known))
     flagged = [p for p in ranked if p.flagged]
     first = {frozenset(p.high_leverage): p for p in reversed(flagged)}  # the first of each flagging group
     named = [p for p in flagged if first[frozenset(p.high_leverage)] is p][: min(NAMED_FLAGS, n_proposals - 1)]
@@ -134,17 +142,21 @@ def propose_for_review(
     exclude: set[frozenset] | None = None,
     labels=None,
     explainers: np.ndarray | None = None,
+    hidden=(),
 ) -> list[ClusterProposal]:
     """Hidden-variable proposals for a person to vet: those of
     :func:`~.candidates.propose_from_search` and, with ``coexpression`` (meant for a search
     without a regulator list, where modules are tied by edges; on a network with edges), up to
-    ``max(2, n_proposals // 2)`` co-expression modules not already among them, in :func:`review_order`."""
+    ``max(2, n_proposals // 2)`` co-expression modules not already among them, in :func:`review_order`.
+    Those a variable of ``hidden`` (indices of accepted hidden variables) already explains have it as
+    ``explained_by`` and come after the new ones (:mod:`.explained`)."""
     kw = dict(candidates=candidates, max_size=max_size, min_size=min_size, exclude=exclude)
     kw.update(labels=labels, explainers=explainers)
     found = propose_from_search(stepper, values, names, n_proposals=n_proposals, **kw)
     # on a network without edges the ideal-profile clusters are the co-expression modules already
     if coexpression and stepper.edges() and np.asarray(candidates).size >= max(min_size, 3):
         seen = {p.key for p in found}
-        modules = module_proposals(stepper, values, names, n_sets=max(2, n_proposals // 2), **kw)
+        modules = module_proposals(stepper, values, names, n_sets=max(2, n_proposals // 2), hidden=hidden, **kw)
         found += [p for p in modules if p.key not in seen]
-    return review_order(found, n_proposals)
+    known = mark_explained_by_hidden(found, stepper.edges(), values, names, hidden)
+    return review_order(found, n_proposals, frozenset(known))

@@ -29,7 +29,7 @@ from engine.enrichment import attach_enrichment
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
 from explorer import gene_sets_box, network_panel, session_watch, state
-from explorer.confidence import MAX_REPLICATES, ConfidenceController, RunKey
+from explorer.confidence import GONE_SECONDS, MAX_REPLICATES, ConfidenceController, RunKey
 from explorer.confidence_tables import (  # noqa: F401 (the keys, for tests)
     KEY_EDGE_ABOVE,
     KEY_EDGE_SEARCH,
@@ -80,10 +80,11 @@ the edges above a threshold, by default estimated from the strengths themselves 
 
 def controller() -> ConfidenceController:
     """This session's controller (its cluster starts only with the first run, and is closed when
-    the browser tab has been closed a little while)."""
+    the browser tab has been gone a few minutes: explorer.session_watch.grace_seconds)."""
     ctl = state.get(CONTROLLER)
     if ctl is None:
-        ctl = ConfidenceController(alive=session_watch.connected_check())
+        grace = session_watch.grace_seconds(GONE_SECONDS)  # a socket blip keeps the run; a closed tab frees the cores
+        ctl = ConfidenceController(alive=session_watch.connected_check(), gone_seconds=grace)
         state.put(CONTROLLER, ctl)
     return ctl
 
@@ -325,6 +326,8 @@ def _results(result) -> None:
             if result.replicates
             else "Stopped before any replicate finished: there is nothing to show yet."
         )
+        if controller().gone_stopped:  # the watchdog: this tab was disconnected longer than the grace
+            st.caption(f"Stopped because this tab was disconnected for {controller().gone_seconds:.0f} s or more.")
     if result.failures:
         st.warning(result.failure_summary())
     if not result.replicates:

@@ -23,6 +23,7 @@ from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
+from explorer.hidden_known import known_status, known_text, network_text, overlap_of
 from explorer.hidden_plots import cluster_profiles_figure
 from explorer.long_action import STOPPED, action_bar, stop_button
 from explorer.member_heatmaps import member_correlations
@@ -87,7 +88,8 @@ HOW_TO_READ = """
   *z\\**, and re-learns the network by structural EM (the search may then keep, drop or add edges
   of the new variable). **Reject** removes the proposal from the list.
 - **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
-  or "odd"; with a regulator list, X is always a listed regulator (only those can be parents).
+  or "already H1" (most members are children of the accepted H1, or z\\* tracks it: not a new regulator;
+  listed after the new ones), or "odd"; with a regulator list, X is always a listed regulator.
 - **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).
@@ -174,7 +176,7 @@ def render() -> None:
     st.session_state[KEY_ASKED] = key[:3]
 
     st.caption(
-        f"Proposals for the current network ({len(stepper.edges())} edges, step {stepper.n_iter}). "
+        f"Proposals for the current network ({network_text(session)}). "
         "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
         "estimated to pay first, by the estimate; then by how much of their members' variance one common "
         "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "
@@ -182,7 +184,8 @@ def render() -> None:
         "in its own order on its own converged network and keeps one only when its realized observed-data score "
         "change is positive, so what it adds need not be rank 1 here."
         + (
-            f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members."
+            f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members (on/off steps, "
+            "genes shifted together in a few conditions, are not capped)."
             if dataset.n_vars > CAP_CLUSTERS_ABOVE
             else ""
         )
@@ -194,9 +197,10 @@ def render() -> None:
     else:
         listed = text.listed_regulators(session.regulators, dataset.covariates)  # the user's, not covariates
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
+        status = known_status(session.hidden_names())  # "already H1": an accepted H explains it
         if plain:
             st.dataframe(
-                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status_text),
+                proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status),
                 hide_index=True,
                 width="stretch",
                 column_config=proposal_columns(session.score_label),
@@ -241,6 +245,8 @@ def render() -> None:
             + carrier_text(prop, listed)
             + listed_text(prop, observed, dataset.names, listed)
         )
+        if (known := known_text(prop, overlap_of(session, prop))) is not None:
+            st.warning(known)  # an accepted H's own members, or close to it (engine.hidden.explained)
         if prop.flagged:
             st.warning(flag_text(prop))
         if prop.estimated_gain <= 0:
@@ -342,7 +348,9 @@ def _accepted_section(session) -> None:
 
 
 def _search_first_box(session) -> None:
-    """Step 0: the ideal profiles are the raw variables, so proposals stand in for plain edges."""
+    """Step 0: the ideal profiles are the raw variables, so proposals stand in for plain edges.
+    After the search the page asks before proposing again: listing them at once would let an Accept
+    clicked on the greyed-out list during the search accept a proposal of the new network unseen."""
     st.warning(
         "The network has not been searched yet (step 0). The ideal profiles are then the variables "
         "themselves, so a proposal here mostly stands in for edges the search would add, and its "

@@ -159,29 +159,29 @@ def _counters():
         width="content",
         help=f"The network score the search maximizes: {choice.name.upper()}, {choice.reason}.",
     )
-    work = (
-        " Counts all the work done so far: Undo takes a move back but keeps what was computed for it "
-        "(the scores stay cached, so stepping forward again costs nothing and adds nothing here)."
-    )
+    shown = session.main.shown_work  # the network shown: the work of moves Undo took back left out
+    work = " The work that reached the network shown (after Undo, the line below says what the undone moves cost)."
     row.metric(
         "Exact evaluations",
-        f"{stepper.n_exact:,}",
+        f"{shown.n_exact:,}",
         help="Candidate families fitted and scored exactly (eq. 2 of the paper)." + work,
         width="content",
     )
     row.metric(
         "Ranked candidates",
-        f"{stepper.n_ranked:,}",
+        f"{shown.n_ranked:,}",
         help="Candidates ranked by the cheap C1/C2 measures (ideal method only)." + work,
         width="content",
     )
     row.metric(
         "Search time",
-        text.duration(stepper.elapsed_s),
+        text.duration(shown.elapsed_s),
         help="Time the search itself spent in its steps, all steps together (the rest of a Step's wait "
         "is drawing the page: see the line below after a Step)." + work,
         width="content",
     )
+    if (undone := search_notes.undone_note(session.main)) is not None:
+        st.caption(undone)
     slot = st.empty()
     hidden = session.hidden_names()
     if hidden:
@@ -240,11 +240,10 @@ COMPARE_EDGE_WIDTH = 95
 def _logs() -> None:
     session = state.session()
     log = session.main.log
-    stepper = session.stepper
     if session.twin is None:
         st.subheader("Move log")
-        st.caption(search_notes.log_caption(stepper))
-        search_notes.first_move_caption(stepper)  # why the counters are not 0 before any move
+        st.caption(search_notes.log_caption(session.main))
+        search_notes.first_move_caption(session.main)  # why the counters are not 0 at Moves 0
         frame = plots.move_log_frame(log).iloc[::-1]
         # a plain frame, not a pandas Styler: nothing is shaded here, and marshalling a Styler
         # cost 0.3 s per redraw at 900 moves, paid after every chunk of a run (LOG_CONFIG formats)
@@ -266,14 +265,14 @@ def _logs() -> None:
     elif len(main_f):
         st.caption("The two searches have chosen the same moves so far.")
     left, right = st.columns(2)
-    for col, frame, step_r, method, key in (
-        (left, main_f, stepper, session.settings.method, "search_log"),
-        (right, twin_f, session.twin.stepper, session.other_method, "search_twin_log"),
+    for col, frame, track, method, key in (
+        (left, main_f, session.main, session.settings.method, "search_log"),
+        (right, twin_f, session.twin, session.other_method, "search_twin_log"),
     ):
         with col:
             who = "main" if key == "search_log" else "comparison"
             st.markdown(f"**{text.method_label(method)}** ({who})")
-            st.caption(search_notes.log_caption(step_r))
+            st.caption(search_notes.log_caption(track))
             st.dataframe(
                 plots.highlight_steps(frame.iloc[::-1], differ),
                 width="stretch",

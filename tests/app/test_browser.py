@@ -43,14 +43,16 @@ def _free_port() -> int:
 
 
 @contextlib.contextmanager
-def streamlit_server(port: int):
-    """A Streamlit server running the app on ``port`` (skips the test where Chromium or playwright is
+def streamlit_server(port: int, *options: str):
+    """A Streamlit server running the app on ``port`` with extra command-line ``options`` (e.g.
+    ``"--server.disconnectedSessionTTL", "15"``; skips the test where Chromium or playwright is
     missing); yields its base URL once healthy and stops it on exit."""
     if not CHROMIUM.exists():
         pytest.skip(f"{CHROMIUM} not found: install Debian's chromium to run the browser tests")
     pytest.importorskip("playwright.sync_api", reason="the playwright package is not installed")
     cmd = [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true"]
     cmd += ["--server.address", "127.0.0.1", "--server.port", str(port), "--browser.gatherUsageStats", "false"]
+    cmd += list(options)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     # the server's output goes to a file: an unread pipe fills up (Dask's worker logs, warnings) and
     # then blocks the server mid-page

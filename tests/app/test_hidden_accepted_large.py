@@ -107,3 +107,15 @@ def test_unsearched_large_network_says_search_first_before_propose():
     assert at.session_state[state.SESSION].stepper.n_iter > 0
     assert not any("has not been searched yet" in w for w in texts(at.warning))
     assert at.button(key="ip_hidden_propose").proto.type == "primary"
+
+
+def test_search_first_before_asking_leaves_the_propose_button():
+    """Not asked yet (the box above the button): after the search the page offers Propose, primary."""
+    x = sample(random_network(N_VARS, seed=0, expected_parents=1.0), 120, seed=1)
+    session = SearchSession(from_array(x, [f"g{i}" for i in range(N_VARS)]), None, "large")
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    at.button(key="ip_hidden_search_first").click().run()
+    assert not at.exception and session.stepper.n_iter > 0
+    assert at.button(key="ip_hidden_propose").proto.type == "primary"

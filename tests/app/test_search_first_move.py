@@ -28,8 +28,8 @@ def test_moves_0_says_why_the_counters_are_not_zero(small_data):
     assert "removal" not in note  # the empty network has no edge to remove
     at.button(key=state.W_STEP).click().run()
     assert not at.exception and not _notes(at)
-    at.button(key=state.W_UNDO).click().run()  # back at Moves 0, the counters keep the move's work
-    assert not at.exception and not _notes(at)
+    at.button(key=state.W_UNDO).click().run()  # back at Moves 0: the counters of the network shown
+    assert not at.exception and _notes(at) == [note]
 
 
 def test_greedy_fits_every_candidate(small_data):
