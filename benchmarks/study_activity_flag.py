@@ -1,0 +1,112 @@
+"""The activity flag (``engine/hidden/activity.py``) on every kept hidden variable of the seen genome
+generators (issue #22 item 5, session 16): is a flagged H a measured regulator's activity, and is a
+correct H ever flagged?
+
+``--hidden auto --max-hidden 3`` with the generator's regulator list (``genome_auto.fit_auto``), then
+per kept H: its children and realized gain, its largest |r| with what the generator planted
+(removed regulators, on/off drivers, unlisted factors; batch indicators on ``batch``), and the
+regulator report's ``activity`` (the observed parent sharing most of H's children, how many, the
+cosine of the two coefficient vectors over them, ``ACTIVITY`` when flagged). On ``relay``/``relay-null``
+also |r| of H's profile with that regulator's measurement noise (the generator knows it).
+
+Generators: ``module``, ``null``, ``count`` (``bench_regulators_genome.py``), ``pulse``, ``pulse-null``
+(``_pulse``), ``two``, ``two-null`` (``_holdout``), ``batch``, ``batch-null`` (``_batch``), ``relay``,
+``relay-null`` (``_relay``).
+
+Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_activity_flag.py --gen null --seeds 0-9
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+import bench_regulators_genome as genome
+import bench_regulators_genome_batch as batch
+import bench_regulators_genome_holdout as holdout
+import bench_regulators_genome_pulse as pulse
+import bench_regulators_genome_relay as relay
+import numpy as np
+from genome_auto import fit_auto, seed_range
+
+GENS = {
+    "module": lambda s: genome.generate(s, "module"),
+    "null": lambda s: genome.generate(s, "null"),
+    "count": lambda s: genome.generate(s, "count"),
+    "pulse": lambda s: pulse.generate(s, False),
+    "pulse-null": lambda s: pulse.generate(s, True),
+    "two": lambda s: holdout.generate(s, False),
+    "two-null": lambda s: holdout.generate(s, True),
+    "batch": lambda s: batch.generate(s, False),
+    "batch-null": lambda s: batch.generate(s, True),
+    "relay": lambda s: relay.generate(s, False),
+    "relay-null": lambda s: relay.generate(s, True),
+}
+TRACK = 0.9
+
+
+def planted(g: dict) -> tuple[np.ndarray, list[str]]:
+    """(M, k) profiles the generator planted and their names (R*, D, F for factors, B for batches)."""
+    cols, names = [], []
+    for key, tag in (("star", "R*"), ("removed", "R"), ("driver", "D"), ("drivers", "D"), ("factors", "F")):
+        v = g.get(key)
+        if v is None or (key == "removed" and "star" in g):
+            continue
+        v = np.asarray(v, dtype=float).reshape(len(g["labels"]), -1)
+        cols.append(v)
+        names += [f"{tag}{i + 1}" if v.shape[1] > 1 else tag for i in range(v.shape[1])]
+    if "batch" in g:
+        b = np.asarray(g["batch"])
+        for level in np.unique(b):
+            cols.append((b == level).astype(float)[:, None])
+            names.append(f"B{level}")
+    return (np.column_stack(cols) if cols else np.zeros((len(g["labels"]), 0))), names
+
+
+def _abs_r(a: np.ndarray, b: np.ndarray) -> float:
+    return 0.0 if np.std(b) == 0 else abs(float(np.corrcoef(a, b)[0, 1]))
+
+
+def run(gen: str, seed: int) -> list[str]:
+    g = GENS[gen](seed)
+    est, wall, cpu = fit_auto({**g, "removed": None}, f"{gen}-{seed}", seed)
+    hs = est.hidden_search_
+    prof_true, true_names = planted(g)
+    reports = {r.name: r for r in hs.report()}
+    rows = [f"{gen} {seed}: kept {len(hs.hidden)} ({cpu:.0f} s CPU)"]
+    for h in hs.hidden:
+        prof = hs.hidden_profile(h.name)
+        rep = reports[h.name]
+        rs = [_abs_r(prof, c) for c in prof_true.T]
+        j = int(np.argmax(rs)) if rs else -1
+        truth = f"{true_names[j]} {rs[j]:.2f}" if rs else "-"
+        act = rep.extra.get("activity")
+        text = "activity -"
+        if act:
+            text = (
+                f"activity {act['regulator']} {act['shared']}/{len(h.children)} cos {act['cosine']:+.2f}"
+                f"{' ACTIVITY' if act['flagged'] else ''}"
+            )
+            if "noise" in g and act["regulator"] in g["names"]:
+                x = g["names"].index(act["regulator"])
+                text += f" r(noise) {_abs_r(prof, g['noise'][:, x]):.2f}"
+        tracks = " TRACKS" if rs and rs[j] >= TRACK else ""
+        rows.append(
+            f"  {h.name} {len(h.children)} kids {h.realized_gain:+.1f} <- {','.join(rep.parents) or '-'} "
+            f"(R2 {rep.parents_r2:.2f}) | best planted {truth}{tracks} | {text}"
+        )
+    return rows
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--gen", choices=sorted(GENS), required=True)
+    ap.add_argument("--seeds", required=True)
+    args = ap.parse_args(argv)
+    print(f"# {args.gen} {args.seeds} load {os.getloadavg()[0]:.1f}", flush=True)
+    for seed in seed_range(args.seeds):
+        print("\n".join(run(args.gen, seed)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
