@@ -13,13 +13,21 @@ Generators: ``module``, ``null``, ``count`` (``bench_regulators_genome.py``), ``
 (``_pulse``), ``two``, ``two-null`` (``_holdout``), ``batch``, ``batch-null`` (``_batch``), ``relay``,
 ``relay-null`` (``_relay``).
 
+On a real table (``--table T.csv --regulators R.txt [--regulons S.csv]``: the files
+``bench_regulators_real.py`` writes, conditions x genes) the same read, with the children's best
+known regulon (one-sided hypergeometric p) in place of the planted profiles.
+
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_activity_flag.py --gen null --seeds 0-9
+      OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_activity_flag.py --table T.csv --regulators R.txt
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import sys
+import time
+from pathlib import Path
 
 import bench_regulators_genome as genome
 import bench_regulators_genome_batch as batch
@@ -27,7 +35,14 @@ import bench_regulators_genome_holdout as holdout
 import bench_regulators_genome_pulse as pulse
 import bench_regulators_genome_relay as relay
 import numpy as np
+import pandas as pd
 from genome_auto import fit_auto, seed_range
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from engine.enrichment import hypergeometric_p  # noqa: E402
+from engine.io import load_table  # noqa: E402
+from engine.learn import IdealParentSearch  # noqa: E402
 
 GENS = {
     "module": lambda s: genome.generate(s, "module"),
@@ -81,12 +96,8 @@ def run(gen: str, seed: int) -> list[str]:
         j = int(np.argmax(rs)) if rs else -1
         truth = f"{true_names[j]} {rs[j]:.2f}" if rs else "-"
         act = rep.extra.get("activity")
-        text = "activity -"
+        text = _activity_text(rep, len(h.children))
         if act:
-            text = (
-                f"activity {act['regulator']} {act['shared']}/{len(h.children)} cos {act['cosine']:+.2f}"
-                f"{' ACTIVITY' if act['flagged'] else ''}"
-            )
             if "noise" in g and act["regulator"] in g["names"]:
                 x = g["names"].index(act["regulator"])
                 text += f" r(noise) {_abs_r(prof, g['noise'][:, x]):.2f}"
@@ -98,11 +109,59 @@ def run(gen: str, seed: int) -> list[str]:
     return rows
 
 
+def _activity_text(rep, n_children: int) -> str:
+    act = rep.extra.get("activity")
+    if not act:
+        return "activity -"
+    flag = " ACTIVITY" if act["flagged"] else ""
+    return f"activity {act['regulator']} {act['shared']}/{n_children} cos {act['cosine']:+.2f}{flag}"
+
+
+def run_table(table: str, regulators: str, regulons: str | None) -> list[str]:
+    """The read of :func:`run` on a real table, regulons in place of planted profiles."""
+    ds = load_table(table)
+    regs = [x.strip() for x in Path(regulators).read_text().splitlines() if x.strip()]
+    sets: dict[str, set[str]] = {}
+    if regulons:
+        for row in pd.read_csv(regulons).itertuples(index=False):
+            sets.setdefault(str(row[0]), set()).add(str(row[1]))
+    est = IdealParentSearch(hidden="auto", max_hidden=3, regulators=regs, random_state=0)
+    c0 = time.process_time()
+    est.fit(ds)
+    hs = est.hidden_search_
+    reports = {r.name: r for r in hs.report()}
+    universe = set(ds.names)
+    rows = [f"{Path(table).name}: kept {len(hs.hidden)} ({time.process_time() - c0:.0f} s CPU)"]
+    for h in hs.hidden:
+        rep, kids = reports[h.name], set(h.children)
+        best = "-"
+        if sets:
+            ps = {
+                name: (hypergeometric_p(len(kids & s), len(s & universe), len(kids), len(universe)), len(kids & s), s)
+                for name, s in sets.items()
+                if kids & s
+            }
+            name = min(ps, key=lambda k: ps[k][0]) if ps else None
+            best = f"{name} {ps[name][1]}/{len(ps[name][2] & universe)} p {ps[name][0]:.0e}" if name else "-"
+        rows.append(
+            f"  {h.name} {len(kids)} kids {h.realized_gain:+.1f} <- {','.join(rep.parents) or '-'} "
+            f"(R2 {rep.parents_r2:.2f}) | best regulon {best} | {_activity_text(rep, len(kids))}"
+        )
+    return rows
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gen", choices=sorted(GENS), required=True)
-    ap.add_argument("--seeds", required=True)
+    ap.add_argument("--gen", choices=sorted(GENS))
+    ap.add_argument("--seeds")
+    ap.add_argument("--table")
+    ap.add_argument("--regulators")
+    ap.add_argument("--regulons")
     args = ap.parse_args(argv)
+    if args.table:
+        print(f"# {args.table} load {os.getloadavg()[0]:.1f}", flush=True)
+        print("\n".join(run_table(args.table, args.regulators, args.regulons)), flush=True)
+        return
     print(f"# {args.gen} {args.seeds} load {os.getloadavg()[0]:.1f}", flush=True)
     for seed in seed_range(args.seeds):
         print("\n".join(run(args.gen, seed)), flush=True)
