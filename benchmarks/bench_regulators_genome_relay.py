@@ -42,7 +42,8 @@ its parents (``H <- T``); **D recovered** = a kept H with |r(H, D)| >= 0.9; the 
 kept H or the top-ranked proposal, ``*`` on heat conditions; CPU and wall seconds. A kept H is
 ``FALSE`` when below |r| 0.5 with R*, D and every unlisted factor and neither R*'s module nor D's
 genes are enriched among its children (an H on the curved part of R*'s responses, whose children are
-R*'s genes, is marked ``CURVE``, not false).
+R*'s genes, is marked ``CURVE``, not false; one the regulator report reads as a listed TF's activity
+beyond its measured level, ``engine/hidden/activity.py``, is marked ``ACTIVITY`` and counted apart).
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_relay.py \\
           --gen relay|relay-null [--seeds 1500-1509]
@@ -249,12 +250,15 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
     kept = kept_of(est.hidden_search_, {**g, "removed": profiles})
     props = top_proposals(est)
     on, universe = set(g["on"]), len(g["names"])
-    rows, t = [], {"kept": len(kept), "false": 0, "listed": 0, "cpu": cpu, "enriched": False, "relayed": False}
+    rows, t = [], {"kept": len(kept), "false": 0, "listed": 0, "activity": 0, "cpu": cpu}
+    t |= {"enriched": False, "relayed": False}
     for h in kept:
         overlap, p = _overlap(h.children, g["module"], universe)
         mark = ""
         if g["null"] and h.r[0] >= TRACK:
             mark, t["listed"] = " LISTED", t["listed"] + 1
+        elif h.activity and max(h.r) < TRACK:  # named by the report: a listed TF's activity
+            mark, t["activity"] = f" ACTIVITY {h.activity}", t["activity"] + 1
         elif g["null"] or max(h.r) < NOTHING:
             planted = p < ENRICHED or _enriched(h.children, g["targets"][0], universe)
             mark, t["false"] = (" CURVE", t["false"]) if planted else (" FALSE", t["false"] + 1)
@@ -301,12 +305,17 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
 
 
 def summary(name: str, tallies: list[dict]) -> str:
-    """The closing line: ``bench_regulators_genome_pulse.summary``'s, and on ``relay`` how often
+    """The closing line: ``bench_regulators_genome_pulse.summary``'s, the Hs read as a listed TF's
+    activity (``ACTIVITY``) and the seeds with a false H left unnamed, and on ``relay`` how often
     R*'s H had its module enriched among its children and the relaying TF as a parent."""
+    n = len(tallies)
     text = pulse_summary(name, tallies)
+    text += (
+        f"; read as a listed TF's activity {sum(t['activity'] for t in tallies)} Hs; "
+        f"a false H not so named on {sum(t['false'] > 0 for t in tallies)}/{n}"
+    )
     if name.endswith("-null"):
         return text
-    n = len(tallies)
     return (
         f"{text}; R*'s H with its module enriched (p < {ENRICHED:g}) on {sum(t['enriched'] for t in tallies)}/{n}, "
         f"with the relaying TF as a parent on {sum(t['relayed'] for t in tallies)}/{n}"
