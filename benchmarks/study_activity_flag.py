@@ -6,7 +6,9 @@ correct H ever flagged?
 per kept H: its children and realized gain, its largest |r| with what the generator planted
 (removed regulators, on/off drivers, unlisted factors; batch indicators on ``batch``), and the
 regulator report's ``activity`` (the observed parent sharing most of H's children, how many, the
-cosine of the two coefficient vectors over them, ``ACTIVITY`` when flagged). On ``relay``/``relay-null``
+cosine of the two coefficient vectors over them, ``ACTIVITY`` when flagged) and ``nonlinear`` (the
+parent whose cubic best explains H's profile, R^2 of the cubic and of the line, the corrected p of the
+curvature, ``CURVE`` when flagged). On ``relay``/``relay-null``
 also |r| of H's profile with that regulator's measurement noise (the generator knows it).
 
 Generators: ``module``, ``null``, ``count`` (``bench_regulators_genome.py``), ``pulse``, ``pulse-null``
@@ -114,7 +116,12 @@ def _activity_text(rep, n_children: int) -> str:
     if not act:
         return "activity -"
     flag = " ACTIVITY" if act["flagged"] else ""
-    return f"activity {act['regulator']} {act['shared']}/{n_children} cos {act['cosine']:+.2f}{flag}"
+    text = f"activity {act['regulator']} {act['shared']}/{n_children} cos {act['cosine']:+.2f}{flag}"
+    cur = rep.extra.get("nonlinear")
+    if cur:
+        text += f" | curve {cur['regulator']} R2 {cur['r2']:.2f} (line {cur['linear_r2']:.2f}, p {cur['p']:.0e})"
+        text += " CURVE" if cur["flagged"] else ""
+    return text
 
 
 def run_table(table: str, regulators: str, regulons: str | None) -> list[str]:

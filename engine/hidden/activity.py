@@ -25,8 +25,19 @@ from a fit to a benchmark. It is a flag for a person to read ("H tracks fnrA's a
 measured level"), not a keep rule: the score's gain is real. Measured on the genome generators in
 docs/decisions/genome-null-what-false-hs-track.md.
 
+A second reading, :func:`nonlinear_match`: **H is a non-linear function of X**. When X's targets
+respond to it through a threshold or a saturating curve, the linear families ``T_i <- X`` leave
+``f_i(X) - b_i X`` in each target, shared where the curves are alike, and an H pays for it; its
+profile is then nearly a function of X with no linear part (the linear part is in X's own edges). The
+test regresses H's profile on ``X, X^2, X^3`` (standardized X, intercept) for every candidate X and
+asks the quadratic and cubic terms for an extra-sum-of-squares F test, Bonferroni-corrected over
+the candidates at :data:`ALPHA` (the level of :func:`.tracking.chance_corr`); flagged when that
+holds and the cubic fit explains at least :data:`MIN_CURVE_R2` (half) of the profile's variance.
+H's children would then be better served by X through a non-linear CPD (``--cpd sigmoid``) than
+by a new regulator.
+
 Not checked: that X is a listed regulator (any observed parent qualifies; callers may restrict),
-and nothing is refitted: the coefficients are the network's as fitted.
+and nothing in the network is refitted: the coefficients are the network's as fitted.
 """
 
 from __future__ import annotations
@@ -36,8 +47,19 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
+from scipy.stats import f as f_dist
 
-__all__ = ["MIN_COSINE", "MIN_SHARE", "MIN_SHARED", "ActivityMatch", "activity_match"]
+__all__ = [
+    "ALPHA",
+    "MIN_COSINE",
+    "MIN_CURVE_R2",
+    "MIN_SHARE",
+    "MIN_SHARED",
+    "ActivityMatch",
+    "NonlinearMatch",
+    "activity_match",
+    "nonlinear_match",
+]
 
 #: X must be a parent of at least this share of H's children ...
 MIN_SHARE = 0.5
@@ -45,6 +67,10 @@ MIN_SHARE = 0.5
 MIN_SHARED = 5
 #: |cosine| of H's and X's coefficients over the shared children for the flag
 MIN_COSINE = 0.8
+#: family-wise level of the non-linear test (as :data:`.tracking.ALPHA`)
+ALPHA = 0.05
+#: share of H's profile variance a cubic in X must explain for the non-linear flag
+MIN_CURVE_R2 = 0.5
 
 
 @dataclass(frozen=True)
@@ -106,3 +132,55 @@ def activity_match(
     n_shared, share, cos = int(shared[j]), float(shared[j] / kids.size), float(cosine[j])
     flagged = n_shared >= MIN_SHARED and share >= MIN_SHARE and abs(cos) >= MIN_COSINE
     return ActivityMatch(str(names[cand[j]]), n_shared, share, cos if math.isfinite(cos) else 0.0, flagged)
+
+
+@dataclass(frozen=True)
+class NonlinearMatch:
+    """The candidate X whose cubic ``X, X^2, X^3`` explains most of H's profile: its name, the
+    cubic's R^2 and the straight line's, the Bonferroni-corrected p of the quadratic and cubic
+    terms (F test), and whether that makes H a non-linear function of X (``flagged``)."""
+
+    regulator: str
+    r2: float
+    linear_r2: float
+    p: float
+    flagged: bool
+
+    def to_dict(self) -> dict:
+        return asdict(self)
+
+
+def _r2(y: np.ndarray, design: np.ndarray) -> np.ndarray:
+    """R^2 of ``y`` (M,), centred, on each candidate's columns ``design`` (C, M, k) plus an
+    intercept, by the normal equations (centred columns; a singular candidate gets 0)."""
+    d = design - design.mean(axis=1, keepdims=True)
+    gram = np.einsum("cmk,cml->ckl", d, d) + 1e-12 * np.eye(d.shape[2])
+    xty = np.einsum("cmk,m->ck", d, y)
+    beta = np.linalg.solve(gram, xty[..., None])[..., 0]
+    return np.clip(np.einsum("ck,ck->c", beta, xty) / (y @ y), 0.0, 1.0)
+
+
+def nonlinear_match(
+    profile: np.ndarray, values: np.ndarray, names: Sequence[str], candidates: Sequence[int]
+) -> NonlinearMatch | None:
+    """:class:`NonlinearMatch` of H's ``profile`` (M,) against the columns ``candidates`` of
+    ``values`` (M, n) named ``names`` (see the module docstring). None without candidates, with
+    fewer than 8 instances (the F test's residual needs M - 4 degrees of freedom to mean anything)
+    or a constant profile."""
+    y = np.asarray(profile, dtype=float)
+    cand = np.asarray(list(candidates), dtype=int)
+    m = y.size
+    y = y - y.mean()
+    if cand.size == 0 or m < 8 or y @ y <= 0:
+        return None
+    x = np.asarray(values, dtype=float)[:, cand].T  # (C, M)
+    sd = x.std(axis=1, keepdims=True)
+    x = (x - x.mean(axis=1, keepdims=True)) / np.where(sd > 0, sd, 1.0)
+    cubic = _r2(y, np.stack([x, x**2, x**3], axis=2))
+    line = _r2(y, x[..., None])
+    j = int(np.argmax(cubic))
+    df = m - 4
+    f_stat = ((cubic[j] - line[j]) / 2) / max((1.0 - cubic[j]) / df, 1e-300)
+    p = float(min(1.0, f_dist.sf(f_stat, 2, df) * cand.size))
+    flagged = p < ALPHA and cubic[j] >= MIN_CURVE_R2
+    return NonlinearMatch(str(names[cand[j]]), float(cubic[j]), float(line[j]), p, bool(flagged))

@@ -141,3 +141,67 @@ class TestInTheReport:
         (rep,) = regulator_report(names, 7, coef, np.ones(n), values)
         assert not rep.extra["activity"]["flagged"]
         assert report_table([rep])["activity_of"].isna().all()
+        # the profile a curve of X (an observed parent): nonlinear_in names it
+        x = (values[:, 0] - values[:, 0].mean()) / values[:, 0].std()
+        values[:, 7] = np.tanh(3.0 * x) - 0.6 * x
+        (rep,) = regulator_report(names, 7, coef, np.ones(n), values)
+        cur = rep.extra["nonlinear"]
+        assert cur["regulator"] == "X" and cur["flagged"] and rep.to_dict()["nonlinear"] == cur
+        cell = report_table([rep])["nonlinear_in"].iloc[0]
+        assert cell == f"X (R^2 {cur['r2']:.2f}, linear {cur['linear_r2']:.2f})"
+
+
+def _loop_curve(profile, values, cand):
+    """Independent recomputation of the non-linear test: lstsq per candidate, scipy's F."""
+    from scipy.stats import f
+
+    y = profile - profile.mean()
+    m = y.size
+    best = None
+    for j in cand:
+        x = (values[:, j] - values[:, j].mean()) / values[:, j].std()
+        fits = []
+        for cols in ([x], [x, x**2, x**3]):
+            a = np.column_stack([np.ones(m), *cols])
+            res = y - a @ np.linalg.lstsq(a, y, rcond=None)[0]
+            fits.append(1.0 - res @ res / (y @ y))
+        if best is None or fits[1] > best[1]:
+            best = (j, fits[1], fits[0])
+    j, r2, lin = best
+    p = min(1.0, f.sf(((r2 - lin) / 2) / ((1 - r2) / (m - 4)), 2, m - 4) * len(cand))
+    return j, r2, lin, p
+
+
+class TestNonlinearMatch:
+    @pytest.mark.parametrize("seed", range(4))
+    def test_against_loops(self, seed):
+        from engine.hidden.activity import nonlinear_match
+
+        rng = np.random.default_rng(seed)
+        m, n = 27, 40
+        values = rng.normal(size=(m, n))
+        profile = np.tanh(2.0 * values[:, 5]) - 0.7 * values[:, 5] + 0.3 * rng.normal(size=m)
+        cand = list(range(0, n, 2))  # every other column
+        got = nonlinear_match(profile, values, [f"v{i}" for i in range(n)], cand)
+        j, r2, lin, p = _loop_curve(profile, values, cand)
+        assert got.regulator == f"v{j}"
+        assert got.r2 == pytest.approx(r2, abs=1e-9) and got.linear_r2 == pytest.approx(lin, abs=1e-9)
+        assert got.p == pytest.approx(p, rel=1e-6, abs=1e-12)
+
+    def test_curve_flagged_noise_and_line_not(self):
+        from engine.hidden.activity import nonlinear_match
+
+        rng = np.random.default_rng(3)
+        m, n = 27, 100
+        values = rng.normal(size=(m, n))
+        x = (values[:, 7] - values[:, 7].mean()) / values[:, 7].std()
+        names = [f"v{i}" for i in range(n)]
+        curve = 1.0 / (1.0 + np.exp(-4.0 * (x - 0.3))) - 0.4 * x + 0.05 * rng.normal(size=m)
+        got = nonlinear_match(curve, values, names, range(n))
+        assert got.regulator == "v7" and got.flagged and got.r2 > 0.5
+        noise = nonlinear_match(rng.normal(size=m), values, names, range(n))
+        assert not noise.flagged
+        line = nonlinear_match(2.0 * x + 0.1 * rng.normal(size=m), values, names, range(n))
+        assert line.regulator == "v7" and line.r2 > 0.9 and not line.flagged  # straight: no curvature
+        assert nonlinear_match(curve, values, names, []) is None
+        assert nonlinear_match(curve[:6], values[:6], names, range(n)) is None
