@@ -13,7 +13,8 @@ also |r| of H's profile with that regulator's measurement noise (the generator k
 
 Generators: ``module``, ``null``, ``count`` (``bench_regulators_genome.py``), ``pulse``, ``pulse-null``
 (``_pulse``), ``two``, ``two-null`` (``_holdout``), ``batch``, ``batch-null`` (``_batch``), ``relay``,
-``relay-null`` (``_relay``).
+``relay-null`` (``_relay``), and ``relay-null-tfnoise`` (``-hetero``): relay-null with the listed TFs
+measured exactly (and each gene's noise fixed at its mean level), where only R*'s curves are left.
 
 On a real table (``--table T.csv --regulators R.txt [--regulons S.csv]``: the files
 ``bench_regulators_real.py`` writes, conditions x genes) the same read, with the children's best
@@ -58,6 +59,10 @@ GENS = {
     "batch-null": lambda s: batch.generate(s, True),
     "relay": lambda s: relay.generate(s, False),
     "relay-null": lambda s: relay.generate(s, True),
+    # the diagnosis' switches (study_relay_null.py): listed TFs measured exactly, and also without
+    # level-dependent noise, so that only the curves of R*'s module are left
+    "relay-null-tfnoise": lambda s: relay.generate(s, True, off=frozenset({"tfnoise"})),
+    "relay-null-tfnoise-hetero": lambda s: relay.generate(s, True, off=frozenset({"tfnoise", "hetero"})),
 }
 TRACK = 0.9
 
