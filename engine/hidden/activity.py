@@ -37,7 +37,17 @@ H's children would then be better served by X through a non-linear CPD (``--cpd 
 by a new regulator.
 
 Not checked: that X is a listed regulator (any observed parent qualifies; callers may restrict),
-and nothing in the network is refitted: the coefficients are the network's as fitted.
+and nothing in the network is refitted: the coefficients are the network's as fitted. An H that
+*replaces* X (X its child, X's targets no longer X's children) has no shared children to compare and
+is not read as X's activity.
+
+References
+----------
+.. [1] Liao J. C. et al. (2003). Network component analysis: reconstruction of regulatory signals in
+       biological systems. PNAS 100(26), 15522-15527. https://doi.org/10.1073/pnas.2136632100
+       (a TF's activity estimated from its targets, as distinct from its mRNA level)
+.. [2] Elidan G., Nachman I., Friedman N. (2007). "Ideal Parent" structure learning for continuous
+       variable Bayesian networks. JMLR 8, 1799-1833 (hidden variables, section 5).
 """
 
 from __future__ import annotations
