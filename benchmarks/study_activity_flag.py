@@ -6,10 +6,11 @@ correct H ever flagged?
 per kept H: its children and realized gain, its largest |r| with what the generator planted
 (removed regulators, on/off drivers, unlisted factors; batch indicators on ``batch``), and the
 regulator report's ``activity`` (the observed parent sharing most of H's children, how many, the
-cosine of the two coefficient vectors over them, ``ACTIVITY`` when flagged) and ``nonlinear`` (the
-parent whose cubic best explains H's profile, R^2 of the cubic and of the line, the corrected p of the
-curvature, ``CURVE`` when flagged). On ``relay``/``relay-null``
-also |r| of H's profile with that regulator's measurement noise (the generator knows it).
+cosine of the two coefficient vectors over them, ``ACTIVITY`` when flagged) and
+``activity.nonlinear_match``, measured here only (the parent whose cubic best explains H's
+profile, R^2 of the cubic and of the line, the corrected p of the curvature, ``CURVE`` when
+flagged). On ``relay``/``relay-null`` also |r| of H's profile with that regulator's measurement
+noise (the generator knows it).
 
 Generators: ``module``, ``null``, ``count`` (``bench_regulators_genome.py``), ``pulse``, ``pulse-null``
 (``_pulse``), ``two``, ``two-null`` (``_holdout``), ``batch``, ``batch-null`` (``_batch``), ``relay``,
@@ -44,6 +45,7 @@ from genome_auto import fit_auto, seed_range
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from engine.enrichment import hypergeometric_p  # noqa: E402
+from engine.hidden.activity import nonlinear_match  # noqa: E402
 from engine.io import load_table  # noqa: E402
 from engine.learn import IdealParentSearch  # noqa: E402
 
@@ -103,7 +105,7 @@ def run(gen: str, seed: int) -> list[str]:
         j = int(np.argmax(rs)) if rs else -1
         truth = f"{true_names[j]} {rs[j]:.2f}" if rs else "-"
         act = rep.extra.get("activity")
-        text = _activity_text(rep, len(h.children))
+        text = _activity_text(rep, len(h.children), _curve(hs, h.name))
         if act:
             if "noise" in g and act["regulator"] in g["names"]:
                 x = g["names"].index(act["regulator"])
@@ -116,13 +118,21 @@ def run(gen: str, seed: int) -> list[str]:
     return rows
 
 
-def _activity_text(rep, n_children: int) -> str:
+def _curve(hs, name: str) -> dict | None:
+    """``activity.nonlinear_match`` of H ``name`` against the network's observed parents (not in the
+    report: measured here only)."""
+    par, n_obs = hs.em.params(), hs.n_observed
+    regs = np.flatnonzero((par.coef[:n_obs] != 0).any(axis=1))
+    cur = nonlinear_match(hs.em.mean[:, hs.names.index(name)], hs.em.mean, hs.names, regs)
+    return None if cur is None else cur.to_dict()
+
+
+def _activity_text(rep, n_children: int, cur: dict | None = None) -> str:
     act = rep.extra.get("activity")
     if not act:
         return "activity -"
     flag = " ACTIVITY" if act["flagged"] else ""
     text = f"activity {act['regulator']} {act['shared']}/{n_children} cos {act['cosine']:+.2f}{flag}"
-    cur = rep.extra.get("nonlinear")
     if cur:
         text += f" | curve {cur['regulator']} R2 {cur['r2']:.2f} (line {cur['linear_r2']:.2f}, p {cur['p']:.0e})"
         text += " CURVE" if cur["flagged"] else ""
@@ -157,7 +167,7 @@ def run_table(table: str, regulators: str, regulons: str | None) -> list[str]:
             best = f"{name} {ps[name][1]}/{len(ps[name][2] & universe)} p {ps[name][0]:.0e}" if name else "-"
         rows.append(
             f"  {h.name} {len(kids)} kids {h.realized_gain:+.1f} <- {','.join(rep.parents) or '-'} "
-            f"(R2 {rep.parents_r2:.2f}) | best regulon {best} | {_activity_text(rep, len(kids))}"
+            f"(R2 {rep.parents_r2:.2f}) | best regulon {best} | {_activity_text(rep, len(kids), _curve(hs, h.name))}"
         )
     return rows
 

@@ -70,19 +70,14 @@ def report_support(result, quiet: bool) -> None:
 
 
 def _say_readings(h: dict) -> None:
-    """A kept H read as a measured regulator's activity, or as a curve of one
-    (``engine/hidden/activity.py``): one line each, when flagged."""
-    name, act, cur = h["name"], h.get("activity"), h.get("nonlinear")
+    """A kept H read as a measured regulator's activity (``engine/hidden/activity.py``): one line,
+    when flagged."""
+    name, act = h["name"], h.get("activity")
     if act and act.get("flagged"):
         say(
             f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "
             f"parent with coefficients in proportion to {name}'s (cosine {act['cosine']:+.2f}): read {name} as "
             f"{act['regulator']}'s activity beyond its measured level"
-        )
-    if cur and cur.get("flagged"):
-        say(
-            f"  {name}: its profile is a curve of {cur['regulator']} (cubic R^2 {cur['r2']:.2f}, straight line "
-            f"{cur['linear_r2']:.2f}): its children may respond to {cur['regulator']} non-linearly (--cpd sigmoid)"
         )
 
 

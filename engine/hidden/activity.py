@@ -34,7 +34,10 @@ asks the quadratic and cubic terms for an extra-sum-of-squares F test, Bonferron
 the candidates at :data:`ALPHA` (the level of :func:`.tracking.chance_corr`); flagged when that
 holds and the cubic fit explains at least :data:`MIN_CURVE_R2` (half) of the profile's variance.
 H's children would then be better served by X through a non-linear CPD (``--cpd sigmoid``) than
-by a new regulator.
+by a new regulator. Measured, not in the report: it names the curve Hs it was built for (cubic R^2
+0.73-0.89) but also, at R^2 0.53-0.61, Hs of a batch table and of a real *E. coli* table by
+unrelated regulators (the cubic terms lean on one or two extreme conditions), so it is used by the
+study scripts only (docs/decisions/genome-null-what-false-hs-track.md).
 
 Not checked: that X is a listed regulator (any observed parent qualifies; callers may restrict),
 and nothing in the network is refitted: the coefficients are the network's as fitted. An H that

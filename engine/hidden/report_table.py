@@ -22,9 +22,6 @@ by child as well as by H:
 * ``activity_of``: when H's coefficients on its children are those of one observed parent of most
   of them, scaled (:mod:`.activity`), that parent, ``"asoL (54 of 59 children, cosine -0.96)"``: H is
   read as the part of that regulator's activity its measured level misses; empty otherwise;
-  ``nonlinear_in``: when H's profile is a non-linear function of one observed parent (a cubic in
-  it explains most of the profile, the curvature significant over all of them: :mod:`.activity`),
-  that parent, ``"zmdS (R^2 0.89, linear 0.01)"``: H's children may respond to it through a curve;
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -63,7 +60,6 @@ REPORT_TABLE_COLUMNS = [
     "explained_by",
     "explained_corr",
     "activity_of",
-    "nonlinear_in",
     "enriched_sets",
 ]
 
@@ -107,14 +103,6 @@ def _activity(r: RegulatorReport) -> str | None:
     return f"{act['regulator']} ({act['shared']} of {n} children, cosine {act['cosine']:+.2f})"
 
 
-def _nonlinear(r: RegulatorReport) -> str | None:
-    """The ``nonlinear_in`` cell of ``r`` (see the module docstring), None when not flagged."""
-    cur = r.extra.get("nonlinear")
-    if not cur or not cur["flagged"]:
-        return None
-    return f"{cur['regulator']} (R^2 {cur['r2']:.2f}, linear {cur['linear_r2']:.2f})"
-
-
 def report_table(
     reports: Sequence[RegulatorReport],
     values: np.ndarray | None = None,
@@ -143,7 +131,6 @@ def report_table(
             "explained_by": by,
             "explained_corr": corr,
             "activity_of": _activity(r),
-            "nonlinear_in": _nonlinear(r),
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [

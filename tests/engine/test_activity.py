@@ -141,14 +141,6 @@ class TestInTheReport:
         (rep,) = regulator_report(names, 7, coef, np.ones(n), values)
         assert not rep.extra["activity"]["flagged"]
         assert report_table([rep])["activity_of"].isna().all()
-        # the profile a curve of X (an observed parent): nonlinear_in names it
-        x = (values[:, 0] - values[:, 0].mean()) / values[:, 0].std()
-        values[:, 7] = np.tanh(3.0 * x) - 0.6 * x
-        (rep,) = regulator_report(names, 7, coef, np.ones(n), values)
-        cur = rep.extra["nonlinear"]
-        assert cur["regulator"] == "X" and cur["flagged"] and rep.to_dict()["nonlinear"] == cur
-        cell = report_table([rep])["nonlinear_in"].iloc[0]
-        assert cell == f"X (R^2 {cur['r2']:.2f}, linear {cur['linear_r2']:.2f})"
 
 
 def _loop_curve(profile, values, cand):
