@@ -42,7 +42,8 @@ its parents (``H <- T``); **D recovered** = a kept H with |r(H, D)| >= 0.9; the 
 kept H or the top-ranked proposal, ``*`` on heat conditions; CPU and wall seconds. A kept H is
 ``FALSE`` when below |r| 0.5 with R*, D and every unlisted factor and neither R*'s module nor D's
 genes are enriched among its children (an H on the curved part of R*'s responses, whose children are
-R*'s genes, is marked ``CURVE``, not false).
+R*'s genes, is marked ``CURVE``, not false; one the regulator report reads as a listed TF's activity
+beyond its measured level, ``engine/hidden/activity.py``, is marked ``ACTIVITY`` and counted apart).
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_relay.py \\
           --gen relay|relay-null [--seeds 1500-1509]
@@ -128,13 +129,19 @@ def _response(rng: np.random.Generator, star: np.ndarray) -> tuple[np.ndarray, s
     return _z(np.tanh(star / rng.uniform(0.4, 0.9))), "saturating"
 
 
-def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
+def generate(seed: int, null: bool = False, n_cols: int | None = None, off: frozenset[str] = frozenset()) -> dict:
     """One table: ``values`` (M x columns, log2 intensities with NaN cells), ``names``, ``labels``,
     ``regulators`` (the list, absent names included), ``absent``, ``star`` (R*'s activity),
     ``star_name``, ``relay`` (T's name), ``drivers`` ((M, 1): D), ``factors``, ``module``,
     ``targets`` ([D's genes]), ``responses`` (per module gene), ``on`` (heat conditions),
     ``activity`` ((M, TFs): every TF's activity, R* first, as ``tf_names``), ``tf_names``, ``null``.
-    ``n_cols`` overrides the drawn table width (smoke tests)."""
+    ``n_cols`` overrides the drawn table width (smoke tests). ``off`` switches ingredients off for
+    the session-16 diagnosis (``study_relay_null.py``), every other draw unchanged: ``curves``
+    (module genes linear in R*), ``hetero`` (each gene's noise sd fixed at its mean level),
+    ``groups`` (the condition factors drawn per condition, no replicate-group level),
+    ``missing`` (no missing cells), ``tfnoise`` (the listed TFs measured without noise). The
+    diagnosis keys: ``noise`` (M x columns, the measurement noise of the returned columns) and
+    ``n_targets`` (per returned listed TF, how many genes it drives)."""
     rng = np.random.default_rng([seed, 29])
     m, n_tab, n_list = int(rng.integers(20, 41)), int(rng.integers(2000, 3001)), int(rng.integers(80, 151))
     n_tab = n_tab if n_cols is None else n_cols
@@ -142,7 +149,10 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
     n_tf = n_list - n_absent  # listed and measured, R* apart
     labels, group, on = _conditions(rng, m)
     k = int(rng.integers(3, 7))
-    fac = _z(0.8 * rng.normal(size=(group.max() + 1, k))[group] + 0.6 * rng.normal(size=(m, k)))
+    g_fac = rng.normal(size=(group.max() + 1, k))[group]
+    if "groups" in off:  # the same draws, each condition its own level
+        g_fac = np.random.default_rng([seed, 29, 9]).normal(size=(m, k))
+    fac = _z(0.8 * g_fac + 0.6 * rng.normal(size=(m, k)))
     tf, relay, _ = _tfs(rng, fac, n_tf + 1)
     drv = (on * rng.uniform(0.8, 1.0, size=m))[:, None]
     n_other = n_tab - n_tf
@@ -154,18 +164,19 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
     hub /= hub.sum()
     in_mod = set(module.tolist())
     sig, unlisted, responses = np.empty((m, n_other)), np.zeros((m, n_other)), {}
+    n_targets = np.zeros(n_tf + 1, dtype=int)
     for g in range(n_other):
         if g in in_mod:
             resp, responses[g] = _response(rng, tf[:, 0])
+            resp = _z(tf[:, 0]) if "curves" in off else resp
             x = rng.choice([-1, 1], p=[0.3, 0.7]) * rng.uniform(0.8, 1.6) * resp
             if rng.random() < 1 / 3:
                 x += rng.uniform(0.2, 0.5) * rng.choice([-1, 1]) * tf[:, rng.choice(listed)]
         else:
             n_pa = 0 if rng.random() < 0.1 else int(rng.integers(1, 4))
-            x = sum(
-                (rng.uniform(0.3, 1.0) * rng.choice([-1, 1]) * tf[:, p] for p in rng.choice(listed, n_pa, False, hub)),
-                np.zeros(m),
-            )
+            pas = rng.choice(listed, n_pa, False, hub)
+            n_targets[pas] += 1
+            x = sum((rng.uniform(0.3, 1.0) * rng.choice([-1, 1]) * tf[:, p] for p in pas), np.zeros(m))
             amp = rng.uniform(0.4, 1.2)
             x = amp * x
             if rng.random() < 0.25:
@@ -180,18 +191,26 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
         cols = n_tf + 1 + targets
         spread = np.sqrt(clean[:, cols].var(axis=0) + np.mean(noise_sd(clean[:, cols], base[cols]) ** 2, axis=0))
         clean[:, cols] += drv * size * spread
-    values = clean + rng.normal(size=clean.shape) * noise_sd(clean, base)
+    sd = noise_sd(np.broadcast_to(clean.mean(axis=0), clean.shape) if "hetero" in off else clean, base)
+    noise = rng.normal(size=clean.shape) * sd
+    if "tfnoise" in off:
+        noise[:, : n_tf + 1] = 0.0
+    values = clean + noise
     weight = np.exp(-(clean - 4.0) / 1.5).ravel()
     miss = np.random.default_rng([seed, 29, 1])  # apart: the null's weights differ, its names must not
     cells = miss.choice(values.size, size=int(round(MISSING * values.size)), replace=False, p=weight / weight.sum())
-    values.flat[cells] = np.nan
+    if "missing" not in off:
+        values.flat[cells] = np.nan
     names = _names(np.random.default_rng([seed, 29, 2]), n_tf + 1 + n_other + n_absent)
     tf_names, gene_names, absent = names[: n_tf + 1], names[n_tf + 1 : n_tf + 1 + n_other], names[-n_absent:]
     keep = np.arange(n_tf + 1) if null else listed
     regulators = [tf_names[j] for j in keep] + absent
     np.random.default_rng([seed, 29, 3]).shuffle(regulators)
+    cols = np.concatenate([keep, n_tf + 1 + np.arange(n_other)])
     return {
-        "values": values[:, np.concatenate([keep, n_tf + 1 + np.arange(n_other)])],
+        "values": values[:, cols],
+        "noise": noise[:, cols],
+        "n_targets": n_targets[keep],
         "names": [tf_names[j] for j in keep] + gene_names,
         "labels": labels,
         "regulators": regulators,
@@ -231,12 +250,15 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
     kept = kept_of(est.hidden_search_, {**g, "removed": profiles})
     props = top_proposals(est)
     on, universe = set(g["on"]), len(g["names"])
-    rows, t = [], {"kept": len(kept), "false": 0, "listed": 0, "cpu": cpu, "enriched": False, "relayed": False}
+    rows, t = [], {"kept": len(kept), "false": 0, "listed": 0, "activity": 0, "cpu": cpu}
+    t |= {"enriched": False, "relayed": False}
     for h in kept:
         overlap, p = _overlap(h.children, g["module"], universe)
         mark = ""
         if g["null"] and h.r[0] >= TRACK:
             mark, t["listed"] = " LISTED", t["listed"] + 1
+        elif h.activity and max(h.r) < TRACK:  # named by the report: a listed TF's activity
+            mark, t["activity"] = f" ACTIVITY {h.activity}", t["activity"] + 1
         elif g["null"] or max(h.r) < NOTHING:
             planted = p < ENRICHED or _enriched(h.children, g["targets"][0], universe)
             mark, t["false"] = (" CURVE", t["false"]) if planted else (" FALSE", t["false"] + 1)
@@ -283,12 +305,17 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
 
 
 def summary(name: str, tallies: list[dict]) -> str:
-    """The closing line: ``bench_regulators_genome_pulse.summary``'s, and on ``relay`` how often
+    """The closing line: ``bench_regulators_genome_pulse.summary``'s, the Hs read as a listed TF's
+    activity (``ACTIVITY``) and the seeds with a false H left unnamed, and on ``relay`` how often
     R*'s H had its module enriched among its children and the relaying TF as a parent."""
+    n = len(tallies)
     text = pulse_summary(name, tallies)
+    text += (
+        f"; read as a listed TF's activity {sum(t['activity'] for t in tallies)} Hs; "
+        f"a false H not so named on {sum(t['false'] > 0 for t in tallies)}/{n}"
+    )
     if name.endswith("-null"):
         return text
-    n = len(tallies)
     return (
         f"{text}; R*'s H with its module enriched (p < {ENRICHED:g}) on {sum(t['enriched'] for t in tallies)}/{n}, "
         f"with the relaying TF as a parent on {sum(t['relayed'] for t in tallies)}/{n}"

@@ -47,6 +47,8 @@ class Kept:
     leverage: float
     gain: float
     flagged: list[str] = field(default_factory=list)
+    #: the regulator whose activity H reads as (``engine/hidden/activity.py``), "" when not flagged
+    activity: str = ""
 
 
 def run_auto(g: dict, source: str, seed: int) -> tuple[list[Kept], float, float]:
@@ -68,7 +70,7 @@ def fit_auto(g: dict, source: str, seed: int) -> tuple[IdealParentSearch, float,
 
 def kept_of(hs, g: dict) -> list[Kept]:
     """The kept hidden variables of a fitted run's ``HiddenSearch`` ``hs``, read against ``g``."""
-    r2 = {r.name: r.parents_r2 for r in hs.report()}
+    reports = {r.name: r for r in hs.report()}
     removed = None if g["removed"] is None else np.asarray(g["removed"]).reshape(len(g["labels"]), -1)
     kept = []
     for h in hs.hidden:
@@ -81,13 +83,19 @@ def kept_of(hs, g: dict) -> list[Kept]:
                 r=rs,
                 children=set(h.children),
                 parents=[p for p, c in hs.edges() if c == h.name],
-                parents_r2=r2.get(h.name, 0.0),
+                parents_r2=reports[h.name].parents_r2 if h.name in reports else 0.0,
                 leverage=lev.leverage,
                 gain=h.realized_gain,
                 flagged=lev.instances,
+                activity=_activity(reports.get(h.name)),
             )
         )
     return kept
+
+
+def _activity(rep) -> str:
+    act = None if rep is None else rep.extra.get("activity")
+    return act["regulator"] if act and act["flagged"] else ""
 
 
 def run_seed(g: dict, source: str, seed: int) -> tuple[str, bool, bool]:

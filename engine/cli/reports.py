@@ -69,6 +69,18 @@ def report_support(result, quiet: bool) -> None:
         say(f"  ... and {len(regs) - len(shown)} more in the JSON ('hidden'){why}")
 
 
+def _say_readings(h: dict) -> None:
+    """A kept H read as a measured regulator's activity (``engine/hidden/activity.py``): one line,
+    when flagged."""
+    name, act = h["name"], h.get("activity")
+    if act and act.get("flagged"):
+        say(
+            f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "
+            f"parent with coefficients in proportion to {name}'s (cosine {act['cosine']:+.2f}): read {name} as "
+            f"{act['regulator']}'s activity beyond its measured level"
+        )
+
+
 def report_hidden(est, net, n_candidates: int | None = None) -> None:
     """What the hidden-variable search ended with (its lines were said as they happened,
     :mod:`.live`): the hidden variables added, or that none was and why; a kept H whose profile is
@@ -90,6 +102,7 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
                     f"{h['realized_gain']:+,.2f} (observed-data {score} {h['baseline_score']:,.2f} -> "
                     f"{h['score_after']:,.2f}, from the best network found without {h['name']})"
                 )
+            _say_readings(h)
             if h.get("flagged_instances"):
                 say(
                     f"  {h['name']}: its profile is mostly {_conditions(h['flagged_instances'])} "

@@ -19,6 +19,9 @@ by child as well as by H:
   the observed variable outside H's children with the largest ``|r|`` (a child that tracks H is its
   hub gene, WGCNA's term, not a stand-in). Empty below the threshold. The same choice as the Hidden
   page's "tracks z* best" (:func:`.tracking.best_tracking`);
+* ``activity_of``: when H's coefficients on its children are those of one observed parent of most
+  of them, scaled (:mod:`.activity`), that parent, ``"asoL (54 of 59 children, cosine -0.96)"``: H is
+  read as the part of that regulator's activity its measured level misses; empty otherwise;
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -56,6 +59,7 @@ REPORT_TABLE_COLUMNS = [
     "odd_instances",
     "explained_by",
     "explained_corr",
+    "activity_of",
     "enriched_sets",
 ]
 
@@ -90,6 +94,15 @@ def _enriched(r: RegulatorReport) -> str | None:
     return "; ".join(f"{row['set']} (q={row['q']:.2g})" for row in hits) or "none"
 
 
+def _activity(r: RegulatorReport) -> str | None:
+    """The ``activity_of`` cell of ``r`` (see the module docstring), None when not flagged."""
+    act = r.extra.get("activity")
+    if not act or not act["flagged"]:
+        return None
+    n = len(r.children)
+    return f"{act['regulator']} ({act['shared']} of {n} children, cosine {act['cosine']:+.2f})"
+
+
 def report_table(
     reports: Sequence[RegulatorReport],
     values: np.ndarray | None = None,
@@ -117,6 +130,7 @@ def report_table(
             "odd_instances": "; ".join(odd),
             "explained_by": by,
             "explained_corr": corr,
+            "activity_of": _activity(r),
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [

@@ -404,8 +404,8 @@ class HiddenSearch:
         for h in self.hidden:
             d = h.to_dict(self.hidden_profile(h.name), self.dataset.instance_labels)
             rep = reports.get(h.name, {})
-            d["closest_observed"] = rep.get("closest_observed")
-            d["closest_corr"] = rep.get("closest_corr")
+            d["closest_observed"], d["closest_corr"] = rep.get("closest_observed"), rep.get("closest_corr")
+            d["activity"] = rep.get("activity")  # H as a measured parent's activity (.activity)
             d["report"] = rep.get("children", [])
             d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
             d["parents_r2"] = rep.get("parents_r2", 0.0)

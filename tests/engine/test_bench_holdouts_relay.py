@@ -194,3 +194,35 @@ def test_null_line_counts_listed(null, monkeypatch):
     line, t = relay.run_seed(null, "relay-null-1512", SEED)
     assert t["listed"] == 1 and t["false"] == 0 and not t["star"] and "LISTED" in line and "R* OK" not in line
     assert relay.summary("relay-null", [t]).startswith("relay-null: a hidden variable kept on 1/1 (1 on the listed R*)")
+
+
+def test_null_line_names_an_activity_h_apart_from_false(null, monkeypatch):
+    """Session 16: an H the regulator report reads as a listed TF's activity is ``ACTIVITY``, counted
+    apart from the false ones; an unnamed one tracking nothing is still ``FALSE``."""
+    n_fac = null["factors"].shape[1]
+    tf = null["regulators"][0]
+    kept = [
+        Kept("H1", [0.2, 0.0] + [0.1] * n_fac, {null["names"][-1]}, [], 0.0, 0.1, 90.0, activity=tf),
+        Kept("H2", [0.2, 0.0] + [0.1] * n_fac, {null["names"][-2]}, [], 0.0, 0.1, 20.0),
+    ]
+    top = SimpleNamespace(members=[1, 2], profile=null["star"].copy(), high_leverage=[])
+    _fake_run(monkeypatch, kept, top)
+    line, t = relay.run_seed(null, "relay-null-1512", SEED)
+    assert t["activity"] == 1 and t["false"] == 1 and f"ACTIVITY {tf}" in line and "FALSE" in line
+    text = relay.summary("relay-null", [t, {**t, "false": 0}])
+    assert "read as a listed TF's activity 2 Hs; a false H not so named on 1/2" in text
+
+
+def test_switches_change_only_their_ingredient():
+    """The diagnosis switches (``off``): the table without a switch is the hold-out's; without TF
+    noise the listed TFs' columns are clean and the genes' unchanged; without missing cells none."""
+    base = relay.generate(SEED, True, n_cols=COLS)
+    clean = relay.generate(SEED, True, n_cols=COLS, off=frozenset({"tfnoise", "missing"}))
+    n_tf = len(base["n_targets"])
+    assert not np.isnan(clean["values"]).any() and np.isnan(base["values"]).any()
+    assert np.all(clean["noise"][:, :n_tf] == 0.0)
+    ok = ~np.isnan(base["values"][:, n_tf:])
+    assert np.allclose(base["values"][:, n_tf:][ok], clean["values"][:, n_tf:][ok])
+    tf_ok = ~np.isnan(base["values"][:, :n_tf])
+    measured_minus_noise = (base["values"][:, :n_tf] - base["noise"][:, :n_tf])[tf_ok]
+    assert np.allclose(measured_minus_noise, clean["values"][:, :n_tf][tf_ok])

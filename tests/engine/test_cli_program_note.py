@@ -33,3 +33,19 @@ def test_a_two_condition_program_is_named_with_both_conditions_and_the_odd_condi
     assert "2 proposed hidden variable(s) set aside" in err and "'cond17', 'WT_heat_r1' and 'WT_heat_r2'" in err
     assert "one of them is a program on in 'WT_heat_r1' and 'WT_heat_r2' only (31 variables" in err
     assert err.count("a program on in") == 1  # the odd condition is not called a program
+
+
+def test_a_kept_h_read_as_activity_or_curve_is_said(capsys):
+    """Session 16: a kept H the report reads as a listed TF's activity gets a line."""
+    h = {
+        "name": "H1",
+        "children": [f"g{i}" for i in range(59)],
+        "parents": [],
+        "activity": {"regulator": "asoL", "shared": 54, "share": 54 / 59, "cosine": -0.96, "flagged": True},
+    }
+    quiet = {**h, "name": "H2", "activity": {**h["activity"], "flagged": False}}
+    net = SimpleNamespace(hidden=[h, quiet], flagged_proposals=[], score_info={})
+    report_hidden(SimpleNamespace(max_hidden=3, hidden_log_=[]), net)
+    err = capsys.readouterr().err
+    assert "H1: 54 of its 59 children have asoL as a parent" in err and "read H1 as asoL's activity" in err
+    assert "H2:" not in err
