@@ -2,7 +2,8 @@
 page): its parents among the candidate regulators, what its closest observed variable is to it (one of
 its own children, its hub gene in WGCNA's terms unless the profile rests on one odd condition, or a gene
 outside the module that may already play its role) and whether its inferred profile rests on one or two
-conditions (:mod:`engine.hidden.leverage`).
+conditions (:mod:`engine.hidden.leverage`), and whether it reads as an observed parent's activity beyond
+its measured level (:mod:`engine.hidden.activity`).
 The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`, and the profile's leverage and
 the stand-in threshold from :mod:`engine.hidden.report_table`); nothing is recomputed here."""
 
@@ -55,6 +56,15 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         if corr >= STAND_IN_CORR:
             said += ", not one of its children: that variable may already play its role"
     line = f"**{r.name}**{head}: {said}; estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
+    act = r.extra.get("activity") or {}
+    if act.get("flagged"):  # engine/hidden/activity.py: H's coefficients are one observed parent's, scaled
+        reg = act["regulator"]
+        line += (
+            f" **{reg}'s activity?** {reg} is a parent of {act['shared']} of its {len(r.children)} children and "
+            f"{r.name}'s coefficients on them are {reg}'s, scaled (cosine {act['cosine']:+.2f}): {r.name} reads as "
+            f"the part of {reg}'s activity its measured level misses (a regulator held post-transcriptionally, "
+            "or measured with noise), not a new regulator."
+        )
     if flagged:
         line += (
             f" **One odd sample?** {leverage:.0%} of its profile's energy is in {odd}: "

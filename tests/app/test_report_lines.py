@@ -70,3 +70,15 @@ def test_a_listed_regulator_among_its_children_is_named():
     assert "among its children" not in report_line(_report(), ["b0031"])
     # with parents of its own H -> TF is not reversible without a new v-structure: nothing said
     assert "among its children" not in report_line(_report(parents=["b0031"]), ["b0230", "b0031"])
+
+
+def test_a_regulators_activity_beyond_its_measured_level_is_said():
+    report = _report()
+    report.extra["activity"] = {"regulator": "fnr", "shared": 3, "share": 1.0, "cosine": -0.96, "flagged": True}
+    line = report_line(report, ["fnr"])
+    assert "**fnr's activity?** fnr is a parent of 3 of its 3 children" in line and "(cosine -0.96)" in line
+    assert "the part of fnr's activity its measured level misses" in line
+    report.extra["activity"] = {"regulator": "fnr", "shared": 1, "share": 0.33, "cosine": 0.99, "flagged": False}
+    assert "activity?" not in report_line(report, ["fnr"])
+    report.extra["activity"] = None  # H without children
+    assert "activity?" not in report_line(report, ["fnr"]) and "activity?" not in report_line(_report(), None)
