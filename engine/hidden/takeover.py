@@ -40,12 +40,13 @@ __all__ = ["GATHER", "LIFT_SCREEN", "TAKEOVER_ROUNDS", "lift_screen", "proxy_chi
 TAKEOVER_ROUNDS = 3
 
 #: also try ``gather`` (the observed co-parent of the most of H's children becomes its child:
-#: :func:`gather`, docs/decisions/hidden-regulators-small-roots.md)
-GATHER = False
+#: :func:`gather`; on since session 15, measured on every general generator and null:
+#: docs/decisions/hidden-regulators-small-roots.md)
+GATHER = True
 
 #: the take-over on a trial's best start runs without the child screen's bans on H's edges
-#: (:func:`lift_screen`; docs/decisions/hidden-regulators-small-roots.md)
-LIFT_SCREEN = False
+#: (:func:`lift_screen`; on with :data:`GATHER`; docs/decisions/hidden-regulators-small-roots.md)
+LIFT_SCREEN = True
 
 
 def lift_screen(em: StructuralEM, col: int) -> StructuralEM:

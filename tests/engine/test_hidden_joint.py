@@ -9,7 +9,7 @@ import numpy as np
 from test_hidden_takeover import is_acyclic, proxy_model
 
 from engine.data import from_array
-from engine.hidden import joint
+from engine.hidden import joint, takeover
 from engine.hidden.em import StructuralEM
 from engine.hidden.joint import joint_candidates, joint_reassign
 from engine.hidden.takeover import take_over
@@ -84,10 +84,11 @@ class TestJointCandidates:
 
 
 class TestJointReassign:
-    def test_reaches_the_planted_children_where_the_take_over_does_not(self):
+    def test_reaches_the_planted_children_where_the_take_over_does_not(self, monkeypatch):
         """From the tied start H gets X5 too (all six planted children) and the observed-data
-        score rises; the take-over move (one proxy child's edges) leaves H with five; the input is
-        left as it is."""
+        score rises; the take-over move without ``gather`` (one proxy child's edges, H a root)
+        leaves H with five; the input is left as it is."""
+        monkeypatch.setattr(takeover, "GATHER", False)
         for seed in (0, 2, 3, 4):
             em = tied_model(seed)
             assert children(em) == [0, 1, 2, 3, 4]  # structural EM alone keeps X5 tied
