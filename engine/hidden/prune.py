@@ -18,9 +18,12 @@ Python loop were most of a proposal round on 4,000-gene tables.
   column j are deleted. The cosines are formed as :func:`~.candidates.score_candidate` forms
   them, and the factor is refitted on them as before.
 * :func:`neighbour_screen` fits every neighbour on its outside parents at once: the parent sets,
-  padded to the largest, give a stack of ``S_UU`` systems solved in one batched call (a chunk of
-  neighbours at a time, memory ``chunk * k^2``); the residuals ``x_v - X_U b_v`` are formed slot by
-  slot of the padded parent lists (a loop over the k parent slots, never over the neighbours).
+  padded to the largest of a chunk (neighbours sorted by parent count, so chunks are alike), give a
+  stack of ``S_UU`` systems solved in one batched call (memory ``chunk * k^2``), and
+  ``y_v . z = x_v . z - b_v . X_U^T z`` and ``y_v . y_v = S_vv - 2 b_v . S_Uv + b_v^T S_UU b_v``
+  come from the scatter and one product ``z^T X`` (no pass over the data per neighbour). A fit
+  within rounding of exact (residual < :data:`EXACT_FIT` of the sum of squares) has its residual
+  formed from the values, as before.
 
 Both equal the member-by-member computation up to rounding (sums run in another order; the
 batched solve is an LU, ``model.fit`` an inverse Cholesky): ``tests/engine/test_hidden_prune.py``
@@ -131,21 +134,44 @@ def neighbour_screen(
     sub = sparse.csr_matrix((~inside[sub.indices], sub.indices, sub.indptr), shape=sub.shape)
     sub.eliminate_zeros()  # parents outside the set only
     sub.sort_indices()  # parent tuples are sorted: the same order as model.fit's
+    order = np.argsort(np.diff(sub.indptr), kind="stable")  # chunks of like parent counts: little padding
+    sub = sub[order]
     counts = np.diff(sub.indptr)
-    corr = np.zeros(near.size)
     s = model.scatter
+    g = z @ xc  # x_u . z for every variable
+    dot, rss = g[near[order]].copy(), s[near[order], near[order]].copy()
     for lo in range(0, near.size, SCREEN_CHUNK):
         hi = min(lo + SCREEN_CHUNK, near.size)
-        v = near[lo:hi]
-        k = int(counts[lo:hi].max()) if hi > lo else 0
-        y = xc[:, v].copy()
+        k = int(counts[lo:hi].max())
         if k:
+            v = near[order[lo:hi]]
             u, mask = _padded(sub, lo, hi, k)
-            b = _batched_fit(model, s, v, u, mask)
-            for slot in range(k):  # over the k parent slots, not the neighbours
-                y -= xc[:, u[:, slot]] * b[:, slot]
-        corr[lo:hi] = np.abs(z @ y) / np.maximum(np.linalg.norm(y, axis=0), 1e-300)
+            b, s_uu, rhs = _batched_fit(model, s, v, u, mask)
+            dot[lo:hi] -= np.einsum("ck,ck->c", b, g[u])  # y.z = x_v.z - b.(X_U^T z)
+            # y.y = S_vv - 2 b.S_Uv + b^T S_UU b, the residual sum of squares of the fit
+            rss[lo:hi] += np.einsum("ck,ck->c", b, np.einsum("cij,cj->ci", s_uu, b) - 2.0 * rhs)
+    corr = np.zeros(near.size)
+    # a fit within rounding of exact leaves a residual of rounding noise, formed from the values
+    # as before rather than from the scatter (where it cancels)
+    noisy = rss < EXACT_FIT * np.diag(s)[near[order]]
+    corr[order] = np.abs(dot) / np.sqrt(np.maximum(rss, 1e-300))
+    for k in order[noisy]:
+        corr[k] = _one_neighbour(model, pmat, xc, int(near[k]), inside, z)
     return corr
+
+
+#: a neighbour whose fit leaves less than this share of its sum of squares gets its residual
+#: formed from the values (:func:`_one_neighbour`), not from the scatter
+EXACT_FIT = 1e-6
+
+
+def _one_neighbour(model, pmat, xc, v: int, inside, z) -> float:
+    """|corr(y_v, z)| with y_v formed from the values (the one-at-a-time computation)."""
+    outs = tuple(int(p) for p in pmat.indices[pmat.indptr[v] : pmat.indptr[v + 1]] if not inside[p])
+    y = xc[:, v]
+    if outs:
+        y = y - xc[:, list(outs)] @ np.asarray(model.fit(v, tuple(sorted(outs))).params["coefficients"], dtype=float)
+    return abs(float(y @ z)) / max(float(np.linalg.norm(y)), 1e-300)
 
 
 def _padded(sub: sparse.csr_matrix, lo: int, hi: int, k: int) -> tuple[np.ndarray, np.ndarray]:
@@ -162,8 +188,9 @@ def _padded(sub: sparse.csr_matrix, lo: int, hi: int, k: int) -> tuple[np.ndarra
     return u, mask
 
 
-def _batched_fit(model, s: np.ndarray, v: np.ndarray, u: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Least-squares coefficients of each X_v on its padded parents ``u`` (zeros at the pads)."""
+def _batched_fit(model, s: np.ndarray, v: np.ndarray, u: np.ndarray, mask: np.ndarray):
+    """Least-squares coefficients of each X_v on its padded parents ``u`` (zeros at the pads),
+    with the systems ``S_UU`` (identity at the pads) and right-hand sides ``S_Uv`` (zeros)."""
     both = mask[:, :, None] & mask[:, None, :]
     s_uu = np.where(both, s[u[:, :, None], u[:, None, :]], 0.0)
     pad = np.flatnonzero(~mask.ravel())
@@ -171,11 +198,11 @@ def _batched_fit(model, s: np.ndarray, v: np.ndarray, u: np.ndarray, mask: np.nd
     rhs = np.where(mask, s[u, v[:, None]], 0.0)
     try:
         np.linalg.cholesky(s_uu)  # model.fit's test for collinear parents
-        return np.linalg.solve(s_uu, rhs[:, :, None])[:, :, 0]
+        return np.linalg.solve(s_uu, rhs[:, :, None])[:, :, 0], s_uu, rhs
     except np.linalg.LinAlgError:
         b = np.zeros(mask.shape)
         for r in range(v.size):  # the rare chunk with collinear parents: model.fit's own fallback
             ps = tuple(int(p) for p in u[r, mask[r]])
             if ps:
                 b[r, : len(ps)] = model.fit(int(v[r]), ps).params["coefficients"]
-        return b
+        return b, s_uu, rhs

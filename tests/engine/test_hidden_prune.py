@@ -149,12 +149,13 @@ class TestNeighbourScreen:
 
     def test_chunks_and_collinear_parents(self, monkeypatch):
         """Chunks of 3 neighbours; one neighbour has a constant parent, so its chunk is fitted by
-        model.fit (least squares, with its warning), the others in batches."""
+        model.fit (least squares, with its warning), the others in batches; one is an exact fit."""
         rng = np.random.default_rng(7)
         x = rng.normal(size=(80, 12))
         x[:, 1] = 3.0
+        x[:, 10] = x[:, 0] - 2.0 * x[:, 2]  # an exact fit: its residual is formed from the values
         xc = x - x.mean(axis=0)
-        parents = [(), (), (), (0, 1), (2,), (0, 2), (), (2, 4), (0, 2, 4), (5,), (), (3, 4)]
+        parents = [(), (), (), (0, 1), (2,), (0, 2), (), (2, 4), (0, 2, 4), (5,), (0, 2), (3, 4)]
         model = LinearGaussianFamilies(x)
         pmat = parent_matrix(parents)
         inside = np.zeros(12, dtype=bool)
