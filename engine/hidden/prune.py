@@ -57,11 +57,13 @@ class MemberResiduals:
         self.parents = parents
         self.members = np.asarray(members, dtype=np.intp).copy()
         self.inside = set(int(v) for v in self.members)
-        self.outs = [self._outs(int(i)) for i in self.members]
-        self.coefs = [self._coefs(int(i), o) for i, o in zip(self.members, self.outs, strict=True)]
-        idx = np.array(sorted(self.inside.union(*[set(o) for o in self.outs])), dtype=np.intp)
-        w = residual_map(self.members, self.outs, self.coefs, idx)
+        outs = [self._outs(int(i)) for i in self.members]
+        coefs = [self._coefs(int(i), o) for i, o in zip(self.members, outs, strict=True)]
+        idx = np.array(sorted(self.inside.union(*[set(o) for o in outs])), dtype=np.intp)
+        w = residual_map(self.members, outs, coefs, idx)
         self.yty = residual_scatter(w, model.scatter[np.ix_(idx, idx)])  # as score_candidate forms it
+        # each member's column of W over all N variables: (variables, values)
+        self.cols = [_column(int(i), o, c) for i, o, c in zip(self.members, outs, coefs, strict=True)]
 
     @property
     def size(self) -> int:
@@ -86,23 +88,31 @@ class MemberResiduals:
         self.inside.discard(gone)
         keep = np.arange(self.size) != j
         self.members = self.members[keep]
-        self.outs = [o for k, o in enumerate(self.outs) if k != j]
-        self.coefs = [c for k, c in enumerate(self.coefs) if k != j]
+        del self.cols[j]
         self.yty = self.yty[np.ix_(keep, keep)]
         # members that had the dropped one as a parent: it is outside now, so one more outside parent
         changed = [k for k, i in enumerate(self.members) if gone in self.parents[int(i)]]
         for k in changed:
-            self.outs[k] = self._outs(int(self.members[k]))
-            self.coefs[k] = self._coefs(int(self.members[k]), self.outs[k])
+            i = int(self.members[k])
+            outs = self._outs(i)
+            self.cols[k] = _column(i, outs, self._coefs(i, outs))
         if changed:
+            lengths = [r.size for r, _ in self.cols]
+            ptr = np.concatenate([[0], np.cumsum(lengths)])
+            rows = np.concatenate([r for r, _ in self.cols])
+            vals = np.concatenate([v for _, v in self.cols])
             n = self.model.scatter.shape[0]
-            rows = np.arange(n)
-            w = residual_map(self.members, self.outs, self.coefs, rows)  # N x L, sparse
+            w = sparse.csc_matrix((vals, rows, ptr), shape=(n, self.size))  # W, N x L
             sw = np.asarray(w[:, changed].T @ self.model.scatter).T  # S W_A, N x |A| (S symmetric)
             cols = np.asarray(w.T @ sw)  # W^T S W_A, L x |A|
             self.yty[:, changed] = cols
             self.yty[changed, :] = cols.T
         return self.cosines()
+
+
+def _column(i: int, outs: tuple[int, ...], coefs) -> tuple[np.ndarray, np.ndarray]:
+    """Member i's column of W: 1 at i, ``-b_i`` at its outside parents."""
+    return np.array((i, *outs), dtype=np.intp), np.concatenate([[1.0], -np.asarray(coefs, dtype=float)])
 
 
 def parent_matrix(parents) -> sparse.csr_matrix:
