@@ -39,13 +39,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy import sparse
 
 from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
-from .prune import MemberResiduals, neighbour_screen, parent_matrix
+from .prune import MemberResiduals, grow_best, neighbour_screen, parent_matrix
 from .residual_map import residual_map, residual_scatter
 from .semiclique import find_semicliques
 
@@ -314,17 +315,13 @@ def propose_from_search(
             if len(key) >= min_size:
                 sets[key] = "profiles + semi-clique" if key in sets else "semi-clique"
     xc = values - values.mean(axis=0)
+    seeds = [(score_candidate(model, parents, np.array(k, dtype=np.intp), scorer, xc), s) for k, s in sets.items()]
+    seeds = [(prune(c, model, parents, scorer, xc, max(min_size, 3)) if "semi-clique" in s else c, s) for c, s in seeds]
+    grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size)
+    grown = grow_best(seeds, lambda c: grow_one(c, adj=adj, allowed=allowed, min_size=max(min_size, 3), pmat=pmat))
     scored = []
-    for key, source in sets.items():
-        cs = score_candidate(model, parents, np.array(key, dtype=np.intp), scorer, xc)
-        if "semi-clique" in source:
-            cs = prune(cs, model, parents, scorer, xc, max(min_size, 3))
-        found = [(cs, source)]
-        if "semi-clique" in source:
-            grown = grow(cs, model, parents, scorer, xc, adj, allowed, max(min_size, 3), max_size, pmat)
-            if not np.array_equal(grown.members, cs.members):
-                found.append((grown, GROWN))
-        for cs, source in found:
+    for k, seed in enumerate(seeds):
+        for cs, source in [seed] + ([(grown[k], GROWN)] if k in grown else []):
             if frozenset(str(names[i]) for i in cs.members) not in exclude:
                 scored.append((cs, source))
     for cs in onoff_candidates(score_candidate, model, parents, scorer, xc, coef, cand, sets):

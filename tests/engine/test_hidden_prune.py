@@ -12,7 +12,7 @@ from engine.cpd.linear import LinearGaussianFamilies
 from engine.hidden import candidates
 from engine.hidden.candidates import MIN_LOADING, _skeleton, grow, prune, score_candidate
 from engine.hidden.proposals import score_cluster
-from engine.hidden.prune import MemberResiduals, neighbour_screen, parent_matrix
+from engine.hidden.prune import MemberResiduals, grow_best, neighbour_screen, parent_matrix
 from engine.hidden.semiclique import find_semicliques
 from engine.search import Stepper
 
@@ -203,3 +203,45 @@ class TestProposals:
                 g = grow(cs, stp.model, parents, stp.scorer, xc, adj, allowed)
                 grown += g.members.size > cs.members.size
         assert grown > 0
+
+
+class TestGrowBest:
+    @staticmethod
+    def seed(members, loadings, source="semi-clique"):
+        cs = candidates.CandidateScore(
+            np.array(members),
+            0.0,
+            0.0,
+            np.zeros(len(members)),
+            np.zeros(len(members)),
+            np.zeros(3),
+            [],
+            0.0,
+            np.array(loadings, dtype=float),
+            0.0,
+        )
+        return cs, source
+
+    def test_each_distinct_set_grown_once_and_unchanged_sets_left_out(self):
+        seeds = [
+            self.seed([0, 1, 2], [0.5, 0.5, 0.5]),
+            self.seed([3, 4, 5], [0.9, 0.9, 0.9]),
+            self.seed([0, 1, 2], [0.5, 0.5, 0.5], "profiles + semi-clique"),
+            self.seed([6, 7, 8], [0.9, 0.9, 0.9], "profiles"),  # not a semi-clique: never grown
+        ]
+        calls = []
+
+        def grow_one(cs):
+            calls.append(cs.members.tolist())
+            return cs if cs.members[0] == 3 else self.seed([*cs.members.tolist(), 9], [0.5] * 4)[0]
+
+        out = grow_best(seeds, grow_one)
+        assert calls == [[3, 4, 5], [0, 1, 2]]  # by common variance, each distinct set once
+        assert sorted(out) == [0, 2] and out[0] is out[2]
+        assert out[0].members.tolist() == [0, 1, 2, 9]
+
+    def test_limit_grows_the_sets_with_most_common_variance(self):
+        seeds = [self.seed([3 * k, 3 * k + 1, 3 * k + 2], [0.1 * (k + 1)] * 3) for k in range(5)]
+        calls = []
+        grow_best(seeds, lambda cs: calls.append(int(cs.members[0])) or cs, limit=2)
+        assert calls == [12, 9]
