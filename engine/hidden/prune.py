@@ -220,8 +220,9 @@ def _batched_fit(model, s: np.ndarray, v: np.ndarray, u: np.ndarray, mask: np.nd
 
 #: at most this many distinct pruned semi-cliques are grown (None: every one), those with the
 #: largest common variance (sum of squared one-factor loadings, the order the semi-clique pool is
-#: picked in); see :func:`grow_best`
-MAX_GROWN: int | None = None
+#: picked in); see :func:`grow_best`. Networks with fewer are unchanged by it (the benchmarks'
+#: generators, RESULTS.md "The full tables"); at ~270 conditions there are ~12,000.
+MAX_GROWN: int | None = 100
 
 
 def grow_best(seeds, grow_one, limit: int | None = None) -> dict:
