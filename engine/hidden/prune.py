@@ -24,8 +24,12 @@ Python loop were most of a proposal round on 4,000-gene tables.
   come from the scatter and one product ``z^T X`` (no pass over the data per neighbour). A fit
   within rounding of exact (residual < :data:`EXACT_FIT` of the sum of squares) has its residual
   formed from the values, as before.
+* :func:`grow_best` grows each distinct pruned semi-clique once, and at most :data:`MAX_GROWN` of
+  them (those with the most common variance): the one approximation here, which changes nothing on
+  a network with fewer semi-cliques (~12,000 on a 4,000-gene table at ~270 conditions, 0-2 on the
+  2,500 x 27 generators; benchmarks/RESULTS.md "The full tables").
 
-Both equal the member-by-member computation up to rounding (sums run in another order; the
+The first two equal the member-by-member computation up to rounding (sums run in another order; the
 batched solve is an LU, ``model.fit`` an inverse Cholesky): ``tests/engine/test_hidden_prune.py``
 checks them against it, drop by drop and proposal by proposal. Not checked here: that ``model``
 is linear-Gaussian with a ``scatter`` matrix (as :func:`~.candidates.score_candidate` needs).
