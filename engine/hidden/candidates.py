@@ -39,12 +39,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 from scipy import sparse
 
 from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
+from .prune import MemberResiduals, grow_best, neighbour_screen, parent_matrix
 from .residual_map import residual_map, residual_scatter
 from .semiclique import find_semicliques
 
@@ -156,13 +158,16 @@ def prune(cs: CandidateScore, model, parents, scorer, xc: np.ndarray, min_size: 
     loading is small. The member with the smallest loading is dropped while it is below
     :data:`MIN_LOADING` (the factor refitted each time). Dropping members by the estimate itself
     would empty a real regulator's set down to three: the estimate keeps the rest of the network
-    fixed, so every removed edge looks like a loss (#12, seeds where the planted set was lost)."""
-    while cs.members.size > min_size:
-        j = int(np.argmin(np.abs(cs.factor_loadings)))
-        if abs(cs.factor_loadings[j]) >= MIN_LOADING:
+    fixed, so every removed edge looks like a loss (#12). Only the final set is scored (:mod:`.prune`)."""
+    m, loads, res = xc.shape[0], cs.factor_loadings, None
+    while (cs.members.size if res is None else res.size) > min_size:
+        j = int(np.argmin(np.abs(loads)))
+        if abs(loads[j]) >= MIN_LOADING:
             break
-        cs = score_candidate(model, parents, np.delete(cs.members, j), scorer, xc)
-    return cs
+        cos = (res := res or MemberResiduals(model, parents, cs.members)).drop(j)
+        lam, vec, _ = score_cluster(cos, m)
+        loads = factor_fit(cos, m, vec * math.sqrt(lam / m))[1]
+    return cs if res is None else score_candidate(model, parents, res.members, scorer, xc)
 
 
 #: a neighbour of a set is tried as a new member when its ideal profile, with its edges into the
@@ -186,6 +191,7 @@ def grow(
     allowed: np.ndarray,
     min_size: int = 3,
     max_size: int | None = None,
+    pmat=None,
 ) -> CandidateScore:
     """Grow a pruned semi-clique by the neighbours its common factor explains.
 
@@ -209,11 +215,12 @@ def grow(
     correlates with an adjacent member no more than the factor allows, |r_jk| <= |a_j|, was
     tried and dropped: with a member loading near 1 it also turned away the true children).
 
-    Cost per round: one least-squares fit per neighbour (its outside parents) and one
-    :func:`score_candidate`; ``adj`` is the (N, N) boolean skeleton (sparse or dense),
-    ``allowed`` the variables that may join (the candidates).
+    Cost per round: one batched fit of the neighbours on their outside parents and one
+    :func:`score_candidate`; ``adj`` is the (N, N) boolean skeleton (sparse or dense), ``allowed``
+    the variables that may join, ``pmat`` the parents (:func:`~.prune.parent_matrix`; built if None).
     """
     cap = max_size or adj.shape[0]
+    pmat = parent_matrix(parents) if pmat is None else pmat
     for _ in range(GROW_ROUNDS):
         inside = np.zeros(adj.shape[0], dtype=bool)
         inside[cs.members] = True
@@ -222,13 +229,7 @@ def grow(
             break
         z = cs.profile - cs.profile.mean()
         z = z / max(float(np.linalg.norm(z)), 1e-300)
-        corr = np.zeros(near.size)
-        for k, v in enumerate(near):
-            outs = tuple(p for p in parents[v] if not inside[p])
-            y = xc[:, v]
-            if outs:
-                y = y - xc[:, list(outs)] @ np.asarray(model.fit(int(v), outs).params["coefficients"], dtype=float)
-            corr[k] = abs(float(y @ z)) / max(float(np.linalg.norm(y)), 1e-300)
+        corr = neighbour_screen(model, pmat, xc, near, inside, z)  # batched fits (:mod:`.prune`)
         join = near[corr >= GROW_SCREEN]
         if join.size == 0:
             break
@@ -306,7 +307,7 @@ def propose_from_search(
     )
     sets: dict[tuple[int, ...], str] = {tuple(p.members): "profiles" for p in clusters}
     if semicliques and cand.size >= 3:
-        adj = _skeleton(parents)
+        adj, pmat = _skeleton(parents), parent_matrix(parents)
         allowed = np.zeros(n, dtype=bool)
         allowed[cand] = True
         for s in find_semicliques(adj[cand][:, cand], max_size=max_size or cand.size):
@@ -314,17 +315,13 @@ def propose_from_search(
             if len(key) >= min_size:
                 sets[key] = "profiles + semi-clique" if key in sets else "semi-clique"
     xc = values - values.mean(axis=0)
+    seeds = [(score_candidate(model, parents, np.array(k, dtype=np.intp), scorer, xc), s) for k, s in sets.items()]
+    seeds = [(prune(c, model, parents, scorer, xc, max(min_size, 3)) if "semi-clique" in s else c, s) for c, s in seeds]
+    grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size)
+    grown = grow_best(seeds, lambda c: grow_one(c, adj=adj, allowed=allowed, min_size=max(min_size, 3), pmat=pmat))
     scored = []
-    for key, source in sets.items():
-        cs = score_candidate(model, parents, np.array(key, dtype=np.intp), scorer, xc)
-        if "semi-clique" in source:
-            cs = prune(cs, model, parents, scorer, xc, max(min_size, 3))
-        found = [(cs, source)]
-        if "semi-clique" in source:
-            grown = grow(cs, model, parents, scorer, xc, adj, allowed, max(min_size, 3), max_size)
-            if not np.array_equal(grown.members, cs.members):
-                found.append((grown, GROWN))
-        for cs, source in found:
+    for k, seed in enumerate(seeds):
+        for cs, source in [seed] + ([(grown[k], GROWN)] if k in grown else []):
             if frozenset(str(names[i]) for i in cs.members) not in exclude:
                 scored.append((cs, source))
     for cs in onoff_candidates(score_candidate, model, parents, scorer, xc, coef, cand, sets):
