@@ -34,14 +34,19 @@ def _accepted(seed: int = 3, n: int = 20, m: int = 300) -> tuple[SearchSession, 
     return session, {names[c] for p, c in session.stepper.edges() if names[p] == "H1"}
 
 
-def test_h1s_children_come_back_marked_after_the_new_ones():
-    session, children = _accepted()
+def _review(session: SearchSession):
+    """The Hidden page run on ``session`` with 10 proposals asked for; the page and its proposal table."""
     at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
     at.session_state[state.SESSION] = session
     at.session_state[hidden.KEY_N] = 10
     at.run()
     assert not at.exception
-    table = next(d.value for d in at.dataframe if "status" in d.value.columns)
+    return at, next(d.value for d in at.dataframe if "status" in d.value.columns)
+
+
+def test_h1s_children_come_back_marked_after_the_new_ones():
+    session, children = _accepted()
+    at, table = _review(session)
     known = table[table["status"] == "already H1"]
     assert len(known) >= 1
     for members in known["members"]:  # most members are H1's children (or z* tracks H1)
@@ -72,11 +77,6 @@ def test_h1s_children_come_back_marked_after_the_new_ones():
 def test_before_accept_nothing_is_marked():
     session, _ = _accepted()
     session.undo()  # back to the network without H1
-    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
-    at.session_state[state.SESSION] = session
-    at.session_state[hidden.KEY_N] = 10
-    at.run()
-    assert not at.exception
-    table = next(d.value for d in at.dataframe if "status" in d.value.columns)
+    at, table = _review(session)
     assert not any(s.startswith("already") for s in table["status"])
     assert not any("not a new regulator" in w for w in texts(at.warning))
