@@ -129,6 +129,20 @@ def upload(page, path: Path) -> None:
     uploader.locator("input[type=file]").set_input_files(str(path))
 
 
+def settled(page, locator, timeout_ms: int = 60_000):
+    """``locator`` once the app is idle (no running-status widget) and it matches one element three
+    checks in a row: while a rerun redraws the page a stale copy of an element can linger beside the
+    new one, and a click then fails in strict mode (CI saw it on the sidebar's expander and a form)."""
+    page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=timeout_ms)
+    single = 0
+    for _ in range(timeout_ms // 100):
+        single = single + 1 if locator.count() == 1 else 0
+        if single >= 3:
+            break
+        page.wait_for_timeout(100)
+    return locator.first
+
+
 def _shot(page, tmp_path: Path, name: str) -> Path:
     path = tmp_path / name
     page.screenshot(path=str(path))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, chromium, open_app, settled, streamlit_server, upload
 from test_browser_newcomer import write_lab
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def test_hidden_page_first_visit_asks_for_a_search_first(tmp_path):
         page.get_by_text("These data look the wrong way round").first.wait_for(timeout=120_000)
         main.locator("button", has_text="Transpose").first.click()
         page.get_by_text("Transposed: the data are now 24 instances x 800 variables").first.wait_for(timeout=120_000)
-        page.get_by_text("Gene sets (prior knowledge)").click()
+        settled(page, page.get_by_text("Gene sets (prior knowledge)")).click()
         sets_box = page.locator("[data-testid=stSidebar] [data-testid=stExpander]").filter(has_text="Gene sets")
         sets_box.locator("input[type=file]").set_input_files(str(gmt))
         page.get_by_text("1 gene set(s)").first.wait_for(timeout=60_000)

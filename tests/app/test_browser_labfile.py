@@ -11,7 +11,7 @@ import os
 
 import numpy as np
 import pytest
-from test_browser import _shot, chromium, streamlit_server, upload
+from test_browser import _shot, chromium, settled, streamlit_server, upload
 
 from engine.synth import random_network, sample
 
@@ -42,19 +42,10 @@ def test_headerless_file_fix_regulators_and_rerun(tmp_path):
         sidebar = page.locator("[data-testid=stSidebar]").inner_text()
         assert "no header row" in sidebar or "What loading did" in sidebar
 
-        # The rerun after the fix redraws the sidebar; until it is done a stale copy of the form can
-        # linger beside the new one. Wait for the app to be idle and for one form, twice in a row.
-        page.wait_for_function("() => !document.querySelector('[data-testid=stStatusWidget]')", timeout=60_000)
-        apply = page.get_by_role("button", name="Apply")
-        single = 0
-        for _ in range(200):
-            single = single + 1 if apply.count() == 1 else 0
-            if single >= 3:
-                break
-            page.wait_for_timeout(100)
+        apply = settled(page, page.get_by_role("button", name="Apply"))  # a stale form can linger in the rerun
         box = page.locator("[data-testid=stSidebar] textarea").first
         box.fill("Rv0001\nRv0002\nRv0003\nRv9999")
-        apply.first.click()
+        apply.click()
         page.get_by_text("regulators: 3 of 4 listed names found").first.wait_for(timeout=60_000)
         page.get_by_role("link", name="Search").first.click()
         page.get_by_text("Moves: 0").first.wait_for(timeout=60_000)

@@ -89,7 +89,8 @@ def _descends(v: int, kids: set[int], seed: int) -> bool:
 
 class TestBatch:
     @pytest.fixture(scope="class")
-    def table(self):
+    @classmethod
+    def table(cls):
         return batch.generate(BATCH_SEED)
 
     def test_shapes_and_lists(self, table):

@@ -163,7 +163,8 @@ def _descendants(start: set[int], edges: list[tuple[int, int]]) -> set[int]:
 
 class TestSlots:
     @pytest.fixture(scope="class")
-    def table(self):
+    @classmethod
+    def table(cls):
         return slots.generate(SLOTS_SEED)
 
     def test_shapes_and_lists(self, table):

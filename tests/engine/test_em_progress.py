@@ -103,7 +103,8 @@ def learn(path, regs, out, *extra):
 
 class TestCLI:
     @pytest.fixture(scope="class")
-    def table(self, tmp_path_factory):
+    @classmethod
+    def table(cls, tmp_path_factory):
         return write_table(tmp_path_factory.mktemp("em_progress"))
 
     def test_em_lines_on_stderr_and_the_model_unchanged(self, table, tmp_path, capsys, monkeypatch):
