@@ -28,7 +28,9 @@ pytestmark = pytest.mark.browser
 PORT = int(os.environ.get("IPE_LOST_SESSION_PORT", "8641"))
 #: seconds the test server keeps a disconnected session (the app's own config: 3600)
 TTL = 8
-N_VARS, N_ROWS = 800, 200
+#: a run of ~4,300 moves, ~5 s of search here: long enough that the progress line shows and the cut falls
+#: inside the run on a fast machine (800 x 200 converged in 0.8 s, two 0.4 s chunks, and CI missed the line)
+N_VARS, N_ROWS = 2000, 300
 SHAPE = f"{N_ROWS} instances x {N_VARS} variables"
 
 
@@ -39,7 +41,7 @@ def _moves(page) -> int:
 
 
 def test_a_dropped_socket_comes_back_to_its_session_and_run(tmp_path):
-    ds = sample_dataset(random_network(N_VARS, seed=0, expected_parents=1.5), N_ROWS, seed=1)
+    ds = sample_dataset(random_network(N_VARS, seed=0, expected_parents=2.0), N_ROWS, seed=1)
     path = tmp_path / "wide.csv"
     pd.DataFrame(ds.values, columns=ds.names).to_csv(path, index=False)
     with (
