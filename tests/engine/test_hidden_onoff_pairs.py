@@ -6,11 +6,12 @@ import itertools
 
 import numpy as np
 import pytest
+from test_hidden_onoff import profiles  # every gene's ideal profile on the empty network
 
 import engine.hidden.onoff as onoff
 from engine.data import from_array
 from engine.hidden import HiddenSearch
-from engine.hidden.onoff import ONOFF, scan_pairs, standardized_profiles
+from engine.hidden.onoff import ONOFF, scan_pairs
 
 COST = 7.0  # about EBIC's cost of a first parent at M = 27 among 600 candidates
 M = 27
@@ -27,11 +28,6 @@ def table(seed: int, amp: float, on: tuple[int, ...] = (M - 2, M - 1), n: int = 
     d[list(on)] = 1.0
     x[:, :width] += amp * d[:, None]
     return x, d, [f"g{j:03d}" for j in range(n)]
-
-
-def profiles(x: np.ndarray) -> np.ndarray:
-    n = x.shape[1]
-    return standardized_profiles(x - x.mean(axis=0), np.zeros((n, n)), np.arange(n))
 
 
 def search(x, names) -> HiddenSearch:
