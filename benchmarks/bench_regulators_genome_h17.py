@@ -49,7 +49,8 @@ R*'s strains), ``ODD`` when it tracks an odd condition (|r| >= 0.9 with its indi
 false), ``FALSE`` when below |r| 0.5 with R*, D and every factor and neither R*'s module nor D's
 genes enriched (on the null, every kept H); whether the top proposal is an odd condition; CPU s.
 
-Run once, on the final code (about 1-3 min of CPU per seed on this machine):
+Run once, on the final code (smoke seed 1799 at load 9-14: 111 s of CPU, 42 s on its null, peak
+RSS 0.7 GB; budget 10-30 min of CPU for the 20 tables):
       OMP_NUM_THREADS=1 python benchmarks/bench_regulators_genome_h17.py --gen h17m --seeds 1750-1759
       OMP_NUM_THREADS=1 python benchmarks/bench_regulators_genome_h17.py --gen h17m-null --seeds 1750-1759
 """

@@ -43,7 +43,8 @@ variance >= 0.45; the sigmoid children stay monotone in h.
 ``h17g-null`` (``null=True``): the same DAG (relay edges and leaf cuts included), h's parents and
 the noise draws, without h; any kept H is a false regulator.
 
-Run once, on the final code (about a minute of CPU per seed on this machine):
+Run once, on the final code (40-380 s of CPU per network on the smoke seeds 1796, 1798 and 1799
+at load 10-14, 160 s on 1799's null; budget 30-60 min of CPU for the 20 networks):
       OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h17g --hold-out --null
 """
 
