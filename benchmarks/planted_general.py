@@ -70,7 +70,15 @@ Generators (seeds 0-9 unless said):
   which says what it plants) - 30-55 variables, edge probability drawn in [0.04, 0.10], columns in
   *unstandardised units* (scales over five orders of magnitude, positive offsets), feed-forward
   loops among a root's children, one or two roots (6-18 and 4-10 children, 2-4 shared), weak and
-  mixed-sign loads, Gaussian / Student-t / Laplace noise, M drawn from 50..500.
+  mixed-sign loads, Gaussian / Student-t / Laplace noise, M drawn from 50..500 (seen since that
+  session's end);
+* ``h17g`` (the hold-out of the seventeenth session, seeds 1700-1709, written and committed before
+  any tuning of that session and run only by the lead on its final code; its own module,
+  :mod:`planted_h17g`, which says what it plants) - 40-60 variables on a banded (pathway-like)
+  DAG, one hidden variable that is *not* a root (1-2 observed parents explain 25-55 % of it) with
+  5-16 children that are all leaves or partly relays with strong children of their own (drawn per
+  seed), a third of them on a sigmoid dose-response in h, contaminated or heteroscedastic noise,
+  M log-uniform in 50..500.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -85,6 +93,7 @@ from dataclasses import dataclass
 import numpy as np
 import planted_fanin
 import planted_h16g
+import planted_h17g
 import planted_mixed
 import planted_roots
 
@@ -178,16 +187,23 @@ SPECS = {
     "roots": Spec("roots", 45, 0, "roots", 0.0, (0.3, 1.0), (4, 9), (0.6, 1.3), 1200, 2, (0.4, 2.0)),
     "fanin": Spec("fanin", 60, 0, "fanin", 0.0, (0.4, 2.0), (5, 15), (0.7, 2.0), 1400, 2, (0.5, 1.5)),
     "h16g": Spec("h16g", 55, 0, "h16g", 0.0, (0.4, 1.0), (4, 18), (0.5, 1.5), 1600, 2, (0.5, 2.0)),
+    "h17g": Spec("h17g", 60, 0, "h17g", 0.0, (0.3, 1.0), (5, 16), (0.6, 1.4), 1700, 1, (0.5, 1.5)),
 }
 
-#: the generator kept untouched until the end (the sixteenth session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the seventeenth session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
-#: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's). Only
-#: ``--hold-out`` or ``--only h16g`` runs it: ``--only general`` leaves it out.
-HOLD_OUT = "h16g"
+#: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
+#: sixteenth's). Only ``--hold-out`` or ``--only h17g`` runs it: ``--only general`` leaves it out.
+HOLD_OUT = "h17g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
-OWN_MODULE = {"mixed": planted_mixed, "roots": planted_roots, "fanin": planted_fanin, "h16g": planted_h16g}
+OWN_MODULE = {
+    "mixed": planted_mixed,
+    "roots": planted_roots,
+    "fanin": planted_fanin,
+    "h16g": planted_h16g,
+    "h17g": planted_h17g,
+}
 
 
 def n_vars(name: str, seed: int) -> int:
