@@ -16,6 +16,7 @@ from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import (
     covariates_box,
+    gene_names,
     gene_sets_box,
     geo_covariates,
     interventions_panel,
@@ -305,6 +306,7 @@ def _summary() -> None:
         annotations = load_notes.annotation_columns(note, in_rows)
         if annotations is not None:  # a description column beside gene ids: expected, not a problem
             st.caption(load_notes.annotation_note(annotations))
+            gene_names.offer(annotations, st.session_state.get(state.W_UPLOAD))  # its symbols as the genes' names
         elif note.startswith(RENAMED):
             st.warning(f"Renamed: {note[len(RENAMED) :]}.", icon="⚠️")
         elif note.startswith(NO_VALUES):  # a failed sample, kept: the user decides
