@@ -33,7 +33,7 @@ from explorer.track import SearchTrack
 if TYPE_CHECKING:
     from explorer.session import SearchSession
 
-__all__ = ["NAMED", "NameGenes", "symbols_of", "renamed", "name_genes", "offer"]
+__all__ = ["NAMED", "NameGenes", "symbols_of", "renamed", "name_genes", "offer", "symbols_hint"]
 
 #: the dataset note a renaming adds (export's rerun note reads it)
 NAMED = "named the genes by column "
@@ -111,6 +111,39 @@ def _symbol_column(frame: pd.DataFrame, columns: Sequence[str]) -> str | None:
         if len(frame) and words.nunique() >= SYMBOL_SHARE * len(frame):
             return c
     return None
+
+
+def _annotation_symbols(upload) -> tuple[str, pd.DataFrame] | None:
+    """The uploaded file's symbol column and its table, when the loaded data set one aside."""
+    from explorer.load_notes import annotation_columns
+
+    session = state.session()
+    if session is None or upload is None or not hasattr(upload, "getvalue"):
+        return None
+    for note in session.dataset.notes:
+        columns = annotation_columns(note, True)
+        if columns is not None:
+            frame = read_upload(upload.getvalue(), upload.name)
+            column = _symbol_column(frame, [c.strip() for c in columns.split(",")])
+            return None if column is None else (column, frame)
+    return None
+
+
+def symbols_hint(listed: Sequence[str] | None, upload) -> str | None:
+    """After a regulator list that names no variable: where its names are symbols of the uploaded
+    file's annotation column (a TF list of symbols beside a table of ids), how to use them; else None."""
+    found = _annotation_symbols(upload)
+    if not listed or found is None or NAMED in " ".join(state.session().dataset.notes):
+        return None
+    column, frame = found
+    known = {str(v).strip().lower() for v in frame[column].dropna()}
+    hits = sum(str(r).strip().lower() in known for r in listed)
+    if not hits:
+        return None
+    return (
+        f"{hits} of the {len(listed)} listed names are symbols in the file's column {column}: press "
+        f'"Name genes by {column}" in the sidebar (under the loaded data), then Apply the list again.'
+    )
 
 
 def offer(columns: str, upload) -> None:

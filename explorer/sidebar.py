@@ -188,6 +188,8 @@ def _on_apply() -> None:
     )
     if applied:
         lab_options.say_regulators_applied()
+    elif (hint := gene_names.symbols_hint(regulators, st.session_state.get(state.W_UPLOAD))) is not None:
+        state.put(state.ERROR, f"{state.get(state.ERROR)} {hint}")  # a TF list of symbols beside gene ids
 
 
 def _settings_form() -> None:

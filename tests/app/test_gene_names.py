@@ -77,3 +77,26 @@ def test_no_offer_for_a_description_column(app):
     app.run()
     assert not app.exception
     assert not [b for b in app.button if b.key == gene_names.KEY_NAME]
+
+
+def test_a_list_of_symbols_beside_ids_is_told_the_button_then_applies(app):
+    """A TF list of symbols on a table of ids: the refusal says they are the file's symbols and names
+    the button; after it, the same list applies."""
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
+    app.file_uploader(key=state.W_UPLOAD).set_value(("expr.csv", _table(), "text/csv"))
+    app.run()
+    app.text_area(key=state.W_REGULATORS).set_value("sym0\nSYM1\nnotagene")
+    app.button(key=state.W_APPLY).click().run()
+    said = " ".join(texts(app.sidebar.error))
+    assert "Settings not applied" in said
+    assert "2 of the 3 listed names are symbols in the file's column gene_name" in said
+    assert '"Name genes by gene_name"' in said
+    app.button(key=gene_names.KEY_NAME).click().run()
+    app.text_area(key=state.W_REGULATORS).set_value("sym0\nSYM1\nnotagene")
+    app.button(key=state.W_APPLY).click().run()
+    assert not app.exception and not texts(app.sidebar.error)
+    # kept as listed (a name not in the data is reported and ignored), matched to the renamed genes
+    assert app.session_state[state.SESSION].regulators == ["sym0", "sym1", "notagene"]
+    said = texts(app.sidebar.info) + texts(app.sidebar.warning)
+    assert any("2 of 3" in t for t in said), said
