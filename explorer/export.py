@@ -59,6 +59,13 @@ def rerun_notes(session: SearchSession) -> list[str]:
             "the explorer searched the data with their missing cells filled once by structural EM; the command "
             "learns by structural EM throughout, which may end on a somewhat different network"
         )
+    from explorer.gene_names import NAMED
+
+    for named in (n for n in session.dataset.notes if n.startswith(NAMED)):  # the explorer's own renaming
+        notes.append(
+            f"the explorer {named.split(' (')[0]}: the command names them by the file's first column (ids); "
+            "a regulator list of symbols matches none of them"
+        )
     if session.source.get("generated"):
         notes.append(f"the data were generated in the explorer: download them (Data, CSV) as {session.source['data']}")
     elif not session.source.get("data"):

@@ -8,7 +8,16 @@ import math
 
 from engine.hidden.report_table import STAND_IN_CORR
 
-__all__ = ["carrier_text", "closest_text", "common_text", "flag_group_text", "flag_text", "removal_text", "status_text"]
+__all__ = [
+    "carrier_text",
+    "closest_text",
+    "common_text",
+    "flag_group_text",
+    "flag_text",
+    "removal_text",
+    "status_text",
+    "step_text",
+]
 
 
 def status_text(p) -> str:
@@ -124,4 +133,20 @@ def flag_text(prop) -> str:
         f"**One odd sample?** {prop.leverage:.0%} of z*'s energy is in {prop.high_leverage[0]}"
         + (f" and most of the rest in {prop.high_leverage[1]}" if len(prop.high_leverage) > 1 else "")
         + ": this proposal mostly explains the members' values there (see the profile plot's right or left end)."
+    )
+
+
+def step_text(prop) -> str | None:
+    """Where an on/off step's members shift, in words (``prop.step_conditions``, the engine's
+    :func:`engine.hidden.onoff.name_step`); None for a set of another source, or a program in two
+    conditions (its flag says so). A biologist reading "on/off step" in the table could not tell in
+    which conditions (QA walk on E. coli: a 36-gene step, the Zur regulon among them, in four)."""
+    if not prop.step_conditions or _program(prop):
+        return None
+    k = len(prop.step_conditions)
+    return (
+        f"**On/off step in {k} conditions:** {', '.join(prop.step_conditions)}. The members' unexplained parts "
+        f"shift together there (all up or all down) and not in the other {prop.profile.size - k}, as a response "
+        "switched on in a few conditions would (a shock, a nutrient); one end of the profile plot shows the step. "
+        "A step in few conditions is not tested for chance here: Accept's realized change is the test."
     )

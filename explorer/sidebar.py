@@ -16,6 +16,7 @@ from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import (
     covariates_box,
+    gene_names,
     gene_sets_box,
     geo_covariates,
     interventions_panel,
@@ -187,6 +188,8 @@ def _on_apply() -> None:
     )
     if applied:
         lab_options.say_regulators_applied()
+    elif (hint := gene_names.symbols_hint(regulators, st.session_state.get(state.W_UPLOAD))) is not None:
+        state.put(state.ERROR, f"{state.get(state.ERROR)} {hint}")  # a TF list of symbols beside gene ids
 
 
 def _settings_form() -> None:
@@ -305,6 +308,7 @@ def _summary() -> None:
         annotations = load_notes.annotation_columns(note, in_rows)
         if annotations is not None:  # a description column beside gene ids: expected, not a problem
             st.caption(load_notes.annotation_note(annotations))
+            gene_names.offer(annotations, st.session_state.get(state.W_UPLOAD))  # its symbols as the genes' names
         elif note.startswith(RENAMED):
             st.warning(f"Renamed: {note[len(RENAMED) :]}.", icon="⚠️")
         elif note.startswith(NO_VALUES):  # a failed sample, kept: the user decides

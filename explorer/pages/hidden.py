@@ -36,6 +36,7 @@ from explorer.proposal_text import (
     flag_text,
     removal_text,
     status_text,
+    step_text,
 )
 from explorer.report_lines import profile_flags, report_line
 from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
@@ -229,6 +230,8 @@ def render() -> None:
         prop = proposals[pick]
         st.subheader(f"Proposal #{pick + 1}: {len(prop.names)} members")
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
+        if (step := step_text(prop)) is not None:
+            st.markdown(step)  # an on/off step's conditions, by name
         observed = values[:, : dataset.n_vars]
         regulons = lambda sets: regulon_text(sets, prop.profile, observed, dataset.names, listed)  # noqa: E731
         if (known := gene_sets_box.proposal_line(prop.names, regulons)) is not None:
