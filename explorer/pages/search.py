@@ -16,7 +16,9 @@ Stop takes effect at the end of the current chunk (within about half a second), 
 middle of a move: every move is applied to the stepper, the log and the trace before anything is
 drawn. (With Streamlit's default ``runner.fastReruns`` the click can also cut short the drawing
 of the current chunk; the state is complete at that point, so nothing is lost.) The network
-drawing is paused during a run and comes back when it ends. Streamlit's own "Stop" in the
+drawing is paused during a run and comes back when it ends; the move log shows its newest moves
+and the score trace is thinned (:mod:`explorer.run_view`), so a chunk's drawing does not grow
+with the moves made. Streamlit's own "Stop" in the
 toolbar only halts the current script run; the search then waits, and the panel's Stop button
 ends it.
 """
@@ -27,7 +29,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import network_panel, network_view, plots, search_notes, state, step_timing, text
+from explorer import network_panel, network_view, plots, run_view, search_notes, state, step_timing, text
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 from explorer.pages import show_html
@@ -237,14 +239,17 @@ def _log_config(score: str) -> dict:
 COMPARE_EDGE_WIDTH = 95
 
 
-def _logs() -> None:
+def _logs(running: bool = False) -> None:
     session = state.session()
     log = session.main.log
     if session.twin is None:
         st.subheader("Move log")
         st.caption(search_notes.log_caption(session.main))
         search_notes.first_move_caption(session.main)  # why the counters are not 0 at Moves 0
-        frame = plots.move_log_frame(log).iloc[::-1]
+        shown = run_view.log_shown(log, running)  # the newest moves only while a run goes on
+        if len(shown) < len(log):
+            st.caption(run_view.tail_caption(len(log)))
+        frame = plots.move_log_frame(shown).iloc[::-1]
         # a plain frame, not a pandas Styler: nothing is shaded here, and marshalling a Styler
         # cost 0.3 s per redraw at 900 moves, paid after every chunk of a run (LOG_CONFIG formats)
         st.dataframe(
@@ -256,6 +261,10 @@ def _logs() -> None:
         )
         return
     main_f, twin_f, differ = plots.compare_logs(log, session.twin.log)
+    if running and max(len(main_f), len(twin_f)) > run_view.LOG_TAIL:
+        start = max(len(main_f), len(twin_f)) - run_view.LOG_TAIL  # the same steps on both sides
+        main_f, twin_f = main_f[main_f.index > start], twin_f[twin_f.index > start]
+        st.caption(run_view.tail_caption(len(log)))
     st.subheader("Move logs side by side")
     if differ:
         st.caption(
@@ -364,9 +373,10 @@ def step_panel() -> None:
     names = session.variable_names()
     last = stepper.history[-1] if stepper.history else None
     view = network_panel.network_controls(NETWORK_KEYS, names, stepper.edges(), stepper.history)
-    traces = {text.method_label(session.settings.method): session.main.trace}
+    thin = run_view.thin_trace if going else list  # a long run's trace thinned while it goes on
+    traces = {text.method_label(session.settings.method): thin(session.main.trace)}
     if session.twin is not None:
-        traces[text.method_label(session.other_method)] = session.twin.trace
+        traces[text.method_label(session.other_method)] = thin(session.twin.trace)
     # the large view takes the whole width, the score trace goes below it
     graph, trace = (st.container(), st.container()) if view.large else st.columns([3, 2])
     with graph:
@@ -375,7 +385,7 @@ def step_panel() -> None:
         st.plotly_chart(
             plots.score_trace_figure(traces, score=session.score_label), width="stretch", key="search_trace"
         )
-    _logs()
+    _logs(going)
     if not running:
         step_timing.show(timing_slot)
     if going:
