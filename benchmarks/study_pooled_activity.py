@@ -34,9 +34,9 @@ import bench_regulators_genome_h16 as h16
 import bench_regulators_genome_hubs as hubs
 import numpy as np
 import scipy.sparse as sp
+from genome_auto import fit_auto, seed_range
 from scipy.stats import chi2
 from scipy.stats import f as f_dist
-from genome_auto import fit_auto, seed_range
 from study_activity_flag import GENS, planted
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -55,6 +55,31 @@ GENS = {
     "h16m-null": lambda s: h16.generate(s, True),
     "module-count": lambda s: genome.generate(s, "count"),
 }
+
+
+def veto_pooled() -> None:
+    """Measure (never the default) a keep rule: an H that :mod:`engine.hidden.pooled` reads as its
+    parents' pooled activity is not kept, as a profile resting on one or two instances is not
+    (``HiddenSearch.auto``): the network and hidden variables before the step come back and auto
+    tries the next proposal. Done by wrapping ``auto_step`` where ``search.py`` calls it."""
+    import engine.hidden.search as search_mod
+    from engine.hidden.trial import auto_step
+
+    def step(search, skipped, best, say, score):
+        snapshot = (search.em, list(search.hidden))
+        kept, new_best = auto_step(search, skipped, best, say, score)
+        if kept:
+            rep = {r.name: r for r in search.report()}[search.hidden[-1].name]
+            pool = rep.extra.get("pooled") or {}
+            if pool.get("flagged"):
+                say(f"{rep.name} reads as pooled activity ({pool['gain_per_child']:.1f} nats a child): not kept")
+                print(f"#   veto {rep.name}: {len(rep.children)} children, {rep.realized_gain:+.1f}", flush=True)
+                search.em, search.hidden = snapshot
+                search._refresh_children()
+                return False, best
+        return kept, new_best
+
+    search_mod.auto_step = step
 
 
 def dump(gen: str, seed: int, out: Path, table: str | None = None, regulators: str | None = None) -> None:
@@ -240,9 +265,14 @@ def read_one(rec: dict) -> list[str]:
         oc = one_channel(coef, full, n_obs, hi)
         one = "-" if oc is None else f"off {oc[0]:.2f} p {oc[1]:.2f}"
         pm = pooled_activity(coef, full, names, n_obs, hi, h["gain"], regs)
-        one += "" if pm is None else (
-            f" | pooled R2 {pm.r2:.2f} " + " ".join(f"{w:+.2f} {r}" for w, r in zip(pm.weights, pm.regulators, strict=True))
-            + (" POOLED" if pm.flagged else "")
+        one += (
+            ""
+            if pm is None
+            else (
+                f" | pooled R2 {pm.r2:.2f} "
+                + " ".join(f"{w:+.2f} {r}" for w, r in zip(pm.weights, pm.regulators, strict=True))
+                + (" POOLED" if pm.flagged else "")
+            )
         )
         pair, half = own_share(coef, full, n_obs, hi)
         tt = true_targets(rec["gen"], rec["seed"], h["children"], h["parents"])
@@ -262,7 +292,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--read")
     ap.add_argument("--table")
     ap.add_argument("--regulators")
+    ap.add_argument("--veto", action="store_true", help="measure the keep rule (veto_pooled)")
     args = ap.parse_args(argv)
+    if args.veto:
+        veto_pooled()
     if args.dump and args.table:
         dump("", 0, Path(args.dump), args.table, args.regulators)
         return
