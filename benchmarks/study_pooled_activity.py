@@ -41,7 +41,7 @@ from study_activity_flag import GENS, planted
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from engine.hidden.pooled import pooled_activity  # noqa: E402
+from engine.hidden.pooled import STRONG_PER_CHILD, pooled_activity  # noqa: E402
 from engine.io import load_table  # noqa: E402
 from engine.learn import IdealParentSearch  # noqa: E402
 
@@ -272,6 +272,8 @@ def read_one(rec: dict) -> list[str]:
                 f" | pooled R2 {pm.r2:.2f} "
                 + " ".join(f"{w:+.2f} {r}" for w, r in zip(pm.weights, pm.regulators, strict=True))
                 + (" POOLED" if pm.flagged else "")
+                # the one-parent variant (measured, not adopted): any listed parent, < 3 nats a child
+                + (" POOLED-1" if not pm.flagged and pm.gain_per_child < STRONG_PER_CHILD else "")
             )
         )
         pair, half = own_share(coef, full, n_obs, hi)

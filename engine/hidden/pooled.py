@@ -23,9 +23,12 @@ evidence per child. Reported with the decomposition of H's profile on its parent
 squares: ``r2``, and ``weights``, X in SDs and H on unit variance) for the line "H1 ~ -0.78 TF042
 + 0.43 TF009 + 0.43 TF057 (R^2 0.95)".
 
-A reading for a person, not a keep rule: the gain is real. An H without listed parents, or with
-one (:mod:`.activity` reads that case), is not read here: an on/off driver of a few conditions
-also brings little per child, and it is no listed regulator's activity.
+A reading for a person, not a keep rule: the gain is real. An H without listed parents is not read
+here: an on/off driver of a few conditions also brings little per child, and it is no listed
+regulator's activity. With one parent, :mod:`.activity` reads H when its children keep that parent;
+a one-parent H whose children do not is of the same kind as the pooled ones (two-null 308's second
+and third Hs), but reading it was not part of the rule fixed before the test runs: measured as a
+variant, not adopted (docs/decisions/genome-null-pooled-activity.md).
 
 References
 ----------
