@@ -7,12 +7,17 @@ table, the listed regulators, the planted profiles (``study_activity_flag.plante
 coefficients (sparse), the hidden variables' posterior means, and per kept H its children,
 parents, ``parents_r2``, realized gain and ``activity``.
 
-``--read DIR``: per kept H, figures against its profile and its children (printed, one line per
-H): |r| with the planted profiles; R^2 of its profile on its regulator parents (least squares),
-on the best 1, 2, 3 listed regulators (forward selection) and the adjusted R^2 of the best 3;
-the regulators that are parents of its children in the network, how many children share each of
-H's regulator parents, the cosine of H's coefficients with the pooled coefficients of its
-regulator parents over its children; and the statistic of ``engine/hidden/pooled.py``.
+``--table T.csv --regulators R.txt --dump DIR``: the same on a real table (the files
+``bench_regulators_real.py`` writes). ``--veto``: the keep rule measured (:func:`veto_pooled`: a
+kept H the report reads as pooled activity is not kept), never the engine's default.
+
+``--read DIR``: one line per kept H: children, realized gain and gain per child, its listed
+parents with ``parents_r2``, |r| with the planted profiles, the one-channel test
+(:func:`one_channel`), the report's reading (``engine/hidden/pooled.py``: R^2 of the profile on the
+parents, H's standardized weights, ``POOLED`` when flagged, ``POOLED-1`` for the one-parent variant),
+the children's shared residual beyond their parents (:func:`own_share`) and, for the
+``bench_regulators_genome`` kinds, how many children have each parent as a true parent
+(:func:`true_targets`).
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_pooled_activity.py --gen null --seeds 0-9 --dump /tmp/pool
       python benchmarks/study_pooled_activity.py --read /tmp/pool
