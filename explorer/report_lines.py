@@ -3,7 +3,8 @@ page): its parents among the candidate regulators, what its closest observed var
 its own children, its hub gene in WGCNA's terms unless the profile rests on one odd condition, or a gene
 outside the module that may already play its role) and whether its inferred profile rests on one or two
 conditions (:mod:`engine.hidden.leverage`), and whether it reads as an observed parent's activity beyond
-its measured level (:mod:`engine.hidden.activity`).
+its measured level (:mod:`engine.hidden.activity`) or as its listed parents' pooled activity
+(:mod:`engine.hidden.pooled`).
 The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`, and the profile's leverage and
 the stand-in threshold from :mod:`engine.hidden.report_table`); nothing is recomputed here."""
 
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.hidden.report import RegulatorReport
-from engine.hidden.report_table import STAND_IN_CORR, profile_flags
+from engine.hidden.report_table import STAND_IN_CORR, pooled_text, profile_flags
 from engine.listing import first_few
 
 __all__ = ["STAND_IN_CORR", "report_line", "profile_flags"]
@@ -65,6 +66,9 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
             f"the part of {reg}'s activity its measured level misses (a regulator held post-transcriptionally, "
             "or measured with noise), not a new regulator."
         )
+    pool = r.extra.get("pooled") or {}
+    if pool.get("flagged"):  # engine/hidden/pooled.py: >= 2 listed parents, < 3 nats of gain a child
+        line += f" **Pooled activity?** {r.name} ~ {pooled_text(pool)}: weak per child, not a new regulator."
     if flagged:
         line += (
             f" **One odd sample?** {leverage:.0%} of its profile's energy is in {odd}: "

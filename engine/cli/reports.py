@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..hidden.report_table import pooled_text
 from .live import cap_lists, readable
 from .output import say
 
@@ -70,9 +71,14 @@ def report_support(result, quiet: bool) -> None:
 
 
 def _say_readings(h: dict) -> None:
-    """A kept H read as a measured regulator's activity (``engine/hidden/activity.py``): one line,
-    when flagged."""
-    name, act = h["name"], h.get("activity")
+    """A kept H read as a measured regulator's activity (``engine/hidden/activity.py``) or as its
+    listed parents' pooled activity (``engine/hidden/pooled.py``): one line each, when flagged."""
+    name, act, pool = h["name"], h.get("activity"), h.get("pooled")
+    if pool and pool.get("flagged"):
+        say(
+            f"  {name} ~ {pooled_text(pool)}: under 3 nats a child, read {name} as the pooled activity of "
+            f"{', '.join(pool['regulators'])} on targets they regulate with weak effects, not a new regulator"
+        )
     if act and act.get("flagged"):
         say(
             f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "

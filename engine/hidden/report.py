@@ -29,6 +29,7 @@ from scipy.sparse.linalg import spsolve
 from .activity import activity_match
 from .candidates import family_coefficients
 from .leverage import instance_names, profile_leverage
+from .pooled import pooled_activity
 from .proposals import ClusterProposal
 
 if TYPE_CHECKING:
@@ -184,6 +185,7 @@ def regulator_report(
         j = int(np.argmax(np.abs(corr_obs))) if n_observed else -1
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
         act = activity_match(coef, names, n_observed, h)  # H as an observed parent's activity (.activity)
+        pool = pooled_activity(coef, values, names, n_observed, h, real)  # its parents' pooled activity (.pooled)
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
         out.append(
@@ -196,7 +198,10 @@ def regulator_report(
                 realized_gain=float(real),
                 parents=[str(names[p]) for p in ups],
                 parents_r2=float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0,
-                extra={"activity": None if act is None else act.to_dict()},
+                extra={
+                    "activity": None if act is None else act.to_dict(),
+                    "pooled": None if pool is None else pool.to_dict(),
+                },
                 # on the loadings' scale, H on unit variance (.scale)
                 profile={
                     "instances": instance_names(labels, prof.size),

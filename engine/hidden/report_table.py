@@ -22,6 +22,9 @@ by child as well as by H:
 * ``activity_of``: when H's coefficients on its children are those of one observed parent of most
   of them, scaled (:mod:`.activity`), that parent, ``"asoL (54 of 59 children, cosine -0.96)"``: H is
   read as the part of that regulator's activity its measured level misses; empty otherwise;
+* ``pooled_of``: when H has at least two listed parents and brings less than 3 nats of realized
+  gain per child (:mod:`.pooled`), its decomposition on them, ``"-0.78 TF042 + 0.43 TF057 (R^2 0.95;
+  1.7 nats a child)"``: H is read as the pooled activity of those regulators; empty otherwise;
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -43,7 +46,15 @@ from .leverage import profile_leverage
 from .report import REPORT_COLUMNS, RegulatorReport, report_rows
 from .tracking import best_tracking
 
-__all__ = ["ENRICHED_Q", "REPORT_TABLE_COLUMNS", "STAND_IN_CORR", "profile_flags", "report_table", "stand_in"]
+__all__ = [
+    "ENRICHED_Q",
+    "REPORT_TABLE_COLUMNS",
+    "STAND_IN_CORR",
+    "pooled_text",
+    "profile_flags",
+    "report_table",
+    "stand_in",
+]
 
 #: |corr(values, H's profile)| from which a variable may stand in for H (the proposals' default
 #: ``explained_threshold``, :func:`~.candidates.propose_from_search`)
@@ -60,6 +71,7 @@ REPORT_TABLE_COLUMNS = [
     "explained_by",
     "explained_corr",
     "activity_of",
+    "pooled_of",
     "enriched_sets",
 ]
 
@@ -103,6 +115,22 @@ def _activity(r: RegulatorReport) -> str | None:
     return f"{act['regulator']} ({act['shared']} of {n} children, cosine {act['cosine']:+.2f})"
 
 
+def pooled_text(pool: dict) -> str:
+    """H's decomposition on its parents from a report's ``pooled`` reading (:mod:`.pooled`):
+    ``"-0.78 TF042 + 0.43 TF057 (R^2 0.95; 1.7 nats a child)"``."""
+    terms = " ".join(
+        f"{'-' if w < 0 else '+'} {abs(w):.2f} {r}" for w, r in zip(pool["weights"], pool["regulators"], strict=True)
+    )
+    terms = terms[2:] if terms.startswith("+ ") else "-" + terms[2:]  # the first term's sign on its number
+    return f"{terms} (R^2 {pool['r2']:.2f}; {pool['gain_per_child']:.1f} nats a child)"
+
+
+def _pooled(r: RegulatorReport) -> str | None:
+    """The ``pooled_of`` cell of ``r`` (see the module docstring), None when not flagged."""
+    pool = r.extra.get("pooled")
+    return pooled_text(pool) if pool and pool["flagged"] else None
+
+
 def report_table(
     reports: Sequence[RegulatorReport],
     values: np.ndarray | None = None,
@@ -131,6 +159,7 @@ def report_table(
             "explained_by": by,
             "explained_corr": corr,
             "activity_of": _activity(r),
+            "pooled_of": _pooled(r),
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [
