@@ -48,6 +48,7 @@ from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .prune import MemberResiduals, grow_best, neighbour_screen, parent_matrix
 from .residual_map import residual_map, residual_scatter
+from .seed_batch import score_seeds
 from .semiclique import find_semicliques
 
 __all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
@@ -315,8 +316,10 @@ def propose_from_search(
             if len(key) >= min_size:
                 sets[key] = "profiles + semi-clique" if key in sets else "semi-clique"
     xc = values - values.mean(axis=0)
-    seeds = [(score_candidate(model, parents, np.array(k, dtype=np.intp), scorer, xc), s) for k, s in sets.items()]
-    seeds = [(prune(c, model, parents, scorer, xc, max(min_size, 3)) if "semi-clique" in s else c, s) for c, s in seeds]
+    pruned = ["semi-clique" in s for s in sets.values()]  # score_candidate then prune, in stacks (:mod:`.seed_batch`)
+    keys = [np.array(k, dtype=np.intp) for k in sets]
+    scores = score_seeds(model, parents, keys, pruned, scorer, xc, max(min_size, 3))
+    seeds = list(zip(scores, sets.values(), strict=True))
     grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size)
     grown = grow_best(seeds, lambda c: grow_one(c, adj=adj, allowed=allowed, min_size=max(min_size, 3), pmat=pmat))
     scored = []
