@@ -55,20 +55,24 @@ def factor_fit_batch(
     a = np.clip(np.asarray(loadings, dtype=float), -0.99, 0.99).copy()
     psi = np.maximum(1.0 - a**2, 1e-3)
     d = np.diagonal(r, axis1=1, axis2=2).copy()
-    live = np.arange(r.shape[0])
+    live = np.arange(r.shape[0])  # the sets still iterating, and their arrays (compacted as sets stop)
+    al, pl, rl, dl = a, psi, r, d
     for _ in range(n_iter):
         if live.size == 0:
             break
-        al, pl, rl = a[live], psi[live], r[live]
         u = al / pl  # beta = a^T (diag(psi) + a a^T)^-1 by Sherman-Morrison
         beta = u / (1.0 + np.einsum("bi,bi->b", al, u))[:, None]
         rb = np.einsum("bij,bj->bi", rl, beta)
         czz = 1.0 - np.einsum("bi,bi->b", beta, al) + np.einsum("bi,bi->b", beta, rb)
         a_new = rb / czz[:, None]
-        psi_new = np.maximum(d[live] - a_new * rb, 1e-6)
+        psi_new = np.maximum(dl - a_new * rb, 1e-6)
         done = np.abs(a_new - al).max(axis=1) < 1e-6
-        a[live], psi[live] = a_new, psi_new
-        live = live[~done]
+        al, pl = a_new, psi_new
+        if done.any():
+            a[live[done]], psi[live[done]] = al[done], pl[done]
+            keep = ~done
+            live, al, pl, rl, dl = live[keep], al[keep], pl[keep], rl[keep], dl[keep]
+    a[live], psi[live] = al, pl  # those stopped by n_iter
     u = a / psi  # log det S and tr(S^-1 R): the determinant lemma and Sherman-Morrison
     au = np.einsum("bi,bi->b", a, u)
     logdet = np.log(psi).sum(axis=1) + np.log1p(au)
@@ -109,7 +113,8 @@ class _Stack:
 
     def scatter(self, s: np.ndarray) -> np.ndarray:
         """``Y^T Y = W^T S W`` for every set (B, L, L)."""
-        s_rows = s[self.rows[:, :, None], self.rows[:, None, :]]
+        n = s.shape[0]
+        s_rows = np.take(s.ravel(), self.rows[:, :, None] * n + self.rows[:, None, :])  # S on each set's rows
         wt = np.swapaxes(self.w, 1, 2)
         return wt @ (s_rows @ self.w)
 
