@@ -28,13 +28,19 @@ Sets larger than :data:`BATCH_MAX` (profile clusters of hundreds of members; Lan
 
 from __future__ import annotations
 
+import math
+from collections.abc import Callable
+
 import numpy as np
 from scipy import sparse
 
 from .fit_batch import FamilyTable
 from .proposals import DENSE_EIGH
 
-__all__ = ["BATCH_MAX", "SEED_CHUNK", "factor_fit_batch", "score_seeds"]
+__all__ = ["BATCH_MAX", "ROOT_PER_INSTANCE", "SEED_CHUNK", "factor_fit_batch", "score_seeds"]
+
+#: the estimate's root term per instance (nats): -(log 2 pi + 1) / 2 (:mod:`.candidates`)
+ROOT_PER_INSTANCE = -0.5 * (math.log(2.0 * math.pi) + 1.0)
 
 #: sets with at most this many members are scored in stacks (a dense ``eigh``, as score_cluster)
 BATCH_MAX = DENSE_EIGH
@@ -146,17 +152,15 @@ def score_seeds(
     scorer,
     xc: np.ndarray,
     min_size: int,
+    one_at_a_time: Callable[[np.ndarray, bool], object],
+    rules: tuple[type, float],
 ) -> list:
     """The :class:`~.candidates.CandidateScore` of every set in ``sets``, pruned
     (:func:`~.candidates.prune` with ``min_size``) where ``pruned`` says so: what
     ``score_candidate`` then ``prune`` give one set at a time, computed in stacks of equal size.
-    Sets larger than :data:`BATCH_MAX` are scored and pruned one at a time, as before."""
-    from . import candidates  # it imports this module
-
-    def one_at_a_time(s: np.ndarray, prune: bool):
-        cs = candidates.score_candidate(model, parents, s, scorer, xc)
-        return candidates.prune(cs, model, parents, scorer, xc, min_size) if prune else cs
-
+    ``rules``: the CandidateScore class and ``MIN_LOADING``. Sets larger than :data:`BATCH_MAX`
+    go to ``one_at_a_time(members, pruned)``."""
+    make, min_loading = rules
     m = xc.shape[0]
     fits = FamilyTable(model, scorer)
     small = [np.asarray(s, dtype=np.intp) for s in sets if 2 <= len(s) <= BATCH_MAX]
@@ -182,7 +186,7 @@ def score_seeds(
             lam, vec, c2m = _top_pairs(cos, m)
             fgain, load = factor_fit_batch(cos, m, vec * np.sqrt(lam / m)[:, None])
             weakest = np.argmin(np.abs(load), axis=1)
-            drop = np.abs(load[np.arange(len(chunk)), weakest]) < candidates.MIN_LOADING
+            drop = np.abs(load[np.arange(len(chunk)), weakest]) < min_loading
             done = []
             for b, (k, s) in enumerate(chunk):
                 if pruned[k] and size > min_size and drop[b]:
@@ -194,6 +198,7 @@ def score_seeds(
                 for b, zb in zip(done, z, strict=True):
                     k = chunk[b][0]
                     out[k] = _candidate(
+                        make,
                         fits,
                         parents,
                         stack,
@@ -220,11 +225,9 @@ def _profiles(stack: _Stack, rss: np.ndarray, vec: np.ndarray, xc: np.ndarray, d
     return np.asarray(mat.T @ xc.T)  # (sets, M); pads carry zero weight
 
 
-def _candidate(fits: FamilyTable, parents, stack: _Stack, b: int, scorer, m: int, lam, vec, c2m, fgain, load, z):
+def _candidate(make, fits: FamilyTable, parents, stack: _Stack, b: int, scorer, m: int, lam, vec, c2m, fgain, load, z):
     """The CandidateScore of set ``b`` of the stack, its estimate's terms summed as
     :func:`~.candidates.score_candidate` sums them."""
-    from .candidates import ROOT_PER_INSTANCE, CandidateScore
-
     members = stack.sets[b].tolist()
     outs = stack.outs[b]
     inside = set(members)
@@ -234,6 +237,6 @@ def _candidate(fits: FamilyTable, parents, stack: _Stack, b: int, scorer, m: int
     add_pen = sum(scorer.penalty(len(o) + 3, len(o) + 1) - scorer.penalty(len(o) + 2, len(o)) for o in outs)
     gain = kept + float(fgain) - add_pen - scorer.penalty(2, 0) - current
     complete = kept + float(c2m.sum()) + m * ROOT_PER_INSTANCE - add_pen - scorer.penalty(2, 0) - current
-    return CandidateScore(
+    return make(
         stack.sets[b], float(gain), float(lam), vec, c2m, z, removed, float(current - kept), load, float(complete)
     )

@@ -6,6 +6,7 @@ with and without a regulator list, and proposal by proposal."""
 from __future__ import annotations
 
 import warnings
+from functools import partial
 
 import numpy as np
 import pytest
@@ -20,13 +21,20 @@ from engine.score import BIC
 from tests.engine.test_hidden_prune import candidate_sets, hidden_table
 
 
-def reference_seeds(model, parents, sets, pruned, scorer, xc, min_size):
+def reference_seeds(model, parents, sets, pruned, scorer, xc, min_size, *_):
     """The code before: each set scored, then pruned, one at a time."""
     out = []
     for s, p in zip(sets, pruned, strict=True):
         cs = score_candidate(model, parents, np.asarray(s, dtype=np.intp), scorer, xc)
         out.append(prune(cs, model, parents, scorer, xc, min_size) if p else cs)
     return out
+
+
+def batched(model, parents, sets, pruned, scorer, xc, min_size):
+    """score_seeds as propose_from_search calls it."""
+    one = partial(candidates._one_seed, model, parents, scorer, xc, min_size)
+    rules = (candidates.CandidateScore, candidates.MIN_LOADING)
+    return score_seeds(model, parents, sets, pruned, scorer, xc, min_size, one, rules)
 
 
 def assert_same(new, ref, atol: float = 1e-9):
@@ -64,7 +72,7 @@ class TestScoreSeeds:
         monkeypatch.setattr(seed_batch, "SEED_CHUNK", 3)
         monkeypatch.setattr(seed_batch, "BATCH_MAX", 12)
         ref = reference_seeds(stp.model, parents, sets, pruned, stp.scorer, xc, 3)
-        new = score_seeds(stp.model, parents, sets, pruned, stp.scorer, xc, 3)
+        new = batched(stp.model, parents, sets, pruned, stp.scorer, xc, 3)
         assert_same(new, ref)
         dropped = sum(a.members.size < len(s) for a, s in zip(new, sets, strict=True))
         assert dropped > 3  # prune drops members of these sets
@@ -77,7 +85,7 @@ class TestScoreSeeds:
         for s in [sets[0], np.asarray(sets[0])[:3]]:  # a batch with one seed; a seed of three
             for min_size in (3, 4):
                 args = (stp.model, parents, [s], [True], stp.scorer, xc, min_size)
-                assert_same(score_seeds(*args), reference_seeds(*args))
+                assert_same(batched(*args), reference_seeds(*args))
 
     def test_collinear_members_and_an_exact_fit(self):
         """Two members with the same values (residual cosine 1), a member that its outside parents
@@ -98,7 +106,7 @@ class TestScoreSeeds:
             warnings.simplefilter("ignore")  # the constant parent's collinearity warning
             for pruned in (True, False):
                 args = (model, parents, sets, [pruned] * len(sets), scorer, xc, 3)
-                assert_same(score_seeds(*args), reference_seeds(*args), atol=1e-6)
+                assert_same(batched(*args), reference_seeds(*args), atol=1e-6)
 
 
 class TestFactorFitBatch:
