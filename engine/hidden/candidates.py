@@ -48,6 +48,7 @@ from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .prune import MemberResiduals, grow_best, neighbour_screen, parent_matrix
 from .residual_map import residual_map, residual_scatter
+from .seed_batch import ROOT_PER_INSTANCE, score_seeds
 from .semiclique import find_semicliques
 
 __all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
@@ -315,8 +316,11 @@ def propose_from_search(
             if len(key) >= min_size:
                 sets[key] = "profiles + semi-clique" if key in sets else "semi-clique"
     xc = values - values.mean(axis=0)
-    seeds = [(score_candidate(model, parents, np.array(k, dtype=np.intp), scorer, xc), s) for k, s in sets.items()]
-    seeds = [(prune(c, model, parents, scorer, xc, max(min_size, 3)) if "semi-clique" in s else c, s) for c, s in seeds]
+    pruned = ["semi-clique" in s for s in sets.values()]  # score_candidate then prune, in stacks (:mod:`.seed_batch`)
+    keys = [np.array(k, dtype=np.intp) for k in sets]
+    one = partial(_one_seed, model, parents, scorer, xc, max(min_size, 3))
+    scores = score_seeds(model, parents, keys, pruned, scorer, xc, max(min_size, 3), one, (CandidateScore, MIN_LOADING))
+    seeds = list(zip(scores, sets.values(), strict=True))
     grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size)
     grown = grow_best(seeds, lambda c: grow_one(c, adj=adj, allowed=allowed, min_size=max(min_size, 3), pmat=pmat))
     scored = []
@@ -366,6 +370,12 @@ def propose_from_search(
     return out
 
 
+def _one_seed(model, parents, scorer, xc, min_size: int, members, pruned: bool) -> CandidateScore:
+    """A seed too large for :mod:`.seed_batch`'s stacks: scored, then pruned if ``pruned``."""
+    cs = score_candidate(model, parents, members, scorer, xc)
+    return prune(cs, model, parents, scorer, xc, min_size) if pruned else cs
+
+
 def _common(cs: CandidateScore) -> float:
     """Sum of squared one-factor loadings of the set (ranks semi-cliques)."""
     return float(np.sum(cs.factor_loadings**2))
@@ -393,10 +403,6 @@ def candidate_proposal(cs: CandidateScore, xc, values, names, explained_threshol
         **kw,
     )
     return name_step(p, cs.step, kw.get("labels"))
-
-
-#: the estimate's root term per instance (nats): -(log 2 pi + 1) / 2
-ROOT_PER_INSTANCE = -0.5 * (math.log(2.0 * math.pi) + 1.0)
 
 
 def family_coefficients(model, parents: list[tuple[int, ...]]) -> tuple[np.ndarray, np.ndarray]:
