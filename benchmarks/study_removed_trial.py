@@ -5,15 +5,16 @@ On the converged network ``bench_propose_real.py prep`` stored (FNR removed from
 3,922 x 278, or SigD from *B. subtilis* 4,217 x 266), this builds the :class:`HiddenSearch` that
 ``--hidden auto`` builds (regulator list, seed 0), runs ``auto``'s start (the network without hidden
 variables, searched to convergence from the stored edges) and its first proposal round
-(:meth:`HiddenSearch._auto_candidates`, in the order ``auto`` tries them). Every proposal is printed
+(``HiddenSearch.propose`` as :meth:`HiddenSearch._auto_candidates` calls it, and the order ``auto`` tries
+them in, or why it does not: explained by a listed regulator, flagged). Every proposal is printed
 with its source, size, estimate (``estimated_gain``), the removed inside edges' loss
 (``removed_loss``), the paper's complete-data estimate, common variance, |r| of z* with the removed
 regulator's own mRNA (``removed.csv``) and how many of its members are the removed regulator's
 known targets and module genes.
 
 Then the chosen proposals (``--try``: ``module``, the one holding the most module genes, i.e. the
-removed regulator's proposal picked with the truth; ``r``, the one whose z* tracks its mRNA best; ``first``, the one ``auto`` tries first; or
-indices into the printed list) are tried exactly as ``auto`` tries them
+removed regulator's proposal picked with the truth; ``r``, the one whose z* tracks its mRNA best;
+``first``, the one ``auto`` tries first; or indices into the printed list) are tried exactly as ``auto`` tries them
 (:func:`engine.hidden.trial.try_proposal`: structural EM over H's Markov blanket, then everywhere,
 against the observed-data score of the network before, and the network without H re-searched from
 where it led). Printed per trial: its observed-data score against both, so whether it pays (the
@@ -21,7 +22,10 @@ realized gain ``auto``'s keep rule uses), CPU seconds, H's children, |r| of E[H]
 regulator's mRNA, and its known targets and module genes among the children with the one-sided
 hypergeometric p (universe: the table's genes).
 
+The first round's proposals are stored in DIR/study_first_round.pkl; ``--reuse`` reads them instead.
+
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_removed_trial.py --workdir DIR [--try module first 3]
+          [--reuse]
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import pickle
 import sys
 import time
 import warnings
@@ -89,6 +94,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--try", dest="tries", nargs="*", default=["module"])
+    ap.add_argument("--reuse", action="store_true", help="the first round's proposals stored by an earlier run")
     args = ap.parse_args(argv)
     work = Path(args.workdir)
     c_all = time.process_time()
@@ -96,16 +102,32 @@ def main(argv: list[str] | None = None) -> None:
     best = hs.observed_bic()
     n_genes = hs.n_observed
     c0 = time.process_time()
-    props = hs._auto_candidates(set())
-    print(f"first round: {len(props)} proposals auto would try, {time.process_time() - c0:.1f} s CPU; removed "
+    cache = work / "study_first_round.pkl"
+    if args.reuse and cache.exists():  # the proposals of an earlier run of this script on the same network
+        props = pickle.loads(cache.read_bytes())
+    else:
+        props = hs.propose(n_proposals=10)  # what auto's first round proposes (_auto_candidates' call)
+        cache.write_bytes(pickle.dumps(props))
+    cpu = time.process_time() - c0
+    hs.propose = lambda **kw: list(props)  # noqa: ARG005 (the same list, in auto's order below)
+    tried = hs._auto_candidates(set())
+    print(f"first round: {len(props)} proposals, {len(tried)} of them tried by auto, {cpu:.1f} s CPU; removed "
           f"{rem['removed']}: {len(rem['regulon'])} targets, module {len(rem['module'])}", flush=True)  # fmt: skip
     rows = [describe(p, rem, own) for p in props]
-    for i, d in enumerate(rows):
+    for i, (p, d) in enumerate(zip(props, rows, strict=True)):
+        place = next((k for k, q in enumerate(tried) if q is p), None)
+        by = hs.names.index(p.explained_by) if p.explained_by in hs.names else None
+        r_by = abs(float(np.corrcoef(p.profile, hs.em.mean[:, by])[0, 1])) if by is not None else float("nan")
+        inner = " (a member)" if p.explained_by in p.names else ""
+        why = f", not tried: explained by {p.explained_by}{inner}, |r| {r_by:.2f}" if by is not None else ""
+        why = why or ("" if place is not None else ", not tried: a profile cluster's estimates not both > 0")
+        why = ", flagged" if p.flagged else why
         print(
-            f"  [{i}] {d['source']:24s} {d['size']:4d} genes, estimate {d['estimate']:+10.1f}, removed loss "
-            f"{d['removed_loss']:9.1f}, estimate + loss {d['estimate'] + d['removed_loss']:+10.1f}, complete "
-            f"{d['complete']:+10.1f}, cv {d['cv']:6.1f}, |r| {d['r']:.2f}, targets {d['regulon']}, "
-            f"module {d['module']}/{len(rem['module'])}",
+            f"  [{i}] {'auto #' + str(place + 1) if place is not None else 'not tried':10s} {d['source']:24s} "
+            f"{d['size']:4d} genes, estimate {d['estimate']:+10.1f}, removed loss {d['removed_loss']:9.1f}, "
+            f"estimate + loss {d['estimate'] + d['removed_loss']:+10.1f}, complete {d['complete']:+10.1f}, "
+            f"cv {d['cv']:6.1f}, |r| {d['r']:.2f}, targets {d['regulon']}, module {d['module']}/{len(rem['module'])}"
+            f"{why}",
             flush=True,
         )
     picks = []
@@ -115,7 +137,7 @@ def main(argv: list[str] | None = None) -> None:
         elif t == "r":
             picks.append(max(range(len(rows)), key=lambda i: rows[i]["r"]))
         elif t == "first":
-            picks.append(0)
+            picks.append(next(i for i, p in enumerate(props) if p is tried[0]))
         else:
             picks.append(int(t))
     for i in dict.fromkeys(picks):
