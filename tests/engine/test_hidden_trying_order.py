@@ -10,6 +10,7 @@ from scipy.optimize import minimize
 from engine.cpd.linear import LinearGaussianFamilies
 from engine.data import from_array
 from engine.hidden import ClusterProposal, HiddenSearch
+from engine.hidden import trying_order as order_module
 from engine.hidden.candidates import propose_from_search
 from engine.hidden.onoff import ONOFF
 from engine.hidden.report import HiddenVariable
@@ -36,6 +37,18 @@ SEMI_POS = prop(4, "semi-clique", 2.0, 1.5)
 ROUND = [PROFILES_A, PROFILES_B, SEMI_POS, SEMI, GROWN]
 
 
+@pytest.fixture
+def turn_on(monkeypatch):
+    """The other family's turn is measured and off by default (FAMILY_TURN); these tests switch it on."""
+    monkeypatch.setattr(order_module, "FAMILY_TURN", True)
+
+
+def test_off_by_default_the_base_order_after_a_kept_h():
+    assert order_module.FAMILY_TURN is False
+    got = trying_order(ROUND, two_layer=False, small=False, kept_sources=["profiles"], turns=Turns())
+    assert got == [PROFILES_A, PROFILES_B, SEMI_POS, GROWN, SEMI]
+
+
 def test_family_of_each_source():
     assert [family(s) for s in ("profiles", "semi-clique", "semi-clique, grown", "profiles + semi-clique")] == [
         "profiles",
@@ -46,7 +59,7 @@ def test_family_of_each_source():
     assert family(ONOFF) == ONOFF
 
 
-def test_base_order_is_kept_before_an_h_and_on_small_networks():
+def test_base_order_is_kept_before_an_h_and_on_small_networks(turn_on):
     base = [PROFILES_A, PROFILES_B, SEMI_POS, GROWN, SEMI]  # positive estimates, then common variance
     assert trying_order(ROUND, two_layer=False, small=False, kept_sources=[], turns=Turns()) == base
     for small, two_layer in ((True, False), (False, True)):
@@ -54,7 +67,7 @@ def test_base_order_is_kept_before_an_h_and_on_small_networks():
         assert got == ([PROFILES_A, PROFILES_B, SEMI_POS] if two_layer else base)
 
 
-def test_after_a_profile_h_the_semi_cliques_get_one_turn():
+def test_after_a_profile_h_the_semi_cliques_get_one_turn(turn_on):
     """The grown set (largest common variance of its family, estimate -24,000) is tried first once
     a profile cluster is kept; once its turn is spent the base order is back until the next H."""
     turns = Turns()
@@ -71,12 +84,12 @@ def test_after_a_profile_h_the_semi_cliques_get_one_turn():
     assert both[0] is PROFILES_A
 
 
-def test_after_a_semi_clique_h_the_profile_cluster_of_largest_common_variance_goes_first():
+def test_after_a_semi_clique_h_the_profile_cluster_of_largest_common_variance_goes_first(turn_on):
     got = trying_order(ROUND, two_layer=False, small=False, kept_sources=["semi-clique, grown"], turns=Turns())
     assert got[0] is PROFILES_B
 
 
-def test_on_off_steps_keep_their_place_and_the_turn_waits_for_them():
+def test_on_off_steps_keep_their_place_and_the_turn_waits_for_them(turn_on):
     step = prop(5, ONOFF, -30.0, 10.0)
     turns = Turns()
     got = trying_order(ROUND + [step], two_layer=False, small=False, kept_sources=["profiles"], turns=turns)
@@ -84,7 +97,7 @@ def test_on_off_steps_keep_their_place_and_the_turn_waits_for_them():
 
 
 @pytest.mark.parametrize("n_vars, expected_first", [(160, "grown"), (100, "profiles")])
-def test_auto_candidates_apply_the_turn_above_the_small_network_size(monkeypatch, n_vars, expected_first):
+def test_auto_candidates_apply_the_turn_above_the_small_network_size(turn_on, monkeypatch, n_vars, expected_first):
     """HiddenSearch._auto_candidates on a network above RELEARN_MAX_VARS (150) observed variables with a
     kept profile H: the grown set goes first; at 100 variables the base order."""
     x = np.random.default_rng(0).normal(size=(20, n_vars))
