@@ -375,9 +375,9 @@ class HiddenSearch:
 
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
         """The proposals :meth:`auto` tries, none tried before, in the order of :mod:`.trying_order` (a
-        positive estimate first, semi-cliques by common variance, on/off steps; at genome scale, once an H
-        of one family is kept, the other family's turn). A flagged proposal (one or two instances hold
-        most of z*'s energy, #22) is never tried."""
+        positive estimate first, semi-cliques by common variance, on/off steps; the other family's turn at
+        genome scale is measured and off). A flagged proposal (one or two instances hold most of z*'s
+        energy, #22) is never tried, nor, above 150 variables, one a listed regulator explains."""
         props = self.propose(n_proposals=10 + len(skipped))
         props = [p for p in self.considered.set_aside(props) if p.key not in skipped]
         kept = [h.source or "" for h in self.hidden]
