@@ -35,11 +35,11 @@ from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
 from .leverage import profile_leverage
 from .marginal import markov_blanket
-from .onoff import ONOFF
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
 from .trial import SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried, is_small
+from .trying_order import Turns, trying_order
 from .verdict import baseline_model
 
 __all__ = ["HiddenSearch", "HiddenVariable"]
@@ -84,6 +84,7 @@ class HiddenSearch:
         self.hidden: list[HiddenVariable] = []
         self.rejected: set[frozenset] = set()
         self.considered = Considered()  # flagged proposals set aside by auto, and its progress lines
+        self.turns = Turns()  # the families' turns in auto's trying order (.trying_order)
         self.initial_edges = list(initial_edges)
         self.em = self._structural_em(initial_edges=self.initial_edges)
         if dataset.has_missing:
@@ -114,6 +115,7 @@ class HiddenSearch:
         new = copy.copy(self)
         new.hidden = [replace(h, children=list(h.children), members=list(h.members)) for h in self.hidden]
         new.rejected = set(self.rejected)
+        new.turns = replace(self.turns, used=set(self.turns.used))
         new.em = copy.copy(self.em)
         new.em.edges = list(self.em.edges)
         return new
@@ -372,22 +374,15 @@ class HiddenSearch:
         return self.hidden
 
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
-        """The proposals :meth:`auto` tries, none tried before: a positive estimate first (a profile cluster's
-        complete-data one too, see :meth:`auto`), then semi-cliques by common variance (:mod:`.candidates`);
-        on/off steps (:mod:`.onoff`), whatever their estimate, after the first until an H is kept, then first."""
+        """The proposals :meth:`auto` tries, none tried before, in the order of :mod:`.trying_order` (a
+        positive estimate first, semi-cliques by common variance, on/off steps; the other family's turn at
+        genome scale is measured and off). A flagged proposal (one or two instances hold most of z*'s
+        energy, #22) is never tried, nor, above 150 variables, one a listed regulator explains."""
         props = self.propose(n_proposals=10 + len(skipped))
-        # on small general networks a set whose z* one of its own members nearly matches is tried
-        # too: structural EM decides whether H or that member becomes the parent (#22); a flagged
-        # proposal (one or two instances hold most of z*'s energy, #22) is never tried
-        own = not self.two_layer and is_small(self)
         props = [p for p in self.considered.set_aside(props) if p.key not in skipped]
-        props = [p for p in props if (p.explained_by is None or (own and p.explained_by in p.names))]
-        good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
-        semis = [] if self.two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
-        steps = [p for p in props if p.source == ONOFF and all(p is not q for q in good)]  # whatever the estimate
-        order = partial(sorted, key=lambda p: -p.common_variance)
-        head = [] if self.hidden else good[:1]  # the first H as before #22's steps; then the steps first
-        return self.considered.announce(head + order(steps) + good[len(head) :] + order(semis))
+        kept = [h.source or "" for h in self.hidden]
+        order = trying_order(props, two_layer=self.two_layer, small=is_small(self), kept_sources=kept, turns=self.turns)
+        return self.considered.announce(order)
 
     def report(self) -> list[RegulatorReport]:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
