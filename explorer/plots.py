@@ -107,11 +107,15 @@ def move_log_frame(records: Sequence[Mapping]) -> pd.DataFrame:
     return frame.set_index("step")
 
 
-def compare_logs(main: Sequence[Mapping], twin: Sequence[Mapping]) -> tuple[pd.DataFrame, pd.DataFrame, list[int]]:
+def compare_logs(
+    main: Sequence[Mapping], twin: Sequence[Mapping], last: int | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame, list[int]]:
     """Two move logs aligned by step, and the steps where the searches chose different moves.
 
     A step differs when only one search took it, or when the two moves differ in operator or
-    edge (records carry a ``key`` = (operator, parent, child, removed) for this).
+    edge (records carry a ``key`` = (operator, parent, child, removed) for this). ``differ`` covers
+    every step; with ``last`` the frames hold only the last ``last`` steps of the longer log (the
+    same steps on both sides), so a run's redraw does not build tables of every move first.
     """
     n = max(len(main), len(twin))
     differ = []
@@ -120,7 +124,8 @@ def compare_logs(main: Sequence[Mapping], twin: Sequence[Mapping]) -> tuple[pd.D
         b = twin[i]["key"] if i < len(twin) else None
         if a != b:
             differ.append(i + 1)
-    return move_log_frame(main), move_log_frame(twin), differ
+    start = 0 if last is None or n <= last else n - last
+    return move_log_frame(main[start:]), move_log_frame(twin[start:]), differ
 
 
 def highlight_steps(frame: pd.DataFrame, steps: Iterable[int], color: str = "#fff3bf"):

@@ -260,16 +260,16 @@ def _logs(running: bool = False) -> None:
             key="search_log",
         )
         return
-    main_f, twin_f, differ = plots.compare_logs(log, session.twin.log)
-    if running and max(len(main_f), len(twin_f)) > run_view.LOG_TAIL:
-        start = max(len(main_f), len(twin_f)) - run_view.LOG_TAIL  # the same steps on both sides
-        main_f, twin_f = main_f[main_f.index > start], twin_f[twin_f.index > start]
+    n_steps = max(len(log), len(session.twin.log))
+    cut = running and n_steps > run_view.LOG_TAIL  # the same last steps on both sides
+    main_f, twin_f, differ = plots.compare_logs(log, session.twin.log, run_view.LOG_TAIL if cut else None)
+    if cut:
         st.caption(run_view.tail_caption(len(log)))
     st.subheader("Move logs side by side")
     if differ:
         st.caption(
             f"Shaded rows: steps where the two searches chose different moves "
-            f"({len(differ)} of {max(len(main_f), len(twin_f))})."
+            f"({len(differ)} of {n_steps})."
         )
     elif len(main_f):
         st.caption("The two searches have chosen the same moves so far.")

@@ -220,6 +220,20 @@ class TestPlots:
         shaded = {row for (row, _col), props in styler.ctx.items() if props}
         assert shaded == {1, 2}  # positions of steps 2 and 3
 
+    def test_compare_logs_last_steps_only_while_running(self):
+        from explorer import plots
+
+        def rec(step, key):
+            return {"step": step, "operator": "Add", "edge": str(key), "key": key}
+
+        main = [rec(i, (0, i, 0, -1)) for i in range(1, 8)]
+        twin = [rec(i, (0, i, 0, -1) if i != 2 else (0, 9, 9, -1)) for i in range(1, 6)]
+        main_f, twin_f, differ = plots.compare_logs(main, twin, last=3)
+        assert differ == [2, 6, 7]  # every step is compared, not only the shown ones
+        assert list(main_f.index) == [5, 6, 7] and list(twin_f.index) == [5]
+        full_main, full_twin, _ = plots.compare_logs(main, twin, last=10)
+        assert list(full_main.index) == list(range(1, 8)) and len(full_twin) == 5
+
     def test_move_log_shows_a_dash_not_none_for_missing_values(self):
         from explorer import plots
 
