@@ -28,6 +28,7 @@ from scipy.sparse.linalg import spsolve
 
 from .activity import activity_match
 from .candidates import family_coefficients
+from .hub_targets import hub_targets
 from .leverage import instance_names, profile_leverage
 from .pooled import pooled_activity
 from .proposals import ClusterProposal
@@ -186,6 +187,7 @@ def regulator_report(
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
         act = activity_match(coef, names, n_observed, h)  # H as an observed parent's activity (.activity)
         pool = pooled_activity(coef, values, names, n_observed, h, real)  # its parents' pooled activity (.pooled)
+        hubs = hub_targets(coef, values, names, n_observed, h)  # children not set apart from its parents' targets
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
         out.append(
@@ -201,6 +203,7 @@ def regulator_report(
                 extra={
                     "activity": None if act is None else act.to_dict(),
                     "pooled": None if pool is None else pool.to_dict(),
+                    "hub_targets": None if hubs is None else hubs.to_dict(),
                 },
                 # on the loadings' scale, H on unit variance (.scale)
                 profile={

@@ -400,7 +400,7 @@ class HiddenSearch:
             d = h.to_dict(self.hidden_profile(h.name), self.dataset.instance_labels)
             rep = reports.get(h.name, {})
             d["closest_observed"], d["closest_corr"] = rep.get("closest_observed"), rep.get("closest_corr")
-            d["activity"], d["pooled"] = rep.get("activity"), rep.get("pooled")  # readings: .activity, .pooled
+            d["activity"], d["pooled"], d["hub_targets"] = (rep.get(k) for k in ("activity", "pooled", "hub_targets"))
             d["report"] = rep.get("children", [])
             d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
             d["parents_r2"] = rep.get("parents_r2", 0.0)
