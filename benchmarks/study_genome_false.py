@@ -124,7 +124,7 @@ def read_readings(rec: dict) -> list[str]:
         rows.append(
             f"  {rec['gen']} {rec['seed']} {h['name']} {n_kids} kids {h['gain']:+.1f} "
             f"({h['gain'] / max(n_kids, 1):.1f}/child) <- {','.join(h['parents']) or '-'} | "
-            f"pooled {'POOLED' if pm and pm.flagged else '-'} | hub_targets "
+            f"pooled {'-' if pm is None else f'R2 {pm.r2:.3f}'}{' POOLED' if pm and pm.flagged else ''} | hub_targets "
             + (
                 "-"
                 if ht is None
