@@ -21,8 +21,15 @@ genes that follow H as closely as its median child are its children. Unlike :mod
 per child it does not depend on how strongly each child responds, so it also reads the hub Hs that
 gain 3-5 nats a child (``h17m``'s, where the hubs have 500-700 targets).
 
+An H without observed parents is read the same way against the listed regulator (among the
+``candidates``, never one of H's children) whose profile is closest to H's (largest |r|), when a
+regulator list is given: the parentless false Hs of ``h16m-null`` 1652 and ``h17m-null`` 1757 (11
+of its 14 children true targets of one hub) are of the same kind; H then stands for that
+regulator's targets without the edge (``closest`` true). Without a list no parentless H is read
+(any variable may be a parent there, H's grandchildren among them).
+
 A reading for a person, not a keep rule: the observed-data score's gain is real (the hub's weak
-effects pooled), the question is what H is. An H without observed parents is not read here.
+effects pooled), the question is what H is.
 """
 
 from __future__ import annotations
@@ -52,6 +59,8 @@ class HubTargets:
     rivals: int
     examples: list[str]
     flagged: bool
+    #: H has no observed parent: ``regulators`` is the listed regulator closest to its profile
+    closest: bool = False
 
     def to_dict(self) -> dict:
         return asdict(self)
@@ -65,8 +74,9 @@ def hub_targets(
     hidden: int,
     candidates: Sequence[int] | None = None,
 ) -> HubTargets | None:
-    """:class:`HubTargets` of hidden variable ``hidden``, or None when it has no observed parent
-    (among ``candidates``, default every observed variable) or fewer than two observed children.
+    """:class:`HubTargets` of hidden variable ``hidden``, or None when it has fewer than two observed
+    children, or no observed parent (among ``candidates``) and no ``candidates`` to take the closest
+    listed regulator from (see the module docstring).
 
     Parameters
     ----------
@@ -81,15 +91,22 @@ def hub_targets(
     values = np.asarray(values, dtype=float)
     n = n_observed
     ups = np.flatnonzero(coef[:n, hidden])
-    if candidates is not None:
-        ups = np.intersect1d(ups, np.asarray(list(candidates), dtype=int))
+    cand = None if candidates is None else np.asarray(list(candidates), dtype=int)
+    if cand is not None:
+        ups = np.intersect1d(ups, cand)
     kids = np.flatnonzero(coef[hidden, :n])
-    if ups.size == 0 or kids.size < 2:
+    if kids.size < 2 or (ups.size == 0 and (cand is None or cand.size == 0)):
         return None
     prof = values[:, hidden] - values[:, hidden].mean()
     obs = values[:, :n] - values[:, :n].mean(axis=0)
     den = np.sqrt((prof @ prof) * (obs * obs).sum(axis=0))
     corr = np.abs(np.where(den > 0, (prof @ obs) / np.where(den > 0, den, 1.0), 0.0))
+    closest = ups.size == 0
+    if closest:  # no parent: the listed regulator closest to H's profile, never one of its children
+        pool = np.setdiff1d(cand, kids)
+        if pool.size == 0:
+            return None
+        ups = pool[[int(np.argmax(corr[pool]))]]
     median = float(np.median(corr[kids]))
     others = [k for k in range(n, coef.shape[0]) if k != hidden]
     free = np.ones(n, dtype=bool)
@@ -105,6 +122,7 @@ def hub_targets(
         rivals=int(rivals.size),
         examples=[str(names[i]) for i in rivals[:SHOWN]],
         flagged=bool(rivals.size >= RIVAL_SHARE * kids.size),
+        closest=bool(closest),
     )
 
 
@@ -113,7 +131,12 @@ def hub_text(hub: dict) -> str:
     follow its profile as closely as its median child (|r| >= 0.63; 31 children), e.g. g1, g2"``."""
     regs = " or ".join(hub["regulators"])
     eg = f", e.g. {', '.join(hub['examples'])}" if hub["examples"] else ""
+    head = (
+        f"no listed parent, and with {regs}, the listed regulator closest to its profile: "
+        if hub.get("closest")
+        else ""
+    )
     return (
-        f"{hub['rivals']} other genes with {regs} as a parent follow its profile as closely as its median "
+        f"{head}{hub['rivals']} other genes with {regs} as a parent follow its profile as closely as its median "
         f"child (|r| >= {hub['median_corr']:.2f}; {hub['children']} children){eg}"
     )

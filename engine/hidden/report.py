@@ -151,6 +151,7 @@ def regulator_report(
     values: np.ndarray,
     gains: dict[str, tuple[float, float]] | None = None,
     labels=None,
+    regulators=None,
 ) -> list[RegulatorReport]:
     """Reports for the hidden variables ``names[n_observed:]`` of a linear-Gaussian network.
 
@@ -163,6 +164,7 @@ def regulator_report(
     values : (M, N), observed values and the hidden variables' posterior means
     gains : name -> (estimated, realized) score change, optional
     labels : instance names (the file's), for each report's ``profile`` (``1..M`` without)
+    regulators : indices of the listed regulators (a regulator list), for :mod:`.hub_targets`
     """
     n = len(names)
     var = implied_variances(coef, variance, range(n_observed, n), coef[n_observed:, :n_observed])
@@ -187,7 +189,7 @@ def regulator_report(
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
         act = activity_match(coef, names, n_observed, h)  # H as an observed parent's activity (.activity)
         pool = pooled_activity(coef, values, names, n_observed, h, real)  # its parents' pooled activity (.pooled)
-        hubs = hub_targets(coef, values, names, n_observed, h)  # children not set apart from its parents' targets
+        hubs = hub_targets(coef, values, names, n_observed, h, regulators)  # children not set apart (.hub_targets)
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
         out.append(

@@ -389,7 +389,8 @@ class HiddenSearch:
         par = self.em.params()
         gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
         labels = self.dataset.instance_labels
-        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels)
+        regs = self.em.regulators  # hub_targets reads a parentless H against the listed regulators
+        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels, regs)
 
     def summary(self, reports: list[RegulatorReport] | None = None) -> dict:
         """JSON-friendly description of the hidden variables and missing-value handling, with the

@@ -100,13 +100,43 @@ class TestHubTargets:
 
     def test_no_parent_or_too_few_children(self):
         coef, values, names, n_obs = _hub_network()
-        assert hub_targets(coef, values, names, n_obs, n_obs, candidates=[1]) is None  # X not listed
         no_parent = coef.copy()
         no_parent[0, n_obs] = 0.0
-        assert hub_targets(no_parent, values, names, n_obs, n_obs) is None
+        assert hub_targets(no_parent, values, names, n_obs, n_obs) is None  # no list: not read
         one_kid = coef.copy()
         one_kid[n_obs, 3:22] = 0.0
         assert hub_targets(one_kid, values, names, n_obs, n_obs) is None
+
+
+class TestParentless:
+    """An H without parents is read against the listed regulator closest to its profile."""
+
+    @pytest.mark.parametrize("seed", range(3))
+    def test_hub_targets_without_the_edge(self, seed):
+        coef, values, names, n_obs = _hub_network(seed=seed)
+        coef[0, n_obs] = 0.0  # H lost its edge from X; its children are still X's targets
+        with_edge = hub_targets(_hub_network(seed=seed)[0], values, names, n_obs, n_obs)
+        kids = list(range(2, 22))
+        got = hub_targets(coef, values, names, n_obs, n_obs, candidates=[0, 1, *kids])  # children never the hub
+        assert got.closest and got.regulators == ["X"] and got.flagged
+        assert got.rivals == with_edge.rivals and got.median_corr == pytest.approx(with_edge.median_corr)
+        assert hub_targets(coef, values, names, n_obs, n_obs, candidates=kids) is None  # only children listed
+
+    @pytest.mark.parametrize("seed", range(3))
+    def test_a_module_of_its_own_is_not(self, seed):
+        coef, values, names, n_obs = _hub_network(seed=seed, module=True)
+        coef[0, n_obs] = 0.0
+        got = hub_targets(coef, values, names, n_obs, n_obs, candidates=[0, 1])
+        assert got.closest and got.regulators in (["X"], ["T2"]) and not got.flagged
+
+    def test_said_in_words(self):
+        from engine.hidden.hub_targets import hub_text
+
+        coef, values, names, n_obs = _hub_network()
+        coef[0, n_obs] = 0.0
+        got = hub_targets(coef, values, names, n_obs, n_obs, candidates=[0, 1]).to_dict()
+        assert hub_text(got).startswith("no listed parent, and with X, the listed regulator closest to its profile: ")
+        assert not hub_text({**got, "closest": False}).startswith("no listed parent")
 
 
 def test_in_the_report():
@@ -139,6 +169,8 @@ def test_report_line_and_learn_say_it(capsys):
     )
     err = capsys.readouterr().err
     assert f"H1: {want}" in err and "read H1 as its parents' targets" in err and "H2:" not in err
-    coef[0, n_obs] = 0.0  # no parent: no reading, no line
+    coef[0, n_obs] = 0.0  # no parent and no regulator list: no reading, no line
     (rep,) = regulator_report(names, n_obs, coef, np.ones(len(names)), values, gains={"H1": (30.0, 150.0)})
     assert rep.extra["hub_targets"] is None and "parents' targets?" not in report_line(rep, ["X", "T2"])
+    (rep,) = regulator_report(names, n_obs, coef, np.ones(len(names)), values, {"H1": (30.0, 150.0)}, regulators=[0, 1])
+    assert rep.extra["hub_targets"]["closest"] and "the listed regulator closest" in report_line(rep, ["X", "T2"])
