@@ -128,7 +128,8 @@ def read_readings(rec: dict) -> list[str]:
             + (
                 "-"
                 if ht is None
-                else f"{ht.rivals}/{ht.children} (median |r| {ht.median_corr:.2f}){' HUB' if ht.flagged else ''}"
+                else f"{ht.rivals}/{ht.children} (median |r| {ht.median_corr:.2f}; {','.join(ht.regulators)}"
+                f"{' closest' if ht.closest else ''}){' HUB' if ht.flagged else ''}"
             )
             + f" | leverage {lev.leverage:.2f}"
         )
