@@ -23,7 +23,7 @@ import study_pooled_activity as spa
 from genome_auto import seed_range
 
 from engine.hidden.hub_targets import hub_targets
-from engine.hidden.leverage import profile_leverage
+from engine.hidden.leverage import odd_conditions, odd_share, profile_leverage
 from engine.hidden.pooled import pooled_activity
 
 spa.GENS.update({"h17m": lambda s: h17.generate(s, False), "h17m-null": lambda s: h17.generate(s, True)})
@@ -115,6 +115,7 @@ def read_readings(rec: dict) -> list[str]:
     full = np.column_stack([rec["values"].astype(float), rec["hidden_mean"]])
     regs = [names.index(r) for r in rec["regulators"] if r in names]
     rows = []
+    odd = odd_conditions(full[:, :n_obs])
     for h in rec["hidden"]:
         hi = h["index"]
         n_kids = int(np.count_nonzero(coef[hi, :n_obs]))
@@ -131,7 +132,7 @@ def read_readings(rec: dict) -> list[str]:
                 else f"{ht.rivals}/{ht.children} (median |r| {ht.median_corr:.2f}; {','.join(ht.regulators)}"
                 f"{' closest' if ht.closest else ''}){' HUB' if ht.flagged else ''}"
             )
-            + f" | leverage {lev.leverage:.2f}"
+            + f" | leverage {lev.leverage:.2f} | odd conditions {odd.tolist()} share {odd_share(full[:, hi], odd):.2f}"
         )
     return rows
 

@@ -40,6 +40,8 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
     close, corr = r.closest_observed, r.closest_corr
     leverage, flagged = profile_flags(r)
     odd = " and ".join(flagged)
+    oc = r.extra.get("odd_conditions") or {}  # conditions odd in the whole table (engine/hidden/leverage.py)
+    share = oc["share"] if oc.get("flagged") and flagged == oc["conditions"] else leverage
     if close is None:
         said = "no observed variable to compare with"
     elif close in children and flagged:  # a profile resting on one odd condition is no module's hub
@@ -76,7 +78,7 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         line += f" **Its parents' targets?** {r.name}: {hub_text(hub)}: not a new regulator."
     if flagged:
         line += (
-            f" **One odd sample?** {leverage:.0%} of its profile's energy is in {odd}: "
+            f" **One odd sample?** {share:.0%} of its profile's energy is in {odd}: "
             "check those conditions before trusting it."
         )
     return line

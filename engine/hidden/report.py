@@ -29,7 +29,7 @@ from scipy.sparse.linalg import spsolve
 from .activity import activity_match
 from .candidates import family_coefficients
 from .hub_targets import hub_targets
-from .leverage import instance_names, profile_leverage
+from .leverage import ODD_SHARE, instance_names, odd_conditions, odd_share, profile_leverage
 from .pooled import pooled_activity
 from .proposals import ClusterProposal
 
@@ -143,6 +143,12 @@ def implied_variances(coef: np.ndarray, variance: np.ndarray, *rows) -> np.ndarr
     return out
 
 
+def _odd(odd: np.ndarray, share: float, inst: list[str]) -> dict:
+    """A report's ``odd_conditions``: the table's odd conditions (:func:`.leverage.odd_conditions`),
+    the share of H's profile's energy in them and whether it exceeds :data:`.leverage.ODD_SHARE`."""
+    return {"conditions": [inst[i] for i in odd], "share": share, "flagged": bool(share > ODD_SHARE)}
+
+
 def regulator_report(
     names: list[str],
     n_observed: int,
@@ -170,6 +176,7 @@ def regulator_report(
     var = implied_variances(coef, variance, range(n_observed, n), coef[n_observed:, :n_observed])
     gains = gains or {}
     out = []
+    odd, inst = odd_conditions(values[:, :n_observed]), instance_names(labels, values.shape[0])  # .leverage
     for h in range(n_observed, n):
         prof = values[:, h]
         kids = np.flatnonzero(coef[h, :n_observed])
@@ -206,6 +213,7 @@ def regulator_report(
                     "activity": None if act is None else act.to_dict(),
                     "pooled": None if pool is None else pool.to_dict(),
                     "hub_targets": None if hubs is None else hubs.to_dict(),
+                    "odd_conditions": _odd(odd, odd_share(prof, odd) if odd.size else 0.0, inst),
                 },
                 # on the loadings' scale, H on unit variance (.scale)
                 profile={

@@ -84,7 +84,8 @@ def profile_flags(r: RegulatorReport) -> tuple[float | None, list[str]]:
     if values is None or len(values) == 0:
         return None, []
     lev = profile_leverage(values, r.profile.get("instances"))
-    return lev.leverage, list(lev.instances)
+    odd = r.extra.get("odd_conditions") or {}  # the table's odd conditions holding > 1/3 (.leverage)
+    return lev.leverage, list(lev.instances) or (list(odd["conditions"]) if odd.get("flagged") else [])
 
 
 def stand_in(
