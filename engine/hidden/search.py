@@ -401,7 +401,7 @@ class HiddenSearch:
             d = h.to_dict(self.hidden_profile(h.name), self.dataset.instance_labels)
             rep = reports.get(h.name, {})
             d["closest_observed"], d["closest_corr"] = rep.get("closest_observed"), rep.get("closest_corr")
-            d["activity"], d["pooled"], d["hub_targets"] = (rep.get(k) for k in ("activity", "pooled", "hub_targets"))
+            d.update({k: rep.get(k) for k in ("activity", "pooled", "hub_targets", "odd_conditions")})  # readings
             d["report"] = rep.get("children", [])
             d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
             d["parents_r2"] = rep.get("parents_r2", 0.0)
