@@ -23,10 +23,11 @@ gain 3-5 nats a child (``h17m``'s, where the hubs have 500-700 targets).
 
 An H without observed parents is read the same way against the listed regulator (among the
 ``candidates``, never one of H's children) whose profile is closest to H's (largest |r|), when a
-regulator list is given: the parentless false Hs of ``h16m-null`` 1652 and ``h17m-null`` 1757 (11
-of its 14 children true targets of one hub) are of the same kind; H then stands for that
-regulator's targets without the edge (``closest`` true). Without a list no parentless H is read
-(any variable may be a parent there, H's grandchildren among them).
+regulator list is given: ``h17m-null`` 1757's parentless false H (11 of its 14 children true targets
+of one hub) is of the same kind; H then stands for that regulator's targets without the edge
+(``closest`` true). H's children are never taken as that regulator: a child regulator's own targets
+are H's grandchildren and follow H for that reason (``h16m-null`` 1652 would read 50 rivals to 31
+children so, and 1 without). Without a list no parentless H is read (any variable may be a parent).
 
 A reading for a person, not a keep rule: the observed-data score's gain is real (the hub's weak
 effects pooled), the question is what H is.

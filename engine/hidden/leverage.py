@@ -25,8 +25,10 @@ looks at the profile alone, so it must allow for the largest of M shares; a cond
 in the *table* is named before any profile is looked at. :func:`odd_conditions`: the conditions
 where the count of cells at robust |z| > :data:`ODD_Z` (median and MAD per variable) is beyond
 Tukey's far-out fence of the conditions' counts (Q3 + 3 IQR) and reaches :data:`ODD_COLUMNS` of the
-variables (on ``h17m`` 25-60 such cells at the odd conditions, at most 20 elsewhere and at most 15 at
-R*'s deletion and over-expression strains). :func:`odd_share`: the share of a profile's energy in
+variables and :data:`ODD_MIN_CELLS` cells (on a few dozen variables most conditions have no such
+cell and the fence is 0: one far-off cell makes no odd condition). On ``h17m`` there are 25-60 such
+cells at the odd conditions, at most 20 elsewhere and at most 15 at R*'s deletion and
+over-expression strains. :func:`odd_share`: the share of a profile's energy in
 them; a kept H holding more than :data:`ODD_SHARE` (a third; about ten times a fixed condition's
 expected 1/M) there is flagged by those conditions. Measured on every kept H of the seen genome
 runs: at most 0.22 (RESULTS.md, "Genome false Hs (session 18)").
@@ -42,6 +44,7 @@ import numpy as np
 __all__ = [
     "MIN_INSTANCES",
     "ODD_COLUMNS",
+    "ODD_MIN_CELLS",
     "ODD_SHARE",
     "ODD_Z",
     "ONE_SHARE",
@@ -63,6 +66,8 @@ MIN_INSTANCES = 10
 ODD_Z = 4.0
 #: an odd condition has extreme cells in at least this share of the variables
 ODD_COLUMNS = 0.01
+#: ... and at least this many
+ODD_MIN_CELLS = 10
 #: a profile with more than this share of its energy in the table's odd conditions is flagged
 ODD_SHARE = 1.0 / 3.0
 
@@ -113,7 +118,8 @@ def profile_leverage(z: np.ndarray, labels: Sequence | None = None) -> Leverage:
 def odd_conditions(values: np.ndarray) -> np.ndarray:
     """Indices of the conditions (rows of ``values``, M x variables) that are odd in the table: the
     count of cells at robust |z| > :data:`ODD_Z` beyond Q3 + 3 IQR of the rows' counts and at least
-    :data:`ODD_COLUMNS` of the variables (module docstring); none below :data:`MIN_INSTANCES` rows."""
+    :data:`ODD_COLUMNS` of the variables and :data:`ODD_MIN_CELLS` (module docstring); none below
+    :data:`MIN_INSTANCES` rows."""
     values = np.asarray(values, dtype=float)
     m, n = values.shape
     if m < MIN_INSTANCES or n == 0:
@@ -124,7 +130,7 @@ def odd_conditions(values: np.ndarray) -> np.ndarray:
         z = np.where(mad > 0, np.abs(values - med) / np.where(mad > 0, mad, 1.0), 0.0)
     count = (np.nan_to_num(z) > ODD_Z).sum(axis=1)
     q1, q3 = np.percentile(count, [25, 75])
-    return np.flatnonzero((count > q3 + 3.0 * (q3 - q1)) & (count >= ODD_COLUMNS * n))
+    return np.flatnonzero((count > q3 + 3.0 * (q3 - q1)) & (count >= max(ODD_COLUMNS * n, ODD_MIN_CELLS)))
 
 
 def odd_share(z: np.ndarray, odd: np.ndarray) -> float:

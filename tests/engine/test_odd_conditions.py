@@ -34,6 +34,13 @@ class TestOddConditions:
         assert odd_conditions(_table(shifts=((5, 20, 5.0),))).size == 0  # 20 of 2500 < 1 %
         assert odd_conditions(_table(shifts=((5, 30, 5.0),))).tolist() == [5]
 
+    def test_a_few_dozen_variables(self):
+        """On 40 variables the fence is 0 where most conditions have no far-off cell: one far-off
+        cell is no odd condition, ten are."""
+        v = _table(n=40, shifts=((4, 3, 6.0),))
+        assert odd_conditions(v).size == 0
+        assert odd_conditions(_table(n=40, shifts=((4, 12, 6.0),))).tolist() == [4]
+
     def test_few_conditions_and_missing_cells(self):
         assert odd_conditions(_table(m=9, shifts=((3, 200, 5.0),))).size == 0  # below MIN_INSTANCES
         v = _table()
