@@ -1,7 +1,8 @@
 """Tests of engine/hidden/pooled.py: a kept hidden variable read as the pooled activity of its
 listed parents (#22 item 5, session 17): the decomposition against an independent least-squares
-recomputation, the flag's two conditions (at least two parents; under 3 nats of realized gain per
-child) on hand-built networks, and the reading carried by the report, its table and learn's stderr."""
+recomputation, the flag's conditions (at least two parents; under 3 nats of realized gain per child,
+or, session 18, the parents explain R^2 >= 0.95 of H's profile) on hand-built networks, and the
+reading carried by the report, its table, learn's stderr and the Hidden page."""
 
 from __future__ import annotations
 
