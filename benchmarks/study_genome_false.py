@@ -4,7 +4,10 @@
 --max-hidden 3`` run a seed, pickled) on every generator it knows plus ``h17m`` / ``h17m-null``.
 ``--read DIR``: per kept H its children, realized gain a child, listed parents, leverage, |r| with
 each odd condition's indicator, and for ``h17m`` the generator's truth replayed: how many children
-are true targets of each listed hub, odd-condition genes, module or program genes.
+are true targets of each listed hub, odd-condition genes, module or program genes. ``--read DIR
+--short``: one line per kept H of any dump with the readings (``pooled``'s R^2, ``hub_targets``' rival
+targets, the table's odd conditions and H's share of energy in them), as in RESULTS.md "Genome false
+Hs (session 18, branch `genomefalse`)".
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_genome_false.py --gen h17m-null --seeds 1757 --dump /tmp/gf
       python benchmarks/study_genome_false.py --read /tmp/gf
