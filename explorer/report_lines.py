@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.hidden.hub_targets import hub_text
+from engine.hidden.pooled import pooled_reason
 from engine.hidden.report import RegulatorReport
 from engine.hidden.report_table import STAND_IN_CORR, pooled_text, profile_flags
 from engine.listing import first_few
@@ -38,6 +40,8 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
     close, corr = r.closest_observed, r.closest_corr
     leverage, flagged = profile_flags(r)
     odd = " and ".join(flagged)
+    oc = r.extra.get("odd_conditions") or {}  # conditions odd in the whole table (engine/hidden/leverage.py)
+    share = oc["share"] if oc.get("flagged") and flagged == oc["conditions"] else leverage
     if close is None:
         said = "no observed variable to compare with"
     elif close in children and flagged:  # a profile resting on one odd condition is no module's hub
@@ -67,11 +71,14 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
             "or measured with noise), not a new regulator."
         )
     pool = r.extra.get("pooled") or {}
-    if pool.get("flagged"):  # engine/hidden/pooled.py: >= 2 listed parents, < 3 nats of gain a child
-        line += f" **Pooled activity?** {r.name} ~ {pooled_text(pool)}: weak per child, not a new regulator."
+    if pool.get("flagged"):  # engine/hidden/pooled.py: >= 2 listed parents, < 3 nats a child or R^2 >= 0.95
+        line += f" **Pooled activity?** {r.name} ~ {pooled_text(pool)}: {pooled_reason(pool)}, not a new regulator."
+    hub = r.extra.get("hub_targets") or {}
+    if hub.get("flagged"):  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
+        line += f" **Its parents' targets?** {r.name}: {hub_text(hub)}: not a new regulator."
     if flagged:
         line += (
-            f" **One odd sample?** {leverage:.0%} of its profile's energy is in {odd}: "
+            f" **One odd sample?** {share:.0%} of its profile's energy is in {odd}: "
             "check those conditions before trusting it."
         )
     return line

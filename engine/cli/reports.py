@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from ..hidden.hub_targets import hub_text
+from ..hidden.pooled import pooled_reason
 from ..hidden.report_table import pooled_text
 from .live import cap_lists, readable
 from .output import say
@@ -76,9 +78,12 @@ def _say_readings(h: dict) -> None:
     name, act, pool = h["name"], h.get("activity"), h.get("pooled")
     if pool and pool.get("flagged"):
         say(
-            f"  {name} ~ {pooled_text(pool)}: under 3 nats a child, read {name} as the pooled activity of "
+            f"  {name} ~ {pooled_text(pool)}: {pooled_reason(pool)}, read {name} as the pooled activity of "
             f"{', '.join(pool['regulators'])} on targets they regulate with weak effects, not a new regulator"
         )
+    hub = h.get("hub_targets")  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
+    if hub and hub.get("flagged"):
+        say(f"  {name}: {hub_text(hub)}: read {name} as its parents' targets, not a new regulator")
     if act and act.get("flagged"):
         say(
             f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "

@@ -19,7 +19,13 @@ best network without H, JMLR 2007 section 6's score, divided by H's observed chi
 :data:`STRONG_PER_CHILD`, 3 nats: ``2 ln B >= 6``, "strong" evidence on Kass and Raftery's (1995)
 scale for a Bayes factor B (the realized BIC/EBIC gain approximates ``ln B``). H is read as its
 parents' pooled activity (``flagged``) when, averaged over its children, it does not bring strong
-evidence per child. Reported with the decomposition of H's profile on its parents (least
+evidence per child, **or** when its profile is its parents' weighted sum: the R^2 of H's profile on
+them reaches :data:`COMBINATION_R2` (0.95; H's own part under a twentieth of its variance). The
+second leg (session 18, ``h17m``/``h17m-null`` 1757: two hubs with 542 and 684 targets, H's 34-41
+children mostly targets of both, 3.5-4.9 nats a child, R^2 0.98-0.99) reads the hub Hs whose
+children respond strongly enough to pass the first; whatever H regulates, in the data it does so
+as that weighted sum of listed regulators (docs/decisions/genome-null-hub-targets.md).
+Reported with the decomposition of H's profile on its parents (least
 squares: ``r2``, and ``weights``, X in SDs and H on unit variance) for the line "H1 ~ -0.78 TF042
 + 0.43 TF009 + 0.43 TF057 (R^2 0.95)".
 
@@ -46,12 +52,14 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-__all__ = ["MIN_PARENTS", "STRONG_PER_CHILD", "PooledActivity", "pooled_activity"]
+__all__ = ["COMBINATION_R2", "MIN_PARENTS", "STRONG_PER_CHILD", "PooledActivity", "pooled_activity", "pooled_reason"]
 
 #: H needs at least this many observed (listed) parents to be read as their pooled activity
 MIN_PARENTS = 2
 #: realized gain per child (nats) from which H brings strong evidence per child (2 ln B >= 6)
 STRONG_PER_CHILD = 3.0
+#: R^2 of H's profile on its listed parents from which H is read as their weighted sum
+COMBINATION_R2 = 0.95
 
 
 @dataclass(frozen=True)
@@ -110,5 +118,14 @@ def pooled_activity(
     sd_h = float(prof.std()) or 1.0
     weights = [float(v) for v in coef[ups, hidden] * x.std(axis=0) / sd_h]
     per_child = float(realized_gain) / n_kids
-    flagged = ups.size >= MIN_PARENTS and math.isfinite(per_child) and per_child < STRONG_PER_CHILD
+    weak = math.isfinite(per_child) and per_child < STRONG_PER_CHILD
+    flagged = ups.size >= MIN_PARENTS and (weak or r2 >= COMBINATION_R2)
     return PooledActivity([str(names[i]) for i in ups], weights, r2, per_child, bool(flagged))
+
+
+def pooled_reason(pool: dict) -> str:
+    """Why a report's ``pooled`` reading is flagged, in words: ``"under 3 nats a child"`` or, for the
+    second leg, ``"its listed parents explain 98% of its profile"``."""
+    if math.isfinite(pool["gain_per_child"]) and pool["gain_per_child"] < STRONG_PER_CHILD:
+        return f"under {STRONG_PER_CHILD:g} nats a child"
+    return f"its listed parents explain {pool['r2']:.0%} of its profile"

@@ -28,7 +28,8 @@ from scipy.sparse.linalg import spsolve
 
 from .activity import activity_match
 from .candidates import family_coefficients
-from .leverage import instance_names, profile_leverage
+from .hub_targets import hub_targets
+from .leverage import ODD_SHARE, instance_names, odd_conditions, odd_share, profile_leverage
 from .pooled import pooled_activity
 from .proposals import ClusterProposal
 
@@ -142,6 +143,12 @@ def implied_variances(coef: np.ndarray, variance: np.ndarray, *rows) -> np.ndarr
     return out
 
 
+def _odd(odd: np.ndarray, share: float, inst: list[str]) -> dict:
+    """A report's ``odd_conditions``: the table's odd conditions (:func:`.leverage.odd_conditions`),
+    the share of H's profile's energy in them and whether it exceeds :data:`.leverage.ODD_SHARE`."""
+    return {"conditions": [inst[i] for i in odd], "share": share, "flagged": bool(share > ODD_SHARE)}
+
+
 def regulator_report(
     names: list[str],
     n_observed: int,
@@ -150,6 +157,7 @@ def regulator_report(
     values: np.ndarray,
     gains: dict[str, tuple[float, float]] | None = None,
     labels=None,
+    regulators=None,
 ) -> list[RegulatorReport]:
     """Reports for the hidden variables ``names[n_observed:]`` of a linear-Gaussian network.
 
@@ -162,11 +170,13 @@ def regulator_report(
     values : (M, N), observed values and the hidden variables' posterior means
     gains : name -> (estimated, realized) score change, optional
     labels : instance names (the file's), for each report's ``profile`` (``1..M`` without)
+    regulators : indices of the listed regulators (a regulator list), for :mod:`.hub_targets`
     """
     n = len(names)
     var = implied_variances(coef, variance, range(n_observed, n), coef[n_observed:, :n_observed])
     gains = gains or {}
     out = []
+    odd, inst = odd_conditions(values[:, :n_observed]), instance_names(labels, values.shape[0])  # .leverage
     for h in range(n_observed, n):
         prof = values[:, h]
         kids = np.flatnonzero(coef[h, :n_observed])
@@ -186,6 +196,7 @@ def regulator_report(
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
         act = activity_match(coef, names, n_observed, h)  # H as an observed parent's activity (.activity)
         pool = pooled_activity(coef, values, names, n_observed, h, real)  # its parents' pooled activity (.pooled)
+        hubs = hub_targets(coef, values, names, n_observed, h, regulators)  # children not set apart (.hub_targets)
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
         out.append(
@@ -201,6 +212,8 @@ def regulator_report(
                 extra={
                     "activity": None if act is None else act.to_dict(),
                     "pooled": None if pool is None else pool.to_dict(),
+                    "hub_targets": None if hubs is None else hubs.to_dict(),
+                    "odd_conditions": _odd(odd, odd_share(prof, odd) if odd.size else 0.0, inst),
                 },
                 # on the loadings' scale, H on unit variance (.scale)
                 profile={

@@ -23,8 +23,9 @@ by child as well as by H:
   of them, scaled (:mod:`.activity`), that parent, ``"asoL (54 of 59 children, cosine -0.96)"``: H is
   read as the part of that regulator's activity its measured level misses; empty otherwise;
 * ``pooled_of``: when H has at least two listed parents and brings less than 3 nats of realized
-  gain per child (:mod:`.pooled`), its decomposition on them, ``"-0.78 TF042 + 0.43 TF057 (R^2 0.95;
-  1.7 nats a child)"``: H is read as the pooled activity of those regulators; empty otherwise;
+  gain per child or they explain R^2 >= 0.95 of its profile (:mod:`.pooled`), its decomposition on
+  them, ``"-0.78 TF042 + 0.43 TF057 (R^2 0.95; 1.7 nats a child)"``: H is read as the pooled activity
+  of those regulators; empty otherwise;
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -83,7 +84,8 @@ def profile_flags(r: RegulatorReport) -> tuple[float | None, list[str]]:
     if values is None or len(values) == 0:
         return None, []
     lev = profile_leverage(values, r.profile.get("instances"))
-    return lev.leverage, list(lev.instances)
+    odd = r.extra.get("odd_conditions") or {}  # the table's odd conditions holding > 1/3 (.leverage)
+    return lev.leverage, list(lev.instances) or (list(odd["conditions"]) if odd.get("flagged") else [])
 
 
 def stand_in(

@@ -389,7 +389,8 @@ class HiddenSearch:
         par = self.em.params()
         gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
         labels = self.dataset.instance_labels
-        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels)
+        regs = self.em.regulators  # hub_targets reads a parentless H against the listed regulators
+        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels, regs)
 
     def summary(self, reports: list[RegulatorReport] | None = None) -> dict:
         """JSON-friendly description of the hidden variables and missing-value handling, with the
@@ -400,7 +401,7 @@ class HiddenSearch:
             d = h.to_dict(self.hidden_profile(h.name), self.dataset.instance_labels)
             rep = reports.get(h.name, {})
             d["closest_observed"], d["closest_corr"] = rep.get("closest_observed"), rep.get("closest_corr")
-            d["activity"], d["pooled"] = rep.get("activity"), rep.get("pooled")  # readings: .activity, .pooled
+            d.update({k: rep.get(k) for k in ("activity", "pooled", "hub_targets", "odd_conditions")})  # readings
             d["report"] = rep.get("children", [])
             d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
             d["parents_r2"] = rep.get("parents_r2", 0.0)

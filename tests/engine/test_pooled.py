@@ -1,7 +1,8 @@
 """Tests of engine/hidden/pooled.py: a kept hidden variable read as the pooled activity of its
 listed parents (#22 item 5, session 17): the decomposition against an independent least-squares
-recomputation, the flag's two conditions (at least two parents; under 3 nats of realized gain per
-child) on hand-built networks, and the reading carried by the report, its table and learn's stderr."""
+recomputation, the flag's conditions (at least two parents; under 3 nats of realized gain per child,
+or, session 18, the parents explain R^2 >= 0.95 of H's profile) on hand-built networks, and the
+reading carried by the report, its table, learn's stderr and the Hidden page."""
 
 from __future__ import annotations
 
@@ -11,12 +12,12 @@ from types import SimpleNamespace
 import numpy as np
 import pytest
 
-from engine.hidden.pooled import MIN_PARENTS, STRONG_PER_CHILD, pooled_activity
+from engine.hidden.pooled import COMBINATION_R2, MIN_PARENTS, STRONG_PER_CHILD, pooled_activity, pooled_reason
 
 
-def _network(n_parents: int = 2, n_kids: int = 10, seed: int = 0):
+def _network(n_parents: int = 2, n_kids: int = 10, seed: int = 0, own: float = 0.3):
     """Observed: parents X0..X{k-1}, then ``n_kids`` children; hidden H last, H <- X, H -> children.
-    Values: X random, H = w'X + 0.3 noise (its posterior mean), children from H."""
+    Values: X random, H = w'X + ``own`` x noise (its posterior mean), children from H."""
     rng = np.random.default_rng(seed)
     m = 27
     n_obs = n_parents + n_kids
@@ -26,7 +27,7 @@ def _network(n_parents: int = 2, n_kids: int = 10, seed: int = 0):
     coef[:n_parents, n - 1] = w
     coef[n - 1, n_parents:n_obs] = rng.uniform(0.5, 1.0, n_kids)
     values = rng.normal(size=(m, n))
-    values[:, n - 1] = values[:, :n_parents] @ w + 0.3 * rng.normal(size=m)
+    values[:, n - 1] = values[:, :n_parents] @ w + own * rng.normal(size=m)
     values[:, n_parents:n_obs] = np.outer(values[:, n - 1], coef[n - 1, n_parents:n_obs]) + rng.normal(size=(m, n_kids))
     names = [f"TF{i}" for i in range(n_parents)] + [f"g{i}" for i in range(n_kids)] + ["H1"]
     return coef, values, names, n_obs
@@ -69,6 +70,65 @@ class TestPooledActivity:
         assert got.regulators == ["TF0"] and not got.flagged
         coef[n_obs, :n_obs] = 0.0  # no children
         assert pooled_activity(coef, values, names, n_obs, n_obs, 5.0) is None
+
+
+class TestWeightedSum:
+    """The second leg (session 18): H's profile is its listed parents' weighted sum (R^2 >= 0.95),
+    flagged however much it gains per child (the h17m hub Hs: 3.5-4.9 nats a child, R^2 0.98-0.99)."""
+
+    def test_strong_per_child_but_a_weighted_sum_is_flagged(self):
+        coef, values, names, n_obs = _network(2, 10, own=0.05)
+        got = pooled_activity(coef, values, names, n_obs, n_obs, 10 * 5.0)  # 5 nats a child
+        assert got.r2 >= COMBINATION_R2 and got.gain_per_child == 5.0 and got.flagged
+        assert pooled_reason(got.to_dict()) == f"its listed parents explain {got.r2:.0%} of its profile"
+        assert pooled_activity(coef, values, names, n_obs, n_obs, math.nan).flagged  # no gain known: R^2 decides
+
+    def test_learn_and_the_page_give_the_reason(self, capsys):
+        from engine.cli.reports import report_hidden
+        from engine.hidden import regulator_report
+        from explorer.report_lines import report_line
+
+        coef, values, names, n_obs = _network(2, 10, own=0.05)
+        (rep,) = regulator_report(names, n_obs, coef, np.ones(len(names)), values, gains={"H1": (60.0, 50.0)})
+        pool = rep.extra["pooled"]
+        why = f"its listed parents explain {pool['r2']:.0%} of its profile"
+        assert pool["flagged"] and f"{why}, not a new regulator." in report_line(rep, ["TF0", "TF1"])
+        h = {"name": "H1", "children": ["g1"], "parents": ["TF0", "TF1"], "pooled": pool}
+        report_hidden(
+            SimpleNamespace(max_hidden=3, hidden_log_=[]),
+            SimpleNamespace(hidden=[h], flagged_proposals=[], score_info={}),
+        )
+        assert (
+            f"(R^2 {pool['r2']:.2f}; 5.0 nats a child): {why}, read H1 as the pooled activity"
+            in capsys.readouterr().err
+        )
+
+    def test_own_part_or_one_parent_is_not(self):
+        coef, values, names, n_obs = _network(2, 10, own=0.6)  # R^2 about 0.75
+        got = pooled_activity(coef, values, names, n_obs, n_obs, 10 * 5.0)
+        assert got.r2 < COMBINATION_R2 and not got.flagged
+        assert pooled_reason({**got.to_dict(), "gain_per_child": 1.5}) == "under 3 nats a child"
+        coef, values, names, n_obs = _network(1, 10, own=0.05)  # one parent: R^2 near 1, still not pooled
+        got = pooled_activity(coef, values, names, n_obs, n_obs, 10 * 5.0)
+        assert got.r2 >= COMBINATION_R2 and not got.flagged
+
+    def test_threshold_on_r2(self):
+        """Just below and at the threshold: the same network with H's own part scaled."""
+        rng = np.random.default_rng(3)
+        m = 40
+        x = rng.normal(size=(m, 2))
+        u = rng.normal(size=m)
+        u -= x @ np.linalg.lstsq(x - x.mean(0), u - u.mean(), rcond=None)[0]  # own part orthogonal to X
+        base = x @ np.array([1.0, -0.6])
+        for target, flagged in ((COMBINATION_R2 - 0.01, False), (COMBINATION_R2 + 0.001, True)):
+            bc, uc = base - base.mean(), u - u.mean()
+            scale = np.sqrt((bc @ bc) * (1 - target) / target / (uc @ uc))
+            values = np.column_stack([x, rng.normal(size=(m, 3)), base + scale * u])
+            coef = np.zeros((6, 6))
+            coef[:2, 5] = [1.0, -0.6]
+            coef[5, 2:5] = 1.0
+            got = pooled_activity(coef, values, ["A", "B", "c1", "c2", "c3", "H1"], 5, 5, 3 * 10.0)
+            assert got.r2 == pytest.approx(target) and got.flagged is flagged
 
 
 class TestInTheReport:
