@@ -267,10 +267,7 @@ def _logs(running: bool = False) -> None:
         st.caption(run_view.tail_caption(len(log)))
     st.subheader("Move logs side by side")
     if differ:
-        st.caption(
-            f"Shaded rows: steps where the two searches chose different moves "
-            f"({len(differ)} of {n_steps})."
-        )
+        st.caption(f"Shaded rows: steps where the two searches chose different moves ({len(differ)} of {n_steps}).")
     elif len(main_f):
         st.caption("The two searches have chosen the same moves so far.")
     left, right = st.columns(2)
