@@ -13,7 +13,8 @@ and up are free for smoke tests and timing. What it stresses that the seen genom
   explains a share U(0.3, 0.6) of its log-expression (before the measurement), its listed TFs about
   half of the rest. (In the seen generators most module genes answered to R* alone.)
 * **A second removed regulator whose module overlaps R*'s.** R2 (also removed from the table and
-  the list, independent of R*) drives 15-25 genes, 5-10 of them also R*'s (those explain U(0.3, 0.45)
+  the list; drawn apart from R*, both partly follow the condition factors, and a listed TF may follow
+  R2 as TFs follow earlier TFs) drives 15-25 genes, 5-10 of them also R*'s (those explain U(0.3, 0.45)
   by R* and U(0.25, 0.35) by R2); R2's own genes U(0.35, 0.6) by R2. Two hidden regulators sharing
   children, at genome scale.
 * **Counts with library-size differences.** The table is RNA-seq: per condition a library of

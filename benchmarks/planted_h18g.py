@@ -27,8 +27,8 @@ variables one at a time, anywhere in the network). What it plants:
   the child edges respond through a saturating (Michaelis-Menten) curve of the activity on a linear
   scale, ``z(a / (K + a))``, a = exp(h), log K ~ U(-0.5, 0.5); the others linearly.
 * **Children with many observed parents.** Every planted child has 2-4 observed parents (weights
-  +-U(0.4, 1.0) on the standardized parent times its noise sd: they explain roughly half of its
-  variance without h), and a hidden parent explains only a share U(0.2, 0.5) of it (load c with
+  +-U(0.4, 1.0) on the standardized parent times its noise sd: they explain about half to two
+  thirds of its variance without h), and a hidden parent explains only a share U(0.2, 0.5) of it (load c with
   c^2 = s / (1 - s), random sign; a root's loads scaled up together until sum c^2 >= 4.5, as the
   other generators, so that a linear summary of its children can track it at |corr| >= 0.9).
 
