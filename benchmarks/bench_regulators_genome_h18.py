@@ -51,8 +51,9 @@ conditions); per kept H its realized gain, leverage flag (``*`` on D's condition
 ``FALSE`` (below |r| 0.5 with R*, R2, D and every factor and none of the three gene sets enriched;
 on the null, every kept H); CPU s.
 
-Run once, on the final code (smoke seeds 1898 and 1899: see benchmarks/RESULTS.md "Tenth hold-out,
-`h18m`"; budget 20-40 min of CPU for the 20 tables):
+Run once, on the final code (smoke seed 1898, 2302 x 39, at load 16-25: 157 s of CPU, 190 s on its
+null, peak RSS 0.7 GB; budget about 1 h of CPU for the 20 tables at such a load, ``--seeds 1850-1854``
+and ``1855-1859`` can run in parallel processes):
       OMP_NUM_THREADS=1 nice -n 10 python benchmarks/bench_regulators_genome_h18.py --gen h18m --seeds 1850-1859
       OMP_NUM_THREADS=1 nice -n 10 python benchmarks/bench_regulators_genome_h18.py --gen h18m-null --seeds 1850-1859
 """

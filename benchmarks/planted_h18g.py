@@ -48,8 +48,9 @@ through h2), h2's observed parents are nobody's children.
 ``h18g-null`` (``null=True``): the same DAG (the children's topped-up parents included) and noise
 draws without h1 and h2; any kept H is a false regulator.
 
-Run once, on the final code (smoke seeds 1898 and 1899, see benchmarks/RESULTS.md "Hold-out `h18g`";
-budget 30-60 min of CPU for the 20 networks):
+Run once, on the final code (smoke seed 1898, M 236, N 56, at load 16-25: 332 s of CPU planted,
+152 s on its null; budget 1-2 h of CPU for the 20 networks at such a load, split with ``--first 0
+--seeds 5`` and ``--first 5 --seeds 5`` (and ``--only h18g-null`` for the nulls) in parallel processes):
       OMP_NUM_THREADS=1 nice -n 10 python benchmarks/bench_regulators.py --skip-timing --only h18g --hold-out --null
 """
 
