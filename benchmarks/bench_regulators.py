@@ -20,12 +20,12 @@
 3. Proposal time (both sources) on random networks of 500 and 2000 variables, after a search.
 
 Run:  python benchmarks/bench_regulators.py [--seeds 10] [--load L] [--skip-timing] [--only GEN]
-The hold-out (``planted_general.HOLD_OUT``, ``h17g``, written at the start of the seventeenth
-session and not yet run; seeds 1700-1709: indices 0-9 of its seed counter, see
-``planted_h17g.py``), once, by the lead, on the final code (``--null`` adds its null networks,
-``--only h17g-null`` runs only them; ``GEN-null`` does the same for any generator; ``h16g``, the
-sixteenth session's, is seen now):
-      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h17g --hold-out --null
+The hold-out (``planted_general.HOLD_OUT``, ``h18g``, written at the start of the eighteenth
+session and not yet run; seeds 1800-1809: indices 0-9 of its seed counter, see
+``planted_h18g.py``), once, by the lead, on the final code (``--null`` adds its null networks,
+``--only h18g-null`` runs only them; ``GEN-null`` does the same for any generator; ``h17g``, the
+seventeenth session's, is seen now):
+      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h18g --hold-out --null
 """
 
 from __future__ import annotations

@@ -78,7 +78,14 @@ Generators (seeds 0-9 unless said):
   DAG, one hidden variable that is *not* a root (1-2 observed parents explain 25-55 % of it) with
   5-16 children that are all leaves or partly relays with strong children of their own (drawn per
   seed), a third of them on a sigmoid dose-response in h, contaminated or heteroscedastic noise,
-  M log-uniform in 50..500.
+  M log-uniform in 50..500 (seen since that session's end);
+* ``h18g`` (the hold-out of the eighteenth session, seeds 1800-1809, written and committed before
+  any tuning of that session and run only by the lead on its final code; its own module,
+  :mod:`planted_h18g`, which says what it plants) - 30-60 variables, a *cascade of two hidden
+  regulators* (h1, an on/off master regulator, is a parent of h2, which also has 0-2 observed
+  parents; 7-14 children each, 0-2 children of both), every planted child with 2-4 observed parents
+  and a hidden parent explaining only 20-50 % of it, 30 % saturating child responses, M log-uniform
+  in 50..500.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -94,6 +101,7 @@ import numpy as np
 import planted_fanin
 import planted_h16g
 import planted_h17g
+import planted_h18g
 import planted_mixed
 import planted_roots
 
@@ -188,13 +196,15 @@ SPECS = {
     "fanin": Spec("fanin", 60, 0, "fanin", 0.0, (0.4, 2.0), (5, 15), (0.7, 2.0), 1400, 2, (0.5, 1.5)),
     "h16g": Spec("h16g", 55, 0, "h16g", 0.0, (0.4, 1.0), (4, 18), (0.5, 1.5), 1600, 2, (0.5, 2.0)),
     "h17g": Spec("h17g", 60, 0, "h17g", 0.0, (0.3, 1.0), (5, 16), (0.6, 1.4), 1700, 1, (0.5, 1.5)),
+    "h18g": Spec("h18g", 60, 0, "h18g", 0.0, (0.4, 1.0), (7, 16), (0.5, 1.4), 1800, 2, (0.5, 1.5)),
 }
 
-#: the generator kept untouched until the end (the seventeenth session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the eighteenth session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
-#: sixteenth's). Only ``--hold-out`` or ``--only h17g`` runs it: ``--only general`` leaves it out.
-HOLD_OUT = "h17g"
+#: sixteenth's, ``h17g`` the seventeenth's). Only ``--hold-out`` or ``--only h18g`` runs it:
+#: ``--only general`` leaves it out.
+HOLD_OUT = "h18g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -203,6 +213,7 @@ OWN_MODULE = {
     "fanin": planted_fanin,
     "h16g": planted_h16g,
     "h17g": planted_h17g,
+    "h18g": planted_h18g,
 }
 
 

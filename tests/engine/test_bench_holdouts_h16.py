@@ -30,8 +30,8 @@ M_SEED, COLS = 1670, 600
 
 class TestH16g:
     def test_stays_runnable_after_its_session(self):
-        """``h16g`` was the sixteenth session's hold-out; ``h17g`` is the seventeenth's (test_bench_holdouts_h17.py)."""
-        assert pg.HOLD_OUT == "h17g" and pg.SPECS["h16g"].seed0 == ph.SEED0 == 1600
+        """``h16g`` was the sixteenth session's hold-out; ``h18g`` is the eighteenth's (test_bench_holdouts_h18.py)."""
+        assert pg.HOLD_OUT == "h18g" and pg.SPECS["h16g"].seed0 == ph.SEED0 == 1600
 
     @pytest.mark.parametrize("seed", G_SEEDS)
     def test_shapes_units_and_roots(self, seed):
