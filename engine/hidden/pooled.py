@@ -19,9 +19,10 @@ best network without H, JMLR 2007 section 6's score, divided by H's observed chi
 :data:`STRONG_PER_CHILD`, 3 nats: ``2 ln B >= 6``, "strong" evidence on Kass and Raftery's (1995)
 scale for a Bayes factor B (the realized BIC/EBIC gain approximates ``ln B``). H is read as its
 parents' pooled activity (``flagged``) when, averaged over its children, it does not bring strong
-evidence per child. Reported with the decomposition of H's profile on its parents (least
-squares: ``r2``, and ``weights``, X in SDs and H on unit variance) for the line "H1 ~ -0.78 TF042
-+ 0.43 TF009 + 0.43 TF057 (R^2 0.95)".
+evidence per child. Reported with the decomposition of H's profile on its parents (``r2``: in the
+regulator report its ``parents_r2``, the model's share of H's variance they explain, one number for
+both; least squares when called alone; and ``weights``, X in SDs and H on unit variance) for the line
+"H1 ~ -0.78 TF042 + 0.43 TF009 + 0.43 TF057 (R^2 0.95)".
 
 A reading for a person, not a keep rule: the gain is real. An H without listed parents is not read
 here: an on/off driver of a few conditions also brings little per child, and it is no listed
@@ -79,6 +80,7 @@ def pooled_activity(
     hidden: int,
     realized_gain: float,
     candidates: Sequence[int] | None = None,
+    r2: float | None = None,
 ) -> PooledActivity | None:
     """:class:`PooledActivity` of hidden variable ``hidden``, or None when it has no observed parent
     (among ``candidates``, default every observed variable) or no observed child.
@@ -92,6 +94,9 @@ def pooled_activity(
     hidden : H's index (>= ``n_observed``)
     realized_gain : H's realized observed-data score gain (nats; NaN: not flagged)
     candidates : indices of the observed variables that count as H's parents (a regulator list)
+    r2 : the R^2 of H on its parents when the caller has it: the regulator report passes its
+        ``parents_r2`` (the model's ``1 - sigma_H^2 / Var(H)``), so that the report shows one R^2;
+        None: the least-squares R^2 of H's profile on these parents
     """
     coef = np.asarray(coef, dtype=float)
     values = np.asarray(values, dtype=float)
@@ -104,11 +109,12 @@ def pooled_activity(
     ups = ups[np.argsort(-np.abs(coef[ups, hidden] * values[:, ups].std(axis=0)), kind="stable")]
     x = values[:, ups] - values[:, ups].mean(axis=0)
     prof = values[:, hidden] - values[:, hidden].mean()
-    beta, *_ = np.linalg.lstsq(x, prof, rcond=None)
-    res = prof - x @ beta
-    r2 = float(1.0 - res @ res / (prof @ prof)) if prof @ prof > 0 else 0.0
+    if r2 is None:
+        beta, *_ = np.linalg.lstsq(x, prof, rcond=None)
+        res = prof - x @ beta
+        r2 = float(1.0 - res @ res / (prof @ prof)) if prof @ prof > 0 else 0.0
     sd_h = float(prof.std()) or 1.0
     weights = [float(v) for v in coef[ups, hidden] * x.std(axis=0) / sd_h]
     per_child = float(realized_gain) / n_kids
     flagged = ups.size >= MIN_PARENTS and math.isfinite(per_child) and per_child < STRONG_PER_CHILD
-    return PooledActivity([str(names[i]) for i in ups], weights, r2, per_child, bool(flagged))
+    return PooledActivity([str(names[i]) for i in ups], weights, float(r2), per_child, bool(flagged))

@@ -185,9 +185,11 @@ def regulator_report(
         j = int(np.argmax(np.abs(corr_obs))) if n_observed else -1
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
         act = activity_match(coef, names, n_observed, h)  # H as an observed parent's activity (.activity)
-        pool = pooled_activity(coef, values, names, n_observed, h, real)  # its parents' pooled activity (.pooled)
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
+        # the one R^2 of H on its parents, the report's and its pooled reading's
+        parents_r2 = float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0
+        pool = pooled_activity(coef, values, names, n_observed, h, real, r2=parents_r2)  # parents' pooled activity
         out.append(
             RegulatorReport(
                 name=str(names[h]),
@@ -197,7 +199,7 @@ def regulator_report(
                 estimated_gain=float(est),
                 realized_gain=float(real),
                 parents=[str(names[p]) for p in ups],
-                parents_r2=float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0,
+                parents_r2=parents_r2,
                 extra={
                     "activity": None if act is None else act.to_dict(),
                     "pooled": None if pool is None else pool.to_dict(),
