@@ -48,6 +48,9 @@ class NameGenes:
 
     previous: DataState
     column: str
+    #: (gene id, its new name) for each gene the edit renamed: a list of ids is mapped through it
+    #: (:mod:`explorer.regulator_ids`)
+    renames: tuple[tuple[str, str], ...] = ()
 
     def undo(self, session: SearchSession) -> str:
         session.set_data(self.previous)
@@ -94,7 +97,8 @@ def name_genes(session: SearchSession, symbols: dict[str, str], column: str, pro
     track = SearchTrack(stepper)
     new_state = DataState(prepared.searched, None, None, track, None, frozenset(), session.transposed, prepared, regs)
     session.set_data(new_state)
-    session.push(NameGenes(previous, column))
+    renames = tuple((old, n) for old, n in to.items() if old != n)
+    session.push(NameGenes(previous, column, renames))
     return (
         f"Genes named by {column}: {len(new) - kept:,} of {len(new):,} by their symbol ({kept:,} kept their id), "
         "with a new search on them. Undo (Search page) takes it back."

@@ -25,6 +25,7 @@ __all__ = [
     "regulator_file_key",
     "recheck_regulators",
     "regulators_from_widgets",
+    "widgets_text",
     "say_regulators_turned",
     "say_regulators_applied",
 ]
@@ -111,7 +112,7 @@ def recheck_regulators() -> None:
     state.put(state.REGULATOR_NOTE, ("warning", said))
 
 
-def _widgets_text() -> str:
+def widgets_text() -> str:
     """The text of the regulator list: the pasted names, then the uploaded file's."""
     upload = state.get(regulator_file_key())
     text = str(state.get(state.W_REGULATORS) or "")
@@ -123,7 +124,7 @@ def _widgets_text() -> str:
 
 def regulators_from_widgets() -> list[str] | None:
     """The candidate regulators pasted or uploaded in the form (None: every variable may be a parent)."""
-    text = _widgets_text()
+    text = widgets_text()
     if not text.strip():
         return None
     listed = parse_regulators(text, source="the regulator list")
@@ -138,7 +139,7 @@ def regulators_from_widgets() -> list[str] | None:
 def _loose_matches() -> list[str]:
     """``'tf2' = 'TF2'`` for each listed name that matches a variable only ignoring case."""
     try:
-        listed = parse_regulators(_widgets_text(), source="the regulator list")
+        listed = parse_regulators(widgets_text(), source="the regulator list")
     except IdealParentError:
         return []
     return [f"{r} = {v}" for r, v in resolve_regulators(listed, state.session().dataset.names)[1]]
@@ -167,7 +168,7 @@ def say_regulators_applied() -> None:
     if absent:
         said += f" Not in the data (ignored): {first_few(absent, SHOWN_NAMES)}."
     try:
-        twice = repeated_regulators(_widgets_text())
+        twice = repeated_regulators(widgets_text())
     except IdealParentError:
         twice = []
     if twice:

@@ -19,7 +19,7 @@ from engine.search import Move
 from explorer import state
 from explorer.subnetwork import DEFAULT_MAX_NODES, MODES, SUBNETWORK_THRESHOLD, SubNetwork, select_subnetwork
 
-__all__ = ["NetworkView", "network_controls", "NORMAL_HEIGHT", "LARGE_HEIGHT"]
+__all__ = ["NetworkView", "network_controls", "paused_large", "NORMAL_HEIGHT", "LARGE_HEIGHT"]
 
 NORMAL_HEIGHT = 560
 LARGE_HEIGHT = 860
@@ -115,11 +115,13 @@ def network_controls(
             "Max nodes", min_value=10, max_value=SUBNETWORK_THRESHOLD, step=10, key=keys["max_nodes"], width=130
         )
         state.remember_widgets(keys["mode"], keys["genes"], keys["hops"], keys["max_nodes"])
+    state.keep_widgets({keys["large"]: False})  # not drawn while a run goes on (:func:`paused_large`)
     large = st.toggle(
         "Large view",
         key=keys["large"],
         help="The drawing at full page width and tall; the 'Full screen' button in the drawing fills the screen.",
     )
+    state.remember_widgets(keys["large"])
     height = LARGE_HEIGHT if large else NORMAL_HEIGHT
     if not big:
         return NetworkView(None, (), state.layout_positions(), height, large)
@@ -139,3 +141,11 @@ def network_controls(
     focus = centres if mode == "around genes" else ()
     positions = _sub_positions(sub.nodes, session.dataset.n_vars)
     return NetworkView(tuple(sorted(sub.nodes)), focus, positions, height, large, sub)
+
+
+def paused_large(prefix: str) -> bool:
+    """While a run goes on, instead of :func:`network_controls` (the drawing is paused): nothing is
+    drawn or laid out, the controls' values are kept for when it ends, and whether the large view is on."""
+    keys = _keys(prefix)
+    state.remember_widgets(*keys.values())  # still in session state on the run's first chunk
+    return bool(st.session_state.get(keys["large"], st.session_state.get("_keep_" + keys["large"], False)))

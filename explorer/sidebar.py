@@ -23,6 +23,7 @@ from explorer import (
     lab_options,
     load_notes,
     loading,
+    regulator_ids,
     state,
 )
 
@@ -173,6 +174,7 @@ def _on_apply() -> None:
         state.put(state.ERROR, f"Settings not applied: {exc}")
         return
     state.put(state.REGULATOR_NOTE, None)
+    state.put(regulator_ids.OFFERED, None)
     applied = state.apply_settings(
         {
             "method": get(state.W_METHOD),
@@ -188,7 +190,17 @@ def _on_apply() -> None:
     )
     if applied:
         lab_options.say_regulators_applied()
-    elif (hint := gene_names.symbols_hint(regulators, st.session_state.get(state.W_UPLOAD))) is not None:
+    ids = regulator_ids.reading(regulators, state.session()) if state.session() is not None else None
+    if ids is not None:  # a list of gene ids after the genes were named by symbols: say it, offer the mapping
+        state.put(regulator_ids.OFFERED, ids)
+        if applied:
+            note = state.get(state.REGULATOR_NOTE)[1]
+            state.put(state.REGULATOR_NOTE, ("warning", f"{note} {regulator_ids.explain(ids)}"))
+        else:
+            state.put(state.ERROR, f"{state.get(state.ERROR)} {regulator_ids.explain(ids)}")
+    elif (
+        not applied and (hint := gene_names.symbols_hint(regulators, st.session_state.get(state.W_UPLOAD))) is not None
+    ):
         state.put(state.ERROR, f"{state.get(state.ERROR)} {hint}")  # a TF list of symbols beside gene ids
 
 
@@ -335,6 +347,7 @@ def render() -> None:
             lab_options.recheck_regulators()
         _summary()
         _settings_form()
+        regulator_ids.offer(_on_apply)  # after a list of ids on genes named by symbols
         covariates_box.sidebar_box()
         geo_covariates.offer()  # a GEO series matrix's sample characteristics, one click
         gene_sets_box.sidebar_box()

@@ -199,6 +199,9 @@ def regulator_report(
         hubs = hub_targets(coef, values, names, n_observed, h, regulators)  # children not set apart (.hub_targets)
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
+        # the model's share of H's variance its parents explain; the pooled reading's r2 is the
+        # least-squares R^2 of H's profile on them, the number its R^2 >= 0.95 leg was measured on
+        parents_r2 = float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0
         out.append(
             RegulatorReport(
                 name=str(names[h]),
@@ -208,7 +211,7 @@ def regulator_report(
                 estimated_gain=float(est),
                 realized_gain=float(real),
                 parents=[str(names[p]) for p in ups],
-                parents_r2=float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0,
+                parents_r2=parents_r2,
                 extra={
                     "activity": None if act is None else act.to_dict(),
                     "pooled": None if pool is None else pool.to_dict(),

@@ -64,6 +64,9 @@ class HiddenSearch:
         Starting structure over the observed variables.
     em_options : dict
         Passed to :class:`StructuralEM` (max_iter, tol, ...).
+
+    ``turns`` is kept though the family-turn rule is off (``trying_order.FAMILY_TURN``): ``trying_order``
+    takes it, so that the measured rule can be turned on again without changing this class.
     """
 
     def __init__(

@@ -8,8 +8,9 @@ and :func:`headerless` reads it: the first line becomes data and the columns get
 ``V1..VN`` when they are variables and ``sample1..sampleM`` when they are instances (with variables
 in rows).
 
-The evidence that a first line is data, not names: apart from a leading id cell, every cell is a
-number (at least two), and nothing says they are names. Names that are numbers do occur, and are
+The evidence that a first line is data, not names: apart from a leading id cell (and, over text
+columns, a lab export's description or symbol beside it), every cell is a number (at least two),
+and nothing says they are names. Names that are numbers do occur, and are
 accepted: whole numbers over data that are not (numeric gene ids, ``arth150``), and a strictly
 increasing or decreasing run of at least four (time points, doses, sample numbers: a row of data
 is that ordered by chance with probability at most 2/4! = 1/12 at four cells, and
@@ -101,12 +102,24 @@ def _numbers(cells: list[str]) -> np.ndarray:
     return pd.to_numeric(pd.Series(cells, dtype=object), errors="coerce").to_numpy(dtype=float)
 
 
+def _text_column(body: pd.DataFrame, j: int) -> bool:
+    """Whether column ``j`` of ``body`` holds text (most of its first rows are not numbers)."""
+    if j >= body.shape[1]:
+        return False
+    col = body.iloc[:_BODY_ROWS, j]
+    text = pd.to_numeric(col, errors="coerce").isna() & col.notna()
+    return bool(len(col)) and bool(text.mean() >= 0.8)
+
+
 def data_in_header(columns, body: pd.DataFrame) -> str | None:
     """Why the header ``columns`` of ``body`` look like a line of data (see the module
     docstring), or None when they may be names."""
     cells = ["" if c is None else str(c).strip() for c in columns]
-    if cells and (not cells[0] or np.isnan(_numbers(cells[:1])[0])):
-        cells = cells[1:]  # a leading id cell (or an empty corner): the rest must be numbers
+    lead = np.isnan(_numbers(cells))
+    n_lead = int(bool(cells) and lead[0])  # a leading id cell (or an empty corner)
+    while n_lead and n_lead < len(cells) and lead[n_lead] and cells[n_lead] and _text_column(body, n_lead):
+        n_lead += 1  # a text cell over a text column: a lab export's description beside the id
+    cells = cells[n_lead:]  # the rest must be numbers
     parsed = _numbers(cells)
     text = np.isnan(parsed) & np.array([c != "" for c in cells], dtype=bool)
     values = parsed[~np.isnan(parsed)]  # (an empty cell: a missing value in a line of data)
@@ -135,7 +148,8 @@ def check_header(frame: pd.DataFrame, *, transpose: bool, source: str) -> None:
     first = str(frame.columns[0]).strip()
     named = bool(first) and bool(np.isnan(_numbers([first])[0]))  # a leading id cell
     stem = "sample" if transpose else "V"
-    names = f"{stem}1..{stem}{frame.shape[1] - int(named or not first)}"
+    n_text = sum(_text_column(frame, j) for j in range(1, frame.shape[1])) if named else 0  # named text1..
+    names = f"{stem}1..{stem}{frame.shape[1] - int(named or not first) - n_text}"
     if transpose:
         lost = f"the variable {first!r}" if named else "a variable (a row)"
     else:
@@ -178,10 +192,20 @@ def headerless(frame: pd.DataFrame, *, transpose: bool, source: str = "table") -
                 "line is data')."
             )
         out.iloc[0, 0] = ""  # an instance without a label, not one named 'None'
-    n = out.shape[1] - int(labelled)
-    out.columns = ([""] if labelled else []) + generated_names(n, transpose)
+    # a text column beside the labels (a lab export's descriptions) is named text1.., not counted as
+    # a variable or an instance: the conditions of a gene-by-row export are then sample1.. from the first
+    texts = [j for j in range(int(labelled), out.shape[1]) if _text_column(out, j)]
+    n = out.shape[1] - int(labelled) - len(texts)
+    made = iter(generated_names(n, transpose))
+    words = iter(f"text{k + 1}" for k in range(len(texts)))
+    out.columns = ([""] if labelled else []) + [
+        next(words) if j in texts else next(made) for j in range(int(labelled), out.shape[1])
+    ]
     out.attrs = {k: v for k, v in frame.attrs.items()}
     what = "instances" if transpose else "variables"
-    listed = f"{out.columns[int(labelled)]}..{out.columns[-1]}"
-    note = f"no header row: the first line is data; the {n} columns ({what}) are named {listed}"
+    listed = generated_names(n, transpose)
+    span = f"{listed[0]}..{listed[-1]}" if listed else "nothing"
+    note = f"no header row: the first line is data; the {n} columns ({what}) are named {span}"
+    if texts:
+        note += f" (text column(s) named text1..text{len(texts)})" if len(texts) > 1 else " (a text column named text1)"
     return out, note

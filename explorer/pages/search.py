@@ -16,7 +16,9 @@ Stop takes effect at the end of the current chunk (within about half a second), 
 middle of a move: every move is applied to the stepper, the log and the trace before anything is
 drawn. (With Streamlit's default ``runner.fastReruns`` the click can also cut short the drawing
 of the current chunk; the state is complete at that point, so nothing is lost.) The network
-drawing is paused during a run and comes back when it ends; the move log shows its newest moves
+drawing is paused during a run and comes back when it ends (its controls, a search box of every
+gene name and the sub-network's selection and layout, are not drawn meanwhile: at 4,217 genes they
+cost more than the chunk's search); the move log shows its newest moves
 and the score trace is thinned (:mod:`explorer.run_view`), so a chunk's drawing does not grow
 with the moves made. Streamlit's own "Stop" in the
 toolbar only halts the current script run; the search then waits, and the panel's Stop button
@@ -369,13 +371,15 @@ def step_panel() -> None:
     stepper = session.stepper
     names = session.variable_names()
     last = stepper.history[-1] if stepper.history else None
-    view = network_panel.network_controls(NETWORK_KEYS, names, stepper.edges(), stepper.history)
+    # while a run goes on the drawing is paused: no controls (a 4,217-gene search box every chunk), no layout
+    view = None if going else network_panel.network_controls(NETWORK_KEYS, names, stepper.edges(), stepper.history)
+    large = network_panel.paused_large(NETWORK_KEYS) if going else view.large
     thin = run_view.thin_trace if going else list  # a long run's trace thinned while it goes on
     traces = {text.method_label(session.settings.method): thin(session.main.trace)}
     if session.twin is not None:
         traces[text.method_label(session.other_method)] = thin(session.twin.trace)
     # the large view takes the whole width, the score trace goes below it
-    graph, trace = (st.container(), st.container()) if view.large else st.columns([3, 2])
+    graph, trace = (st.container(), st.container()) if large else st.columns([3, 2])
     with graph:
         _network(session, names, last, view, paused=going)
     with trace:

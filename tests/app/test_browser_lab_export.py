@@ -1,0 +1,63 @@
+"""A newcomer's walk in a real headless Chromium with a lab's headerless export (QA, session 18): gene
+rows with a description column and a few missing cells (:func:`test_lab_export_walk.lab_export`),
+uploaded with "variables in rows"; the refusal and its one-click fix, then Search, Hidden, Accept.
+Before, the first gene became the header silently and the conditions were named by its values.
+
+Marked ``browser``; its own server on port 8618 (or ``IPE_LAB_EXPORT_PORT``). Screenshots go to
+pytest's ``tmp_path`` and /tmp/ipe_screens/.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from test_browser import _shot, chromium, settled, streamlit_server, upload
+from test_lab_export_walk import N_CONDITIONS, N_GENES, lab_export
+
+pytestmark = pytest.mark.browser
+PORT = int(os.environ.get("IPE_LAB_EXPORT_PORT", "8618"))
+
+
+def test_headerless_export_walk(tmp_path):
+    path = tmp_path / "lab_export.tsv"
+    path.write_bytes(lab_export())
+    with streamlit_server(PORT) as url, chromium() as browser:
+        page = browser.new_page(viewport={"width": 1400, "height": 1800})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(url, wait_until="domcontentloaded")
+        page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=120_000)
+        main = page.locator("[data-testid=stMain]")
+        upload(page, path)
+        page.get_by_text("variables in rows (transpose)", exact=True).click()
+        # the sidebar's refusal, in full, once it is for the file read with genes in rows
+        refusal = page.locator("[data-testid=stSidebar] [data-testid=stAlert]", has_text="sample1..sample14")
+        refusal.first.wait_for(timeout=120_000)
+        assert "seems to have no header row" in refusal.first.inner_text()
+        assert "the variable 'YAL001W'" in refusal.first.inner_text()
+        _shot(page, tmp_path, "lab_export_refused.png")
+        settled(page, page.get_by_role("button", name="Read the first line as data"), 120_000).click()
+        page.get_by_text(f"{N_CONDITIONS} instances x {N_GENES} variables").first.wait_for(timeout=120_000)
+        sidebar = page.locator("[data-testid=stSidebar]").inner_text()
+        assert "gene annotation: text1" in sidebar
+        _shot(page, tmp_path, "lab_export_loaded.png")
+
+        settled(page, page.get_by_role("link", name="Search"), 120_000).click(timeout=120_000)
+        page.get_by_text("Moves: 0").first.wait_for(timeout=120_000)
+        settled(page, main.locator("button", has_text="Run to convergence"), 120_000).click()
+        page.locator("[data-testid=stAlert]", has_text="Converged").first.wait_for(timeout=300_000)
+
+        settled(page, page.get_by_role("link", name="Hidden variables"), 120_000).click(timeout=120_000)
+        page.get_by_text("Proposals to list").first.wait_for(timeout=120_000)
+        propose = main.locator("button", has_text="Propose hidden variables")
+        if propose.count():
+            propose.first.click()
+        page.get_by_text("Proposal to inspect").first.wait_for(timeout=300_000)
+        axis = page.locator(".js-plotly-plot").first.inner_text()
+        assert "sample1" in axis  # conditions named from sample1, not by the first gene's values
+        settled(page, main.locator("button", has_text="Accept"), 120_000).click()
+        page.get_by_text("Undo accept").first.wait_for(timeout=300_000)
+        assert "Added H1 as parent of" in main.inner_text()
+        _shot(page, tmp_path, "lab_export_accepted.png")
+        assert not errors, errors
