@@ -12,7 +12,11 @@ half of its set or more in D's genes, or 10 of them).
 
 Variants: ``base`` (the rules before session 18), ``nested`` (:data:`~engine.hidden.onoff.NESTED`:
 a gene counts in a step only where the step fits it better than each of its subsets of one
-condition fewer, as a pair's genes must beat each single condition).
+condition fewer, as a pair's genes must beat each single condition), ``wide``
+(:data:`~engine.hidden.onoff.WIDE`: the steps a pair outscores or another source holds are
+dropped among all grown steps, not among the best few; on since session 18), ``both``, and
+``choice`` (``wide`` with :data:`~engine.hidden.onoff.CHOICE`: steps ranked and grown net of log
+C(M, k), the choice of their conditions).
 
 Run:  PYTHONPATH=$PWD python benchmarks/bench_onoff_scan.py /tmp/dump/h17m_1758.pkl [...]
 """
@@ -34,10 +38,11 @@ sys.path.insert(0, str(ROOT))
 import engine.hidden.onoff as onoff  # noqa: E402
 
 VARIANTS = {
-    "base": {"NESTED": False, "WIDE": False},
-    "nested": {"NESTED": True, "WIDE": False},
-    "wide": {"NESTED": False, "WIDE": True},
-    "both": {"NESTED": True, "WIDE": True},
+    "base": {"NESTED": False, "WIDE": False, "CHOICE": False},
+    "nested": {"NESTED": True, "WIDE": False, "CHOICE": False},
+    "wide": {"NESTED": False, "WIDE": True, "CHOICE": False},
+    "both": {"NESTED": True, "WIDE": True, "CHOICE": False},
+    "choice": {"NESTED": False, "WIDE": True, "CHOICE": True},
 }
 
 

@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -120,6 +121,9 @@ SHIFT_MIN = 0.5
 #: a gene counts in a step only where the step fits it better than each of its subsets of one condition
 #: fewer (module docstring); always so for a pair
 NESTED = False
+
+#: steps are ranked and grown net of log C(M, k), the choice of their conditions (measured, off)
+CHOICE = False
 
 #: a gene shifted at S is in the step's set when its gain from the step reaches this share of the
 #: cost of its edge from H
@@ -208,7 +212,7 @@ def _grow(z: np.ndarray, start: tuple[int, ...], score: float, cost: np.ndarray)
         subsets = np.column_stack([np.tile(start, (rest.size, 1)), rest])
         scores = _scores(z, subsets, cost)
         j = int(np.argmax(scores))
-        if scores[j] <= score:
+        if scores[j] - _choice(m, len(start) + 1) <= score - _choice(m, len(start)):
             break
         start, score = tuple(sorted((*start, int(rest[j])))), float(scores[j])
     return start, score
@@ -247,7 +251,13 @@ def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> lis
     for i in best[scores[best] > 0]:
         s, sc = _grow(z, tuple(int(c) for c in triples[i]), float(scores[i]), cost)
         grown[s] = sc
-    return _distinct(z, sorted(grown.items(), key=lambda t: (-t[1], t[0])), cost, n_sets)
+    return _distinct(z, sorted(grown.items(), key=lambda t: (_choice(m, len(t[0])) - t[1], t[0])), cost, n_sets)
+
+
+def _choice(m: int, k: int) -> float:
+    """With :data:`CHOICE`, the nats of choosing a step's k conditions among M, ``log C(M, k)``
+    (a grown step is the best of many; measured, off), else 0."""
+    return math.lgamma(m + 1) - math.lgamma(k + 1) - math.lgamma(m - k + 1) if CHOICE else 0.0
 
 
 def scan_pairs(

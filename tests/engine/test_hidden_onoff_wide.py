@@ -91,3 +91,17 @@ class TestNested:
         z = profiles(x)
         step = scan_steps(z, np.full(z.shape[1], COST))[0]
         assert step.conditions == on and np.sum(step.members < 40) >= 20
+
+
+class TestChoice:
+    """Steps ranked and grown net of the choice of their conditions (measured, off)."""
+
+    def test_off_by_default_and_ranked_net_of_log_binomial_when_on(self, monkeypatch):
+        assert onoff.CHOICE is False and onoff._choice(27, 4) == 0.0
+        monkeypatch.setattr(onoff, "CHOICE", True)
+        assert onoff._choice(27, 4) == pytest.approx(np.log(17550))
+        x, _, _ = step_table(0, 0.0)  # noise: the grown steps are chance steps of 3-5 conditions
+        z = profiles(x)
+        steps = scan_steps(z, np.full(z.shape[1], COST), n_sets=40)
+        net = [s.score - onoff._choice(27, len(s.conditions)) for s in steps]
+        assert len({len(s.conditions) for s in steps}) > 1 and net == sorted(net, reverse=True)
