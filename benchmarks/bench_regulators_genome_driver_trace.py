@@ -14,8 +14,11 @@ against the best network without H, H's children (driven, module), |r(H, D)| and
 round, to measure what a trial of them realizes where ``auto`` would not reach it. ``--gen pulse
 --driver K`` traces driver K of ``bench_regulators_genome_pulse.py``'s generator (seen). The
 oracle (H started at D's true profile, parent of the 40 driven genes) is
-``bench_regulators_genome_why.py --study driver``. Findings: docs/decisions/genome-on-off-driver.md
-(fifth round).
+``bench_regulators_genome_why.py --study driver``. ``--gen h17m`` traces the seen hold-out's on/off
+program and prints the benchmark's own line (``bench_regulators_genome_h17.run_seed``); ``--gen null``
+and ``--gen h17m-null`` trace the steps and trials with nothing planted; ``--dump DIR`` saves each
+round's ideal profiles for ``bench_onoff_scan.py``. Findings: docs/decisions/genome-on-off-driver.md
+(fifth and sixth rounds).
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_driver_trace.py \
           --seeds 0,5,6,8,9 [--force]
@@ -27,6 +30,8 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import math
+import pickle
 import sys
 import time
 from contextlib import ExitStack
@@ -40,8 +45,10 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import bench_regulators_genome as bench  # noqa: E402
+import bench_regulators_genome_h17 as h17  # noqa: E402
 import bench_regulators_genome_pulse as pulse  # noqa: E402
 
+import engine.hidden.candidates as candidates_module  # noqa: E402
 import engine.hidden.onoff as onoff  # noqa: E402
 import engine.hidden.trial as trial  # noqa: E402
 from engine.data import from_array  # noqa: E402
@@ -55,35 +62,66 @@ def _r(a: np.ndarray, b: np.ndarray) -> float:
 def generated(gen: str, seed: int, k: int = 0) -> dict:
     """The table of ``gen`` (``module``, or ``pulse``'s driver ``k``) with the one driver traced:
     ``driver`` (its activity), ``driven`` (its genes), ``removed`` (R*'s activity), ``module``."""
-    if gen == "module":
-        return bench.generate(seed, "module")
+    if gen in ("module", "null"):
+        g = bench.generate(seed, gen)
+        if gen == "null":  # nothing planted: the steps and trials are traced, no driver
+            g = {**g, "driver": np.zeros(len(g["labels"])), "driven": set(), "removed": np.zeros(len(g["labels"]))}
+        return g
+    if gen in ("h17m", "h17m-null"):
+        g = h17.generate(seed, null=gen == "h17m-null")
+        d = g["drivers"][:, 0] * (not g["null"])
+        return {**g, "driver": d, "driven": set() if g["null"] else g["targets"][0], "removed": g["star"]}
     g = pulse.generate(seed)
     return {**g, "driver": g["drivers"][:, k], "driven": g["targets"][k], "removed": g["star"]}
 
 
-def trace(g: dict, seed: int, force: bool = False) -> None:
+def trace(g: dict, seed: int, force: bool = False, gen: str = "module", dump: str = "") -> None:
     d, star, driven, module = g["driver"], g["removed"], g["driven"], g["module"]
     on = tuple(int(c) for c in np.flatnonzero(d))
     print(f"seed {seed}: D on in {', '.join(g['labels'][c] for c in on)}, {len(driven)} genes", flush=True)
     scan_steps, try_proposal = onoff.scan_steps, trial.try_proposal
+    rounds: list[dict] = []
 
     def scan(z, cost, n_sets=onoff.ONOFF_SETS):
         steps = scan_steps(z, cost, n_sets)
-        subsets = np.array(list(itertools.combinations(range(z.shape[0]), len(on))))
+        if dump:  # each round's profiles, for bench_onoff_scan.py
+            rounds.append({"z": z, "cost": cost, "names": cand_names[0], "others": cand_names[1]})
+            with open(Path(dump) / f"{gen}_{seed}.pkl", "wb") as f:
+                pickle.dump({**{k: g[k] for k in ("driver", "labels")}, "driven": driven, "rounds": rounds}, f)
+        subsets = np.array(list(itertools.combinations(range(z.shape[0]), onoff.STEP_MIN)))
         scores = onoff._scores(z, subsets, cost)
-        i = next(i for i, t in enumerate(subsets) if tuple(t) == on)
+        within = [i for i, t in enumerate(subsets) if set(t) <= set(on)] or [0]  # D's own triples (a null: none)
+        i = max(within, key=lambda j: scores[j])
         rank = 1 + int((scores > scores[i]).sum())
-        shown = "; ".join(f"{list(s.conditions)} {s.score:.1f} ({s.members.size})" for s in steps)
+        full = float(onoff._scores(z, np.array([on]), cost)[0]) if on else 0.0
+        dset = onoff._members(z, on, cost) if on else np.array([], dtype=int)
+        shown = "; ".join(
+            f"{list(s.conditions)} {s.score:.1f} ({s.members.size}, D {len(driven & set(names_of(s.members)))})"
+            for s in steps
+        )
         print(
-            f"  round: D's conditions rank {rank} of {len(subsets)} subsets, step {scores[i]:.1f} (best "
-            f"{scores.max():.1f}); steps {shown}",
+            f"  round: D's best triple {list(subsets[i])} rank {rank} of {len(subsets)}, step {scores[i]:.1f} (best "
+            f"{scores.max():.1f}); D's own {len(on)} conditions {full:.1f}, set {dset.size} "
+            f"(D {len(driven & set(names_of(dset)))}); steps {shown}",
             flush=True,
         )
         if force:
-            steps = [onoff.Step(on, float(scores[i]), onoff._members(z, on, cost))] + [
-                s for s in steps if s.conditions != on
-            ]
+            steps = [onoff.Step(on, full, dset)] + [s for s in steps if s.conditions != on]
         return steps
+
+    def names_of(cols):  # the scan's columns are the candidates': read names through the last call
+        return [cand_names[0][c] for c in cols] if cand_names else []
+
+    cand_names: list = []
+    onoff_candidates = onoff.onoff_candidates
+
+    def candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets=onoff.ONOFF_TRIED):
+        cand_names[:] = [[g["names"][i] for i in cand], [[g["names"][i] for i in o] for o in others]]
+        out = onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets)
+        for cs in out:
+            kids = {g["names"][i] for i in cs.members}
+            print(f"    handed on: step {list(cs.step)}, {len(kids)} genes ({len(kids & driven)} driven)", flush=True)
+        return out
 
     def tried(search, proposal, best, callback=None):
         t0 = time.process_time()
@@ -105,9 +143,15 @@ def trace(g: dict, seed: int, force: bool = False) -> None:
     est = IdealParentSearch(hidden="auto", max_hidden=3, regulators=g["regulators"], random_state=seed)
     with ExitStack() as stack:
         stack.enter_context(mock.patch.object(onoff, "scan_steps", scan))
+        stack.enter_context(mock.patch.object(candidates_module, "onoff_candidates", candidates))
         stack.enter_context(mock.patch.object(trial, "try_proposal", tried))
+        c0 = time.process_time()
         est.fit(ds)
+        cpu = time.process_time() - c0
     hs = est.hidden_search_
+    if gen.startswith("h17m"):  # the benchmark's own line for this run (bench_regulators_genome_h17.run_seed)
+        with mock.patch.object(h17, "fit_auto", lambda *a: (est, math.nan, cpu)):
+            print(f"  {h17.run_seed(g, f'h17m-{seed}', seed)[0]}", flush=True)
     for h in hs.hidden:
         prof, kids = hs.hidden_profile(h.name), set(h.children)
         print(
@@ -120,13 +164,14 @@ def trace(g: dict, seed: int, force: bool = False) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--gen", choices=["module", "pulse"], default="module")
+    ap.add_argument("--gen", choices=["module", "null", "pulse", "h17m", "h17m-null"], default="module")
     ap.add_argument("--seeds", default="0,5,6,8,9")
     ap.add_argument("--driver", type=int, default=1, help="pulse: which driver (1, 2)")
     ap.add_argument("--force", action="store_true", help="hand D's step on first in every round")
+    ap.add_argument("--dump", default="", help="a folder: each round's ideal profiles saved as <gen>_<seed>.pkl")
     args = ap.parse_args(argv)
     for seed in bench._seeds(args.seeds):
-        trace(generated(args.gen, seed, args.driver - 1), seed, args.force)
+        trace(generated(args.gen, seed, args.driver - 1), seed, args.force, args.gen, args.dump)
 
 
 if __name__ == "__main__":

@@ -37,7 +37,12 @@ person reads "a program on in A and B, n genes", ranked after every unflagged pr
 in those two conditions is the same program and is flagged by them too (:func:`same_program`).
 Pair and steps of 3-5 conditions meet where the pair's conditions are among a step's: the one
 with the higher ``step`` stays, the other is dropped (a 3-condition driver holds pairs; a pair
-plus a chance condition is a triple). Steps in one condition are not scanned (the leverage rule names them).
+plus a chance condition is a triple). Those drops, and a step whose set another source already
+holds, are made among all the grown steps before the best are handed on (:data:`WIDE`): two odd
+conditions shifting the same hundred genes (`h17m`), or a regulator's strains, make a pair whose
+triples with any third condition fill the best :data:`ONOFF_SETS` steps, and a cut before the
+drops left no step to hand on (docs/decisions/genome-on-off-driver.md, sixth round). Steps in
+one condition are not scanned (the leverage rule names them).
 
 A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
 its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
@@ -69,6 +74,7 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -90,6 +96,7 @@ __all__ = [
     "Step",
     "covers",
     "edge_costs",
+    "handed_on",
     "name_step",
     "onoff_candidates",
     "same_program",
@@ -111,6 +118,13 @@ PAIR_NULL_DRAWS = 19
 #: of S, in the step's direction
 SHIFT_MIN = 0.5
 
+#: a gene counts in a step only where the step fits it better than each of its subsets of one condition
+#: fewer (module docstring); always so for a pair
+NESTED = False
+
+#: steps are ranked and grown net of log C(M, k), the choice of their conditions (measured, off)
+CHOICE = False
+
 #: a gene shifted at S is in the step's set when its gain from the step reaches this share of the
 #: cost of its edge from H
 MEMBER_SHARE = 0.5
@@ -126,6 +140,10 @@ ONOFF_TRIED = 1
 
 #: steps returned by the scan, and the best triples grown towards STEP_MAX
 ONOFF_SETS, GROWN_TRIPLES = 8, 40
+
+#: :func:`handed_on` drops the steps a pair outscores and those another source's set holds among
+#: all the scan's grown steps, not only among its best ONOFF_SETS (module docstring)
+WIDE = True
 
 #: memory bound of one block of subsets (cells of the block x N tables)
 BLOCK_CELLS = 1 << 21
@@ -164,11 +182,12 @@ def _gain(sums: np.ndarray, lows: np.ndarray, highs: np.ndarray, m: int, k: int)
     gene is shifted at every condition of the subset, else 0 (``sums``, ``lows``, ``highs``: the
     sum, minimum and maximum of z over the subset's conditions; B x N or N); a pair's only where
     it fits the gene better than either of its conditions alone (module docstring)."""
-    r = sums / np.sqrt(m * k * (1.0 - k / m))
+    r = sums / np.sqrt(k * (m - k))
     gain = -0.5 * m * np.log1p(-np.minimum(r * r, 1.0 - 1e-12))
     shifted = np.where(r > 0, lows >= SHIFT_MIN, highs <= -SHIFT_MIN)
-    if k == STEP_PAIR:  # |r| beyond the correlation with one condition's indicator, z_c / sqrt(M - 1)
-        shifted &= np.abs(r) * np.sqrt(m - 1.0) > np.maximum(np.abs(lows), np.abs(highs))
+    if NESTED or k == STEP_PAIR:  # |r| beyond every subset's of one condition fewer (a pair: one condition's)
+        fewer = np.maximum(np.abs(sums - lows), np.abs(sums - highs)) / np.sqrt((k - 1.0) * (m - k + 1))
+        shifted &= np.abs(r) > fewer
     return np.where(shifted, gain, 0.0)
 
 
@@ -193,7 +212,7 @@ def _grow(z: np.ndarray, start: tuple[int, ...], score: float, cost: np.ndarray)
         subsets = np.column_stack([np.tile(start, (rest.size, 1)), rest])
         scores = _scores(z, subsets, cost)
         j = int(np.argmax(scores))
-        if scores[j] <= score:
+        if scores[j] - _choice(m, len(start) + 1) <= score - _choice(m, len(start)):
             break
         start, score = tuple(sorted((*start, int(rest[j])))), float(scores[j])
     return start, score
@@ -232,7 +251,13 @@ def scan_steps(z: np.ndarray, cost: np.ndarray, n_sets: int = ONOFF_SETS) -> lis
     for i in best[scores[best] > 0]:
         s, sc = _grow(z, tuple(int(c) for c in triples[i]), float(scores[i]), cost)
         grown[s] = sc
-    return _distinct(z, sorted(grown.items(), key=lambda t: (-t[1], t[0])), cost, n_sets)
+    return _distinct(z, sorted(grown.items(), key=lambda t: (_choice(m, len(t[0])) - t[1], t[0])), cost, n_sets)
+
+
+def _choice(m: int, k: int) -> float:
+    """With :data:`CHOICE`, the nats of choosing a step's k conditions among M, ``log C(M, k)``
+    (a grown step is the best of many; measured, off), else 0."""
+    return math.lgamma(m + 1) - math.lgamma(k + 1) - math.lgamma(m - k + 1) if CHOICE else 0.0
 
 
 def scan_pairs(
@@ -302,18 +327,22 @@ def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_se
         return []
     cost = edge_costs(scorer, np.array([len(parents[i]) for i in cand]))
     others = [np.asarray(list(o), dtype=np.intp) for o in others]
-    z = standardized_profiles(xc, coef, cand)
-    steps, pairs = scan_steps(z, cost), scan_pairs(z, cost, n_sets=4)
+    out = []
+    for step in handed_on(standardized_profiles(xc, coef, cand), cost, cand, others, n_sets):
+        out.append(dataclasses.replace(score(model, parents, cand[step.members], scorer, xc), step=step.conditions))
+    return out
+
+
+def handed_on(z: np.ndarray, cost: np.ndarray, cand: np.ndarray, others: list, n_sets: int = ONOFF_TRIED) -> list[Step]:
+    """The steps :func:`onoff_candidates` scores (members as columns of ``z``, ``cand`` their
+    variables): at most ``n_sets`` of 3-5 conditions whose sets no set of ``others`` (variable
+    indices) holds (:func:`covers`), and the best pair where it outscores every step it is part of
+    (a step it is part of and outscores is dropped)."""
+    steps, pairs = scan_steps(z, cost, GROWN_TRIPLES if WIDE else ONOFF_SETS), scan_pairs(z, cost, n_sets=4)
     pairs = [p for p in pairs if not any(_part(p, s) and s.score > p.score for s in steps)][:1]
     steps = [s for s in steps if not any(_part(p, s) and p.score >= s.score for p in pairs)]
-    out, n_steps = [], 0
-    for step in steps + pairs:  # a pair is listed even where another source's set holds it (same_program)
-        members = cand[step.members]
-        pair = len(step.conditions) == STEP_PAIR
-        if pair or (n_steps < n_sets and not any(covers(members, o) for o in others)):
-            out.append(dataclasses.replace(score(model, parents, members, scorer, xc), step=step.conditions))
-            n_steps += not pair
-    return out
+    steps = [s for s in steps if not any(covers(cand[s.members], o) for o in others)][:n_sets]
+    return steps + pairs  # a pair is listed even where another source's set holds it (same_program)
 
 
 def same_program(proposals: list, labels=None) -> list:
