@@ -34,6 +34,7 @@ pays, +3,886 nats, and holds 45 of FNR's 46 module genes), and on
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -71,13 +72,16 @@ def _common(p: ClusterProposal) -> float:
     return -p.common_variance
 
 
-def base_order(props: list[ClusterProposal], *, two_layer: bool, own: bool, n_hidden: int) -> list[ClusterProposal]:
+def base_order(
+    props: list[ClusterProposal], *, two_layer: bool, own: bool, n_hidden: int, uncovered: Collection[frozenset] = ()
+) -> list[ClusterProposal]:
     """The proposals auto tries, in order: a positive estimate first (a profile cluster's complete-data
     estimate positive too), then semi-cliques by common variance (:mod:`.candidates`); on/off steps
     (:mod:`.onoff`), whatever their estimate, after the first until an H is kept, then first. With
     ``own`` (small general networks) a set whose z* one of its own members nearly matches is kept:
-    structural EM decides whether H or that member becomes the parent (#22)."""
-    props = [p for p in props if (p.explained_by is None or (own and p.explained_by in p.names))]
+    structural EM decides whether H or that member becomes the parent (#22); without it, only such a
+    set whose key is in ``uncovered`` (the member's children cover few of the others: :mod:`.member_cover`)."""
+    props = [p for p in props if p.explained_by is None or (p.explained_by in p.names and (own or p.key in uncovered))]
     good = [p for p in props if p.estimated_gain > 0 and ("semi-clique" in p.source or p.complete_gain > 0)]
     semis = [] if two_layer else [p for p in props if "semi-clique" in p.source and p.estimated_gain <= 0]
     steps = [p for p in props if p.source == ONOFF and all(p is not q for q in good)]  # whatever the estimate
@@ -117,10 +121,14 @@ def trying_order(
     small: bool,
     kept_sources: list[str],
     turns: Turns,
+    uncovered: Collection[frozenset] = (),
 ) -> list[ClusterProposal]:
-    """The order auto tries ``props`` in: :func:`base_order`, then at genome scale (not ``small``, not
+    """The order auto tries ``props`` in: :func:`base_order` (``uncovered`` at genome scale only: the sets
+    a member tracks but does not cover, :mod:`.member_cover`), then at genome scale (not ``small``, not
     two-layer) :func:`family_turn`."""
-    order = base_order(props, two_layer=two_layer, own=not two_layer and small, n_hidden=len(kept_sources))
+    free = () if two_layer or small else uncovered
+    own = not two_layer and small
+    order = base_order(props, two_layer=two_layer, own=own, n_hidden=len(kept_sources), uncovered=free)
     if two_layer or small or not FAMILY_TURN:
         return order
     return family_turn(order, kept_sources, turns)
