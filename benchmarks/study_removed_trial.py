@@ -47,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.hidden import HiddenSearch  # noqa: E402
+from engine.hidden.member_cover import member_cover  # noqa: E402
 from engine.hidden.trial import try_proposal  # noqa: E402
 from engine.io import load_table  # noqa: E402
 from engine.learn import IdealParentSearch  # noqa: E402
@@ -70,6 +71,8 @@ def build(work: Path) -> tuple[HiddenSearch, dict, np.ndarray]:
     hs.em.run()  # auto's start: the network without hidden variables, searched to convergence
     print(f"start: {len(hs.em.edges)} edges (stored {len(edges)}), score {hs.observed_bic():.1f}, "
           f"{time.process_time() - c0:.1f} s CPU", flush=True)  # fmt: skip
+    start = [(hs.names[p], hs.names[c]) for p, c in hs.em.edges]  # auto's start, for the member rule offline
+    (work / "study_start_edges.json").write_text(json.dumps(start))
     rem = json.loads((work / "removed.json").read_text())
     own = pd.read_csv(work / "removed.csv", index_col=0).iloc[:, 0]
     return hs, rem, own.reindex(list(ds.instance_labels)).to_numpy(float)
@@ -87,6 +90,7 @@ def describe(p, rem: dict, own: np.ndarray) -> dict:
         "r": r,
         "regulon": len(set(p.names) & set(rem["regulon"])),
         "module": len(set(p.names) & set(rem["module"])),
+        "member_r": float(np.mean(np.abs(p.member_corr))),
     }
 
 
@@ -118,15 +122,18 @@ def main(argv: list[str] | None = None) -> None:
         place = next((k for k, q in enumerate(tried) if q is p), None)
         by = hs.names.index(p.explained_by) if p.explained_by in hs.names else None
         r_by = abs(float(np.corrcoef(p.profile, hs.em.mean[:, by])[0, 1])) if by is not None else float("nan")
-        inner = " (a member)" if p.explained_by in p.names else ""
-        why = f", not tried: explained by {p.explained_by}{inner}, |r| {r_by:.2f}" if by is not None else ""
-        why = why or ("" if place is not None else ", not tried: a profile cluster's estimates not both > 0")
-        why = ", flagged" if p.flagged else why
+        cover = member_cover(p, hs.em.edges, hs.names)
+        inner = f" (a member; its children {cover.n_children}/{cover.n_others} of the others)" if cover else ""
+        why = f"explained by {p.explained_by}{inner}, |r| {r_by:.2f}" if by is not None else ""
+        if place is None:
+            why = f"not tried: {why or 'a profile cluster or semi-clique whose estimates do not qualify'}"
+        why = ", flagged" if p.flagged else (f", {why}" if why else "")
         print(
             f"  [{i}] {'auto #' + str(place + 1) if place is not None else 'not tried':10s} {d['source']:24s} "
             f"{d['size']:4d} genes, estimate {d['estimate']:+10.1f}, removed loss {d['removed_loss']:9.1f}, "
             f"estimate + loss {d['estimate'] + d['removed_loss']:+10.1f}, complete {d['complete']:+10.1f}, "
-            f"cv {d['cv']:6.1f}, |r| {d['r']:.2f}, targets {d['regulon']}, module {d['module']}/{len(rem['module'])}"
+            f"cv {d['cv']:6.1f}, mean |r(member, z*)| {d['member_r']:.2f}, |r| {d['r']:.2f}, "
+            f"targets {d['regulon']}, module {d['module']}/{len(rem['module'])}"
             f"{why}",
             flush=True,
         )
