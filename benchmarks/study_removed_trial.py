@@ -23,9 +23,12 @@ regulator's mRNA, and its known targets and module genes among the children with
 hypergeometric p (universe: the table's genes).
 
 The first round's proposals are stored in DIR/study_first_round.pkl; ``--reuse`` reads them instead.
+``--rounds K`` then runs ``auto`` itself (``--max-hidden 3``, the first round's proposals reused) and
+prints the order of each of its first K rounds (the place of the set holding most module genes),
+stopping before the K-th round's try (:func:`rounds`); ``--rank`` sets ``trying_order.GENOME_RANK``.
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_removed_trial.py --workdir DIR [--try module first 3]
-          [--reuse]
+          [--reuse] [--rounds K] [--rank common_variance|free_gain]
 """
 
 from __future__ import annotations
@@ -46,6 +49,7 @@ from scipy.stats import hypergeom
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import engine.hidden.trying_order as order_module  # noqa: E402
 from engine.hidden import HiddenSearch  # noqa: E402
 from engine.hidden.member_cover import member_cover  # noqa: E402
 from engine.hidden.trial import try_proposal  # noqa: E402
@@ -94,12 +98,39 @@ def describe(p, rem: dict, own: np.ndarray) -> dict:
     }
 
 
+def rounds(hs: HiddenSearch, props: list, k: int, rem: dict, own: np.ndarray) -> None:
+    """``hs.auto(3)`` with the first round's ``props``; each round's order is printed (every candidate's
+    source, size, estimate, common variance, module genes), and the K-th round ends ``auto``."""
+    first, candidates, calls = [list(props)], hs._auto_candidates, []
+    hs.propose = lambda **kw: first.pop() if first else HiddenSearch.propose(hs, **kw)
+
+    def printed(skipped):
+        order = candidates(skipped)
+        calls.append(len(order))
+        print(f"round {len(calls)} ({len(hs.hidden)} hidden kept, {len(skipped)} set aside): {len(order)} candidates",
+              flush=True)  # fmt: skip
+        for j, p in enumerate(order):
+            d = describe(p, rem, own)
+            print(f"    #{j + 1} {d['source']:24s} {d['size']:4d} genes, estimate {d['estimate']:+10.1f}, "
+                  f"cv {d['cv']:6.1f}, |r| {d['r']:.2f}, "
+                  f"module {d['module']}/{len(rem['module'])}", flush=True)  # fmt: skip
+        return [] if len(calls) >= k else order
+
+    hs._auto_candidates = printed
+    c0 = time.process_time()
+    hs.auto(3, progress=lambda msg: print(f"  auto: {msg[:300]}", flush=True))
+    print(f"rounds: {time.process_time() - c0:.1f} s CPU, load {os.getloadavg()[0]:.1f}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--try", dest="tries", nargs="*", default=["module"])
     ap.add_argument("--reuse", action="store_true", help="the first round's proposals stored by an earlier run")
+    ap.add_argument("--rounds", type=int, default=0, help="run auto and print its first K rounds' orders")
+    ap.add_argument("--rank", choices=list(order_module.RANKS), default=None, help="trying_order.GENOME_RANK")
     args = ap.parse_args(argv)
+    order_module.GENOME_RANK = args.rank
     work = Path(args.workdir)
     c_all = time.process_time()
     hs, rem, own = build(work)
@@ -147,6 +178,8 @@ def main(argv: list[str] | None = None) -> None:
             picks.append(next(i for i, p in enumerate(props) if p is tried[0]))
         else:
             picks.append(int(t))
+    if args.rounds:
+        rounds(hs, props, args.rounds, rem, own)
     for i in dict.fromkeys(picks):
         p = props[i]
         c0 = time.process_time()

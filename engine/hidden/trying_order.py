@@ -41,12 +41,31 @@ from functools import partial
 from .onoff import ONOFF
 from .proposals import ClusterProposal
 
-__all__ = ["FAMILY_TURN", "Turns", "base_order", "family", "family_turn", "trying_order"]
+__all__ = [
+    "FAMILY_TURN",
+    "GENOME_RANK",
+    "RANKS",
+    "Turns",
+    "base_order",
+    "family",
+    "family_turn",
+    "ranked",
+    "trying_order",
+]
 
 #: at genome scale, once an H of one family (profile clusters, semi-cliques) is kept and none of the
 #: other, the other family's best candidate by common variance is tried first, once per kept H
 #: (measured on the full tables, off: module docstring)
 FAMILY_TURN = False
+
+#: at genome scale, rank every candidate auto tries (on/off steps kept in place) by one of :data:`RANKS`
+#: instead of :func:`base_order`'s estimate-then-common-variance (measured on the full tables, off:
+#: docs/decisions/hidden-regulators-member-cover.md)
+GENOME_RANK: str | None = None
+
+#: the rankings measured: common variance (how much of the members' variance one parent explains), and the
+#: estimate with the removed inside edges given back (``estimated_gain + removed_loss``, the set's own gain)
+RANKS = {"common_variance": lambda p: p.common_variance, "free_gain": lambda p: p.estimated_gain + p.removed_loss}
 
 #: the two families whose turns alternate
 FAMILIES = ("profiles", "semi-clique")
@@ -90,6 +109,15 @@ def base_order(
     return head + order(steps) + good[len(head) :] + order(semis)
 
 
+def ranked(order: list[ClusterProposal], rank: str, *, n_hidden: int) -> list[ClusterProposal]:
+    """``order`` (:func:`base_order`) with every candidate but the on/off steps sorted by ``RANKS[rank]``,
+    largest first; the steps keep their place (after the first until an H is kept, then first)."""
+    steps = [p for p in order if p.source == ONOFF]
+    rest = sorted((p for p in order if p.source != ONOFF), key=lambda p: -RANKS[rank](p))
+    head = [] if n_hidden else rest[:1]
+    return head + steps + rest[len(head) :]
+
+
 def family_turn(order: list[ClusterProposal], kept_sources: list[str], turns: Turns) -> list[ClusterProposal]:
     """``order`` with the other family's turn (module docstring): when the kept hidden variables'
     sources hold one of :data:`FAMILIES` and not the other, and the other has not had its turn since
@@ -125,10 +153,12 @@ def trying_order(
 ) -> list[ClusterProposal]:
     """The order auto tries ``props`` in: :func:`base_order` (``uncovered`` at genome scale only: the sets
     a member tracks but does not cover, :mod:`.member_cover`), then at genome scale (not ``small``, not
-    two-layer) :func:`family_turn`."""
+    two-layer) :func:`ranked` by :data:`GENOME_RANK` and :func:`family_turn`, each when switched on."""
     free = () if two_layer or small else uncovered
     own = not two_layer and small
     order = base_order(props, two_layer=two_layer, own=own, n_hidden=len(kept_sources), uncovered=free)
+    if not (two_layer or small) and GENOME_RANK is not None:
+        order = ranked(order, GENOME_RANK, n_hidden=len(kept_sources))
     if two_layer or small or not FAMILY_TURN:
         return order
     return family_turn(order, kept_sources, turns)

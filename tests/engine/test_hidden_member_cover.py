@@ -77,3 +77,22 @@ def test_auto_candidates_count_the_current_networks_edges(monkeypatch, edges, tr
     hs.set_edges(edges)
     monkeypatch.setattr(hs, "propose", lambda **kw: list(ROUND))
     assert (GROWN in hs._auto_candidates(set())) is tried
+
+
+def test_genome_ranks_are_off_and_reorder_only_when_switched_on(monkeypatch):
+    """trying_order.GENOME_RANK (measured, off): the grown set's common variance (10) and estimate with
+    its removed edges given back (-2,000 + 30,000) put it before the profile cluster (3; +500)."""
+    from engine.hidden import trying_order as order_module
+
+    assert order_module.GENOME_RANK is None
+    grown = prop(list(range(10, 20)), -2_000.0, source="semi-clique, grown")
+    grown.removed_loss = 30_000.0
+    args = {"two_layer": False, "kept_sources": ["profiles"], "turns": Turns()}
+    assert trying_order([PROFILES, grown], small=False, **args) == [PROFILES, grown]
+    for rank in order_module.RANKS:
+        monkeypatch.setattr(order_module, "GENOME_RANK", rank)
+        assert trying_order([PROFILES, grown], small=False, **args) == [grown, PROFILES]
+        assert trying_order([PROFILES, grown], small=True, **args) == [PROFILES, grown]  # small networks: as before
+    grown.removed_loss = 0.0  # its free gain -2,000 < +500: behind the cluster again
+    monkeypatch.setattr(order_module, "GENOME_RANK", "free_gain")
+    assert trying_order([PROFILES, grown], small=False, **args) == [PROFILES, grown]
