@@ -3,12 +3,13 @@ engine/hidden/trying_order.py ``RANKS``, measured and off.)
 
 Runs another benchmark script (the arguments after ``--``) in this process with ``auto``'s step
 replaced: on the first round (auto's start searched to convergence, its proposals made as ``auto``
-makes them, the member-cover rule on) it prints the first three candidates of the default order and
-of each ranking (source, size, estimate, estimate + removed loss, common variance) and whether the
-first differs, then ends ``auto`` there (nothing is tried, so the benchmark's own figures are
-meaningless: read only the ``[order]`` lines). ``auto`` tries one candidate a step, the first of the
-order, so a round whose first candidate is the same under a ranking is tried identically; a seed
-where it differs needs a real run to say what the ranking does.
+makes them, the member-cover rule on, its sets printed as ``study_member_cover.py`` prints them) it
+prints the first three candidates of the default order and of each ranking (source, size,
+estimate, estimate + removed loss, common variance) and whether the first differs, then ends
+``auto`` there (nothing is tried, so the benchmark's own figures are meaningless: read only the
+``[order]`` lines). ``auto`` tries one candidate a step, the first of the order, so a round whose
+first candidate is the same under a ranking is tried identically; a seed where it differs needs a
+real run to say what the ranking does.
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_genome_order.py --
           benchmarks/bench_regulators_genome.py --gen module --seeds 0-9 --no-propose
@@ -23,8 +24,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from study_member_cover import traced  # noqa: E402
+
 import engine.hidden.search as search_module  # noqa: E402
 import engine.hidden.trying_order as order_module  # noqa: E402
+from engine.hidden.member_cover import uncovered_keys  # noqa: E402
 
 TALLY = {"rounds": 0} | {rank: 0 for rank in order_module.RANKS}
 
@@ -41,6 +45,7 @@ def first_round(search, skipped, best, say, score):  # noqa: ARG001 (auto_step's
     orders = {}
     for rank in (None, *order_module.RANKS):
         order_module.GENOME_RANK = rank
+        search_module.uncovered_keys = traced(off=False) if rank is None else uncovered_keys  # print the rule once
         orders[rank] = search._auto_candidates(skipped)
     order_module.GENOME_RANK = None
     TALLY["rounds"] += 1
