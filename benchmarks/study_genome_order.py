@@ -42,12 +42,14 @@ def _show(p) -> str:
 
 def first_round(search, skipped, best, say, score):  # noqa: ARG001 (auto_step's signature)
     """Print the first round's orders and end auto (returns 'no proposal left')."""
-    orders = {}
+    orders, props = {}, search.propose(n_proposals=10 + len(skipped))  # _auto_candidates' call, made once
+    search.propose = lambda **kw: list(props)  # noqa: ARG005
     for rank in (None, *order_module.RANKS):
         order_module.GENOME_RANK = rank
         search_module.uncovered_keys = traced(off=False) if rank is None else uncovered_keys  # print the rule once
         orders[rank] = search._auto_candidates(skipped)
     order_module.GENOME_RANK = None
+    del search.propose
     TALLY["rounds"] += 1
     base = orders[None]
     print(f"[order] {search.n_observed} observed, {len(base)} candidates; default: "
