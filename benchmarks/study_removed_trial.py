@@ -149,6 +149,7 @@ def main(argv: list[str] | None = None) -> None:
     print(f"first round: {len(props)} proposals, {len(tried)} of them tried by auto, {cpu:.1f} s CPU; removed "
           f"{rem['removed']}: {len(rem['regulon'])} targets, module {len(rem['module'])}", flush=True)  # fmt: skip
     rows = [describe(p, rem, own) for p in props]
+    n_par = np.bincount([c for _, c in hs.em.edges], minlength=len(hs.names))  # parents per variable
     for i, (p, d) in enumerate(zip(props, rows, strict=True)):
         place = next((k for k, q in enumerate(tried) if q is p), None)
         by = hs.names.index(p.explained_by) if p.explained_by in hs.names else None
@@ -164,6 +165,7 @@ def main(argv: list[str] | None = None) -> None:
             f"{d['size']:4d} genes, estimate {d['estimate']:+10.1f}, removed loss {d['removed_loss']:9.1f}, "
             f"estimate + loss {d['estimate'] + d['removed_loss']:+10.1f}, complete {d['complete']:+10.1f}, "
             f"cv {d['cv']:6.1f}, mean |r(member, z*)| {d['member_r']:.2f}, |r| {d['r']:.2f}, "
+            f"members' mean parents {n_par[p.members].mean():.1f}, "
             f"targets {d['regulon']}, module {d['module']}/{len(rem['module'])}"
             f"{why}",
             flush=True,
