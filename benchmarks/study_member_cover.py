@@ -6,7 +6,8 @@ proposal is explained by one of its own members, each such set's size, its membe
 other members are that member's children, and whether ``auto`` may now try it above 150 variables
 (``uncovered``). With ``--off`` the rule is switched off (no set is uncovered: ``auto``'s order as
 before the rule), so the same command with and without ``--off`` compares the two. A round with no
-set explained by its own member prints nothing: there the rule cannot change the order.
+set explained by its own member prints nothing: there the rule cannot change the order; a round
+with one prints the candidate ``auto`` tries first.
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_member_cover.py [--off] --
           benchmarks/bench_regulators_genome.py --gen module --seeds 0-9
@@ -50,11 +51,28 @@ def traced(off: bool):
     return wrapper
 
 
+def traced_order(order_fn):
+    """``trying_order`` that prints the first candidate when a set explained by its own member is in the
+    round, and marks it when it is such a set."""
+
+    def wrapper(props, **kw):
+        order = order_fn(props, **kw)
+        if order and any(p.explained_by in p.names for p in props):
+            p = order[0]
+            mark = f", explained by its member {p.explained_by}" if p.explained_by in p.names else ""
+            print(f"[member-cover]   first tried: {p.source} {len(p.names)} genes, est {p.estimated_gain:+.1f}{mark}; "
+                  f"{len(order)} candidates", flush=True)  # fmt: skip
+        return order
+
+    return wrapper
+
+
 def main() -> None:
     args = sys.argv[1:]
     off = "--off" in args[: args.index("--")] if "--" in args else False
     script = args[args.index("--") + 1 :] if "--" in args else args
     search_module.uncovered_keys = traced(off)
+    search_module.trying_order = traced_order(search_module.trying_order)
     print(f"[member-cover] rule {'off' if off else 'on'}: {' '.join(script)}", flush=True)
     sys.argv = script
     runpy.run_path(script[0], run_name="__main__")
