@@ -31,7 +31,10 @@ import numpy as np
 
 from .proposals import ClusterProposal
 
-__all__ = ["MIN_MEMBER_COVER", "MemberCover", "member_cover", "uncovered_keys"]
+__all__ = ["MEMBER_COVER", "MIN_MEMBER_COVER", "MemberCover", "member_cover", "uncovered_keys"]
+
+#: the rule is on: at genome scale ``auto`` tries a set its tracking member does not cover (False: as before)
+MEMBER_COVER = True
 
 #: share of the other members a tracking member's children must cover for it to explain the set
 MIN_MEMBER_COVER = 0.5
@@ -90,6 +93,8 @@ def uncovered_keys(
 ) -> set[frozenset]:
     """Keys of the proposals explained by one of their own members that does not cover them
     (:func:`member_cover`): at genome scale ``auto`` tries these as well."""
+    if not MEMBER_COVER:
+        return set()
     e = _edge_array(edges)
     out = set()
     for p in proposals:

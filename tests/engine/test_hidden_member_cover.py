@@ -96,3 +96,11 @@ def test_genome_ranks_are_off_and_reorder_only_when_switched_on(monkeypatch):
     grown.removed_loss = 0.0  # its free gain -2,000 < +500: behind the cluster again
     monkeypatch.setattr(order_module, "GENOME_RANK", "free_gain")
     assert trying_order([PROFILES, grown], small=False, **args) == [PROFILES, grown]
+
+
+def test_the_switch_turns_the_rule_off(monkeypatch):
+    from engine.hidden import member_cover as cover_module
+
+    assert cover_module.MEMBER_COVER is True
+    monkeypatch.setattr(cover_module, "MEMBER_COVER", False)
+    assert uncovered_keys(ROUND, FEW, NAMES) == set()
