@@ -23,9 +23,12 @@ regulator's mRNA, and its known targets and module genes among the children with
 hypergeometric p (universe: the table's genes).
 
 The first round's proposals are stored in DIR/study_first_round.pkl; ``--reuse`` reads them instead.
+``--rounds K`` then runs ``auto`` itself (``--max-hidden 3``, the first round's proposals reused) and
+prints the order of each of its first K rounds (the place of the set holding most module genes),
+stopping before the K-th round's try (:func:`rounds`); ``--rank`` sets ``trying_order.GENOME_RANK``.
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_removed_trial.py --workdir DIR [--try module first 3]
-          [--reuse]
+          [--reuse] [--rounds K] [--rank common_variance|free_gain]
 """
 
 from __future__ import annotations
@@ -46,7 +49,9 @@ from scipy.stats import hypergeom
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import engine.hidden.trying_order as order_module  # noqa: E402
 from engine.hidden import HiddenSearch  # noqa: E402
+from engine.hidden.member_cover import member_cover  # noqa: E402
 from engine.hidden.trial import try_proposal  # noqa: E402
 from engine.io import load_table  # noqa: E402
 from engine.learn import IdealParentSearch  # noqa: E402
@@ -70,6 +75,8 @@ def build(work: Path) -> tuple[HiddenSearch, dict, np.ndarray]:
     hs.em.run()  # auto's start: the network without hidden variables, searched to convergence
     print(f"start: {len(hs.em.edges)} edges (stored {len(edges)}), score {hs.observed_bic():.1f}, "
           f"{time.process_time() - c0:.1f} s CPU", flush=True)  # fmt: skip
+    start = [(hs.names[p], hs.names[c]) for p, c in hs.em.edges]  # auto's start, for the member rule offline
+    (work / "study_start_edges.json").write_text(json.dumps(start))
     rem = json.loads((work / "removed.json").read_text())
     own = pd.read_csv(work / "removed.csv", index_col=0).iloc[:, 0]
     return hs, rem, own.reindex(list(ds.instance_labels)).to_numpy(float)
@@ -87,7 +94,32 @@ def describe(p, rem: dict, own: np.ndarray) -> dict:
         "r": r,
         "regulon": len(set(p.names) & set(rem["regulon"])),
         "module": len(set(p.names) & set(rem["module"])),
+        "member_r": float(np.mean(np.abs(p.member_corr))),
     }
+
+
+def rounds(hs: HiddenSearch, props: list, k: int, rem: dict, own: np.ndarray) -> None:
+    """``hs.auto(3)`` with the first round's ``props``; each round's order is printed (every candidate's
+    source, size, estimate, common variance, module genes), and the K-th round ends ``auto``."""
+    first, candidates, calls = [list(props)], hs._auto_candidates, []
+    hs.propose = lambda **kw: first.pop() if first else HiddenSearch.propose(hs, **kw)
+
+    def printed(skipped):
+        order = candidates(skipped)
+        calls.append(len(order))
+        print(f"round {len(calls)} ({len(hs.hidden)} hidden kept, {len(skipped)} set aside): {len(order)} candidates",
+              flush=True)  # fmt: skip
+        for j, p in enumerate(order):
+            d = describe(p, rem, own)
+            print(f"    #{j + 1} {d['source']:24s} {d['size']:4d} genes, estimate {d['estimate']:+10.1f}, "
+                  f"cv {d['cv']:6.1f}, |r| {d['r']:.2f}, "
+                  f"module {d['module']}/{len(rem['module'])}", flush=True)  # fmt: skip
+        return [] if len(calls) >= k else order
+
+    hs._auto_candidates = printed
+    c0 = time.process_time()
+    hs.auto(3, progress=lambda msg: print(f"  auto: {msg[:300]}", flush=True))
+    print(f"rounds: {time.process_time() - c0:.1f} s CPU, load {os.getloadavg()[0]:.1f}", flush=True)
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -95,7 +127,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workdir", required=True)
     ap.add_argument("--try", dest="tries", nargs="*", default=["module"])
     ap.add_argument("--reuse", action="store_true", help="the first round's proposals stored by an earlier run")
+    ap.add_argument("--rounds", type=int, default=0, help="run auto and print its first K rounds' orders")
+    ap.add_argument("--rank", choices=list(order_module.RANKS), default=None, help="trying_order.GENOME_RANK")
     args = ap.parse_args(argv)
+    order_module.GENOME_RANK = args.rank
     work = Path(args.workdir)
     c_all = time.process_time()
     hs, rem, own = build(work)
@@ -114,19 +149,24 @@ def main(argv: list[str] | None = None) -> None:
     print(f"first round: {len(props)} proposals, {len(tried)} of them tried by auto, {cpu:.1f} s CPU; removed "
           f"{rem['removed']}: {len(rem['regulon'])} targets, module {len(rem['module'])}", flush=True)  # fmt: skip
     rows = [describe(p, rem, own) for p in props]
+    n_par = np.bincount([c for _, c in hs.em.edges], minlength=len(hs.names))  # parents per variable
     for i, (p, d) in enumerate(zip(props, rows, strict=True)):
         place = next((k for k, q in enumerate(tried) if q is p), None)
         by = hs.names.index(p.explained_by) if p.explained_by in hs.names else None
         r_by = abs(float(np.corrcoef(p.profile, hs.em.mean[:, by])[0, 1])) if by is not None else float("nan")
-        inner = " (a member)" if p.explained_by in p.names else ""
-        why = f", not tried: explained by {p.explained_by}{inner}, |r| {r_by:.2f}" if by is not None else ""
-        why = why or ("" if place is not None else ", not tried: a profile cluster's estimates not both > 0")
-        why = ", flagged" if p.flagged else why
+        cover = member_cover(p, hs.em.edges, hs.names)
+        inner = f" (a member; its children {cover.n_children}/{cover.n_others} of the others)" if cover else ""
+        why = f"explained by {p.explained_by}{inner}, |r| {r_by:.2f}" if by is not None else ""
+        if place is None:
+            why = f"not tried: {why or 'a profile cluster or semi-clique whose estimates do not qualify'}"
+        why = ", flagged" if p.flagged else (f", {why}" if why else "")
         print(
             f"  [{i}] {'auto #' + str(place + 1) if place is not None else 'not tried':10s} {d['source']:24s} "
             f"{d['size']:4d} genes, estimate {d['estimate']:+10.1f}, removed loss {d['removed_loss']:9.1f}, "
             f"estimate + loss {d['estimate'] + d['removed_loss']:+10.1f}, complete {d['complete']:+10.1f}, "
-            f"cv {d['cv']:6.1f}, |r| {d['r']:.2f}, targets {d['regulon']}, module {d['module']}/{len(rem['module'])}"
+            f"cv {d['cv']:6.1f}, mean |r(member, z*)| {d['member_r']:.2f}, |r| {d['r']:.2f}, "
+            f"members' mean parents {n_par[p.members].mean():.1f}, "
+            f"targets {d['regulon']}, module {d['module']}/{len(rem['module'])}"
             f"{why}",
             flush=True,
         )
@@ -140,6 +180,8 @@ def main(argv: list[str] | None = None) -> None:
             picks.append(next(i for i, p in enumerate(props) if p is tried[0]))
         else:
             picks.append(int(t))
+    if args.rounds:
+        rounds(hs, props, args.rounds, rem, own)
     for i in dict.fromkeys(picks):
         p = props[i]
         c0 = time.process_time()

@@ -35,6 +35,7 @@ from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
 from .leverage import profile_leverage
 from .marginal import markov_blanket
+from .member_cover import uncovered_keys
 from .proposals import ClusterProposal
 from .report import HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
@@ -65,8 +66,7 @@ class HiddenSearch:
     em_options : dict
         Passed to :class:`StructuralEM` (max_iter, tol, ...).
 
-    ``turns`` is kept though the family-turn rule is off (``trying_order.FAMILY_TURN``): ``trying_order``
-    takes it, so that the measured rule can be turned on again without changing this class.
+    ``turns``: kept though ``trying_order.FAMILY_TURN`` is off, so the measured rule can be turned on.
     """
 
     def __init__(
@@ -377,14 +377,15 @@ class HiddenSearch:
         return self.hidden
 
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
-        """The proposals :meth:`auto` tries, none tried before, in the order of :mod:`.trying_order` (a
-        positive estimate first, semi-cliques by common variance, on/off steps; the other family's turn at
-        genome scale is measured and off). A flagged proposal (one or two instances hold most of z*'s
-        energy, #22) is never tried, nor, above 150 variables, one a listed regulator explains."""
+        """The proposals :meth:`auto` tries, none tried before, in :mod:`.trying_order`'s order. A flagged
+        proposal (one or two instances hold most of z*'s energy, #22) is never tried, nor, above 150
+        variables, one a listed regulator explains, unless that is a member whose children cover few of
+        the others (:mod:`.member_cover`)."""
         props = self.propose(n_proposals=10 + len(skipped))
         props = [p for p in self.considered.set_aside(props) if p.key not in skipped]
-        kept = [h.source or "" for h in self.hidden]
-        order = trying_order(props, two_layer=self.two_layer, small=is_small(self), kept_sources=kept, turns=self.turns)
+        kept, free = [h.source or "" for h in self.hidden], uncovered_keys(props, self.em.edges, self.names)
+        order = trying_order(props, two_layer=self.two_layer, small=is_small(self), kept_sources=kept, turns=self.turns,
+                             uncovered=free)  # fmt: skip
         return self.considered.announce(order)
 
     def report(self) -> list[RegulatorReport]:
