@@ -47,6 +47,10 @@ NEIGHBOURHOOD = "semi-clique, neighbourhood"
 #: at most this many neighbourhood sets are offered per round, by common variance, none overlapping
 N_NEIGHBOURHOODS = 2
 
+#: networks of at most this many variables (:data:`~.trial.RELEARN_MAX_VARS`, the small networks; not
+#: imported: .trial imports .report, which imports .candidates, which imports this module)
+MAX_VARS = 150
+
 #: the smallest set offered (a hidden parent of two variables is never better than an edge)
 MIN_SIZE = 3
 
@@ -77,12 +81,10 @@ def neighbourhood_sets(parents, cand, scorer, explainers, seed_score: Callable, 
     one, as a profile cluster: docs/decisions/hidden-regulators-keep-rule-small-m.md), ranked by
     common variance (largest first), at most :data:`N_NEIGHBOURHOODS` of them, none sharing a member
     with a better one, none whose names are in ``exclude``. Empty unless
-    :data:`NEIGHBOURHOODS`, the network has at most :data:`~.trial.RELEARN_MAX_VARS` variables,
+    :data:`NEIGHBOURHOODS`, the network has at most :data:`MAX_VARS` variables,
     ``scorer`` is EBIC and there is no regulator list (``explainers`` None)."""
-    from .trial import RELEARN_MAX_VARS  # here: .trial imports .report, which imports .candidates
-
     n = len(parents)
-    if not NEIGHBOURHOODS or explainers is not None or n > RELEARN_MAX_VARS or scorer.name != "ebic":
+    if not NEIGHBOURHOODS or explainers is not None or n > MAX_VARS or scorer.name != "ebic":
         return []
     allowed = np.zeros(n, dtype=bool)
     allowed[np.asarray(cand, dtype=np.intp)] = True

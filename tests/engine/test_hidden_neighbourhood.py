@@ -36,6 +36,12 @@ class TestNeighbourhoods:
         assert [s.tolist() for s in neighbourhoods(parents, allowed, 3)] == [[0, 1, 2]]
 
 
+def test_small_networks_bound_is_the_trials():
+    from engine.hidden.trial import RELEARN_MAX_VARS
+
+    assert neighbourhood.MAX_VARS == RELEARN_MAX_VARS
+
+
 class TestProposals:
     def test_the_star_is_proposed_under_ebic(self):
         hs = star_search(40)
