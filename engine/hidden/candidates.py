@@ -44,6 +44,7 @@ from functools import partial
 import numpy as np
 from scipy import sparse
 
+from .neighbourhood import neighbourhood_sets
 from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
 from .prune import MemberResiduals, grow_best, neighbour_screen, parent_matrix
@@ -363,6 +364,7 @@ def propose_from_search(
     semis += [t for t in chosen if t[1] == GROWN][: max(0, n_proposals - len(semis))]
     rest = [t for t in chosen if all(t is not u for u in semis)][: max(0, n_proposals - len(semis))]
     chosen = semis + rest + [t for t in scored if t[1] == ONOFF]  # one more step (:mod:`.onoff`) and a pair
+    chosen += neighbourhood_sets(parents, cand, scorer, explainers, one, grow_one, names, exclude)  # .neighbourhood
     kw = dict(labels=labels, explainers=explainers)
     out = [candidate_proposal(cs, xc, values, names, explained_threshold, source=src, **kw) for cs, src in chosen]
     out = same_program(sorted(out, key=lambda p: -p.estimated_gain), labels)  # a two-condition program's kin
