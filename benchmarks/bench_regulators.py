@@ -252,7 +252,7 @@ def general(name: str, seeds: int, null: bool, first: int = 0) -> dict:
             if found:
                 corr = [abs(np.corrcoef(hs.hidden_profile(v.name), h)[0, 1]) for v in found]
                 best = found[int(np.argmax(corr))]
-                ch = {names.index(c) for c in best.children}
+                ch = {names.index(c) for c in best.children if c in names}  # observed ones (H1 -> H2 on h18g)
                 p = len(ch & kids) / len(ch) if ch else 0.0
                 rc = len(ch & kids) / len(kids)
                 ok = p >= 0.8 and rc >= 0.8 and max(corr) >= 0.9
