@@ -114,9 +114,12 @@ def _walk_through(page, errors, tmp_path, path, regulators, gmt) -> None:
     page.get_by_role("textbox", name="Search edges").fill(regulators[0])
     page.get_by_role("textbox", name="Search edges").press("Enter")
     _in_main(page, " pairs; click a column header to sort").wait_for(timeout=60_000)
-    page.wait_for_timeout(1500)
-    caption = _in_main(page, " pairs; click a column header to sort").inner_text()
-    shown, total = (int(x.replace(",", "")) for x in caption.split(" pairs")[0].split(" of "))
+    for _ in range(60):  # the rerun after Enter can take seconds on a loaded machine: poll, then judge
+        page.wait_for_timeout(1000)
+        caption = _in_main(page, " pairs; click a column header to sort").inner_text()
+        shown, total = (int(x.replace(",", "")) for x in caption.split(" pairs")[0].split(" of "))
+        if shown < total:
+            break
     assert 0 < shown < total
 
     # enrichment of the averaged network's regulators against the uploaded sets
