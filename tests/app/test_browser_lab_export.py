@@ -31,7 +31,9 @@ def test_headerless_export_walk(tmp_path):
         page.goto(url, wait_until="domcontentloaded")
         page.get_by_text("853 instances x 11 variables").first.wait_for(timeout=120_000)
         upload(page, path)
-        page.get_by_text("variables in rows (transpose)", exact=True).click()
+        page.get_by_text("seems to have no header row").first.wait_for(timeout=120_000)  # read as uploaded
+        # once the upload's rerun is over: a click during it was lost in a clean-clone run
+        settled(page, page.get_by_text("variables in rows (transpose)", exact=True), 120_000).click()
         # the sidebar's refusal, in full, once it is for the file read with genes in rows
         refusal = page.locator("[data-testid=stSidebar] [data-testid=stAlert]", has_text="sample1..sample14")
         refusal.first.wait_for(timeout=120_000)
