@@ -42,6 +42,8 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
+from .correlation import column_corr
+
 __all__ = ["RIVAL_SHARE", "SHOWN", "HubTargets", "hub_targets", "hub_text"]
 
 #: H is read as its parents' targets from this many rival targets per child
@@ -100,10 +102,7 @@ def hub_targets(
     kids = np.flatnonzero(coef[hidden, :n])
     if kids.size < 2 or (ups.size == 0 and (cand is None or cand.size == 0)):
         return None
-    prof = values[:, hidden] - values[:, hidden].mean()
-    obs = values[:, :n] - values[:, :n].mean(axis=0)
-    den = np.sqrt((prof @ prof) * (obs * obs).sum(axis=0))
-    corr = np.abs(np.where(den > 0, (prof @ obs) / np.where(den > 0, den, 1.0), 0.0))
+    corr = np.abs(column_corr(values[:, hidden], values[:, :n]))
     closest = ups.size == 0
     if closest:  # no parent: the listed regulator closest to H's profile, never one of its children
         pool = np.setdiff1d(cand, kids)

@@ -28,6 +28,7 @@ from scipy.sparse.linalg import spsolve
 
 from .activity import activity_match
 from .candidates import family_coefficients
+from .correlation import column_corr
 from .hub_targets import hub_targets
 from .leverage import ODD_SHARE, instance_names, odd_conditions, odd_share, profile_leverage
 from .pooled import pooled_activity
@@ -111,14 +112,6 @@ class RegulatorReport:
             "children": [asdict(c) for c in self.children],
             **self.extra,  # e.g. "enrichment": known gene sets among the children (engine.enrichment)
         }
-
-
-def column_corr(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """corr(a, b[:, j]) for every column j (0 for a constant column)."""
-    ac = a - a.mean()
-    bc = b - b.mean(axis=0)
-    den = np.sqrt((ac @ ac) * (bc * bc).sum(axis=0))
-    return np.where(den > 0, (ac @ bc) / np.where(den > 0, den, 1.0), 0.0)
 
 
 def implied_variances(coef: np.ndarray, variance: np.ndarray, *rows) -> np.ndarray:
