@@ -85,7 +85,14 @@ Generators (seeds 0-9 unless said):
   regulators* (h1, an on/off master regulator, is a parent of h2, which also has 0-2 observed
   parents; 7-14 children each, 0-2 children of both), every planted child with 2-4 observed parents
   and a hidden parent explaining only 20-50 % of it, 30 % saturating child responses, M log-uniform
-  in 50..500.
+  in 50..500 (seen since that session's end);
+* ``h19g`` (the hold-out of the nineteenth session, seeds 1900-1909, written and committed before
+  any tuning of that session and run only by the lead on its final code; its own module,
+  :mod:`planted_h19g`, which says what it plants) - 35-70 variables, mean in-degree 1.5-2.5, one
+  *mediator* h with 1-2 observed parents, its first parent also a direct parent of 30-60 % of h's
+  4-20 children with the opposite sign (incoherent feed-forward loops), 25-50 % of the children
+  responding to h only as far as an observed cofactor is high (h x a sigmoid gate), M log-uniform in
+  40..600.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -102,6 +109,7 @@ import planted_fanin
 import planted_h16g
 import planted_h17g
 import planted_h18g
+import planted_h19g
 import planted_mixed
 import planted_roots
 
@@ -197,14 +205,15 @@ SPECS = {
     "h16g": Spec("h16g", 55, 0, "h16g", 0.0, (0.4, 1.0), (4, 18), (0.5, 1.5), 1600, 2, (0.5, 2.0)),
     "h17g": Spec("h17g", 60, 0, "h17g", 0.0, (0.3, 1.0), (5, 16), (0.6, 1.4), 1700, 1, (0.5, 1.5)),
     "h18g": Spec("h18g", 60, 0, "h18g", 0.0, (0.4, 1.0), (7, 16), (0.5, 1.4), 1800, 2, (0.5, 1.5)),
+    "h19g": Spec("h19g", 70, 0, "h19g", 0.0, (0.3, 0.9), (4, 20), (0.5, 1.2), 1900, 1, (0.5, 1.5)),
 }
 
-#: the generator kept untouched until the end (the eighteenth session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the nineteenth session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
-#: sixteenth's, ``h17g`` the seventeenth's). Only ``--hold-out`` or ``--only h18g`` runs it:
-#: ``--only general`` leaves it out.
-HOLD_OUT = "h18g"
+#: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's). Only ``--hold-out`` or
+#: ``--only h19g`` runs it: ``--only general`` leaves it out.
+HOLD_OUT = "h19g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -214,6 +223,7 @@ OWN_MODULE = {
     "h16g": planted_h16g,
     "h17g": planted_h17g,
     "h18g": planted_h18g,
+    "h19g": planted_h19g,
 }
 
 
