@@ -23,6 +23,21 @@ from engine.synth import random_network, sample_dataset  # noqa: E402
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Group the tests for pytest-xdist's two workers (``--dist loadgroup`` in pyproject.toml).
+
+    Every browser test in one group: a browser test drives a Streamlit server and a Chromium (about a
+    core between them), so two at once on a 2-core machine starve each other's timeouts; one worker
+    walks them in turn while the other runs the rest. Every other test is grouped by its file, so a
+    module-scoped fixture (an ``auto`` run shared by a file's tests) is computed once, not once per
+    worker. ``tryfirst``: the marks must be there before xdist's own hook turns them into groups.
+    """
+    for item in items:
+        group = "browser" if item.get_closest_marker("browser") is not None else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
+
+
 @pytest.fixture(scope="session")
 def repo_root() -> Path:
     """The repository's root folder (holds pyproject.toml and app.py)."""

@@ -127,7 +127,7 @@ def test_hidden_variable_edges_from_the_expected_statistics():
     kids = np.sort(rng.choice(30, size=6, replace=False))
     x[:, kids] += rng.choice([-1.0, 1.0], size=6) * h[:, None]
     ds = from_array(x, net0.names, standardize=False)
-    est = IdealParentSearch(hidden="auto", score="bic").fit(ds)
+    est = IdealParentSearch(hidden="auto", score="bic", max_hidden=1).fit(ds)
     net = est.network_
     assert net.hidden, "the planted hidden regulator was not added"
     em = est.hidden_search_.em

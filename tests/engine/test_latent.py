@@ -73,17 +73,28 @@ def pr(found: set, truth: set) -> tuple[float, float]:
 #: Added on 9 of 10 (before #12, proposals on the empty structure: 7; the first version of #12,
 #: whose semi-cliques were pruned by the estimate: 5). The full study, two generators and null
 #: networks, is benchmarks/bench_regulators.py.
+@pytest.fixture(scope="module")
+def auto_runs():
+    """``HiddenSearch(ds).auto(max_hidden=1)`` on planted_factor(5) and (6), each run once for the
+    tests below that only read it (about 20 s each): {seed: (ds, kids, h, search, found, messages)}."""
+    runs = {}
+    for seed in (5, 6):
+        ds, kids, h = planted_factor(seed)
+        hs, msgs = HiddenSearch(ds), []
+        found = hs.auto(max_hidden=1, progress=msgs.append)
+        runs[seed] = (ds, kids, h, hs, found, msgs)
+    return runs
+
+
 class TestAuto:
     @pytest.mark.parametrize("seed", [5, 6])
-    def test_planted_factor_smoke(self, seed):
+    def test_planted_factor_smoke(self, seed, auto_runs):
         """Seeds 5 and 6 (see the table): H1 found with children P, R >= 0.8 and |corr| >= 0.9; its
         realized gain is positive and equals the observed-data BIC recomputed with scipy before and
         after (a plain search's BIC for the network without hidden variables)."""
         from scipy.stats import multivariate_normal
 
-        ds, kids, h = planted_factor(seed)
-        hs = HiddenSearch(ds)
-        found = hs.auto(max_hidden=1)
+        ds, kids, h, hs, found, _ = auto_runs[seed]
         assert found, seed
         h1 = found[0]
         prec, rec = pr(set(h1.children), kids)
@@ -104,10 +115,8 @@ class TestAuto:
         assert d["realized_gain"] == pytest.approx(after - h1.baseline_score, rel=1e-9)
         assert {r["child"] for r in d["report"]} == set(h1.children)
 
-    def test_progress_messages(self):
-        ds, _, _ = planted_factor(6)
-        msgs: list[str] = []
-        HiddenSearch(ds).auto(max_hidden=1, progress=msgs.append)
+    def test_progress_messages(self, auto_runs):
+        msgs = auto_runs[6][5]
         assert msgs[0].startswith("network without hidden variables")
         assert any(m.startswith("added H1 ->") for m in msgs)
 
@@ -171,10 +180,8 @@ class TestProposeAcceptReject:
 
 # ---------------------------------------------------------------------------------- summary
 class TestSummary:
-    def test_fields_after_auto(self):
-        ds, _, _ = planted_factor(6)
-        hs = HiddenSearch(ds)
-        found = hs.auto(max_hidden=1)
+    def test_fields_after_auto(self, auto_runs):
+        ds, _, _, hs, found, _ = auto_runs[6]
         s = hs.summary()
         assert s["missing_values"] == "none"
         assert len(s["hidden"]) == len(found) == 1
