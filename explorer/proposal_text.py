@@ -110,14 +110,14 @@ def flag_group_text(instances, group, ranks: str) -> str:
         return (
             f"**A program on in {' and '.join(instances)} only: {head}**: many genes shifted together in those two "
             "conditions and nowhere else. It may be real (a shock or treatment measured twice), but its evidence is "
-            "two conditions, so it is listed last and `--hidden auto` does not try it; accept it yourself if those "
-            "conditions are a treatment you expect."
+            "two conditions, so it is listed last and the command line's automatic search (`learn --hidden auto`) "
+            "does not try it; accept it yourself if those conditions are a treatment you expect."
         )
     return (
         f"**{head} draw most of their profile from {', '.join(instances)}**: one or two conditions, not a regulator "
-        "acting across the data. They are listed last, and `--hidden auto` does not try them (a similar set resting "
-        "less on that condition can still be tried, and kept if it pays). Check those conditions (a failed sample, "
-        "a one-off shock)."
+        "acting across the data. They are listed last, and the command line's automatic search "
+        "(`learn --hidden auto`) does not try them (a similar set resting less on that condition can still be "
+        "tried, and kept if it pays). Check those conditions (a failed sample, a one-off shock)."
     )
 
 
