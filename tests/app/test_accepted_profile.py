@@ -63,3 +63,19 @@ def test_repeated_labels_and_unnamed_rows():
     assert [t.name for t in fig.data] == ["H1", "H2"]
     assert list(fig.data[0].x) == ["a", "a #2", "b"]
     assert "rows of the data" in fig.layout.xaxis.title.text
+
+
+def test_truth_and_export_points_to_the_regulator_report():
+    """A biologist looks for the report under "Truth & export": after Accept the downloads' caption
+    says it is on the Hidden variables page; before any Accept it says nothing of it."""
+    at = AppTest.from_file(str(PAGES / "truth.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = accepted_session()
+    at.run()
+    assert not at.exception
+    assert any("regulator report of H1" in c.value and "Hidden variables page" in c.value for c in at.caption)
+    plain = SearchSession(from_array(np.random.default_rng(1).normal(size=(30, 5)), list("abcde")), None, "plain")
+    at = AppTest.from_file(str(PAGES / "truth.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = plain
+    at.run()
+    assert not at.exception
+    assert not any("regulator report" in c.value for c in at.caption)
