@@ -7,6 +7,7 @@ import streamlit as st
 from explorer import load_notes, state, text
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
+from explorer.sidebar import uploaded_orientation
 
 #: a biologist's path through the pages (newcomer walk, session 19: the text above names only Step)
 LAB_PATH = """
@@ -58,7 +59,8 @@ def render() -> None:
             "Truth & export page compares the learned network with it."
         )
     if dataset.notes:
-        st.markdown("\n".join(f"- {load_notes.in_app_words(note)}" for note in dataset.notes))
+        in_rows = bool(uploaded_orientation())  # genes in rows: a text column beside their ids is an annotation
+        st.markdown("\n".join(f"- {load_notes.home_note(note, in_rows)}" for note in dataset.notes))
     summary = text.settings_summary(session.settings, session.regulators, dataset.names, dataset.covariates)
     st.caption(f"Search settings: {summary}.")
     st.page_link("explorer/pages/search.py", label="Go to the Search page", icon="➡️")
