@@ -130,7 +130,8 @@ def flag_text(prop) -> str:
             "Accept it if those conditions are a treatment you expect (see the profile plot)."
         )
     return (
-        f"**One odd sample?** {prop.leverage:.0%} of z*'s energy is in {prop.high_leverage[0]}"
+        f"**One odd sample?** {prop.leverage:.0%} of z*'s energy (its squared deviations from its mean) is in "
+        f"{prop.high_leverage[0]}"
         + (f" and most of the rest in {prop.high_leverage[1]}" if len(prop.high_leverage) > 1 else "")
         + ": this proposal mostly explains the members' values there (see the profile plot's right or left end)."
     )
