@@ -12,7 +12,7 @@ import re
 
 from engine.io import LEFT_OUT
 
-__all__ = ["annotation_columns", "annotation_note", "in_app_words"]
+__all__ = ["annotation_columns", "annotation_note", "in_app_words", "home_note"]
 
 _TEXT_COLUMNS = LEFT_OUT + "non-numeric column(s) "
 #: the loader's CLI hints, and what the app offers instead
@@ -58,3 +58,11 @@ def in_app_words(note: str) -> str:
     for cli, app in _CLI_HINTS.items():
         note = note.replace(cli, app)
     return note
+
+
+def home_note(note: str, variables_in_rows: bool) -> str:
+    """A loader note as the Home page lists it: annotation columns in the sidebar's neutral words
+    (newcomer walk, session 19: Home said "left out non-numeric column(s) description" of a gene
+    description column the sidebar called expected), any other note in the app's words."""
+    columns = annotation_columns(note, variables_in_rows)
+    return annotation_note(columns) if columns is not None else in_app_words(note)

@@ -38,8 +38,15 @@ def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequ
         return (
             f" No listed regulator tracks z* beyond chance (best: **{name}**, correlation {r:+.2f}; with "
             f"{len(prop.profile)} instances and {n} regulators, |r| ≥ {chance:.2f} passes a Bonferroni-corrected "
-            "5% test): H would be a regulator not on the list, or a listed one whose mRNA does not show its activity "
-            "(a regulator controlled after translation, by a ligand or a modification)."
+            "5% test): "
+            + (
+                # a profile resting on one or two conditions: the warning below reads it (newcomer walk, session 19)
+                "for this proposal, whose profile rests on one or two conditions, more likely those conditions than "
+                "a regulator (the warning below)."
+                if prop.flagged
+                else "H would be a regulator not on the list, or a listed one whose mRNA does not show its activity "
+                "(a regulator controlled after translation, by a ligand or a modification)."
+            )
         )
     head = f" Of the {n} listed regulator{'s' if n != 1 else ''}, **{name}**"
     if name in prop.names:

@@ -110,14 +110,14 @@ def flag_group_text(instances, group, ranks: str) -> str:
         return (
             f"**A program on in {' and '.join(instances)} only: {head}**: many genes shifted together in those two "
             "conditions and nowhere else. It may be real (a shock or treatment measured twice), but its evidence is "
-            "two conditions, so it is listed last and `--hidden auto` does not try it; accept it yourself if those "
-            "conditions are a treatment you expect."
+            "two conditions, so it is listed last and the command line's automatic search (`learn --hidden auto`) "
+            "does not try it; accept it yourself if those conditions are a treatment you expect."
         )
     return (
         f"**{head} draw most of their profile from {', '.join(instances)}**: one or two conditions, not a regulator "
-        "acting across the data. They are listed last, and `--hidden auto` does not try them (a similar set resting "
-        "less on that condition can still be tried, and kept if it pays). Check those conditions (a failed sample, "
-        "a one-off shock)."
+        "acting across the data. They are listed last, and the command line's automatic search "
+        "(`learn --hidden auto`) does not try them (a similar set resting less on that condition can still be "
+        "tried, and kept if it pays). Check those conditions (a failed sample, a one-off shock)."
     )
 
 
@@ -130,7 +130,8 @@ def flag_text(prop) -> str:
             "Accept it if those conditions are a treatment you expect (see the profile plot)."
         )
     return (
-        f"**One odd sample?** {prop.leverage:.0%} of z*'s energy is in {prop.high_leverage[0]}"
+        f"**One odd sample?** {prop.leverage:.0%} of z*'s energy (its squared deviations from its mean) is in "
+        f"{prop.high_leverage[0]}"
         + (f" and most of the rest in {prop.high_leverage[1]}" if len(prop.high_leverage) > 1 else "")
         + ": this proposal mostly explains the members' values there (see the profile plot's right or left end)."
     )

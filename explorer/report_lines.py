@@ -2,8 +2,9 @@
 page): its parents among the candidate regulators, what its closest observed variable is to it (one of
 its own children, its hub gene in WGCNA's terms unless the profile rests on one odd condition, or a gene
 outside the module that may already play its role) and whether its inferred profile rests on one or two
-conditions (:mod:`engine.hidden.leverage`), and whether it reads as an observed parent's activity beyond
-its measured level (:mod:`engine.hidden.activity`) or as its listed parents' pooled activity
+conditions (:mod:`engine.hidden.leverage`), and whether it may read as an observed parent's activity beyond
+its measured level (:mod:`engine.hidden.activity`; or a separate regulator that moves with that parent's
+level: the coefficients look alike, newcomer walk of session 19) or as its listed parents' pooled activity
 (:mod:`engine.hidden.pooled`).
 The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`, and the profile's leverage and
 the stand-in threshold from :mod:`engine.hidden.report_table`); nothing is recomputed here."""
@@ -66,9 +67,11 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         reg = act["regulator"]
         line += (
             f" **{reg}'s activity?** {reg} is a parent of {act['shared']} of its {len(r.children)} children and "
-            f"{r.name}'s coefficients on them are {reg}'s, scaled (cosine {act['cosine']:+.2f}): {r.name} reads as "
+            f"{r.name}'s coefficients on them are {reg}'s, scaled (cosine {act['cosine']:+.2f}): {r.name} may be "
             f"the part of {reg}'s activity its measured level misses (a regulator held post-transcriptionally, "
-            "or measured with noise), not a new regulator."
+            f"or measured with noise), or a separate regulator of these genes whose activity moves with {reg}'s "
+            f"level in these conditions (the search then gave them {reg} as a stand-in parent). The coefficients "
+            f"look the same both ways: whether these genes are known {reg} targets tells them apart."
         )
     pool = r.extra.get("pooled") or {}
     if pool.get("flagged"):  # engine/hidden/pooled.py: >= 2 listed parents, < 3 nats a child or R^2 >= 0.95

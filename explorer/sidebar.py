@@ -27,7 +27,7 @@ from explorer import (
     state,
 )
 
-__all__ = ["render", "SOURCES", "ORIENTATIONS"]
+__all__ = ["render", "SOURCES", "ORIENTATIONS", "uploaded_orientation"]
 
 SOURCES = ("Bundled sample", "Upload a file", "Synthetic network (known truth)")
 ORIENTATIONS = ("variables in columns", "variables in rows (transpose)")
@@ -68,7 +68,7 @@ def _data_source() -> None:
             type=["csv", "tsv", "txt", "tab", "xlsx", "xls", "parquet", "gz"],
             key=state.W_UPLOAD,
         )
-        turned = _uploaded_orientation()
+        turned = uploaded_orientation()
         data = None if uploaded is None else uploaded.getvalue()
         # the file's identity (hashed once per rerun): what UPLOAD_SEEN holds and DATA_KEY starts with
         seen = None if uploaded is None else ("upload", uploaded.name, len(data), hash(data))
@@ -123,7 +123,7 @@ def _data_source() -> None:
                         source,
                     )
             lab_options.header_fix()
-        state.put(state.ORIENT_SHOWN, _uploaded_orientation())
+        state.put(state.ORIENT_SHOWN, uploaded_orientation())
     else:
         with st.form("synthetic_form", border=False):
             c1, c2, c3 = st.columns(3)
@@ -150,7 +150,7 @@ def _data_source() -> None:
         )
 
 
-def _uploaded_orientation() -> bool | None:
+def uploaded_orientation() -> bool | None:
     """Whether the loaded data are an uploaded file with its rows as the variables: loaded with
     transpose, or turned round since by the Transpose button (an undoable data edit), but not
     both. None when the data are not an upload."""
@@ -315,7 +315,7 @@ def _summary() -> None:
     truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
-    in_rows = bool(_uploaded_orientation())
+    in_rows = bool(uploaded_orientation())
     for note in omissions(dataset.notes):  # a column that cannot be used (or was renamed) is said so visibly
         annotations = load_notes.annotation_columns(note, in_rows)
         if annotations is not None:  # a description column beside gene ids: expected, not a problem

@@ -26,6 +26,7 @@ __all__ = [
     "move_record",
     "run_message",
     "duration",
+    "score_help",
 ]
 
 
@@ -42,6 +43,23 @@ def duration(seconds: float) -> str:
         return f"{seconds:.1f} s"
     minutes, rest = divmod(round(seconds), 60)
     return f"{minutes} min {rest} s"
+
+
+def score_help(name: str, reason: str) -> str:
+    """The score metric's help: what the number is, which way is better and what a difference means
+    (newcomer walk, session 19: "EBIC (nats) -25,543.9" said neither). BIC is the paper's score (JMLR
+    2007 section 2); EBIC adds the extended BIC's penalty for the number of possible parents
+    (Chen & Chen 2008; docs/method.md)."""
+    what = {
+        "bic": "BIC: the log-likelihood of the data under the network minus a penalty for each parameter",
+        "ebic": "EBIC, the extended BIC: the log-likelihood of the data under the network minus a penalty "
+        "for each parameter and for the number of possible parents (so that wide data do not gain spurious ones)",
+    }.get(name.lower(), name.upper())
+    return (
+        f"The network score the search maximizes, {what}; {reason}. Higher (closer to 0) is better. "
+        "Its size depends on the data; compare it only between networks on the same data: a move that "
+        "raises it by d nats (natural-log units) makes the data e^d times more likely, net of the penalty."
+    )
 
 
 def other_method(method: str) -> str:

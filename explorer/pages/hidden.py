@@ -22,6 +22,7 @@ from engine.hidden.leverage import profile_leverage
 from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
+from explorer.accepted_profile import show_inferred_profiles
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_known import known_status, known_text, network_text, overlap_of
 from explorer.hidden_plots import cluster_profiles_figure
@@ -181,7 +182,8 @@ def render() -> None:
         "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
         "estimated to pay first, by the estimate; then by how much of their members' variance one common "
         "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "
-        "This is an order to review in, not the order in which `--hidden auto` tries them: auto tries proposals "
+        "This is an order to review in, not the order in which the command line's automatic search "
+        "(`learn --hidden auto`; this page only proposes, you accept) tries them: auto tries proposals "
         "in its own order on its own converged network and keeps one only when its realized observed-data score "
         "change is positive, so what it adds need not be rank 1 here."
         + (
@@ -338,6 +340,7 @@ def _accepted_section(session) -> None:
             "Inferred profiles: each hidden variable's posterior mean per instance, in SDs of H under the "
             "network (H on unit variance, the scale of the loadings below and of the exported JSON)."
         )
+        show_inferred_profiles(profiles, named=session.dataset.instance_labels is not None)
         st.caption(
             f"Observed-data {session.score_label} of the current network: "
             f"{session.learned_network().score_info['value']:,.2f} "

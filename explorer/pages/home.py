@@ -7,6 +7,19 @@ import streamlit as st
 from explorer import load_notes, state, text
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
+from explorer.sidebar import uploaded_orientation
+
+#: a biologist's path through the pages (newcomer walk, session 19: the text above names only Step)
+LAB_PATH = """
+1. **Upload** it in the sidebar (CSV, TSV, Excel or Parquet; genes in rows is fine: press **Transpose** when the
+   app says the table looks the wrong way round; a description column is set aside).
+2. Paste or upload your **transcription factors** under *Candidate regulators* and press **Apply**: only they may
+   be parents (names not in the table are listed and ignored).
+3. **Search** → **Run to convergence**.
+4. **Hidden variables** → **Propose hidden variables**: each proposal is a set of genes the network leaves with a
+   shared unexplained pattern, drawn over your conditions. **Accept** one to add it as a hidden regulator H1.
+5. Download the regulator report and H1's profile there, and the network under **Truth & export**.
+"""
 
 
 def render() -> None:
@@ -25,6 +38,8 @@ def render() -> None:
         "bundled sample, upload your own table, or generate a synthetic network with a known "
         "truth, and to change the search settings."
     )
+    st.subheader("Hidden regulators in your own expression table")
+    st.markdown(LAB_PATH)
     st.subheader("What is an ideal parent?")
     st.markdown(
         "For a variable X with its current parents, the *ideal parent* is the profile (one value "
@@ -44,7 +59,8 @@ def render() -> None:
             "Truth & export page compares the learned network with it."
         )
     if dataset.notes:
-        st.markdown("\n".join(f"- {load_notes.in_app_words(note)}" for note in dataset.notes))
+        in_rows = bool(uploaded_orientation())  # genes in rows: a text column beside their ids is an annotation
+        st.markdown("\n".join(f"- {load_notes.home_note(note, in_rows)}" for note in dataset.notes))
     summary = text.settings_summary(session.settings, session.regulators, dataset.names, dataset.covariates)
     st.caption(f"Search settings: {summary}.")
     st.page_link("explorer/pages/search.py", label="Go to the Search page", icon="➡️")

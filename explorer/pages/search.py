@@ -161,7 +161,7 @@ def _counters():
         f"{session.score_label} (nats)",
         f"{stepper.score:,.1f}",
         width="content",
-        help=f"The network score the search maximizes: {choice.name.upper()}, {choice.reason}.",
+        help=text.score_help(choice.name, choice.reason),
     )
     shown = session.main.shown_work  # the network shown: the work of moves Undo took back left out
     work = " The work that reached the network shown (after Undo, the line below says what the undone moves cost)."

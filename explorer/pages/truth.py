@@ -215,6 +215,12 @@ def _downloads(session, net) -> None:
         f"nats over {net.n_samples} instances. Parameters are on the "
         f"{'standardized' if net.transform.get('standardized') else 'original'} scale; the "
         "JSON records the transform."
+        + (  # the report a biologist exports is on the Hidden page (newcomer walk, session 19)
+            f" The regulator report of {', '.join(sorted(session.hidden_names()))} (children, loadings, odd "
+            "conditions; CSV or JSON) and their inferred profiles are downloaded on the Hidden variables page."
+            if net.hidden
+            else ""
+        )
     )
     _rerun(session, exported)
 

@@ -64,7 +64,10 @@ def test_the_order_says_it_is_not_autos():
     at.run()
     assert not at.exception
     caption = next(c.value for c in at.caption if c.value.startswith("Proposals for the current network"))
-    assert "not the order in which `--hidden auto` tries them" in caption and "need not be rank 1" in caption
+    assert (
+        "not the order in which the command line's automatic search (`learn --hidden auto`" in caption
+        and "need not be rank 1" in caption
+    )
 
 
 def test_an_odd_sample_is_said_instead_of_more_conditions():

@@ -75,3 +75,17 @@ def test_the_transpose_hint_names_the_apps_controls_not_the_cli(app):
     assert not app.exception
     shown = " ".join(texts(app.markdown))
     assert "instance labels" in shown and "CLI --transpose" not in shown and "Orientation" in shown
+
+
+def test_home_page_lists_it_in_the_same_words(app):
+    """Newcomer walk, session 19: the Home page's list of what loading did still said "left out
+    non-numeric column(s) description" of the column the sidebar called expected."""
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
+    app.file_uploader(key=state.W_UPLOAD).set_value(("expr.tsv", _expression_tsv(), "text/tab-separated-values"))
+    app.run()
+    assert not app.exception
+    (listed,) = [m.value for m in app.main.markdown if m.value.startswith("- ") and "description" in m.value]
+    assert "Set aside as gene annotation: description" in listed and "left out" not in listed
+    # a stray text cell among the numbers stays an omission there too
+    assert load_notes.home_note(_left_out(_expression_tsv(stray=True), False), True).startswith("left out")

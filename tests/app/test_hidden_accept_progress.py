@@ -59,7 +59,7 @@ def test_page_warns_on_a_proposal_resting_on_one_condition():
     assert "heat_shock" in line and f"{len(odd)} proposal(s)" in line
     # QA walk (E. coli, 42c): auto set the flagged 27-gene set aside, then kept a 25-gene near-copy
     # resting less on 42c; "never adds them" read as "nothing of this comes in"
-    assert "never adds them" not in line and "`--hidden auto` does not try them (a similar set" in line
+    assert "never adds them" not in line and "(`learn --hidden auto`) does not try them (a similar set" in line
     assert any(e.label == f"The {len(odd)} proposal(s) flagged by heat_shock" for e in at.expander)
 
 

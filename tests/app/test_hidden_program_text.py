@@ -39,7 +39,9 @@ def test_a_two_condition_program_is_named_as_a_program_with_both_conditions():
 def test_an_odd_condition_keeps_its_words():
     odd = _proposal(["a", "b", "c"], ["salt_2h"])
     assert "draw most of their profile from salt_2h" in flag_group_text(["salt_2h"], [odd], "rank 5")
-    assert flag_text(odd).startswith("**One odd sample?** 47% of z*'s energy is in salt_2h")
+    assert flag_text(odd).startswith(
+        "**One odd sample?** 47% of z*'s energy (its squared deviations from its mean) is in salt_2h"
+    )
     # two conditions that are not a step's (z*'s own shares flag them): the odd-sample words, both named
     pair = _proposal(["a", "b", "c"], ["s1", "s2"])
     assert "draw most of their profile from s1, s2" in flag_group_text(["s1", "s2"], [pair], "rank 5")

@@ -233,3 +233,16 @@ def test_page_names_the_listed_regulator_of_an_enriched_regulon():
     line = next(str(m.value) for m in at.markdown if str(m.value).startswith("**Known gene sets among the members:**"))
     assert "regulon:TF2 (" in line
     assert "The regulator of 1 of these sets is on your list: TF2 (regulon:TF2; correlation with z* " in line
+
+
+def test_no_tracking_regulator_on_a_flagged_proposal_points_to_its_odd_condition():
+    """Newcomer walk, session 19: a proposal with 91% of z* in one failed array was told "H would be a
+    regulator not on the list": for a flagged proposal the sentence points to the odd condition instead."""
+    rng = np.random.default_rng(1)
+    z = rng.normal(size=27)
+    values, names = rng.normal(size=(27, 2)), ["TF_A", "g1"]  # nothing tracks z*
+    plain = listed_text(prop(names=["g1"], profile=z), values, names, ["TF_A"])
+    assert plain.startswith(" No listed regulator tracks z* beyond chance") and "regulator not on the list" in plain
+    odd = listed_text(prop(names=["g1"], profile=z, flagged=True), values, names, ["TF_A"])
+    assert odd.startswith(" No listed regulator tracks z* beyond chance") and "not on the list" not in odd
+    assert "more likely those conditions than a regulator" in odd
