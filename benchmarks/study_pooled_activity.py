@@ -269,7 +269,7 @@ def read_one(rec: dict) -> list[str]:
         truth = f"{rec['planted_names'][j]} {rs[j]:.2f}" if rs else "-"
         oc = one_channel(coef, full, n_obs, hi)
         one = "-" if oc is None else f"off {oc[0]:.2f} p {oc[1]:.2f}"
-        pm = pooled_activity(coef, full, names, n_obs, hi, h["gain"], regs)
+        pm = pooled_activity(coef, full, names, n_obs, hi, h["gain"], regs, parents_r2=h["parents_r2"])
         one += (
             ""
             if pm is None
