@@ -373,7 +373,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
     stepper = session.stepper
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
     # the families of the current network, fitted once for the pages and the export (engine.hidden.scale)
-    reports = session.current_fit().report(values, gains, session.dataset.instance_labels)
+    reports = session.current_fit().report(values, gains, session.dataset.instance_labels, hs.em.regulators)
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
