@@ -122,7 +122,7 @@ def read_readings(rec: dict) -> list[str]:
     for h in rec["hidden"]:
         hi = h["index"]
         n_kids = int(np.count_nonzero(coef[hi, :n_obs]))
-        pm = pooled_activity(coef, full, names, n_obs, hi, h["gain"], regs)
+        pm = pooled_activity(coef, full, names, n_obs, hi, h["gain"], regs, parents_r2=h["parents_r2"])
         ht = hub_targets(coef, full, names, n_obs, hi, regs)
         lev = profile_leverage(full[:, hi])
         rows.append(

@@ -13,8 +13,9 @@ kept H the report reads as pooled activity is not kept), never the engine's defa
 
 ``--read DIR``: one line per kept H: children, realized gain and gain per child, its listed
 parents with ``parents_r2``, |r| with the planted profiles, the one-channel test
-(:func:`one_channel`), the report's reading (``engine/hidden/pooled.py``: R^2 of the profile on the
-parents, H's standardized weights, ``POOLED`` when flagged, ``POOLED-1`` for the one-parent variant),
+(:func:`one_channel`), the report's reading (``engine/hidden/pooled.py``: its R^2, ``parents_r2``
+since session 19 (a least-squares R^2 of the profile before), H's standardized weights, ``POOLED``
+when flagged, ``POOLED-1`` for the one-parent variant),
 the children's shared residual beyond their parents (:func:`own_share`) and, for the
 ``bench_regulators_genome`` kinds, how many children have each parent as a true parent
 (:func:`true_targets`).
@@ -269,7 +270,7 @@ def read_one(rec: dict) -> list[str]:
         truth = f"{rec['planted_names'][j]} {rs[j]:.2f}" if rs else "-"
         oc = one_channel(coef, full, n_obs, hi)
         one = "-" if oc is None else f"off {oc[0]:.2f} p {oc[1]:.2f}"
-        pm = pooled_activity(coef, full, names, n_obs, hi, h["gain"], regs)
+        pm = pooled_activity(coef, full, names, n_obs, hi, h["gain"], regs, parents_r2=h["parents_r2"])
         one += (
             ""
             if pm is None

@@ -99,7 +99,7 @@ def _hidden(session: SearchSession, hidden: list[dict]) -> list[dict]:
         return hidden
     hs = session.hidden
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
-    reports = session.current_fit().report(session.values(), gains, session.dataset.instance_labels)
+    reports = session.current_fit().report(session.values(), gains, session.dataset.instance_labels, hs.em.regulators)
     report = {d["name"]: d for d in hs.summary(reports)["hidden"]}
     return [{**report.get(h["name"], {}), **h} for h in hidden]
 

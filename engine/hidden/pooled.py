@@ -19,15 +19,19 @@ best network without H, JMLR 2007 section 6's score, divided by H's observed chi
 :data:`STRONG_PER_CHILD`, 3 nats: ``2 ln B >= 6``, "strong" evidence on Kass and Raftery's (1995)
 scale for a Bayes factor B (the realized BIC/EBIC gain approximates ``ln B``). H is read as its
 parents' pooled activity (``flagged``) when, averaged over its children, it does not bring strong
-evidence per child, **or** when its profile is its parents' weighted sum: the R^2 of H's profile on
-them reaches :data:`COMBINATION_R2` (0.95; H's own part under a twentieth of its variance). The
-second leg (session 18, ``h17m``/``h17m-null`` 1757: two hubs with 542 and 684 targets, H's 34-41
-children mostly targets of both, 3.5-4.9 nats a child, R^2 0.98-0.99) reads the hub Hs whose
-children respond strongly enough to pass the first; whatever H regulates, in the data it does so
-as that weighted sum of listed regulators (docs/decisions/genome-null-hub-targets.md).
-Reported with the decomposition of H's profile on its parents (least
-squares: ``r2``, and ``weights``, X in SDs and H on unit variance) for the line "H1 ~ -0.78 TF042
-+ 0.43 TF009 + 0.43 TF057 (R^2 0.95)".
+evidence per child, **or** when it is its parents' weighted sum: they explain
+:data:`COMBINATION_R2` (0.95) of H's variance, H's own part under a twentieth. That share is the
+report's ``parents_r2``, ``1 - sigma_H^2 / Var(H)`` (the noise variance of H's linear-Gaussian family
+against H's variance implied by the network, JMLR 2007 section 6), the one R^2 shown everywhere (the
+JSON's ``parents_r2`` and ``pooled.r2``, the CSV's ``parents_r2`` and ``pooled_of``, learn's stderr,
+the Hidden page); with a hidden parent besides the listed ones it counts that parent too. The second
+leg (session 18, ``h17m``/``h17m-null`` 1757: two hubs with 542 and 684 targets, H's 34-41 children
+mostly targets of both, 3.5-4.9 nats a child, R^2 0.98) reads the hub Hs whose children respond
+strongly enough to pass the first; whatever H regulates, in the data it does so as that weighted
+sum of listed regulators (docs/decisions/genome-null-hub-targets.md; session 19 re-measured it on
+``parents_r2`` in place of a least-squares R^2 of H's posterior profile: the same Hs named).
+Reported with H's standardized weights on its parents (``weights``, X in SDs and H on unit variance)
+for the line "H1 ~ -0.78 TF042 + 0.43 TF009 + 0.43 TF057 (R^2 0.93)".
 
 A reading for a person, not a keep rule: the gain is real. An H without listed parents is not read
 here: an on/off driver of a few conditions also brings little per child, and it is no listed
@@ -58,16 +62,17 @@ __all__ = ["COMBINATION_R2", "MIN_PARENTS", "STRONG_PER_CHILD", "PooledActivity"
 MIN_PARENTS = 2
 #: realized gain per child (nats) from which H brings strong evidence per child (2 ln B >= 6)
 STRONG_PER_CHILD = 3.0
-#: R^2 of H's profile on its listed parents from which H is read as their weighted sum
+#: share of H's variance its parents explain (the report's ``parents_r2``) from which H is read as
+#: their weighted sum
 COMBINATION_R2 = 0.95
 
 
 @dataclass(frozen=True)
 class PooledActivity:
     """A hidden variable H with observed parents, read as their pooled activity (see the module
-    docstring): the parents, strongest first, with H's standardized weights on them, the R^2 of H's
-    profile on them, H's realized gain per observed child, and whether H is read as the parents'
-    pooled activity (``flagged``)."""
+    docstring): the parents, strongest first, with H's standardized weights on them, the share of H's
+    variance its parents explain (``r2``: the report's ``parents_r2``), H's realized gain per observed
+    child, and whether H is read as the parents' pooled activity (``flagged``)."""
 
     regulators: list[str]
     weights: list[float]
@@ -87,6 +92,8 @@ def pooled_activity(
     hidden: int,
     realized_gain: float,
     candidates: Sequence[int] | None = None,
+    *,
+    parents_r2: float,
 ) -> PooledActivity | None:
     """:class:`PooledActivity` of hidden variable ``hidden``, or None when it has no observed parent
     (among ``candidates``, default every observed variable) or no observed child.
@@ -100,6 +107,8 @@ def pooled_activity(
     hidden : H's index (>= ``n_observed``)
     realized_gain : H's realized observed-data score gain (nats; NaN: not flagged)
     candidates : indices of the observed variables that count as H's parents (a regulator list)
+    parents_r2 : the share of H's variance its parents explain, ``1 - sigma_H^2 / Var(H)`` (the
+        regulator report's, :func:`.report.regulator_report`)
     """
     coef = np.asarray(coef, dtype=float)
     values = np.asarray(values, dtype=float)
@@ -110,13 +119,10 @@ def pooled_activity(
     if ups.size == 0 or n_kids == 0:
         return None
     ups = ups[np.argsort(-np.abs(coef[ups, hidden] * values[:, ups].std(axis=0)), kind="stable")]
-    x = values[:, ups] - values[:, ups].mean(axis=0)
-    prof = values[:, hidden] - values[:, hidden].mean()
-    beta, *_ = np.linalg.lstsq(x, prof, rcond=None)
-    res = prof - x @ beta
-    r2 = float(1.0 - res @ res / (prof @ prof)) if prof @ prof > 0 else 0.0
-    sd_h = float(prof.std()) or 1.0
+    x = values[:, ups]
+    sd_h = float(values[:, hidden].std()) or 1.0
     weights = [float(v) for v in coef[ups, hidden] * x.std(axis=0) / sd_h]
+    r2 = float(parents_r2)
     per_child = float(realized_gain) / n_kids
     weak = math.isfinite(per_child) and per_child < STRONG_PER_CHILD
     flagged = ups.size >= MIN_PARENTS and (weak or r2 >= COMBINATION_R2)
@@ -125,7 +131,7 @@ def pooled_activity(
 
 def pooled_reason(pool: dict) -> str:
     """Why a report's ``pooled`` reading is flagged, in words: ``"under 3 nats a child"`` or, for the
-    second leg, ``"its listed parents explain 98% of its profile"``."""
+    second leg, ``"its listed parents explain 98% of its variance"`` (``parents_r2``)."""
     if math.isfinite(pool["gain_per_child"]) and pool["gain_per_child"] < STRONG_PER_CHILD:
         return f"under {STRONG_PER_CHILD:g} nats a child"
-    return f"its listed parents explain {pool['r2']:.0%} of its profile"
+    return f"its listed parents explain {pool['r2']:.0%} of its variance"

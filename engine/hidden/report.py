@@ -188,13 +188,12 @@ def regulator_report(
         j = int(np.argmax(np.abs(corr_obs))) if n_observed else -1
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
         act = activity_match(coef, names, n_observed, h)  # H as an observed parent's activity (.activity)
-        pool = pooled_activity(coef, values, names, n_observed, h, real)  # its parents' pooled activity (.pooled)
-        hubs = hub_targets(coef, values, names, n_observed, h, regulators)  # children not set apart (.hub_targets)
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
-        # the model's share of H's variance its parents explain; the pooled reading's r2 is the
-        # least-squares R^2 of H's profile on them, the number its R^2 >= 0.95 leg was measured on
+        # the share of H's variance its parents explain: the one R^2 of the report (the pooled reading's too)
         parents_r2 = float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0
+        pool = pooled_activity(coef, values, names, n_observed, h, real, parents_r2=parents_r2)  # (.pooled)
+        hubs = hub_targets(coef, values, names, n_observed, h, regulators)  # children not set apart (.hub_targets)
         out.append(
             RegulatorReport(
                 name=str(names[h]),

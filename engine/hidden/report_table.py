@@ -8,7 +8,7 @@ by child as well as by H:
 
 * ``parents``: H's own parents (regulators it depends on, ``H <- TF``), strongest first, ``"; "``-joined;
   ``parents_r2``: the share of H's implied variance they explain (near 1: H is a combination of
-  measured regulators rather than a new one);
+  measured regulators rather than a new one), the one R^2 of the report (``pooled_of`` shows it too);
 * ``leverage`` and ``odd_instances``: the largest share of H's profile energy in one instance, and
   the one or two instances that flag it (:mod:`.leverage`; empty when not flagged);
 * ``explained_by`` and ``explained_corr``: a variable whose values correlate with H's profile at
@@ -23,9 +23,15 @@ by child as well as by H:
   of them, scaled (:mod:`.activity`), that parent, ``"asoL (54 of 59 children, cosine -0.96)"``: H is
   read as the part of that regulator's activity its measured level misses; empty otherwise;
 * ``pooled_of``: when H has at least two listed parents and brings less than 3 nats of realized
-  gain per child or they explain R^2 >= 0.95 of its profile (:mod:`.pooled`), its decomposition on
+  gain per child or they explain R^2 >= 0.95 of its variance (:mod:`.pooled`), its decomposition on
   them, ``"-0.78 TF042 + 0.43 TF057 (R^2 0.95; 1.7 nats a child)"``: H is read as the pooled activity
   of those regulators; empty otherwise;
+* ``hub_targets_of``: when H's children are not set apart from its parents' other targets (as many
+  rivals following H's profile as closely as its median child as half its children;
+  :mod:`.hub_targets`, for a parentless H the listed regulator closest to its profile), the reading in
+  the words of learn's stderr and the Hidden page, ``"27 other genes with TF041 or TF004 as a parent
+  follow its profile as closely as its median child (|r| >= 0.63; 31 children), e.g. g1, g2"``: H is
+  read as its parents' targets, not a new regulator; empty otherwise;
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -43,6 +49,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .hub_targets import hub_text
 from .leverage import profile_leverage
 from .report import REPORT_COLUMNS, RegulatorReport, report_rows
 from .tracking import best_tracking
@@ -73,6 +80,7 @@ REPORT_TABLE_COLUMNS = [
     "explained_corr",
     "activity_of",
     "pooled_of",
+    "hub_targets_of",
     "enriched_sets",
 ]
 
@@ -133,6 +141,12 @@ def _pooled(r: RegulatorReport) -> str | None:
     return pooled_text(pool) if pool and pool["flagged"] else None
 
 
+def _hub(r: RegulatorReport) -> str | None:
+    """The ``hub_targets_of`` cell of ``r`` (see the module docstring), None when not flagged."""
+    hub = r.extra.get("hub_targets")
+    return hub_text(hub) if hub and hub["flagged"] else None
+
+
 def report_table(
     reports: Sequence[RegulatorReport],
     values: np.ndarray | None = None,
@@ -162,6 +176,7 @@ def report_table(
             "explained_corr": corr,
             "activity_of": _activity(r),
             "pooled_of": _pooled(r),
+            "hub_targets_of": _hub(r),
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [

@@ -110,10 +110,14 @@ class CurrentFit:
         """The edges with each hidden variable on unit variance (:func:`rescale_edges`)."""
         return rescale_edges(self.edges, self.names, self.sds)
 
-    def report(self, values: np.ndarray, gains=None, labels=None) -> list[RegulatorReport]:
+    def report(self, values: np.ndarray, gains=None, labels=None, regulators=None) -> list[RegulatorReport]:
         """The regulator report (:func:`~.report.regulator_report`) of these families, with
-        ``values`` the observed data and the hidden variables' posterior means."""
-        return regulator_report(self.names, self.n_observed, self.coef, self.variance, values, gains, labels)
+        ``values`` the observed data and the hidden variables' posterior means, ``labels`` the
+        instance names and ``regulators`` the listed regulators' indices (the hidden search's
+        ``em.regulators``, as :meth:`.search.HiddenSearch.report` passes them: ``hub_targets`` reads a
+        parentless H against them; None without a list)."""
+        regs = None if regulators is None else [int(i) for i in regulators if int(i) < self.n_observed]
+        return regulator_report(self.names, self.n_observed, self.coef, self.variance, values, gains, labels, regs)
 
 
 def current_fit(stepper, names, n_observed: int) -> CurrentFit:

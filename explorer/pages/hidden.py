@@ -376,7 +376,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
     stepper = session.stepper
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
     # the families of the current network, fitted once for the pages and the export (engine.hidden.scale)
-    reports = session.current_fit().report(values, gains, session.dataset.instance_labels)
+    reports = session.current_fit().report(values, gains, session.dataset.instance_labels, hs.em.regulators)
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
@@ -384,7 +384,8 @@ def _report_section(session, hs, names: list[str], values) -> None:
         "Per hidden variable (the line above the table): its regulator parents, the closest observed variable, "
         "and the estimated and realized score changes. The CSV has one row per child with every column, "
         "the hidden variable's own ones repeated: TF parents and the share of its variance they explain, "
-        "leverage and odd conditions, a listed regulator that may already play its role, enriched gene sets."
+        "leverage and odd conditions, a listed regulator that may already play its role, the readings of the "
+        "lines above (activity_of, pooled_of, hub_targets_of), enriched gene sets."
     )
     listed = listed_in_data(session.regulators, session.dataset.names) or None  # as the search matched the list
     own = text.listed_regulators(listed, session.dataset.covariates) or None  # the covariates not counted

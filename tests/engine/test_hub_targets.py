@@ -174,3 +174,40 @@ def test_report_line_and_learn_say_it(capsys):
     assert rep.extra["hub_targets"] is None and "parents' targets?" not in report_line(rep, ["X", "T2"])
     (rep,) = regulator_report(names, n_obs, coef, np.ones(len(names)), values, {"H1": (30.0, 150.0)}, regulators=[0, 1])
     assert rep.extra["hub_targets"]["closest"] and "the listed regulator closest" in report_line(rep, ["X", "T2"])
+
+
+def test_csv_column():
+    """The regulator report's CSV (``report_table``: learn --csv, the Hidden page's download) carries
+    the reading in ``hub_targets_of``, in learn's words, on each of H's rows; empty when not flagged."""
+    from engine.hidden import regulator_report, report_table
+    from engine.hidden.hub_targets import hub_text
+
+    for module, flagged in ((False, True), (True, False)):
+        coef, values, names, n_obs = _hub_network(module=module)
+        (rep,) = regulator_report(names, n_obs, coef, np.ones(len(names)), values, gains={"H1": (30.0, 150.0)})
+        ht = rep.extra["hub_targets"]
+        table = report_table([rep])
+        assert ht["flagged"] is flagged and len(table) == 20
+        if flagged:
+            assert (table["hub_targets_of"] == hub_text(ht)).all()
+            assert table["hub_targets_of"].iloc[0].startswith(f"{ht['rivals']} other genes with X as a parent")
+        else:
+            assert table["hub_targets_of"].isna().all()
+
+
+def test_current_fit_passes_the_regulators():
+    """The explorer's report of the current network (``scale.CurrentFit.report``, the Hidden page and
+    the JSON export) reads a parentless H against the regulator list it is given, as the CLI's
+    ``HiddenSearch.report`` does: the same reading as ``regulator_report`` with the list."""
+    from engine.hidden import regulator_report
+    from engine.hidden.scale import CurrentFit
+
+    coef, values, names, n_obs = _hub_network()
+    coef[0, n_obs] = 0.0  # H1 has no parent: only the list lets hub_targets read it
+    variance = np.ones(len(names))
+    edges = [(int(p), int(c), float(coef[p, c])) for p, c in zip(*np.nonzero(coef), strict=True)]
+    fit = CurrentFit(list(names), n_obs, edges, variance)
+    assert fit.report(values)[0].extra["hub_targets"] is None  # no list: no reading
+    (got,) = fit.report(values, regulators=[0, 1, n_obs])  # a hidden index among the columns is ignored
+    (want,) = regulator_report(names, n_obs, coef, variance, values, regulators=[0, 1])
+    assert got.extra["hub_targets"] == want.extra["hub_targets"] and got.extra["hub_targets"]["closest"]
