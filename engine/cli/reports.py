@@ -95,7 +95,8 @@ def _say_readings(h: dict) -> None:
 def report_hidden(est, net, n_candidates: int | None = None) -> None:
     """What the hidden-variable search ended with (its lines were said as they happened,
     :mod:`.live`): the hidden variables added, or that none was and why; a kept H whose profile is
-    one or two conditions; the proposals set aside for that reason (the odd conditions named);
+    one or two conditions; when auto stopped at ``--max-hidden``, how many proposals it left untried
+    (:func:`untried_line`); the proposals set aside as one or two conditions' (those conditions named);
     and, when EBIC's candidate parents now count the added H's, how (``n_candidates``: the count
     said before the search). ``--quiet`` silences every line but errors."""
     if net.hidden:
