@@ -75,8 +75,9 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
         say(line[:160], min(0.05 + 0.9 * len(hs.hidden) / max(max_hidden, 1), 0.95))
 
     hs.auto(max_hidden, progress=told)
-    if not hs.hidden:
-        return f"Auto kept no hidden variable: {lines[-1] if lines else 'nothing was proposed'}."
+    if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
+        said = [x for x in lines[1:] if x != "stopped" and not x.startswith(("trying ", "set aside "))]
+        return f"Auto kept no hidden variable: {said[-1] if said else 'nothing was proposed'}."
     previous = (session.main, session.hidden)
     session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
     session.push(actions.AcceptHidden(*previous, name=", ".join(h.name for h in hs.hidden)))
