@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from engine.cli import main
-from engine.cli.reports import untried_line
+from engine.cli.reports import report_hidden, untried_line
 from engine.data import from_array
 from engine.hidden.untried import AT_LIMIT, NOTHING_PAID, stop_record
 from engine.learn import IdealParentSearch
@@ -74,6 +74,12 @@ class TestAtTheLimit:
         assert line.startswith("note: auto stopped at --max-hidden 1 with 2 proposals untried")
         assert f"({stop.n_positive} with a positive estimate; the largest: 6 variables" in line
         assert "raise --max-hidden" in line and "Hidden page" in line
+
+    def test_learn_says_it_on_stderr(self, at_limit, capsys):
+        report_hidden(at_limit, at_limit.network_)  # what ``learn`` says after the search
+        err = capsys.readouterr().err.splitlines()
+        assert err[0].startswith("hidden variables added: H1 -> ")
+        assert [x for x in err if x.startswith("note: auto stopped at")] == [untried_line(at_limit.network_)]
 
 
 def run_cli(tmp_path, ds, max_hidden: int, capsys) -> tuple[dict, list[str]]:
