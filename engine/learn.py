@@ -107,6 +107,8 @@ class IdealParentSearch:
     hidden_log_ : list of str
         With structural EM: what the automatic hidden-variable search did, in words (each
         proposal tried, kept or set aside, and why it stopped); empty otherwise.
+    untried_proposals_ : engine.hidden.untried.AutoStop or None
+        Why ``hidden="auto"`` stopped; at ``max_hidden``, the proposals it left untried (None: auto did not run).
     stats_ : RunStats
         ``steps``, ``exact_evaluations``, ``ranked_candidates``, ``seconds``, ``converged``,
         ``message`` (and ``em_iterations`` when structural EM ran), as in the CLI JSON.

@@ -151,6 +151,8 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     self.dataset_ = dataset
     self.stepper_ = stepper
     self.hidden_search_ = hs
+    # why auto stopped, and at max_hidden the proposals it left untried (engine.hidden.untried; None: no auto)
+    self.untried_proposals_ = hs.considered.stop if hs is not None else None
     cap = None if self._auto_hidden or self.two_layer else self.max_iter
     capped = cap is not None and em.n_moves >= cap  # the structure search stopped at --max-steps
     message = f"{em.message}; its structure search stopped at max_iter = {cap} moves" if capped else em.message
@@ -185,6 +187,7 @@ def fit_em(self: IdealParentSearch, dataset: Dataset, callback=None) -> IdealPar
     # the scorer EM's value used: its EBIC candidates count the added hidden variables too
     net.score_info = {**em.scorer.describe(), "reason": em.score_choice.reason, "value": summary["observed_bic"]}
     net.flagged_proposals = summary.get("flagged_proposals", [])
+    net.untried_proposals = summary.get("untried_proposals", {})  # auto stopped at max_hidden (hidden.untried)
     if design is not None:
         net.interventions = design.record(dataset.names, dataset.values, False)
     self.network_ = net

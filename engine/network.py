@@ -20,7 +20,9 @@ first: an edge's ``strength`` is the score (nats) the network loses when that ed
 the result also has ``missing_cells``: ``[{"variable", "instance", "value"}]``, each cell's
 posterior mean at the end of structural EM, on the file's scale. When the hidden-variable search
 set proposals aside because one or two conditions make their profile, ``flagged_proposals`` lists
-them (members, ``leverage``, ``flagged_instances``; :mod:`engine.hidden.considered`).
+them (members, ``leverage``, ``flagged_instances``; :mod:`engine.hidden.considered`). When ``--hidden auto``
+stopped at ``max_hidden`` (not because nothing more paid), ``untried_proposals`` says so and lists the
+proposals of its last round it did not try (:mod:`engine.hidden.untried`).
 """
 
 from __future__ import annotations
@@ -99,6 +101,9 @@ class LearnedNetwork:
     #: proposals the hidden-variable search set aside because one or two conditions make their
     #: profile (engine.hidden.considered): [{"members", "leverage", "flagged_instances", ...}]
     flagged_proposals: list = field(default_factory=list)
+    #: auto stopped at max_hidden: {"stopped", "max_hidden", "n_untried", "n_positive", "proposals": [...]}
+    #: (engine.hidden.untried; empty when it stopped because nothing more paid, or did not run)
+    untried_proposals: dict = field(default_factory=dict)
 
     # ---------------------------------------------------------------- build
     @classmethod
@@ -192,6 +197,7 @@ class LearnedNetwork:
             **({"missing_cells": self.missing_cells} if self.missing_cells else {}),
             **({"interventions": self.interventions} if self.interventions else {}),
             **({"flagged_proposals": self.flagged_proposals} if self.flagged_proposals else {}),
+            **({"untried_proposals": self.untried_proposals} if self.untried_proposals else {}),
         }
 
     @classmethod
@@ -225,6 +231,7 @@ class LearnedNetwork:
             },
             list(spec.get("missing_cells") or []),
             list(spec.get("flagged_proposals") or []),
+            dict(spec.get("untried_proposals") or {}),
         )
 
     def to_graphml(self) -> str:

@@ -9,7 +9,7 @@ from ..hidden.report_table import pooled_text
 from .live import cap_lists, readable
 from .output import say
 
-__all__ = ["regulator_table", "report_hidden", "report_support", "say_top_sets"]
+__all__ = ["regulator_table", "report_hidden", "report_support", "say_top_sets", "untried_line"]
 
 
 def say_top_sets(hidden: list[dict], edges) -> None:
@@ -95,7 +95,8 @@ def _say_readings(h: dict) -> None:
 def report_hidden(est, net, n_candidates: int | None = None) -> None:
     """What the hidden-variable search ended with (its lines were said as they happened,
     :mod:`.live`): the hidden variables added, or that none was and why; a kept H whose profile is
-    one or two conditions; the proposals set aside for that reason (the odd conditions named);
+    one or two conditions; when auto stopped at ``--max-hidden``, how many proposals it left untried
+    (:func:`untried_line`); the proposals set aside as one or two conditions' (those conditions named);
     and, when EBIC's candidate parents now count the added H's, how (``n_candidates``: the count
     said before the search). ``--quiet`` silences every line but errors."""
     if net.hidden:
@@ -125,6 +126,8 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
         said = ("trying ", "set aside ")  # progress lines, not outcomes
         reasons = [line for line in est.hidden_log_[1:] if line != "stopped" and not line.startswith(said)]
         say(f"no hidden variable was added: {readable(reasons[-1]) if reasons else 'none was proposed'}.")
+    if (line := untried_line(net)) is not None:
+        say(line)
     flagged = getattr(net, "flagged_proposals", None) or []
     if flagged:
         odd = list(dict.fromkeys(c for p in flagged for c in p["flagged_instances"]))
@@ -147,6 +150,31 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
             f"note: {str(net.score_info.get('name')).upper()} counts {now} candidate parents in the result: "
             f"the {n_candidates} said above and the hidden variable(s) added ('score.n_candidates' in the JSON)"
         )
+
+
+def untried_line(net) -> str | None:
+    """The note when ``--hidden auto`` stopped at ``--max-hidden`` (the result's ``untried_proposals``,
+    :mod:`engine.hidden.untried`): how many proposals of its last round it left untried, how many of them
+    with a positive estimate, the largest; None when it stopped because nothing more paid."""
+    rec = getattr(net, "untried_proposals", None) or {}
+    if rec.get("stopped") != "max_hidden" or not rec.get("proposed"):
+        return None
+    cap = f"auto stopped at --max-hidden {rec['max_hidden']}"
+    props = rec.get("proposals") or []
+    if not props:
+        return f"note: {cap}; no other proposal was in line in its last round (a larger --max-hidden proposes again)"
+    top = max(props, key=lambda p: p["n_members"])
+    gain = top.get("estimated_gain")
+    est = "no estimate" if gain is None else f"est. {gain:+,.0f}"
+    shared = sum(1 for p in props if p.get("overlap"))
+    overlap = f"; {shared} share members with a kept H's children" if shared else ""
+    n = len(props)
+    return (
+        f"note: {cap} with {n} proposal{'s' if n != 1 else ''} untried ({rec['n_positive']} with a positive "
+        f"estimate; the largest: {top['n_members']:,} variables, {est}{overlap}): raise --max-hidden to try them, or "
+        "accept them one at a time in the explorer's Hidden page ('untried_proposals' in the JSON); the estimate "
+        "keeps the rest of the network fixed, so one below zero may still pay when tried"
+    )
 
 
 def _conditions(names: list[str]) -> str:

@@ -11,6 +11,9 @@ proposal was made (``ClusterProposal.leverage`` and ``high_leverage``), not here
 
 Progress: structural EM on one proposal can take minutes on thousands of genes, so the search
 says which proposal it starts on before it runs (``trying proposal 2: 44 variables ...``).
+
+The last round's trying order is kept (``order``), so that when the search stops it can say why and,
+at ``max_hidden``, which proposals of that order it left untried (:mod:`.untried`, ``stop``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from collections.abc import Callable
 
 from ..listing import first_few
 from .proposals import ClusterProposal
+from .untried import AutoStop, stop_record
 
 __all__ = ["Considered", "SHOWN_NAMES"]
 
@@ -37,12 +41,18 @@ class Considered:
         Proposals announced as tried (one per :meth:`announce` with a non-empty list).
     say : callable or None
         Where the progress line goes (the search's ``progress``; None: nowhere).
+    order : list of ClusterProposal or None
+        The last round's trying order (None: no round yet).
+    stop : AutoStop or None
+        Why the search stopped, and what it left untried at ``max_hidden`` (:meth:`stopped`; None: not yet).
     """
 
     def __init__(self) -> None:
         self.flagged: dict[frozenset, ClusterProposal] = {}
         self.n_tried = 0
         self.say: Callable[[str], None] | None = None
+        self.order: list[ClusterProposal] | None = None
+        self.stop: AutoStop | None = None
 
     def set_aside(self, proposals: list[ClusterProposal]) -> list[ClusterProposal]:
         """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`,
@@ -65,7 +75,9 @@ class Considered:
 
     def announce(self, candidates: list[ClusterProposal]) -> list[ClusterProposal]:
         """Say that the first of ``candidates`` (the order the search tries them in) is tried
-        next, with its size, members, estimate and how many wait behind it; returns ``candidates``."""
+        next, with its size, members, estimate and how many wait behind it; returns ``candidates``
+        (kept as :attr:`order`)."""
+        self.order = list(candidates)
         if candidates:
             self.n_tried += 1
             p = candidates[0]
@@ -76,6 +88,18 @@ class Considered:
                     f"estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
                 )
         return candidates
+
+    def stopped(self, hidden: list, tried: set[frozenset], max_hidden: int) -> AutoStop:
+        """Record (:attr:`stop`) and return why the search stopped with ``hidden`` kept, and at ``max_hidden``
+        which proposals of the last :attr:`order` it did not try (``tried``: the keys it tried or refused)."""
+        self.stop = stop_record(self.order, tried, hidden, max_hidden)
+        return self.stop
+
+    def to_json(self) -> dict:
+        """The result's ``flagged_proposals`` (:meth:`to_list`) and, when the search stopped at ``max_hidden``,
+        ``untried_proposals`` (:meth:`.untried.AutoStop.to_dict`)."""
+        at_limit = self.stop is not None and self.stop.at_limit
+        return {"flagged_proposals": self.to_list(), **({"untried_proposals": self.stop.to_dict()} if at_limit else {})}
 
     def to_list(self) -> list[dict]:
         """The set-aside proposals for the JSON: members, their number, source, estimated gain,

@@ -294,21 +294,19 @@ class HiddenSearch:
         form charges M times the entropy of a standard normal, which the members' C2 pays back
         only when they determine H well (two-layer benchmark: 10 hidden variables kept instead of
         8 at M = 50 and 7 at M = 100 without it, worse on test; docs/decisions/hidden-regulators-keep-rule-small-m.md).
-        On a general network (not two-layer) each proposal is tried by
-        :func:`~.trial.try_proposal` (#22): from the learned network (structural EM over H's
-        Markov blanket, then everywhere) and, on networks of at most ``RELEARN_MAX_VARS``
-        observed variables, from a re-learned structure; H's children are screened by their
-        dependence on E[H | x]. H is kept only if its observed-data score beats the network
-        before it, searched to convergence (#12), and every network without it re-searched from
-        where it led (on null networks a hidden variable otherwise gets the credit for leading
-        the search out of a local optimum); its realized gain is measured against the best of
-        them, and when H is not kept but such a network beats the one before, auto continues
-        from it (the best network without hidden variables seen on any path). There, every
-        network without H and every model with H is also climbed with random restarts
-        (:func:`~.trial.climb`), the network before the first proposal included. A proposal that
-        does not pay is set aside and the next is tried (``MAX_FAILURES`` in a row end the
-        search, ``SMALL_MAX_FAILURES`` on small networks);
-        set-aside clusters are not added to the user's rejections.
+        On a general network (not two-layer) each proposal is tried by :func:`~.trial.try_proposal` (#22): from
+        the learned network (structural EM over H's Markov blanket, then everywhere) and, on networks of at most
+        ``RELEARN_MAX_VARS`` observed variables, from a re-learned structure; H's children are screened by their
+        dependence on E[H | x]. H is kept only if its observed-data score beats the network before it, searched
+        to convergence (#12), and every network without it re-searched from where it led (on null networks a
+        hidden variable otherwise gets the credit for leading the search out of a local optimum); its realized
+        gain is measured against the best of them, and when H is not kept but such a network beats the one
+        before, auto continues from it (the best network without hidden variables seen on any path). There,
+        every network without H and every model with H is also climbed with random restarts
+        (:func:`~.trial.climb`), the network before the first proposal included. A proposal that does not pay is
+        set aside and the next is tried (``MAX_FAILURES`` in a row end the search, ``SMALL_MAX_FAILURES`` on
+        small networks); set-aside clusters are not added to the user's rejections. Why it stopped, and at
+        ``max_hidden`` what it left untried: ``considered.stop`` (:mod:`.untried`).
         """
         say = self.considered.say = progress or (lambda msg: None)
         score = f"observed {self.em.score_choice.name.upper()}"  # BIC, or EBIC on wide data
@@ -374,6 +372,7 @@ class HiddenSearch:
         if not self.hidden and not self.two_layer and self.em is not baseline and best <= baseline.observed_bic():
             self.em = baseline
         self._refresh_children()
+        self.considered.stopped(self.hidden, skipped, max_hidden)  # why, and what is left untried (.untried)
         return self.hidden
 
     def _auto_candidates(self, skipped: set[frozenset]) -> list[ClusterProposal]:
@@ -416,5 +415,5 @@ class HiddenSearch:
             "observed_bic": self.observed_bic(),
             "observed_loglik": self.em.observed_loglik(),
             "em_iterations": len(self.em.history),
-            "flagged_proposals": self.considered.to_list(),
+            **self.considered.to_json(),  # flagged_proposals, and untried_proposals at max_hidden (.untried)
         }

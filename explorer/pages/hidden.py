@@ -23,6 +23,7 @@ from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.accepted_profile import show_inferred_profiles
+from explorer.hidden_auto import auto_section
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_known import known_status, known_text, network_text, overlap_of
 from explorer.hidden_plots import cluster_profiles_figure
@@ -142,6 +143,7 @@ def render() -> None:
 
     with st.expander("How to read this page", expanded=False):
         st.markdown(HOW_TO_READ)
+    auto_section(session, KEY_MESSAGE)  # --hidden auto from here, and why it stopped (explorer.hidden_auto)
 
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
     rejected = frozenset(session.rejected)

@@ -1,0 +1,109 @@
+"""The Hidden page's automatic run: ``--hidden auto`` from the current network (JMLR 2007 section 9.2), and,
+after it, why it stopped in plain words: at the limit with proposals still in line, or because nothing more
+paid (#22).
+
+The run is :meth:`engine.hidden.HiddenSearch.auto` on a new search from the current observed network (the
+CLI's protocol: proposals, trials, the keep rule); its result becomes the session's search, undoable as an
+Accept is. The note reads what the engine recorded (``HiddenSearch.considered.stop``,
+:mod:`engine.hidden.untried`): nothing is recomputed here. At ~270 conditions ``auto`` usually stops at its
+limit with sets that would pay still untried (the removed FNR's and SigD's on the full real tables), so the
+note says that the limit, not the data, ended the run.
+"""
+
+from __future__ import annotations
+
+import streamlit as st
+
+from engine.hidden import HiddenSearch
+from engine.hidden.untried import AutoStop
+from engine.listing import first_few
+from explorer import actions
+from explorer.long_action import action_bar, stop_button
+from explorer.track import SearchTrack
+
+__all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "auto_section", "run_auto", "stop_note"]
+
+KEY_AUTO = "ip_hidden_auto"
+KEY_AUTO_MAX = "ip_hidden_auto_max"
+KEY_AUTO_STOP = "ip_hidden_auto_stop"
+#: the search the last automatic run left (its note is shown while it is the session's)
+KEY_AUTO_SEARCH = "ip_hidden_auto_search"
+
+
+def stop_note(stop: AutoStop | None) -> str | None:
+    """Why the automatic run stopped, in plain words (None before a run)."""
+    if stop is None:
+        return None
+    limit = f"the limit of {stop.max_hidden} hidden variable{'s' if stop.max_hidden != 1 else ''}"
+    if not stop.at_limit:
+        return (
+            f"Auto stopped because no further proposal paid ({stop.n_hidden} kept): every proposal it tried "
+            "after the last one kept left the observed-data score no better, or none was left to try."
+        )
+    if not stop.untried:
+        return (
+            f"Auto stopped at {limit}, not because nothing more paid; its last round had no other proposal in "
+            "line. Raise the limit and run again to let it propose on the network it reached."
+        )
+    top = stop.largest
+    n = len(stop.untried)
+    shared = sum(1 for p in stop.untried if p.overlap)
+    return (
+        f"Auto stopped at {limit}, not because nothing more paid: {n} proposal{'s were' if n != 1 else ' was'} "
+        f"still in line, untried ({stop.n_positive} estimated to pay with the rest of the network fixed; an "
+        "estimate below zero can still pay once the edges around the set are re-learned). The largest has "
+        f"{top.n_members:,} members ({first_few(top.top_members, 5)}), estimated {top.estimated_gain:+,.0f}. "
+        + (f"{shared} of them share members with a kept hidden variable's children. " if shared else "")
+        + "Raise the limit and run again to try them, or accept them one at a time from the list above "
+        "(it is proposed on the current network, so their sets may differ a little)."
+    )
+
+
+def run_auto(session, max_hidden: int, progress=None) -> str:
+    """``auto`` from the session's current network (no hidden variable accepted yet); its result becomes
+    the session's search (undoable) when it kept a hidden variable. Returns the message for the page."""
+    say = progress or (lambda stage, fraction: None)
+    names = session.variable_names()
+    edges = [(names[p], names[c]) for p, c in session.stepper.edges()]
+    hs = HiddenSearch(
+        session.dataset, session.settings, initial_edges=edges, em_options={"regulators": session.regulators}
+    )
+    lines: list[str] = []
+
+    def told(line: str) -> None:
+        lines.append(line)
+        say(line[:160], min(0.05 + 0.9 * len(hs.hidden) / max(max_hidden, 1), 0.95))
+
+    hs.auto(max_hidden, progress=told)
+    if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
+        said = [x for x in lines[1:] if x != "stopped" and not x.startswith(("trying ", "set aside "))]
+        return f"Auto kept no hidden variable: {said[-1] if said else 'nothing was proposed'}."
+    previous = (session.main, session.hidden)
+    session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
+    session.push(actions.AcceptHidden(*previous, name=", ".join(h.name for h in hs.hidden)))
+    kept = "; ".join(f"{h.name} ({len(h.children)} children, {h.realized_gain:+,.1f})" for h in hs.hidden)
+    return f"Auto added {kept}. Undo takes them back."
+
+
+def auto_section(session, message_key: str) -> None:
+    """The automatic run's controls (before any Accept) and, while its search is the session's, its note."""
+    hs = session.hidden
+    if hs is not None and hs is st.session_state.get(KEY_AUTO_SEARCH) and (note := stop_note(hs.considered.stop)):
+        (st.warning if hs.considered.stop.at_limit and hs.considered.stop.untried else st.info)(note)
+    if hs is not None and hs.hidden:
+        return  # auto starts from a network without hidden variables
+    with st.expander("Let auto add hidden variables (as `--hidden auto`)", expanded=False):
+        st.caption(
+            "Auto tries proposals in its own order on the network searched to convergence and keeps one only "
+            "when the observed-data score improves; it stops when nothing more pays or at the limit below. "
+            "On thousands of genes each try takes minutes."
+        )
+        limit = st.number_input("At most this many hidden variables", 1, 10, 3, key=KEY_AUTO_MAX)
+        c1, c2, _ = st.columns([1, 1, 4])
+        running = c1.button("Run auto", key=KEY_AUTO)
+        stop_button(c2, KEY_AUTO_STOP, message_key, "Auto", running)
+        if running:
+            with action_bar("Auto", KEY_AUTO_STOP) as stage:
+                st.session_state[message_key] = run_auto(session, int(limit), stage)
+            st.session_state[KEY_AUTO_SEARCH] = session.hidden  # its note is shown while it is the session's
+            st.rerun()
