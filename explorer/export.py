@@ -54,6 +54,11 @@ def rerun_notes(session: SearchSession) -> list[str]:
             f"the hidden variable(s) {', '.join(sorted(session.hidden_names()))} were accepted by hand in the "
             "explorer: the command learns the observed network (add --hidden auto to let the CLI propose its own)"
         )
+    if session.prepared.pending:  # explorer/prepared.py: the data look the wrong way round, not yet settled
+        notes.append(
+            "the explorer searched the data with their missing cells at their columns' means (the orientation "
+            "not settled: Transpose, or keep it on the Home page); the command learns by structural EM"
+        )
     if session.prepared.completion is not None:
         notes.append(
             "the explorer searched the data with their missing cells filled once by structural EM; the command "

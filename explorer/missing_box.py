@@ -14,8 +14,10 @@ import pandas as pd
 import streamlit as st
 
 from engine.cli.rerun import rerun_command
+from engine.exceptions import IdealParentError
 from explorer import state
 from explorer.prepared import SHOWN_CELLS, banner
+from explorer.settle_fill import keep_orientation
 
 __all__ = ["completed_note", "missing_box", "em_progress"]
 
@@ -28,7 +30,13 @@ def missing_box(compact: bool = False) -> None:
     if session is None:
         return
     if compact:
-        if session.prepared.completion is not None:
+        if session.prepared.pending:  # data that look the wrong way round: filled once the orientation is settled
+            st.info(
+                f"**This file has {session.prepared.missing.split(' (')[0]}**, filled by structural EM once the "
+                "orientation is settled (Transpose above; the Home page says more).",
+                icon=":material/grid_off:",
+            )
+        elif session.prepared.completion is not None:
             st.info(
                 f"**This file has {session.prepared.missing}.** The search runs on the data with them filled once "
                 "by structural EM: which cells, with what, and how to run the full structural EM are on the Home page.",
@@ -43,10 +51,24 @@ def missing_box(compact: bool = False) -> None:
     if text is None:
         return
     st.info(text, icon=":material/grid_off:")
+    if session.prepared.pending:
+        _keep_button(session)
+        return
     cells = session.prepared.cells()
     if len(cells) > SHOWN_CELLS:
         with st.expander(f"The {len(cells):,} filled cells"):
             st.dataframe(pd.DataFrame(cells), hide_index=True, width="stretch")
+
+
+def _keep_button(session) -> None:
+    """The pending fill's other way out: these data are the right way round after all."""
+    if st.button("Keep this orientation and fill them", key="w_missing_keep"):
+        try:
+            session.notice = keep_orientation(session, progress=em_progress())
+        except IdealParentError as exc:
+            st.error(f"Not filled: {exc}")
+            return
+        st.rerun()
 
 
 def em_progress() -> Callable[[int, int, str], None]:

@@ -1,6 +1,12 @@
 """The data a session searches: the data set as loaded, or, when it has missing cells, the same
 data completed by the engine's structural EM.
 
+Data that look the wrong way round (:func:`engine.io.orientation_warning`: the rows named like genes)
+are not completed on loading: a structural EM over the wrong variables (the conditions) would take
+seconds and fill the cells from a network the Transpose then throws away (newcomer walk, session 19).
+Their cells are held at their variables' means (``pending``) until the orientation is settled: a
+Transpose prepares the turned data, or the person keeps this orientation (``settled=True``).
+
 A single stepper needs complete data (:meth:`engine.learn.IdealParentSearch.make_stepper`); the
 CLI and ``fit`` learn with missing cells by structural EM, whose every M-step runs a whole search.
 The explorer steps one move at a time, so it searches data completed once, when they are loaded:
@@ -15,12 +21,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from contextlib import nullcontext
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
+import numpy as np
 
 from engine.cpd import get_cpd
 from engine.data import Dataset
 from engine.hidden.em_progress import reporting
-from engine.io import filled_cells, missing_summary
+from engine.io import filled_cells, missing_summary, orientation_warning
 from engine.learn_em import Completion, complete_missing
 from engine.listing import first_few
 from engine.search import SearchSettings
@@ -45,10 +53,12 @@ class PreparedData:
     completion: Completion | None
     #: how many cells are missing and where (None when none is)
     missing: str | None
+    #: the cells held at their variables' means until the orientation is settled (see the module docstring)
+    pending: bool = False
 
     def cells(self) -> list[dict]:
         """Each filled cell, ``{"variable", "instance", "value"}`` on the file's scale
-        (:func:`engine.io.filled_cells`; empty when nothing was missing)."""
+        (:func:`engine.io.filled_cells`; empty when nothing was missing or the fill is pending)."""
         return filled_cells(self.loaded, self.searched.values) if self.completion is not None else []
 
 
@@ -57,15 +67,23 @@ def prepare(
     settings: SearchSettings,
     regulators: list[str] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
+    settled: bool = False,
 ) -> PreparedData:
     """``dataset`` ready to search: completed by structural EM when cells are missing.
 
     ``progress(iteration, of, text)`` is called before and after each EM iteration, and every
     second in between with where the search is (for a progress bar). Raises
-    :class:`~engine.exceptions.IdealParentError` when the engine refuses the data."""
+    :class:`~engine.exceptions.IdealParentError` when the engine refuses the data. Data that look
+    the wrong way round are held at their variables' means (``pending``) unless ``settled``."""
     if not dataset.has_missing:
         return PreparedData(dataset, dataset, None, None)
     summary = missing_summary(dataset)
+    if not settled and orientation_warning(dataset) is not None:
+        values, seen = np.array(dataset.values, dtype=float), ~np.asarray(dataset.missing)
+        means = np.where(seen, values, 0.0).sum(axis=0) / np.maximum(seen.sum(axis=0), 1)
+        values[~seen] = np.broadcast_to(means, values.shape)[~seen]
+        held = replace(dataset, values=values, missing=np.zeros(values.shape, dtype=bool))
+        return PreparedData(dataset, held, None, summary, pending=True)
 
     def each(rec) -> None:
         if progress is not None:
@@ -94,6 +112,12 @@ def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = No
     """What the pages say about missing cells (Markdown; None when none is missing); ``command`` is
     the CLI command that reads the file as the app did (default: a generic one naming ``FILE``)."""
     c = prepared.completion
+    if prepared.pending:
+        return (
+            f"**This file has {prepared.missing.split(' (')[0]}.** They are filled by structural EM once the "
+            "orientation is settled (Transpose in the box above, or keep this orientation below): filling them "
+            "now would learn a network over what are probably the conditions. Until then each is its column's mean."
+        )
     if c is None:
         return None
     ran = "converged" if c.converged else f"{c.n_iter} iteration{'s' if c.n_iter > 1 else ''}"

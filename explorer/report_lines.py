@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.hidden.activity import activity_readings
 from engine.hidden.hub_targets import hub_text
 from engine.hidden.pooled import pooled_reason
 from engine.hidden.report import RegulatorReport
@@ -67,11 +68,8 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         reg = act["regulator"]
         line += (
             f" **{reg}'s activity?** {reg} is a parent of {act['shared']} of its {len(r.children)} children and "
-            f"{r.name}'s coefficients on them are {reg}'s, scaled (cosine {act['cosine']:+.2f}): {r.name} may be "
-            f"the part of {reg}'s activity its measured level misses (a regulator held post-transcriptionally, "
-            f"or measured with noise), or a separate regulator of these genes whose activity moves with {reg}'s "
-            f"level in these conditions (the search then gave them {reg} as a stand-in parent). The coefficients "
-            f"look the same both ways: whether these genes are known {reg} targets tells them apart."
+            f"{r.name}'s coefficients on them are {reg}'s, scaled (cosine {act['cosine']:+.2f}): "
+            + activity_readings(r.name, reg)
         )
     pool = r.extra.get("pooled") or {}
     if pool.get("flagged"):  # engine/hidden/pooled.py: >= 2 listed parents, < 3 nats a child or R^2 >= 0.95

@@ -310,8 +310,9 @@ def _summary() -> None:
     dataset = session.dataset
     st.markdown(f"**Loaded:** {session.label}")
     st.caption(session.prepared.loaded.summary())
-    if session.prepared.completion is not None:
-        st.caption("Missing cells filled by structural EM for the search (see the Home page).")
+    if session.prepared.completion is not None or session.prepared.pending:
+        when = " once the orientation is settled" if session.prepared.pending else " for the search"
+        st.caption(f"Missing cells filled by structural EM{when} (see the Home page).")
     truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from ..hidden.activity import activity_readings
 from ..hidden.hub_targets import hub_text
 from ..hidden.pooled import pooled_reason
 from ..hidden.report_table import pooled_text
@@ -87,8 +88,8 @@ def _say_readings(h: dict) -> None:
     if act and act.get("flagged"):
         say(
             f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "
-            f"parent with coefficients in proportion to {name}'s (cosine {act['cosine']:+.2f}): read {name} as "
-            f"{act['regulator']}'s activity beyond its measured level"
+            f"parent with coefficients in proportion to {name}'s (cosine {act['cosine']:+.2f}): "
+            + activity_readings(name, act["regulator"])
         )
 
 

@@ -21,9 +21,10 @@ A hidden variable is reported as **X's activity** (:data:`MIN_SHARE`, :data:`MIN
 is a parent of at least half of its children (and at least :data:`MIN_SHARED` of them) and
 ``|cosine| >= 0.8`` (X's pattern carries at least 64 % of the squared length of H's over those
 children). The thresholds follow from the meaning (most of H's children, most of its pattern), not
-from a fit to a benchmark. It is a flag for a person to read ("H tracks fnrA's activity beyond its
-measured level"), not a keep rule: the score's gain is real. Measured on the genome generators in
-docs/decisions/genome-null-what-false-hs-track.md.
+from a fit to a benchmark. It is a flag for a person to read, not a keep rule (the score's gain is
+real), and not a verdict: a separate regulator whose activity moves with X's level gives the same
+coefficients, so :func:`activity_readings` names both readings (docs/decisions/activity-flag-two-readings.md).
+Measured on the genome generators in docs/decisions/genome-null-what-false-hs-track.md.
 
 A second reading, :func:`nonlinear_match`: **H is a non-linear function of X**. When X's targets
 respond to it through a threshold or a saturating curve, the linear families ``T_i <- X`` leave
@@ -71,6 +72,7 @@ __all__ = [
     "ActivityMatch",
     "NonlinearMatch",
     "activity_match",
+    "activity_readings",
     "nonlinear_match",
 ]
 
@@ -145,6 +147,23 @@ def activity_match(
     n_shared, share, cos = int(shared[j]), float(shared[j] / kids.size), float(cosine[j])
     flagged = n_shared >= MIN_SHARED and share >= MIN_SHARE and abs(cos) >= MIN_COSINE
     return ActivityMatch(str(names[cand[j]]), n_shared, share, cos if math.isfinite(cos) else 0.0, flagged)
+
+
+def activity_readings(hidden: str, regulator: str) -> str:
+    """The two readings of a flagged H, one sentence for the command line and the explorer alike.
+
+    Not a verdict (docs/decisions/activity-flag-two-readings.md): a separate regulator R whose
+    activity moves with X's level across the conditions gives each target ``coef(X -> T_i) = w_i b``
+    (b the regression of R on X) and leaves ``w_i (R - b X)`` to H, the module docstring's pattern
+    for X's own activity; only prior knowledge of X's targets tells them apart.
+    """
+    return (
+        f"{hidden} may be the part of {regulator}'s activity its measured level misses (a regulator held "
+        f"post-transcriptionally, or measured with noise), or a separate regulator of these genes whose "
+        f"activity moves with {regulator}'s level in these conditions (the search then gave them {regulator} "
+        f"as a stand-in parent). The coefficients look the same both ways: whether these genes are known "
+        f"{regulator} targets tells them apart."
+    )
 
 
 @dataclass(frozen=True)

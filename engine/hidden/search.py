@@ -31,6 +31,7 @@ from ..exceptions import ParameterError
 from ..parent_only import child_candidates
 from ..search import SearchSettings, Stepper
 from .candidates import propose_from_search
+from .common_start import start_of
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
 from .leverage import profile_leverage
@@ -195,14 +196,10 @@ class HiddenSearch:
         self._check_current(proposal)
         if baseline is None:
             baseline = self.baseline_score()
+        profile, gone = start_of(self, proposal)  # z*, or the members' common profile (.common_start)
+        kids, cut = children or proposal.names, float(baseline) if screen else None
         hv = self._add_hidden(
-            proposal.profile,
-            children or proposal.names,
-            proposal.estimated_gain,
-            proposal.names,
-            callback,
-            removed=proposal.removed_edges,
-            screen=float(baseline) if screen else None,
+            profile, kids, proposal.estimated_gain, proposal.names, callback, removed=gone, screen=cut
         )
         hv.source = proposal.source
         hv.removed_edges = list(proposal.removed_edges)

@@ -66,6 +66,7 @@ import numpy as np
 from ..exceptions import ConvergenceWarning, ParameterError
 from .climb import climb, climb_taken_over
 from .climb import copy_model as _copy
+from .common_start import start_of
 from .completed import completed_start
 from .em import StructuralEM
 from .marginal import markov_blanket
@@ -253,12 +254,12 @@ def _try(search, proposal, best: float, callback) -> Trial:
     members = list(proposal.names)
     small = is_small(search)
     earlier = {h.name for h in search.hidden}
-    gone = {tuple(e) for e in proposal.removed_edges}
+    profile, gone = start_of(search, proposal)  # z*, or the members' common profile (.common_start)
     starts = {"learned": [e for e in search.edges() if e not in gone]}
     if small:
         starts["relearned"] = [e for e in search.edges() if e[0] in earlier]
     tried: list[tuple[float, str, StructuralEM, list[int]]] = []
-    plan = [(label, edges, proposal.profile, members) for label, edges in starts.items()]
+    plan = [(label, edges, profile, members) for label, edges in starts.items()]
     _run_starts(search, name, plan, tried, best, small, callback)
     top_score, _, top, _ = max(tried, key=lambda t: t[0])
     if small and COMPLETE and top_score > best - COMPLETE_REACH * math.log(search.em.n_samples) / 2:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from engine.hidden.activity import activity_readings
 from engine.hidden.report import ChildLoading, RegulatorReport
 from explorer.report_lines import STAND_IN_CORR, profile_flags, report_line
 
@@ -85,6 +86,7 @@ def test_a_regulators_activity_beyond_its_measured_level_is_said():
     assert "not a new regulator" not in line
     assert "or a separate regulator of these genes whose activity moves with fnr's level" in line
     assert "whether these genes are known fnr targets tells them apart" in line
+    assert activity_readings("H1", "fnr") in line  # the command line's words (engine/cli/reports.py)
     report.extra["activity"] = {"regulator": "fnr", "shared": 1, "share": 0.33, "cosine": 0.99, "flagged": False}
     assert "activity?" not in report_line(report, ["fnr"])
     report.extra["activity"] = None  # H without children

@@ -47,5 +47,11 @@ def test_a_kept_h_read_as_activity_or_curve_is_said(capsys):
     net = SimpleNamespace(hidden=[h, quiet], flagged_proposals=[], score_info={})
     report_hidden(SimpleNamespace(max_hidden=3, hidden_log_=[]), net)
     err = capsys.readouterr().err
-    assert "H1: 54 of its 59 children have asoL as a parent" in err and "read H1 as asoL's activity" in err
+    assert "H1: 54 of its 59 children have asoL as a parent" in err
+    # both readings, in the explorer's words (docs/decisions/activity-flag-two-readings.md): a separate
+    # regulator moving with asoL's level gives the same proportional coefficients
+    assert "H1 may be the part of asoL's activity its measured level misses" in err
+    assert "or a separate regulator of these genes whose activity moves with asoL's level" in err
+    assert "whether these genes are known asoL targets tells them apart" in err
+    assert "read H1 as asoL's activity" not in err and "not a new regulator" not in err
     assert "H2:" not in err
