@@ -115,9 +115,24 @@ def trace(g: dict, seed: int, force: bool = False, gen: str = "module", dump: st
     cand_names: list = []
     onoff_candidates = onoff.onoff_candidates
 
-    def candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets=onoff.ONOFF_TRIED):
+    def candidates(
+        score, model, parents, scorer, xc, coef, cand, others, tried=(), labels=None, n_sets=onoff.ONOFF_TRIED
+    ):
         cand_names[:] = [[g["names"][i] for i in cand], [[g["names"][i] for i in o] for o in others]]
-        out = onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets)
+        out = onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, tried, labels, n_sets)
+        if tried and onoff.REMEMBER_TRIED:  # onoff.repeats: would the step handed on differ without the memory?
+            z, cost = (
+                onoff.standardized_profiles(xc, coef, cand),
+                onoff.edge_costs(scorer, [len(parents[i]) for i in cand]),
+            )
+            label, held = onoff.instance_names(labels, xc.shape[0]), [np.asarray(list(o)) for o in others]
+            was = [s.conditions for s in onoff.handed_on(z, cost, cand, held, n_sets, label=label)]
+            now = [s.conditions for s in onoff.handed_on(z, cost, cand, held, n_sets, tried=tried, label=label)]
+            print(
+                f"    remembered {len(tried)} tried step(s); handed on {now}"
+                + (f", not {was}" if was != now else " (same without)"),
+                flush=True,
+            )
         for cs in out:
             kids = {g["names"][i] for i in cs.members}
             print(f"    handed on: step {list(cs.step)}, {len(kids)} genes ({len(kids & driven)} driven)", flush=True)
@@ -168,8 +183,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", default="0,5,6,8,9")
     ap.add_argument("--driver", type=int, default=1, help="pulse: which driver (1, 2)")
     ap.add_argument("--force", action="store_true", help="hand D's step on first in every round")
+    ap.add_argument("--forget", action="store_true", help="onoff.REMEMBER_TRIED off (tried steps handed on again)")
     ap.add_argument("--dump", default="", help="a folder: each round's ideal profiles saved as <gen>_<seed>.pkl")
     args = ap.parse_args(argv)
+    onoff.REMEMBER_TRIED = not args.forget
     for seed in bench._seeds(args.seeds):
         trace(generated(args.gen, seed, args.driver - 1), seed, args.force, args.gen, args.dump)
 

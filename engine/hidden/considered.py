@@ -11,11 +11,18 @@ proposal was made (``ClusterProposal.leverage`` and ``high_leverage``), not here
 
 Progress: structural EM on one proposal can take minutes on thousands of genes, so the search
 says which proposal it starts on before it runs (``trying proposal 2: 44 variables ...``).
+
+On/off steps tried: the step source (:mod:`.onoff`) hands on one step a round, found afresh on each
+round's network, so a step that did not pay would come back (the same conditions, mostly the same
+genes) and no other step would be tried. Each step announced is remembered (:meth:`tried_steps`)
+and the source hands on the next-best instead (:func:`~.onoff.repeats`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+import numpy as np
 
 from ..listing import first_few
 from .proposals import ClusterProposal
@@ -37,12 +44,16 @@ class Considered:
         Proposals announced as tried (one per :meth:`announce` with a non-empty list).
     say : callable or None
         Where the progress line goes (the search's ``progress``; None: nowhere).
+    steps : dict of frozenset -> (frozenset of str, ndarray)
+        Every on/off step announced (by its member set): its conditions' names and its members
+        (variable indices), for :meth:`tried_steps`.
     """
 
     def __init__(self) -> None:
         self.flagged: dict[frozenset, ClusterProposal] = {}
         self.n_tried = 0
         self.say: Callable[[str], None] | None = None
+        self.steps: dict[frozenset, tuple[frozenset, np.ndarray]] = {}
 
     def set_aside(self, proposals: list[ClusterProposal]) -> list[ClusterProposal]:
         """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`,
@@ -69,6 +80,8 @@ class Considered:
         if candidates:
             self.n_tried += 1
             p = candidates[0]
+            if p.step_conditions:  # an on/off step (:mod:`.onoff`): remembered for tried_steps
+                self.steps[p.key] = (frozenset(p.step_conditions), np.asarray(p.members, dtype=np.intp))
             if self.say is not None:
                 self.say(
                     f"trying proposal {self.n_tried}: {_members(p)}, "
@@ -76,6 +89,11 @@ class Considered:
                     f"estimated gain {p.estimated_gain:+.2f}; {len(candidates) - 1} more in line"
                 )
         return candidates
+
+    def tried_steps(self, tried: set[frozenset]) -> list[tuple[frozenset, np.ndarray]]:
+        """The on/off steps announced whose member set is in ``tried`` (the keys ``auto`` tried:
+        kept or set aside), as :func:`~.onoff.handed_on` reads them (condition names, members)."""
+        return [s for key, s in self.steps.items() if key in tried]
 
     def to_list(self) -> list[dict]:
         """The set-aside proposals for the JSON: members, their number, source, estimated gain,
