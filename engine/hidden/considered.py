@@ -14,8 +14,9 @@ says which proposal it starts on before it runs (``trying proposal 2: 44 variabl
 
 On/off steps tried: the step source (:mod:`.onoff`) hands on one step a round, found afresh on each
 round's network, so a step that did not pay would come back (the same conditions, mostly the same
-genes) and no other step would be tried. Each step announced is remembered (:meth:`tried_steps`)
-and the source hands on the next-best instead (:func:`~.onoff.repeats`).
+genes) and no other step would be tried. Each step announced is remembered (:meth:`tried_steps`);
+with :data:`~.onoff.REMEMBER_TRIED` (measured, off) the source hands on the next-best instead
+(:func:`~.onoff.repeats`).
 """
 
 from __future__ import annotations

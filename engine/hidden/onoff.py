@@ -42,10 +42,10 @@ holds, are made among all the grown steps before the best are handed on (:data:`
 conditions shifting the same hundred genes (`h17m`), or a regulator's strains, make a pair whose
 triples with any third condition fill the best :data:`ONOFF_SETS` steps, and a cut before the
 drops left no step to hand on (docs/decisions/genome-on-off-driver.md, sixth round). Steps in
-one condition are not scanned (the leverage rule names them). A step ``auto`` has tried (its
-conditions, and mostly its genes: :func:`covers`) is not handed on again in a later round; the
-next-best step takes its place (:data:`REMEMBER_TRIED`; the tried steps are kept by
-:class:`~.considered.Considered`).
+one condition are not scanned (the leverage rule names them). With :data:`REMEMBER_TRIED` (measured,
+off) a step ``auto`` has tried (its conditions, mostly its genes) is not handed on again and the
+next-best step takes its slot: it cost `module` 5 its second H (R*'s) to a chance step's failed
+trial and gave back no driver (docs/decisions/onoff-tried-steps.md).
 
 A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
 its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
@@ -150,8 +150,8 @@ ONOFF_SETS, GROWN_TRIPLES = 8, 40
 #: all the scan's grown steps, not only among its best ONOFF_SETS (module docstring)
 WIDE = True
 
-#: :func:`handed_on` drops the steps ``auto`` has tried (:func:`repeats`): the next-best step is handed on
-REMEMBER_TRIED = True
+#: :func:`handed_on` drops the steps ``auto`` has tried (:func:`repeats`), the next-best handed on (measured, off)
+REMEMBER_TRIED = False
 
 #: memory bound of one block of subsets (cells of the block x N tables)
 BLOCK_CELLS = 1 << 21

@@ -1,5 +1,6 @@
 """A step auto tried is not handed on again (#22, item 2): the next-best step takes its slot
-(:func:`engine.hidden.onoff.repeats`, :data:`~engine.hidden.onoff.REMEMBER_TRIED`)."""
+(:func:`engine.hidden.onoff.repeats`, :data:`~engine.hidden.onoff.REMEMBER_TRIED`: measured and off,
+docs/decisions/onoff-tried-steps.md; switched on here)."""
 
 from __future__ import annotations
 
@@ -23,7 +24,16 @@ def named(step) -> frozenset:
     return frozenset(str(c + 1) for c in step.conditions)
 
 
+def test_off_by_default():
+    """Measured and not adopted: `module` 5 lost R*'s H to a chance step tried in its place."""
+    assert onoff.REMEMBER_TRIED is False
+
+
 class TestHandedOn:
+    @pytest.fixture(autouse=True)
+    def remember(self, monkeypatch):
+        monkeypatch.setattr(onoff, "REMEMBER_TRIED", True)
+
     def test_a_tried_step_gives_its_slot_to_the_next(self):
         """The driver's step tried (its conditions, its genes): the scan's next step is handed on;
         the same conditions with other genes, or other conditions with its genes, are new."""
