@@ -17,8 +17,10 @@ oracle (H started at D's true profile, parent of the 40 driven genes) is
 ``bench_regulators_genome_why.py --study driver``. ``--gen h17m`` traces the seen hold-out's on/off
 program and prints the benchmark's own line (``bench_regulators_genome_h17.run_seed``); ``--gen null``
 and ``--gen h17m-null`` trace the steps and trials with nothing planted; ``--dump DIR`` saves each
-round's ideal profiles for ``bench_onoff_scan.py``. Findings: docs/decisions/genome-on-off-driver.md
-(fifth and sixth rounds).
+round's ideal profiles for ``bench_onoff_scan.py``. Where ``auto`` remembers tried steps
+(``onoff.REMEMBER_TRIED``, switched on here; ``--forget`` runs the default, off) each round says
+whether the memory changed the step handed on (docs/decisions/onoff-tried-steps.md). Findings:
+docs/decisions/genome-on-off-driver.md (fifth and sixth rounds).
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_driver_trace.py \
           --seeds 0,5,6,8,9 [--force]
