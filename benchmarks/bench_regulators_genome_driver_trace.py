@@ -17,8 +17,10 @@ oracle (H started at D's true profile, parent of the 40 driven genes) is
 ``bench_regulators_genome_why.py --study driver``. ``--gen h17m`` traces the seen hold-out's on/off
 program and prints the benchmark's own line (``bench_regulators_genome_h17.run_seed``); ``--gen null``
 and ``--gen h17m-null`` trace the steps and trials with nothing planted; ``--dump DIR`` saves each
-round's ideal profiles for ``bench_onoff_scan.py``. Findings: docs/decisions/genome-on-off-driver.md
-(fifth and sixth rounds).
+round's ideal profiles for ``bench_onoff_scan.py``. Where ``auto`` remembers tried steps
+(``onoff.REMEMBER_TRIED``, switched on here; ``--forget`` runs the default, off) each round says
+whether the memory changed the step handed on (docs/decisions/onoff-tried-steps.md). Findings:
+docs/decisions/genome-on-off-driver.md (fifth and sixth rounds).
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_regulators_genome_driver_trace.py \
           --seeds 0,5,6,8,9 [--force]
@@ -115,9 +117,24 @@ def trace(g: dict, seed: int, force: bool = False, gen: str = "module", dump: st
     cand_names: list = []
     onoff_candidates = onoff.onoff_candidates
 
-    def candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets=onoff.ONOFF_TRIED):
+    def candidates(
+        score, model, parents, scorer, xc, coef, cand, others, tried=(), labels=None, n_sets=onoff.ONOFF_TRIED
+    ):
         cand_names[:] = [[g["names"][i] for i in cand], [[g["names"][i] for i in o] for o in others]]
-        out = onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets)
+        out = onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, tried, labels, n_sets)
+        if tried and onoff.REMEMBER_TRIED:  # onoff.repeats: would the step handed on differ without the memory?
+            z, cost = (
+                onoff.standardized_profiles(xc, coef, cand),
+                onoff.edge_costs(scorer, [len(parents[i]) for i in cand]),
+            )
+            label, held = onoff.instance_names(labels, xc.shape[0]), [np.asarray(list(o)) for o in others]
+            was = [s.conditions for s in onoff.handed_on(z, cost, cand, held, n_sets, label=label)]
+            now = [s.conditions for s in onoff.handed_on(z, cost, cand, held, n_sets, tried=tried, label=label)]
+            print(
+                f"    remembered {len(tried)} tried step(s); handed on {now}"
+                + (f", not {was}" if was != now else " (same without)"),
+                flush=True,
+            )
         for cs in out:
             kids = {g["names"][i] for i in cs.members}
             print(f"    handed on: step {list(cs.step)}, {len(kids)} genes ({len(kids & driven)} driven)", flush=True)
@@ -168,8 +185,10 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", default="0,5,6,8,9")
     ap.add_argument("--driver", type=int, default=1, help="pulse: which driver (1, 2)")
     ap.add_argument("--force", action="store_true", help="hand D's step on first in every round")
+    ap.add_argument("--forget", action="store_true", help="onoff.REMEMBER_TRIED off (tried steps handed on again)")
     ap.add_argument("--dump", default="", help="a folder: each round's ideal profiles saved as <gen>_<seed>.pkl")
     args = ap.parse_args(argv)
+    onoff.REMEMBER_TRIED = not args.forget
     for seed in bench._seeds(args.seeds):
         trace(generated(args.gen, seed, args.driver - 1), seed, args.force, args.gen, args.dump)
 

@@ -269,19 +269,19 @@ def propose_from_search(
     semicliques: bool = True,
     labels=None,
     explainers: np.ndarray | None = None,
+    tried_steps=(),
 ) -> list[ClusterProposal]:
     """Ranked hidden-variable proposals for the current state of a :class:`~engine.search.Stepper`.
 
-    Both sources (ideal-profile clusters and, with ``semicliques``, semi-cliques of the current
-    skeleton) are re-scored by :func:`score_candidate` in ``stepper.scorer``; the best sets,
-    non-overlapping within each source, are returned, best estimate first. On a network with
-    edges between the candidates, use ``min_size=3``: a hidden parent of two variables gives them
-    the same joint distribution as an edge between them, at two more parameters. Other parameters as in
-    :func:`~.proposals.propose_clusters`. On a network without edges nothing is removed, and
-    ``complete_gain`` is the paper's estimate by which :func:`~.proposals.propose_clusters` ranks.
-    ``labels`` name the instances of a flagged proposal (one or two instances hold most of z*'s
-    energy, :mod:`.leverage`), which is ranked after every unflagged one; ``explainers`` are the
-    variables that may be parents (a regulator list), the only ones that can be ``explained_by``.
+    Both sources (ideal-profile clusters and, with ``semicliques``, semi-cliques of the current skeleton) are
+    re-scored by :func:`score_candidate` in ``stepper.scorer``; the best sets, non-overlapping within each source,
+    are returned, best estimate first. On a network with edges between the candidates, use ``min_size=3``: a hidden
+    parent of two variables gives them the same joint distribution as an edge between them, at two more parameters.
+    Other parameters as in :func:`~.proposals.propose_clusters`. On a network without edges nothing is removed, and
+    ``complete_gain`` is the paper's estimate by which :func:`~.proposals.propose_clusters` ranks. ``labels`` name
+    the instances of a flagged proposal (one or two instances hold most of z*'s energy, :mod:`.leverage`), which is
+    ranked after every unflagged one; ``explainers`` are the variables that may be parents (a regulator list), the
+    only ones that can be ``explained_by``; ``tried_steps``: on/off steps auto tried (:mod:`.onoff`).
     """
     values = np.asarray(values, dtype=float)
     model = stepper.model
@@ -329,7 +329,7 @@ def propose_from_search(
         for cs, source in [seed] + ([(grown[k], GROWN)] if k in grown else []):
             if frozenset(str(names[i]) for i in cs.members) not in exclude:
                 scored.append((cs, source))
-    for cs in onoff_candidates(score_candidate, model, parents, scorer, xc, coef, cand, sets):
+    for cs in onoff_candidates(score_candidate, model, parents, scorer, xc, coef, cand, sets, tried_steps, labels):
         if frozenset(str(names[i]) for i in cs.members) not in exclude:
             scored.append((cs, ONOFF))
     # Non-overlapping within each pool: profile clusters, semi-cliques, grown semi-cliques (a grown

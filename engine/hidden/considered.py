@@ -14,11 +14,19 @@ says which proposal it starts on before it runs (``trying proposal 2: 44 variabl
 
 The last round's trying order is kept (``order``), so that when the search stops it can say why and,
 at ``max_hidden``, which proposals of that order it left untried (:mod:`.untried`, ``stop``).
+
+On/off steps tried: the step source (:mod:`.onoff`) hands on one step a round, found afresh on each
+round's network, so a step that did not pay would come back (the same conditions, mostly the same
+genes) and no other step would be tried. Each step announced is remembered (:meth:`tried_steps`);
+with :data:`~.onoff.REMEMBER_TRIED` (measured, off) the source hands on the next-best instead
+(:func:`~.onoff.repeats`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+import numpy as np
 
 from ..listing import first_few
 from .proposals import ClusterProposal
@@ -45,6 +53,9 @@ class Considered:
         The last round's trying order (None: no round yet).
     stop : AutoStop or None
         Why the search stopped, and what it left untried at ``max_hidden`` (:meth:`stopped`; None: not yet).
+    steps : dict of frozenset -> (frozenset of str, ndarray)
+        Every on/off step announced (by its member set): its conditions' names and its members
+        (variable indices), for :meth:`tried_steps`.
     """
 
     def __init__(self) -> None:
@@ -53,6 +64,7 @@ class Considered:
         self.say: Callable[[str], None] | None = None
         self.order: list[ClusterProposal] | None = None
         self.stop: AutoStop | None = None
+        self.steps: dict[frozenset, tuple[frozenset, np.ndarray]] = {}
 
     def set_aside(self, proposals: list[ClusterProposal]) -> list[ClusterProposal]:
         """The unflagged ``proposals`` (in order); the flagged ones are recorded in :attr:`flagged`,
@@ -81,6 +93,8 @@ class Considered:
         if candidates:
             self.n_tried += 1
             p = candidates[0]
+            if p.step_conditions:  # an on/off step (:mod:`.onoff`): remembered for tried_steps
+                self.steps[p.key] = (frozenset(p.step_conditions), np.asarray(p.members, dtype=np.intp))
             if self.say is not None:
                 self.say(
                     f"trying proposal {self.n_tried}: {_members(p)}, "
@@ -100,6 +114,11 @@ class Considered:
         ``untried_proposals`` (:meth:`.untried.AutoStop.to_dict`)."""
         at_limit = self.stop is not None and self.stop.at_limit
         return {"flagged_proposals": self.to_list(), **({"untried_proposals": self.stop.to_dict()} if at_limit else {})}
+
+    def tried_steps(self, tried: set[frozenset]) -> list[tuple[frozenset, np.ndarray]]:
+        """The on/off steps announced whose member set is in ``tried`` (the keys ``auto`` tried:
+        kept or set aside), as :func:`~.onoff.handed_on` reads them (condition names, members)."""
+        return [s for key, s in self.steps.items() if key in tried]
 
     def to_list(self) -> list[dict]:
         """The set-aside proposals for the JSON: members, their number, source, estimated gain,

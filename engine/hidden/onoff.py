@@ -42,7 +42,10 @@ holds, are made among all the grown steps before the best are handed on (:data:`
 conditions shifting the same hundred genes (`h17m`), or a regulator's strains, make a pair whose
 triples with any third condition fill the best :data:`ONOFF_SETS` steps, and a cut before the
 drops left no step to hand on (docs/decisions/genome-on-off-driver.md, sixth round). Steps in
-one condition are not scanned (the leverage rule names them).
+one condition are not scanned (the leverage rule names them). With :data:`REMEMBER_TRIED` (measured,
+off) a step ``auto`` has tried (its conditions, mostly its genes) is not handed on again and the
+next-best step takes its slot: it cost `module` 5 its second H (R*'s) to a chance step's failed
+trial and gave back no driver (docs/decisions/onoff-tried-steps.md).
 
 A step's set is every gene shifted at S whose gain from the step reaches :data:`MEMBER_SHARE` of
 its edge cost: a broad set (about 50 genes for a 40-gene driver at M = 27, half of them driven),
@@ -89,6 +92,7 @@ __all__ = [
     "ONOFF_MIN_VARS",
     "ONOFF_TRIED",
     "PAIR_NULL_DRAWS",
+    "REMEMBER_TRIED",
     "SHIFT_MIN",
     "STEP_MAX",
     "STEP_MIN",
@@ -99,6 +103,7 @@ __all__ = [
     "handed_on",
     "name_step",
     "onoff_candidates",
+    "repeats",
     "same_program",
     "scan_pairs",
     "scan_steps",
@@ -144,6 +149,9 @@ ONOFF_SETS, GROWN_TRIPLES = 8, 40
 #: :func:`handed_on` drops the steps a pair outscores and those another source's set holds among
 #: all the scan's grown steps, not only among its best ONOFF_SETS (module docstring)
 WIDE = True
+
+#: :func:`handed_on` drops the steps ``auto`` has tried (:func:`repeats`), the next-best handed on (measured, off)
+REMEMBER_TRIED = False
 
 #: memory bound of one block of subsets (cells of the block x N tables)
 BLOCK_CELLS = 1 << 21
@@ -314,35 +322,55 @@ def _distinct(z: np.ndarray, ranked, cost: np.ndarray, n_sets: int) -> list[Step
     return out
 
 
-def onoff_candidates(score, model, parents, scorer, xc, coef, cand, others, n_sets: int = ONOFF_TRIED) -> list:
+def onoff_candidates(
+    score, model, parents, scorer, xc, coef, cand, others, tried=(), labels=None, n_sets: int = ONOFF_TRIED
+) -> list:
     """The scored sets of this source for :func:`~.candidates.propose_from_search` (``score`` is
     its :func:`~.candidates.score_candidate`; ``model``, ``parents``, ``scorer``, ``xc`` its
     arguments, ``coef`` the current families' coefficients, ``cand`` the candidate columns): the
     sets of the best steps of the candidates' ideal profiles (:func:`scan_steps`) that no set of
-    ``others`` (the other sources' sets, of variable indices) already holds (:func:`covers`), at
-    most ``n_sets`` of 3-5 conditions and the best pair's (:func:`scan_pairs`), each with its
-    ``step`` (condition indices). Empty outside the shapes the module docstring names."""
+    ``others`` (the other sources' sets, of variable indices) already holds (:func:`covers`) and
+    that are not in ``tried`` (steps ``auto`` tried: condition names as ``labels`` gives them,
+    member variable indices), at most ``n_sets`` of 3-5 conditions and the best pair's
+    (:func:`scan_pairs`), each with its ``step`` (condition indices). Empty outside the shapes the
+    module docstring names."""
     m = xc.shape[0]
     if cand.size < ONOFF_MIN_VARS or not ONOFF_MIN_INSTANCES <= m <= ONOFF_MAX_INSTANCES:
         return []
     cost = edge_costs(scorer, np.array([len(parents[i]) for i in cand]))
     others = [np.asarray(list(o), dtype=np.intp) for o in others]
     out = []
-    for step in handed_on(standardized_profiles(xc, coef, cand), cost, cand, others, n_sets):
+    z, label = standardized_profiles(xc, coef, cand), instance_names(labels, m)
+    for step in handed_on(z, cost, cand, others, n_sets, tried=tried, label=label):
         out.append(dataclasses.replace(score(model, parents, cand[step.members], scorer, xc), step=step.conditions))
     return out
 
 
-def handed_on(z: np.ndarray, cost: np.ndarray, cand: np.ndarray, others: list, n_sets: int = ONOFF_TRIED) -> list[Step]:
+def handed_on(
+    z: np.ndarray, cost: np.ndarray, cand: np.ndarray, others: list, n_sets: int = ONOFF_TRIED, tried=(), label=None
+) -> list[Step]:
     """The steps :func:`onoff_candidates` scores (members as columns of ``z``, ``cand`` their
     variables): at most ``n_sets`` of 3-5 conditions whose sets no set of ``others`` (variable
-    indices) holds (:func:`covers`), and the best pair where it outscores every step it is part of
-    (a step it is part of and outscores is dropped)."""
+    indices) holds (:func:`covers`) and that repeat no step of ``tried`` (:func:`repeats`;
+    ``label`` names z's rows, default ``1..M``), and the best pair where it outscores every step it
+    is part of (a step it is part of and outscores is dropped)."""
     steps, pairs = scan_steps(z, cost, GROWN_TRIPLES if WIDE else ONOFF_SETS), scan_pairs(z, cost, n_sets=4)
     pairs = [p for p in pairs if not any(_part(p, s) and s.score > p.score for s in steps)][:1]
     steps = [s for s in steps if not any(_part(p, s) and p.score >= s.score for p in pairs)]
-    steps = [s for s in steps if not any(covers(cand[s.members], o) for o in others)][:n_sets]
-    return steps + pairs  # a pair is listed even where another source's set holds it (same_program)
+    label = instance_names(label, z.shape[0])
+    steps = [
+        s for s in steps if not any(covers(cand[s.members], o) for o in others) and not repeats(s, cand, tried, label)
+    ]
+    return steps[:n_sets] + pairs  # a pair is listed even where another source's set holds it (same_program)
+
+
+def repeats(step: Step, cand: np.ndarray, tried, label: list[str]) -> bool:
+    """Whether ``step`` is one ``auto`` has tried (with :data:`REMEMBER_TRIED`): an entry of
+    ``tried`` (condition names, member variable indices) with the same conditions (named by
+    ``label``) whose set is mostly the same genes (:func:`covers`; a round later the network, and
+    so the set, may have moved a little). A step on the same conditions with other genes is new."""
+    names = frozenset(label[c] for c in step.conditions)
+    return REMEMBER_TRIED and any(names == frozenset(c) and covers(cand[step.members], m) for c, m in tried)
 
 
 def same_program(proposals: list, labels=None) -> list:

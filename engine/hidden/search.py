@@ -377,7 +377,7 @@ class HiddenSearch:
         proposal (one or two instances hold most of z*'s energy, #22) is never tried, nor, above 150
         variables, one a listed regulator explains, unless that is a member whose children cover few of
         the others (:mod:`.member_cover`)."""
-        props = self.propose(n_proposals=10 + len(skipped))
+        props = self.propose(n_proposals=10 + len(skipped), tried_steps=self.considered.tried_steps(skipped))
         props = [p for p in self.considered.set_aside(props) if p.key not in skipped]
         kept, free = [h.source or "" for h in self.hidden], uncovered_keys(props, self.em.edges, self.names)
         order = trying_order(props, two_layer=self.two_layer, small=is_small(self), kept_sources=kept, turns=self.turns,
