@@ -25,7 +25,9 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Group the tests for pytest-xdist's two workers (``--dist loadgroup`` in pyproject.toml).
+    """Group the tests for pytest-xdist's workers (``python -m pytest -n 2 --dist loadgroup``; optional:
+    the README's command and CI run the suite in one process, because in a clean-clone run under load
+    both workers were seen driving a browser at once and the suite did not get faster).
 
     Every browser test in one group: a browser test drives a Streamlit server and a Chromium (about a
     core between them), so two at once on a 2-core machine starve each other's timeouts; one worker
