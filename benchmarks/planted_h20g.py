@@ -22,13 +22,14 @@ What it plants:
 
 * **h** at 15-40 % of a random order; on half the seeds h has one observed parent u before it
   (``h = a z(x_u) + sqrt(1 - a^2) e_h`` before the feedback, |a| ~ U(0.4, 0.7)), else a root.
-* **4-20 children** after h; each gets a share U(0.25, 0.6) of its variance from h (load c with c^2
-  = s / (1 - s), random sign, scaled up together until sum c^2 >= 4.5, as the other generators):
-  the DAG part of the network is built in these units by ancestral population variances, so each
-  load is ``c_v sd(d_v + e_v)`` on the standardized h, as in ``h19g``.
-* **The feedback.** 1 child (2 on half the seeds with at least 8 children) acts back on h with a
-  standardized coefficient ``-sign(c_f) U(0.4, 0.8)``: a negative loop of gain |c_f beta| / sqrt(1 +
-  c_f^2)-ish, damping h. The feedback children stay h's children in the truth.
+* **4-20 children** after h (at most as many as follow it); each gets a share U(0.25, 0.6) of its
+  variance from h (load c with c^2 = s / (1 - s), random sign, scaled up together until sum c^2 >=
+  4.5, as the other generators); the DAG part is built in these units from its population
+  variances along the order, so each load is ``c_v sd(d_v + e_v)`` on the standardized h, as in
+  ``h19g``.
+* **The feedback.** 1 child f (2 on half the seeds with at least 8 children) acts back on h with
+  the standardized coefficient ``-sign(c_f) U(0.4, 0.8)`` (on the DAG part's variances): a negative
+  loop that damps h. The feedback children stay h's children in the truth.
 * **Observed loops.** 1-3 back edges among the observed variables: an edge a -> b of the DAG (or a
   path a -> b -> c) is closed by b -> a (c -> a) at a standardized U(0.3, 0.7), its sign making the
   loop negative on 70 % and positive on 30 %. Back edges touching h's children are allowed (h's
@@ -136,7 +137,7 @@ def network(seed: int) -> Network:
     n = n_vars(seed)
     rng = np.random.default_rng([SEED0 + seed, 2])
     order, w, sd_obs, place, parent, a = _dag_part(n, rng)
-    n_kids = int(rng.integers(KIDS[0], KIDS[1] + 1))
+    n_kids = min(int(rng.integers(KIDS[0], KIDS[1] + 1)), n - place)  # 18 follow h at the least
     kids = np.sort(rng.choice(order[place:], size=n_kids, replace=False))
     s = rng.uniform(*H_SHARE, size=n_kids)
     load = np.sqrt(s / (1.0 - s))
