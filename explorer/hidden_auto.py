@@ -15,6 +15,7 @@ from __future__ import annotations
 import streamlit as st
 
 from engine.hidden import HiddenSearch
+from engine.hidden.considered import last_outcome
 from engine.hidden.untried import AutoStop
 from engine.listing import first_few
 from explorer import actions
@@ -76,8 +77,7 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
 
     hs.auto(max_hidden, progress=told)
     if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
-        said = [x for x in lines[1:] if x != "stopped" and not x.startswith(("trying ", "set aside "))]
-        return f"Auto kept no hidden variable: {said[-1] if said else 'nothing was proposed'}."
+        return f"Auto kept no hidden variable: {last_outcome(lines) or 'nothing was proposed'}."
     previous = (session.main, session.hidden)
     session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
     session.push(actions.AcceptHidden(*previous, name=", ".join(h.name for h in hs.hidden)))
