@@ -12,6 +12,8 @@ note says that the limit, not the data, ended the run.
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
 from engine.hidden import HiddenSearch
@@ -19,11 +21,13 @@ from engine.hidden.considered import last_outcome
 from engine.hidden.untried import AutoStop
 from engine.listing import first_few
 from explorer import actions
-from explorer.long_action import action_bar, stop_button
+from explorer.long_action import run_stoppable
 from explorer.track import SearchTrack
 
-__all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "auto_section", "run_auto", "stop_note"]
+__all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "NONE_KEPT", "auto_section", "run_auto", "stop_note"]
 
+#: how the message of a run that kept nothing starts (the page shows it as a warning, not a success)
+NONE_KEPT = "Auto kept no hidden variable"
 KEY_AUTO = "ip_hidden_auto"
 KEY_AUTO_MAX = "ip_hidden_auto_max"
 KEY_AUTO_STOP = "ip_hidden_auto_stop"
@@ -77,7 +81,7 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
 
     hs.auto(max_hidden, progress=told)
     if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
-        return f"Auto kept no hidden variable: {last_outcome(lines) or 'nothing was proposed'}."
+        return f"{NONE_KEPT}: {last_outcome(lines) or 'nothing was proposed'}."
     previous = (session.main, session.hidden)
     session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
     session.push(actions.AcceptHidden(*previous, name=", ".join(h.name for h in hs.hidden)))
@@ -101,9 +105,6 @@ def auto_section(session, message_key: str) -> None:
         limit = st.number_input("At most this many hidden variables", 1, 10, 3, key=KEY_AUTO_MAX)
         c1, c2, _ = st.columns([1, 1, 4])
         running = c1.button("Run auto", key=KEY_AUTO)
-        stop_button(c2, KEY_AUTO_STOP, message_key, "Auto", running)
-        if running:
-            with action_bar("Auto", KEY_AUTO_STOP) as stage:
-                st.session_state[message_key] = run_auto(session, int(limit), stage)
+        if run_stoppable(c2, KEY_AUTO_STOP, message_key, "Auto", running, partial(run_auto, session, int(limit))):
             st.session_state[KEY_AUTO_SEARCH] = session.hidden  # its note is shown while it is the session's
             st.rerun()
