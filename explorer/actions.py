@@ -40,6 +40,7 @@ __all__ = [
     "accept_hidden",
     "without_twin",
     "DataState",
+    "searched_data",
     "TransposeData",
     "transpose_data",
 ]
@@ -195,6 +196,29 @@ class DataState:
     regulators: list[str] | None = None
 
 
+def searched_data(
+    session: SearchSession,
+    data: Dataset,
+    regulators: list[str] | None,
+    *,
+    transposed: bool,
+    truth: list[tuple[str, str]] | None = None,
+    progress=None,
+    settled: bool = False,
+) -> DataState:
+    """New data for ``session`` (a data edit: turned round, renamed, or kept as loaded) with a new search
+    on them: ``data`` prepared (:func:`explorer.prepared.prepare`: missing cells completed by structural
+    EM, told ``progress``; ``settled``: the orientation kept as it is) and the same stepper a new session
+    builds (:func:`explorer.session.make_stepper`), with the session's settings and
+    ``regulators``, ranked now so that the first Step is as quick as the others. Raises
+    :class:`~engine.exceptions.IdealParentError` when the engine refuses the data (nothing changes)."""
+    prepared = prepare(data, session.settings, regulators, progress=progress, settled=settled)
+    stepper = IdealParentSearch(**session.settings.to_dict(), regulators=regulators).make_stepper(prepared.searched)
+    stepper.refresh()
+    track = SearchTrack(stepper)
+    return DataState(prepared.searched, truth, None, track, None, frozenset(), transposed, prepared, regulators)
+
+
 @dataclass(frozen=True)
 class TransposeData:
     """The data turned round (a data edit); keeps the data and search from before."""
@@ -219,17 +243,12 @@ def transpose_data(session: SearchSession, progress=None, regulators: list[str] 
     covariates = session.prepared.loaded.covariates
     turned = transpose_dataset(without_covariates(session.prepared.loaded), max_missing=MAX_MISSING)
     regs = resolve_regulators(list(dict.fromkeys(regulators or ())), turned.names)[0] or None  # tf2 = TF2 too
-    prepared = prepare(turned, session.settings, regs, progress=progress)
-    dataset = prepared.searched
-    # the same stepper a new session builds (explorer.session.make_stepper), ranked now so that the
-    # first Step is as quick as the others
-    stepper = IdealParentSearch(**session.settings.to_dict(), regulators=regs).make_stepper(dataset)
-    stepper.refresh()
-    track = SearchTrack(stepper)
     previous = session.data_state()
     # the true network (if any) is over the old variables
-    session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed, prepared, regs))
+    new = searched_data(session, turned, regs, transposed=not session.transposed, progress=progress)
+    session.set_data(new)
     session.push(TransposeData(previous))
+    dataset = new.dataset
     aside = (
         f" The covariates ({', '.join(covariates)}) annotate the old instances, now the variables: set aside."
         if covariates
