@@ -16,13 +16,11 @@ from functools import partial
 
 import streamlit as st
 
-from engine.hidden import HiddenSearch
 from engine.hidden.considered import last_outcome
 from engine.hidden.untried import AutoStop
 from engine.listing import first_few
 from explorer import actions
 from explorer.long_action import run_stoppable
-from explorer.track import SearchTrack
 
 __all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "NONE_KEPT", "auto_section", "run_auto", "stop_note"]
 
@@ -68,11 +66,7 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
     """``auto`` from the session's current network (no hidden variable accepted yet); its result becomes
     the session's search (undoable) when it kept a hidden variable. Returns the message for the page."""
     say = progress or (lambda stage, fraction: None)
-    names = session.variable_names()
-    edges = [(names[p], names[c]) for p, c in session.stepper.edges()]
-    hs = HiddenSearch(
-        session.dataset, session.settings, initial_edges=edges, em_options={"regulators": session.regulators}
-    )
+    hs = actions.hidden_search(session)
     lines: list[str] = []
 
     def told(line: str) -> None:
@@ -82,9 +76,7 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
     hs.auto(max_hidden, progress=told)
     if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
         return f"{NONE_KEPT}: {last_outcome(lines) or 'nothing was proposed'}."
-    previous = (session.main, session.hidden)
-    session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
-    session.push(actions.AcceptHidden(*previous, name=", ".join(h.name for h in hs.hidden)))
+    actions.install_hidden(session, hs, ", ".join(h.name for h in hs.hidden))
     kept = "; ".join(f"{h.name} ({len(h.children)} children, {h.realized_gain:+,.1f})" for h in hs.hidden)
     return f"Auto added {kept}. Undo takes them back."
 
