@@ -364,7 +364,7 @@ def handed_on(
     return steps[:n_sets] + pairs  # a pair is listed even where another source's set holds it (same_program)
 
 
-def repeats(step: Step, cand: np.ndarray, tried, label: list[str]) -> bool:
+def repeats(step: Step, cand: np.ndarray, tried: list[tuple[frozenset, np.ndarray]] | tuple, label: list[str]) -> bool:
     """Whether ``step`` is one ``auto`` has tried (with :data:`REMEMBER_TRIED`): an entry of
     ``tried`` (condition names, member variable indices) with the same conditions (named by
     ``label``) whose set is mostly the same genes (:func:`covers`; a round later the network, and
