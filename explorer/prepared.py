@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.cpd import get_cpd
-from engine.data import Dataset
+from engine.data import Dataset, mean_filled
 from engine.hidden.em_progress import reporting
 from engine.io import filled_cells, missing_summary, orientation_warning
 from engine.learn_em import Completion, complete_missing
@@ -93,9 +93,7 @@ def prepare(
         return PreparedData(dataset, dataset, None, None)
     summary = missing_summary(dataset)
     if not settled and orientation_warning(dataset) is not None:
-        values, seen = np.array(dataset.values, dtype=float), ~np.asarray(dataset.missing)
-        means = np.where(seen, values, 0.0).sum(axis=0) / np.maximum(seen.sum(axis=0), 1)
-        values[~seen] = np.broadcast_to(means, values.shape)[~seen]
+        values = mean_filled(dataset)  # each cell at its variable's mean, as structural EM starts
         held = replace(dataset, values=values, missing=np.zeros(values.shape, dtype=bool))
         return PreparedData(dataset, held, None, summary)  # pending: missing, not completed
 
