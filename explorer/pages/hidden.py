@@ -185,7 +185,7 @@ def render() -> None:
         "estimated to pay first, by the estimate; then by how much of their members' variance one common "
         "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "
         "This is an order to review in, not the order in which the command line's automatic search "
-        "(`learn --hidden auto`; this page only proposes, you accept) tries them: auto tries proposals "
+        '(`learn --hidden auto`, or "Let auto add hidden variables" above) tries them: auto tries proposals '
         "in its own order on its own converged network and keeps one only when its realized observed-data score "
         "change is positive, so what it adds need not be rank 1 here."
         + (
