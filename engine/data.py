@@ -30,7 +30,7 @@ from ._validation import (
 from .exceptions import DataValidationError
 from .listing import first_few
 
-__all__ = ["Dataset", "from_array", "drop_constant_variables"]
+__all__ = ["Dataset", "from_array", "drop_constant_variables", "mean_filled"]
 
 #: tables with more cells than this are standardized column by column, in place
 _LARGE_CELLS = 1 << 22
@@ -245,6 +245,17 @@ def from_array(
         notes=tuple(notes_l),
         generated_names=generated_names,
     )
+
+
+def mean_filled(dataset: Dataset) -> np.ndarray:
+    """``dataset``'s values with each missing cell at its variable's mean over its observed cells:
+    where structural EM starts (JMLR 2007 section 6; :class:`engine.hidden.em.StructuralEM`), and the
+    explorer's cells held until the orientation is settled (``explorer/prepared.py``). A variable with
+    no observed cell gets 0 (the mean of standardized data)."""
+    values = np.asarray(dataset.values, dtype=float)
+    seen = ~np.asarray(dataset.missing, dtype=bool)
+    means = np.where(seen, values, 0.0).sum(axis=0) / np.maximum(seen.sum(axis=0), 1)
+    return np.where(seen, values, means)
 
 
 def drop_constant_variables(

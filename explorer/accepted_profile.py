@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer.hidden_plots import TICKS_ALL_UP_TO, _unique
+from explorer.hidden_plots import instance_axis, unique_labels
 from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
 __all__ = ["inferred_profiles_figure", "show_inferred_profiles"]
@@ -26,8 +26,8 @@ OTHER_COLOURS = ("#e8590c", "#2b8a3e", "#1971c2", "#c2255c")
 def inferred_profiles_figure(profiles: pd.DataFrame, *, named: bool = True) -> go.Figure:
     """One line per hidden variable over the instances in the file's order (``profiles``: the
     ``instance`` column, then one column per H in SDs of H). ``named``: the instances are the file's
-    condition labels, every one written on the axis up to :data:`TICKS_ALL_UP_TO`."""
-    xs = _unique([str(x) for x in profiles["instance"]])
+    condition labels, every one written on the axis up to :data:`explorer.hidden_plots.TICKS_ALL_UP_TO`."""
+    xs = unique_labels([str(x) for x in profiles["instance"]])
     hidden = [c for c in profiles.columns if c != "instance"]
     mode = "markers" if len(xs) > DOTS_ABOVE else "lines+markers"
     fig = go.Figure()
@@ -44,15 +44,7 @@ def inferred_profiles_figure(profiles: pd.DataFrame, *, named: bool = True) -> g
                 hovertemplate=f"{h}<br>%{{x}}: %{{y:.2f}} SD<extra></extra>",
             )
         )
-    xaxis = {
-        "title": f"instances ({'conditions' if named else 'rows of the data'}), in the file's order",
-        "type": "category",
-        "tickangle": -45,
-    }
-    if len(xs) <= TICKS_ALL_UP_TO:
-        xaxis.update(tickmode="array", tickvals=xs, ticktext=xs, tickfont={"size": 10})
-    else:
-        xaxis["nticks"] = 40
+    xaxis = instance_axis(xs, named, "in the file's order")
     fig.add_hline(y=0, line={"width": 1, "color": "#adb5bd", "dash": "dot"})
     fig.update_layout(
         height=380,

@@ -38,8 +38,11 @@ __all__ = [
     "StepAction",
     "AcceptHidden",
     "accept_hidden",
+    "hidden_search",
+    "install_hidden",
     "without_twin",
     "DataState",
+    "searched_data",
     "TransposeData",
     "transpose_data",
 ]
@@ -113,27 +116,40 @@ def _children_text(children: list[str]) -> str:
     return f"{len(children)} variables ({first_few(children, MESSAGE_CHILDREN)}: see the tables below)"
 
 
+def hidden_search(session: SearchSession) -> HiddenSearch:
+    """A new hidden-variable search (:class:`engine.hidden.HiddenSearch`) from the session's current
+    network, with its settings and candidate regulators: where Accept and the Hidden page's automatic
+    run start structural EM (JMLR 2007 section 6)."""
+    names = session.variable_names()
+    return HiddenSearch(
+        session.dataset,
+        session.settings,
+        initial_edges=[(names[p], names[c]) for p, c in session.stepper.edges()],
+        em_options={"regulators": session.regulators},  # the data's covariates stay parents only (StructuralEM)
+    )
+
+
+def install_hidden(session: SearchSession, hs: HiddenSearch, name: str) -> None:
+    """Make ``hs``'s network the session's search (EM ran its structure search to convergence unless it
+    stopped at its iteration limit: the export says so, #14), undoable: :class:`AcceptHidden` named
+    ``name`` restores the search before."""
+    previous = (session.main, session.hidden)
+    session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
+    session.push(AcceptHidden(*previous, name=name))
+
+
 def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=None) -> str:
     """Add a hidden variable as parent of the proposal's members and re-learn the network by
     structural EM (:meth:`engine.hidden.HiddenSearch.accept`); the result becomes the session's
     search and the acceptance goes on the undo stack. Returns a report with the observed-data
     BIC before and after. ``progress(stage, fraction)`` is told each stage and EM iteration."""
     say = progress or (lambda stage, fraction: None)
-    stepper = session.stepper
-    names = session.variable_names()
-    edges = [(names[p], names[c]) for p, c in stepper.edges()]
     if session.hidden is None:
-        hs = HiddenSearch(
-            session.dataset,
-            session.settings,
-            initial_edges=edges,
-            em_options={"regulators": session.regulators},  # the data's covariates stay parents only (StructuralEM)
-        )
+        hs = hidden_search(session)
     else:
         # work on a copy: the HiddenSearch before the acceptance is what Undo restores
         hs = session.hidden.copy()
-        hs.set_edges(stepper.edges())
-    previous = (session.main, session.hidden)
+        hs.set_edges(session.stepper.edges())
     # the baseline is the network before Accept searched to convergence (HiddenSearch.accept), so
     # the reported change is the hidden variable's, not the search's (#12)
     say("searching the network without it to convergence (the baseline)", 0.02)
@@ -150,9 +166,7 @@ def accept_hidden(session: SearchSession, proposal: ClusterProposal, progress=No
     say("structural EM over the new variable's Markov blanket, then the whole network", 0.3)
     hv = hs.accept(proposal, baseline=baseline, callback=tick)
     hv.breakdown = pay_breakdown(base, hs.em, parts)  # log-likelihood and penalty (engine.hidden.verdict)
-    # EM ran its search to convergence (unless it stopped at its iteration limit): the export says so (#14)
-    session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
-    session.push(AcceptHidden(*previous, name=hv.name))
+    install_hidden(session, hs, hv.name)
     verdict = (
         "it pays"
         if hv.realized_gain > 0
@@ -195,6 +209,29 @@ class DataState:
     regulators: list[str] | None = None
 
 
+def searched_data(
+    session: SearchSession,
+    data: Dataset,
+    regulators: list[str] | None,
+    *,
+    transposed: bool,
+    truth: list[tuple[str, str]] | None = None,
+    progress=None,
+    settled: bool = False,
+) -> DataState:
+    """New data for ``session`` (a data edit: turned round, renamed, or kept as loaded) with a new search
+    on them: ``data`` prepared (:func:`explorer.prepared.prepare`: missing cells completed by structural
+    EM, told ``progress``; ``settled``: the orientation kept as it is) and the same stepper a new session
+    builds (:func:`explorer.session.make_stepper`), with the session's settings and
+    ``regulators``, ranked now so that the first Step is as quick as the others. Raises
+    :class:`~engine.exceptions.IdealParentError` when the engine refuses the data (nothing changes)."""
+    prepared = prepare(data, session.settings, regulators, progress=progress, settled=settled)
+    stepper = IdealParentSearch(**session.settings.to_dict(), regulators=regulators).make_stepper(prepared.searched)
+    stepper.refresh()
+    track = SearchTrack(stepper)
+    return DataState(prepared.searched, truth, None, track, None, frozenset(), transposed, prepared, regulators)
+
+
 @dataclass(frozen=True)
 class TransposeData:
     """The data turned round (a data edit); keeps the data and search from before."""
@@ -219,17 +256,12 @@ def transpose_data(session: SearchSession, progress=None, regulators: list[str] 
     covariates = session.prepared.loaded.covariates
     turned = transpose_dataset(without_covariates(session.prepared.loaded), max_missing=MAX_MISSING)
     regs = resolve_regulators(list(dict.fromkeys(regulators or ())), turned.names)[0] or None  # tf2 = TF2 too
-    prepared = prepare(turned, session.settings, regs, progress=progress)
-    dataset = prepared.searched
-    # the same stepper a new session builds (explorer.session.make_stepper), ranked now so that the
-    # first Step is as quick as the others
-    stepper = IdealParentSearch(**session.settings.to_dict(), regulators=regs).make_stepper(dataset)
-    stepper.refresh()
-    track = SearchTrack(stepper)
     previous = session.data_state()
     # the true network (if any) is over the old variables
-    session.set_data(DataState(dataset, None, None, track, None, frozenset(), not session.transposed, prepared, regs))
+    new = searched_data(session, turned, regs, transposed=not session.transposed, progress=progress)
+    session.set_data(new)
     session.push(TransposeData(previous))
+    dataset = new.dataset
     aside = (
         f" The covariates ({', '.join(covariates)}) annotate the old instances, now the variables: set aside."
         if covariates

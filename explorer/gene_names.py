@@ -23,12 +23,9 @@ import pandas as pd
 import streamlit as st
 
 from engine.exceptions import IdealParentError
-from engine.learn import IdealParentSearch
 from explorer import state
-from explorer.actions import DataState
+from explorer.actions import DataState, searched_data
 from explorer.loading import read_upload
-from explorer.prepared import prepare
-from explorer.track import SearchTrack
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
@@ -90,13 +87,11 @@ def name_genes(session: SearchSession, symbols: dict[str, str], column: str, pro
     note = f"{NAMED}'{column}' ({kept:,} kept their id: symbol missing or shared)"
     data = dataclasses.replace(loaded, names=tuple(new), notes=(*loaded.notes, note))
     regs = [to.get(r, r) for r in session.regulators] if session.regulators else None
-    prepared = prepare(data, session.settings, regs, progress=progress)
-    stepper = IdealParentSearch(**session.settings.to_dict(), regulators=regs).make_stepper(prepared.searched)
-    stepper.refresh()  # ranked now, so that the first Step is as quick as the others
     previous = session.data_state()
-    track = SearchTrack(stepper)
-    new_state = DataState(prepared.searched, None, None, track, None, frozenset(), session.transposed, prepared, regs)
-    session.set_data(new_state)
+    # the orientation stays as settled: held cells stay held, cells filled after a Keep are filled again
+    settled = not session.prepared.pending
+    edited = searched_data(session, data, regs, transposed=session.transposed, progress=progress, settled=settled)
+    session.set_data(edited)
     renames = tuple((old, n) for old, n in to.items() if old != n)
     session.push(NameGenes(previous, column, renames))
     return (

@@ -12,17 +12,20 @@ note says that the limit, not the data, ended the run.
 
 from __future__ import annotations
 
+from functools import partial
+
 import streamlit as st
 
-from engine.hidden import HiddenSearch
+from engine.hidden.considered import last_outcome
 from engine.hidden.untried import AutoStop
 from engine.listing import first_few
 from explorer import actions
-from explorer.long_action import action_bar, stop_button
-from explorer.track import SearchTrack
+from explorer.long_action import run_stoppable
 
-__all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "auto_section", "run_auto", "stop_note"]
+__all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "NONE_KEPT", "auto_section", "run_auto", "stop_note"]
 
+#: how the message of a run that kept nothing starts (the page shows it as a warning, not a success)
+NONE_KEPT = "Auto kept no hidden variable"
 KEY_AUTO = "ip_hidden_auto"
 KEY_AUTO_MAX = "ip_hidden_auto_max"
 KEY_AUTO_STOP = "ip_hidden_auto_stop"
@@ -63,11 +66,7 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
     """``auto`` from the session's current network (no hidden variable accepted yet); its result becomes
     the session's search (undoable) when it kept a hidden variable. Returns the message for the page."""
     say = progress or (lambda stage, fraction: None)
-    names = session.variable_names()
-    edges = [(names[p], names[c]) for p, c in session.stepper.edges()]
-    hs = HiddenSearch(
-        session.dataset, session.settings, initial_edges=edges, em_options={"regulators": session.regulators}
-    )
+    hs = actions.hidden_search(session)
     lines: list[str] = []
 
     def told(line: str) -> None:
@@ -76,11 +75,8 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
 
     hs.auto(max_hidden, progress=told)
     if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
-        said = [x for x in lines[1:] if x != "stopped" and not x.startswith(("trying ", "set aside "))]
-        return f"Auto kept no hidden variable: {said[-1] if said else 'nothing was proposed'}."
-    previous = (session.main, session.hidden)
-    session.install(SearchTrack(hs.em.stepper, converged=bool(hs.em.converged_)), hs)
-    session.push(actions.AcceptHidden(*previous, name=", ".join(h.name for h in hs.hidden)))
+        return f"{NONE_KEPT}: {last_outcome(lines) or 'nothing was proposed'}."
+    actions.install_hidden(session, hs, ", ".join(h.name for h in hs.hidden))
     kept = "; ".join(f"{h.name} ({len(h.children)} children, {h.realized_gain:+,.1f})" for h in hs.hidden)
     return f"Auto added {kept}. Undo takes them back."
 
@@ -101,9 +97,6 @@ def auto_section(session, message_key: str) -> None:
         limit = st.number_input("At most this many hidden variables", 1, 10, 3, key=KEY_AUTO_MAX)
         c1, c2, _ = st.columns([1, 1, 4])
         running = c1.button("Run auto", key=KEY_AUTO)
-        stop_button(c2, KEY_AUTO_STOP, message_key, "Auto", running)
-        if running:
-            with action_bar("Auto", KEY_AUTO_STOP) as stage:
-                st.session_state[message_key] = run_auto(session, int(limit), stage)
+        if run_stoppable(c2, KEY_AUTO_STOP, message_key, "Auto", running, partial(run_auto, session, int(limit))):
             st.session_state[KEY_AUTO_SEARCH] = session.hidden  # its note is shown while it is the session's
             st.rerun()

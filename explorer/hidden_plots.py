@@ -9,7 +9,7 @@ from plotly.colors import qualitative
 from engine.hidden import ClusterView
 from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
-__all__ = ["cluster_profiles_figure", "correlation_heatmap"]
+__all__ = ["cluster_profiles_figure", "correlation_heatmap", "instance_axis", "unique_labels"]
 
 #: up to this many instances the profile plot names every one on its axis
 TICKS_ALL_UP_TO = 60
@@ -22,7 +22,7 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: 
     ``named=False``: the data have no instance labels (the axis counts rows, e.g. single cells),
     and its title does not call them conditions."""
     order = view.order
-    names = _unique(view.instances or [str(i + 1) for i in range(order.size)])
+    names = unique_labels(view.instances or [str(i + 1) for i in range(order.size)])
     xs = [names[i] for i in order]
     mode = "markers" if order.size > DOTS_ABOVE else "lines"
     fig = go.Figure()
@@ -57,15 +57,7 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: 
             line={"width": 3, "color": HIDDEN_COLOUR},
         )
     )
-    xaxis = {
-        "title": f"instances ({'conditions' if named else 'rows of the data'}), sorted by z*",
-        "type": "category",
-        "tickangle": -45,
-    }
-    if order.size <= TICKS_ALL_UP_TO:  # every condition named (plotly's own choice skips every other one)
-        xaxis.update(tickmode="array", tickvals=xs, ticktext=xs, tickfont={"size": 10})
-    else:
-        xaxis["nticks"] = 40
+    xaxis = instance_axis(xs, named, "sorted by z*")
     fig.update_layout(
         height=400,
         margin={"l": 10, "r": 10, "t": 40, "b": 10},
@@ -76,7 +68,23 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: 
     return fig
 
 
-def _unique(labels: list[str]) -> list[str]:
+def instance_axis(xs: list[str], named: bool, order: str) -> dict:
+    """A category x axis over the instances ``xs`` (their labels, in the plot's ``order``, e.g. "sorted
+    by z*"): every one named up to :data:`TICKS_ALL_UP_TO` (plotly's own choice skips every other one),
+    about 40 ticks above. ``named``: the labels are the file's conditions, not row numbers."""
+    axis = {
+        "title": f"instances ({'conditions' if named else 'rows of the data'}), {order}",
+        "type": "category",
+        "tickangle": -45,
+    }
+    if len(xs) <= TICKS_ALL_UP_TO:
+        axis.update(tickmode="array", tickvals=xs, ticktext=xs, tickfont={"size": 10})
+    else:
+        axis["nticks"] = 40
+    return axis
+
+
+def unique_labels(labels: list[str]) -> list[str]:
     """Instance labels made unique for a category axis (replicates often share a condition name;
     a repeat gets " #2", " #3", ... so that its point is not drawn on the first one's)."""
     seen: dict[str, int] = {}

@@ -12,7 +12,9 @@ performs the action. A click asks Streamlit for a new run of the page, and Strea
 current one at its next element update: the bar is updated at least once a second while EM runs,
 so the action ends within about a second, inside the engine. The action must keep nothing it
 was building (Accept works on a copy of the model and installs it only at its end); the click's
-callback leaves :data:`STOPPED` as the page's message.
+callback leaves :data:`STOPPED` as the page's message. Each action's Stop names it ("Stop Accept",
+"Stop Auto": the Hidden page has two). :func:`run_stoppable` is the whole pattern: the Stop button,
+the bar around the action, its message, and an engine refusal shown as an error.
 """
 
 from __future__ import annotations
@@ -23,12 +25,19 @@ from contextlib import contextmanager
 
 import streamlit as st
 
+from engine.exceptions import IdealParentError
 from engine.hidden.em_progress import EMStatus, reporting
 
-__all__ = ["action_bar", "stop_button", "STOPPED"]
+__all__ = ["action_bar", "run_stoppable", "stop_button", "stopped", "STOPPED"]
 
 #: the message after a Stop
 STOPPED = "Stopped: {action} was cancelled before it finished; the network is as it was before."
+
+
+def stopped(message: str) -> bool:
+    """Whether ``message`` is :data:`STOPPED`, whichever action was stopped (the page shows it as a warning)."""
+    head, tail = STOPPED.split("{action}")
+    return message.startswith(head) and message.endswith(tail)
 
 
 def _running(key: str) -> str:
@@ -77,9 +86,28 @@ def stop_button(slot, key: str, message_key: str, action: str, running: bool) ->
     st.session_state[_running(key)] = running
 
     slot.button(
-        "Stop",
+        f"Stop {action}",
         key=key,
         on_click=on_stop,
         disabled=not running,
         help=f"Cancel {action} while it runs (it takes effect within about a second).",
     )
+
+
+def run_stoppable(
+    slot, key: str, message_key: str, action: str, running: bool, work: Callable[[Callable[[str, float], None]], str]
+) -> bool:
+    """``action``'s Stop button in ``slot`` (:func:`stop_button`) and, when ``running``, ``work(stage)``
+    under its progress bar (:func:`action_bar`), its message left under ``message_key``. True when the
+    action finished (the page reruns to show it); False when it did not run or the engine refused it
+    (an :class:`~engine.exceptions.IdealParentError`, shown as an error: the session is unchanged)."""
+    stop_button(slot, key, message_key, action, running)
+    if not running:
+        return False
+    try:
+        with action_bar(action, key) as stage:
+            st.session_state[message_key] = work(stage)
+    except IdealParentError as exc:
+        st.error(str(exc))
+        return False
+    return True

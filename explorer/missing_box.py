@@ -32,7 +32,7 @@ def missing_box(compact: bool = False) -> None:
     if compact:
         if session.prepared.pending:  # data that look the wrong way round: filled once the orientation is settled
             st.info(
-                f"**This file has {session.prepared.missing.split(' (')[0]}**, filled by structural EM once the "
+                f"**This file has {session.prepared.missing_count}**, filled by structural EM once the "
                 "orientation is settled (Transpose above; the Home page says more).",
                 icon=":material/grid_off:",
             )

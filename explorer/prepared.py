@@ -26,7 +26,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from engine.cpd import get_cpd
-from engine.data import Dataset
+from engine.data import Dataset, mean_filled
 from engine.hidden.em_progress import reporting
 from engine.io import filled_cells, missing_summary, orientation_warning
 from engine.learn_em import Completion, complete_missing
@@ -53,13 +53,27 @@ class PreparedData:
     completion: Completion | None
     #: how many cells are missing and where (None when none is)
     missing: str | None
-    #: the cells held at their variables' means until the orientation is settled (see the module docstring)
-    pending: bool = False
+
+    @property
+    def pending(self) -> bool:
+        """Cells are missing and not completed: held at their variables' means until the orientation is
+        settled (see the module docstring; the only way :func:`prepare` leaves missing cells uncompleted)."""
+        return self.missing is not None and self.completion is None
+
+    @property
+    def missing_count(self) -> str | None:
+        """How many cells are missing, ``"4 missing cell(s)"``, without where (None when none is)."""
+        return None if self.missing is None else _count(self.missing)
 
     def cells(self) -> list[dict]:
         """Each filled cell, ``{"variable", "instance", "value"}`` on the file's scale
         (:func:`engine.io.filled_cells`; empty when nothing was missing or the fill is pending)."""
         return filled_cells(self.loaded, self.searched.values) if self.completion is not None else []
+
+
+def _count(summary: str) -> str:
+    """The count of :func:`engine.io.missing_summary`'s text, before where the cells are."""
+    return summary.split(" (")[0]
 
 
 def prepare(
@@ -79,18 +93,16 @@ def prepare(
         return PreparedData(dataset, dataset, None, None)
     summary = missing_summary(dataset)
     if not settled and orientation_warning(dataset) is not None:
-        values, seen = np.array(dataset.values, dtype=float), ~np.asarray(dataset.missing)
-        means = np.where(seen, values, 0.0).sum(axis=0) / np.maximum(seen.sum(axis=0), 1)
-        values[~seen] = np.broadcast_to(means, values.shape)[~seen]
+        values = mean_filled(dataset)  # each cell at its variable's mean, as structural EM starts
         held = replace(dataset, values=values, missing=np.zeros(values.shape, dtype=bool))
-        return PreparedData(dataset, held, None, summary, pending=True)
+        return PreparedData(dataset, held, None, summary)  # pending: missing, not completed
 
     def each(rec) -> None:
         if progress is not None:
             progress(rec.iteration, EM_ITERATIONS, f"structural EM iteration {rec.iteration}: {rec.n_edges} edges")
 
     opening = (
-        f"filling {summary.split(' (')[0]} by structural EM: a whole structure search over "
+        f"filling {_count(summary)} by structural EM: a whole structure search over "
         f"{dataset.n_vars:,} variables, then the posterior of every missing cell"
     )
     if progress is not None:
@@ -114,7 +126,7 @@ def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = No
     c = prepared.completion
     if prepared.pending:
         return (
-            f"**This file has {prepared.missing.split(' (')[0]}.** They are filled by structural EM once the "
+            f"**This file has {prepared.missing_count}.** They are filled by structural EM once the "
             "orientation is settled (Transpose in the box above, or keep this orientation below): filling them "
             "now would learn a network over what are probably the conditions. Until then each is its column's mean."
         )

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from engine.hidden.report import column_corr
+from engine.hidden.correlation import column_corr
 from engine.hidden.tracking import best_tracking, chance_corr, listed_in_data
 from engine.io.regulators import resolve_regulators
 

@@ -4,28 +4,55 @@ Data that look transposed are not completed on loading (:mod:`explorer.prepared`
 held at the variables' means until the orientation is settled). A Transpose settles it one way
 (:func:`explorer.actions.transpose_data`); this settles it the other: the person says the data are
 the right way round after all, and the cells are filled by structural EM (JMLR 2007 section 6) in
-this orientation, with a new search on the completed data. Nothing here imports Streamlit.
+this orientation, with a new search on the completed data. Like a Transpose it is a data edit on the
+undo stack (:class:`KeepOrientation`): Undo brings back the held cells and the search on them, so
+that an action before it (a Step, an Accept on the held data) is never undone on the filled data.
+Nothing here imports Streamlit.
 """
 
 from __future__ import annotations
 
-from engine.learn import IdealParentSearch
-from explorer.actions import DataState
-from explorer.prepared import prepare
-from explorer.track import SearchTrack
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-__all__ = ["keep_orientation"]
+from explorer.actions import DataState, searched_data
+
+if TYPE_CHECKING:
+    from explorer.session import SearchSession
+
+__all__ = ["KeepOrientation", "keep_orientation"]
 
 
-def keep_orientation(session, progress=None) -> str:
+@dataclass(frozen=True)
+class KeepOrientation:
+    """The orientation kept and the held cells filled (a data edit); keeps the data and search from before."""
+
+    previous: DataState
+
+    def undo(self, session: SearchSession) -> str:
+        session.set_data(self.previous)
+        return "The missing cells are held at their columns' means again, until the orientation is settled."
+
+
+def keep_orientation(session: SearchSession, progress=None) -> str:
     """Fill the held cells of ``session``'s data as loaded by structural EM (told ``progress``) and
-    start a search on them with the same settings and regulators; returns what was done. Raises
-    :class:`~engine.exceptions.IdealParentError` when the engine refuses (nothing changes then)."""
-    prepared = prepare(session.prepared.loaded, session.settings, session.regulators, progress, settled=True)
-    dataset = prepared.searched
-    stepper = IdealParentSearch(**session.settings.to_dict(), regulators=session.regulators).make_stepper(dataset)
-    stepper.refresh()
-    track, regs, turned = SearchTrack(stepper), session.regulators, session.transposed
-    session.set_data(DataState(dataset, session.truth, None, track, None, frozenset(), turned, prepared, regs))
-    n = prepared.completion.n_missing
-    return f"Kept as loaded: {n} missing cell(s) filled by structural EM, and a new search started on them."
+    start a search on them with the same settings and regulators; the edit goes on the undo stack.
+    Returns what was done. Raises :class:`~engine.exceptions.IdealParentError` when the engine
+    refuses (nothing changes then)."""
+    previous = session.data_state()
+    new = searched_data(
+        session,
+        session.prepared.loaded,
+        session.regulators,
+        transposed=session.transposed,
+        truth=session.truth,
+        progress=progress,
+        settled=True,
+    )
+    session.set_data(new)
+    session.push(KeepOrientation(previous))
+    n = new.prepared.completion.n_missing
+    return (
+        f"Kept as loaded: {n} missing cell(s) filled by structural EM, and a new search started on them. "
+        "Undo takes it back."
+    )

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from ..hidden.activity import activity_readings
+from ..hidden.considered import last_outcome
 from ..hidden.hub_targets import hub_text
 from ..hidden.pooled import pooled_reason
 from ..hidden.report_table import pooled_text
@@ -124,9 +125,8 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
     elif est.max_hidden == 0:
         say("no hidden variable was added: --max-hidden is 0.")
     else:
-        said = ("trying ", "set aside ")  # progress lines, not outcomes
-        reasons = [line for line in est.hidden_log_[1:] if line != "stopped" and not line.startswith(said)]
-        say(f"no hidden variable was added: {readable(reasons[-1]) if reasons else 'none was proposed'}.")
+        reason = last_outcome(est.hidden_log_)  # the last outcome, not the progress lines
+        say(f"no hidden variable was added: {readable(reason) if reason else 'none was proposed'}.")
     if (line := untried_line(net)) is not None:
         say(line)
     flagged = getattr(net, "flagged_proposals", None) or []

@@ -269,7 +269,7 @@ def propose_from_search(
     semicliques: bool = True,
     labels=None,
     explainers: np.ndarray | None = None,
-    tried_steps=(),
+    tried_steps: list[tuple[frozenset, np.ndarray]] | tuple = (),
 ) -> list[ClusterProposal]:
     """Ranked hidden-variable proposals for the current state of a :class:`~engine.search.Stepper`.
 

@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .proposals import score_cluster
+
 __all__ = ["MODE", "MODES", "STAND_IN_SHARE", "common_profile", "stand_in_edges", "start_of"]
 
 #: the start used by ``HiddenSearch.accept`` and auto's trial (``engine/hidden/trial.py``)
@@ -37,13 +39,18 @@ STAND_IN_SHARE = 0.5
 
 
 def common_profile(mean: np.ndarray, columns: list[int], z: np.ndarray) -> np.ndarray:
-    """The members' common profile: the leading left singular vector of their standardized columns
-    of ``mean`` (instances x variables), signed to correlate positively with ``z``, standardized."""
+    """The members' common profile: the proposals' z* (section 5, eq. 10-13) computed as if the members
+    had no parents, i.e. their standardized columns of ``mean`` (instances x variables) weighted by the
+    top eigenvector of their correlations (:func:`~.proposals.score_cluster`, the eigenpair z* takes
+    from the ideal profiles' cosines; the leading left singular vector of the block), signed to correlate
+    positively with ``z``, standardized. A constant column is left out."""
     block = np.asarray(mean, dtype=float)[:, columns]
     block = block - block.mean(axis=0)
     sd = block.std(axis=0)
-    block = block[:, sd > 0] / sd[sd > 0]
-    u = np.linalg.svd(block, full_matrices=False)[0][:, 0]
+    y = block[:, sd > 0] / sd[sd > 0]  # the ideal profiles with no parents, on unit scale (sigma_i = SD)
+    m = y.shape[0]
+    _, vec, _ = score_cluster(np.clip(y.T @ y / m, -1.0, 1.0), m)
+    u = y @ vec
     u = u if float(u @ (z - np.mean(z))) >= 0 else -u
     return (u - u.mean()) / u.std()
 
@@ -69,7 +76,8 @@ def start_of(search, proposal, mode: str | None = None) -> tuple[np.ndarray, set
     profile = np.asarray(proposal.profile, dtype=float)
     names = list(search.names)
     if mode in ("members", "both"):
-        cols = [names.index(n) for n in proposal.names if n in names]
+        index = {n: i for i, n in enumerate(names)}  # one lookup a member, not a scan of every name
+        cols = [index[n] for n in proposal.names if n in index]
         profile = common_profile(search.em.mean, cols, profile)
     if mode in ("drop", "both"):
         observed = set(names[: search.n_observed])

@@ -30,9 +30,9 @@ import numpy as np
 
 from ..listing import first_few
 from .proposals import ClusterProposal
-from .untried import AutoStop, stop_record
+from .untried import AutoStop, proposal_record, stop_record
 
-__all__ = ["Considered", "SHOWN_NAMES"]
+__all__ = ["Considered", "SHOWN_NAMES", "last_outcome"]
 
 #: names listed in one progress line before "... and N more"
 SHOWN_NAMES = 8
@@ -121,25 +121,22 @@ class Considered:
         return [s for key, s in self.steps.items() if key in tried]
 
     def to_list(self) -> list[dict]:
-        """The set-aside proposals for the JSON: members, their number, source, estimated gain,
-        ``leverage``, ``flagged_instances`` and ``step_conditions``."""
-        out = []
-        for p in self.flagged.values():
-            d = p.to_dict()
-            out.append(
-                {
-                    "members": d["members"],
-                    "n_members": len(d["members"]),
-                    "source": d["source"],
-                    "estimated_gain": d["estimated_gain"],
-                    "leverage": d["leverage"],
-                    "flagged_instances": d["flagged_instances"],
-                    "step_conditions": d["step_conditions"],
-                }
-            )
-        return out
+        """The set-aside proposals for the JSON, as :func:`.untried.proposal_record` lists a proposal
+        (members, their number, source, estimated gain, ``leverage``, ``flagged_instances``, ``step_conditions``)."""
+        return [proposal_record(p) for p in self.flagged.values()]
 
 
 def _members(p: ClusterProposal) -> str:
     """``12 variables (a, b, ..., ... and 4 more)``: a proposal's size and its first members."""
     return f"{len(p.names)} variables ({first_few(p.names, SHOWN_NAMES, ellipsis=True)})"
+
+
+def last_outcome(lines: list[str]) -> str | None:
+    """The last outcome among the lines :meth:`HiddenSearch.auto <.search.HiddenSearch.auto>` said
+    (``hidden_log_``): why a proposal was not kept, or why nothing was proposed; the opening line
+    (the network without hidden variables), ``"stopped"`` and the progress lines (``trying ...``,
+    ``set aside ...``) are not outcomes. None when nothing was said after the opening line. What
+    ``learn`` and the Hidden page's automatic run say when no hidden variable was added."""
+    said = ("trying ", "set aside ")
+    reasons = [line for line in lines[1:] if line != "stopped" and not line.startswith(said)]
+    return reasons[-1] if reasons else None

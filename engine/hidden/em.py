@@ -40,7 +40,7 @@ import numpy as np
 
 from .._validation import check_scalar
 from ..cpd.linear import LOG_2PI, LinearGaussianFamilies
-from ..data import Dataset
+from ..data import Dataset, mean_filled
 from ..exceptions import ConvergenceWarning, DataValidationError, ParameterError
 from ..parent_only import check_parent_only, edges_into, parent_only_index
 from ..score import ScoreChoice, choose_score, make_score
@@ -176,10 +176,8 @@ class StructuralEM:
         # initial moments: observed values; missing cells = column mean with the column's variance
         self.mean = np.zeros((m, self.n_vars))
         self.var = np.zeros((m, self.n_vars))
-        col_mean = np.nanmean(values, axis=0)
         col_var = np.nanvar(values, axis=0)
-        filled = np.where(np.isnan(values), col_mean, values)
-        self.mean[:, : self.n_obs] = filled
+        self.mean[:, : self.n_obs] = mean_filled(dataset)
         self.var[:, : self.n_obs] = np.where(dataset.missing, col_var, 0.0)
         index = {n: i for i, n in enumerate(self.names)}
         edges = set()
@@ -220,8 +218,8 @@ class StructuralEM:
                 if str(ch) not in index or index[str(ch)] >= self.n_obs:
                     raise ParameterError(f"hidden variable {name!r}: child {ch!r} is not an observed variable.")
                 edges.add((col, index[str(ch)]))
-        if not np.all(np.isfinite(col_mean)):
-            bad = [obs_names[i] for i in np.flatnonzero(~np.isfinite(col_mean))]
+        if not np.all(np.isfinite(col_var)):
+            bad = [obs_names[i] for i in np.flatnonzero(~np.isfinite(col_var))]
             raise DataValidationError(f"column(s) {bad} have no observed values.")
         self.edges: list[tuple[int, int]] = sorted(edges)
         #: one record per EM iteration; ``lower_bounds_`` is its bound trace

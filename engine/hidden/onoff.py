@@ -340,8 +340,8 @@ def onoff_candidates(
     cost = edge_costs(scorer, np.array([len(parents[i]) for i in cand]))
     others = [np.asarray(list(o), dtype=np.intp) for o in others]
     out = []
-    z, label = standardized_profiles(xc, coef, cand), instance_names(labels, m)
-    for step in handed_on(z, cost, cand, others, n_sets, tried=tried, label=label):
+    z = standardized_profiles(xc, coef, cand)
+    for step in handed_on(z, cost, cand, others, n_sets, tried=tried, label=labels):
         out.append(dataclasses.replace(score(model, parents, cand[step.members], scorer, xc), step=step.conditions))
     return out
 
@@ -364,13 +364,15 @@ def handed_on(
     return steps[:n_sets] + pairs  # a pair is listed even where another source's set holds it (same_program)
 
 
-def repeats(step: Step, cand: np.ndarray, tried, label: list[str]) -> bool:
+def repeats(step: Step, cand: np.ndarray, tried: list[tuple[frozenset, np.ndarray]] | tuple, label: list[str]) -> bool:
     """Whether ``step`` is one ``auto`` has tried (with :data:`REMEMBER_TRIED`): an entry of
     ``tried`` (condition names, member variable indices) with the same conditions (named by
     ``label``) whose set is mostly the same genes (:func:`covers`; a round later the network, and
     so the set, may have moved a little). A step on the same conditions with other genes is new."""
+    if not REMEMBER_TRIED or not tried:  # off (measured): nothing to compare
+        return False
     names = frozenset(label[c] for c in step.conditions)
-    return REMEMBER_TRIED and any(names == frozenset(c) and covers(cand[step.members], m) for c, m in tried)
+    return any(names == frozenset(c) and covers(cand[step.members], m) for c, m in tried)
 
 
 def same_program(proposals: list, labels=None) -> list:

@@ -3,7 +3,7 @@ Hidden page's "which listed regulator tracks z* best" (``H <- TF``) and the regu
 ``explained_by`` (a variable that may already play H's role, in the CLI's and the app's CSV).
 
 The figure is the Pearson correlation of the profile with each candidate's values
-(:func:`.report.column_corr`), reported with its sign: with the children's loadings it says whether
+(:func:`.correlation.column_corr`), reported with its sign: with the children's loadings it says whether
 the regulator rises or falls with them (an activator or a repressor of the module; WGCNA's module
 membership is signed for the same reason); the best is the largest ``|r|``. Nothing is refitted.
 
@@ -27,7 +27,7 @@ import numpy as np
 from scipy.stats import norm
 
 from ..io.regulators import resolve_regulators
-from .report import column_corr
+from .correlation import column_corr
 
 __all__ = ["ALPHA", "best_tracking", "chance_corr", "listed_in_data"]
 

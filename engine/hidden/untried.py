@@ -28,7 +28,16 @@ import numpy as np
 from .proposals import ClusterProposal
 from .report import HiddenVariable
 
-__all__ = ["AT_LIMIT", "NOTHING_PAID", "TOP_MEMBERS", "AutoStop", "UntriedProposal", "stop_record", "untried_in"]
+__all__ = [
+    "AT_LIMIT",
+    "NOTHING_PAID",
+    "TOP_MEMBERS",
+    "AutoStop",
+    "UntriedProposal",
+    "proposal_record",
+    "stop_record",
+    "untried_in",
+]
 
 #: ``auto`` stopped because ``max_hidden`` hidden variables were kept
 AT_LIMIT = "max_hidden"
@@ -38,37 +47,65 @@ NOTHING_PAID = "nothing_paid"
 TOP_MEMBERS = 8
 
 
+def proposal_record(p: ClusterProposal) -> dict:
+    """One proposal as the result's JSON lists it, set aside (``flagged_proposals``,
+    :meth:`.considered.Considered.to_list`) or left in line (``untried_proposals``, :class:`UntriedProposal`):
+    ``members``, ``n_members``, ``source``, ``estimated_gain`` (section 5's estimate; None when not
+    finite), ``leverage`` (largest share of z*'s energy in one instance, :mod:`.leverage`; None when
+    unset), ``flagged_instances`` (the instances that flag it, empty if none) and ``step_conditions``
+    (an on/off step's, :mod:`.onoff`). None in place of a non-finite number keeps the JSON valid."""
+    gain, lev = float(p.estimated_gain), float(p.leverage)
+    return {
+        "members": list(p.names),
+        "n_members": len(p.names),
+        "source": p.source,
+        "estimated_gain": gain if math.isfinite(gain) else None,
+        "leverage": lev if math.isfinite(lev) else None,
+        "flagged_instances": list(p.high_leverage),
+        "step_conditions": list(p.step_conditions),
+    }
+
+
 @dataclass
 class UntriedProposal:
-    """A proposal in ``auto``'s last trying order that it did not try (section 5's figures)."""
+    """A proposal in ``auto``'s last trying order that it did not try: the proposal as ``auto`` ordered it
+    (section 5's figures, nothing recomputed) and how many of its members each kept H already has as children."""
 
-    members: list[str]
-    source: str
-    estimated_gain: float
-    #: the members with the largest |loading| on z* first (at most :data:`TOP_MEMBERS`)
-    top_members: list[str]
-    #: largest share of z*'s energy in one instance, and whether that flags it (:mod:`.leverage`)
-    leverage: float
-    flagged: bool
+    proposal: ClusterProposal
     #: kept hidden variable -> how many of the members are its children (only those sharing any)
     overlap: dict[str, int] = field(default_factory=dict)
 
     @property
+    def members(self) -> list[str]:
+        return list(self.proposal.names)
+
+    @property
     def n_members(self) -> int:
-        return len(self.members)
+        return len(self.proposal.names)
+
+    @property
+    def source(self) -> str:
+        return self.proposal.source
+
+    @property
+    def estimated_gain(self) -> float:
+        return float(self.proposal.estimated_gain)
+
+    @property
+    def flagged(self) -> bool:
+        """Always False from ``auto``'s order (it never tries a flagged proposal), kept for the reader."""
+        return self.proposal.flagged
+
+    @property
+    def top_members(self) -> list[str]:
+        """The members with the largest |loading| on z* first (at most :data:`TOP_MEMBERS`)."""
+        p = self.proposal
+        order = np.argsort(-np.abs(np.asarray(p.loadings, dtype=float)), kind="stable")[:TOP_MEMBERS]
+        return [p.names[int(i)] for i in order]
 
     def to_dict(self) -> dict:
-        gain = float(self.estimated_gain)
-        return {
-            "members": list(self.members),
-            "n_members": self.n_members,
-            "source": self.source,
-            "estimated_gain": gain if math.isfinite(gain) else None,
-            "top_members": list(self.top_members),
-            "leverage": float(self.leverage),
-            "flagged": bool(self.flagged),
-            "overlap": dict(self.overlap),
-        }
+        """:func:`proposal_record`, with ``top_members`` and ``overlap``."""
+        return {**proposal_record(self.proposal), "top_members": self.top_members, "overlap": dict(self.overlap)}
 
 
 @dataclass
@@ -112,18 +149,9 @@ class AutoStop:
 
 
 def _untried(p: ClusterProposal, hidden: list[HiddenVariable]) -> UntriedProposal:
-    order = np.argsort(-np.abs(np.asarray(p.loadings, dtype=float)), kind="stable")[:TOP_MEMBERS]
     members = set(p.names)
     overlap = {h.name: len(members & set(h.children)) for h in hidden}
-    return UntriedProposal(
-        list(p.names),
-        p.source,
-        float(p.estimated_gain),
-        [p.names[int(i)] for i in order],
-        float(p.leverage),
-        bool(p.flagged),
-        {k: v for k, v in overlap.items() if v},
-    )
+    return UntriedProposal(p, {k: v for k, v in overlap.items() if v})
 
 
 def untried_in(

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import json
+from functools import partial
 
 import pandas as pd
 import streamlit as st
@@ -23,11 +24,11 @@ from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.accepted_profile import show_inferred_profiles
-from explorer.hidden_auto import auto_section
+from explorer.hidden_auto import NONE_KEPT, auto_section
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_known import known_status, known_text, network_text, overlap_of
 from explorer.hidden_plots import cluster_profiles_figure
-from explorer.long_action import STOPPED, action_bar, stop_button
+from explorer.long_action import run_stoppable, stopped
 from explorer.member_heatmaps import member_correlations
 from explorer.proposal_regulators import listed_text, regulon_text
 from explorer.proposal_text import (
@@ -136,9 +137,8 @@ def render() -> None:
 
     message = st.session_state.pop(KEY_MESSAGE, None)
     if message:
-        warn = (
-            actions.NOT_PAY in message or actions.ODD_PROFILE in message or message == STOPPED.format(action="Accept")
-        )
+        warn = actions.NOT_PAY in message or actions.ODD_PROFILE in message or stopped(message)
+        warn = warn or message.startswith(NONE_KEPT)  # auto ran and kept nothing (explorer.hidden_auto)
         (st.warning if warn else st.success)(message)
 
     with st.expander("How to read this page", expanded=False):
@@ -185,7 +185,7 @@ def render() -> None:
         "estimated to pay first, by the estimate; then by how much of their members' variance one common "
         "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "
         "This is an order to review in, not the order in which the command line's automatic search "
-        "(`learn --hidden auto`; this page only proposes, you accept) tries them: auto tries proposals "
+        '(`learn --hidden auto`, or "Let auto add hidden variables" above) tries them: auto tries proposals '
         "in its own order on its own converged network and keeps one only when its realized observed-data score "
         "change is positive, so what it adds need not be rank 1 here."
         + (
@@ -273,14 +273,9 @@ def render() -> None:
             key=KEY_ACCEPT,
             type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary",
         )
-        stop_button(b3, KEY_STOP, KEY_MESSAGE, "Accept", accepting)  # enabled while Accept runs
-        if accepting:
-            try:
-                with action_bar("Accept", KEY_STOP) as stage:  # its stages, and where structural EM is, every second
-                    st.session_state[KEY_MESSAGE] = actions.accept_hidden(session, prop, stage)
-                st.rerun()
-            except IdealParentError as exc:
-                st.error(str(exc))
+        # Stop enabled while Accept runs; its stages, and where structural EM is, every second
+        if run_stoppable(b3, KEY_STOP, KEY_MESSAGE, "Accept", accepting, partial(actions.accept_hidden, session, prop)):
+            st.rerun()
         if b2.button("Reject", key=KEY_REJECT):
             st.session_state[KEY_MESSAGE] = session.reject_hidden(prop)
             st.rerun()

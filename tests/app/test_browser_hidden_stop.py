@@ -63,11 +63,11 @@ def test_accept_shows_em_progress_and_stop_cancels_it(hidden_server, tmp_path):
         assert said.startswith("Accept: ") and "s into this EM run" in said and "s elapsed" in said, said
         page.wait_for_function(
             "() => [...document.querySelectorAll('[data-testid=stMain] button')]"
-            ".some(b => b.innerText.trim() === 'Stop' && !b.disabled)",
+            ".some(b => b.innerText.trim() === 'Stop Accept' && !b.disabled)",
             timeout=10_000,
         )
         # the enabled one: the page's "Run auto" section has its own Stop, disabled while Accept runs
-        main.locator("button:not([disabled])", has_text="Stop").first.click()
+        main.locator("button:not([disabled])", has_text="Stop Accept").first.click()
         page.get_by_text("Stopped: Accept was cancelled").first.wait_for(timeout=30_000)
         page.wait_for_timeout(1000)
         _shot(page, tmp_path, "hidden_accept_stopped.png")

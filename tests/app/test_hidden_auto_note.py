@@ -59,7 +59,7 @@ def test_auto_that_keeps_nothing_has_no_limit_note():
     at = page_after_auto(planted(0, noise=8), 2)
     assert at.session_state[state.SESSION].hidden is None
     assert not [w for w in texts(at.warning) + texts(at.info) if "Auto stopped at the limit" in w]
-    (said,) = [s for s in texts(at.success) + texts(at.info) if s.startswith("Auto kept no hidden variable")]
+    (said,) = [s for s in texts(at.warning) if s.startswith("Auto kept no hidden variable")]  # not a success
     assert (
         said == "Auto kept no hidden variable: no cluster with a positive estimated gain, and no semi-clique, is left."
     )

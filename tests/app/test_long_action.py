@@ -64,6 +64,19 @@ def test_stop_is_enabled_only_while_the_action_runs_and_leaves_the_message():
     assert not at.exception and not at.warning
 
 
+def test_each_stop_names_its_action_and_a_refusal_is_an_error():
+    """The Hidden page has two long actions (Accept, Auto): each Stop says which it stops, and an engine
+    refusal inside :func:`long_action.run_stoppable` is shown as an error, not a traceback."""
+    at = AppTest.from_file(str(Path(__file__).with_name("stop_page.py"))).run()
+    assert at.button(key="stop").label == "Stop Accept"
+    at.checkbox(key="refused").check().run()
+    assert not at.exception
+    assert at.button(key="stop_auto").label == "Stop Auto" and not at.button(key="stop_auto").disabled
+    assert [e.value for e in at.error] == ["`data` has 1 variable, must be >= 2."]
+    assert long_action.stopped(long_action.STOPPED.format(action="Auto"))
+    assert not long_action.stopped("Auto added H1 (6 children, +12.0). Undo takes them back.")
+
+
 def test_loading_bar_hears_the_completing_em(monkeypatch):
     """Filling missing cells at load (explorer.prepared.prepare) reports where its EM's search is."""
     from engine.search import SearchSettings

@@ -66,3 +66,18 @@ def test_keeping_the_orientation_fills_them_in_it(genes_x_conditions):
     assert len(session.prepared.cells()) == 4
     assert session.notice and "filled by structural EM" in session.notice
     assert not any("once the orientation is settled" in t for t in texts(at.info))
+
+
+def test_keeping_is_undone_as_a_data_edit(genes_x_conditions):
+    """Keep is on the undo stack (explorer/settle_fill.py): Undo brings back the held cells and the search on
+    them, and never undoes an earlier action (a Step on the held data) on the filled data."""
+    at = _upload(genes_x_conditions)
+    session = at.session_state[state.SESSION]
+    session.step()  # a move on the held data
+    held_main = session.main
+    at.button(key="w_missing_keep").click().run()
+    session = at.session_state[state.SESSION]
+    assert not session.prepared.pending and session.stepper.n_iter == 0
+    said = session.undo()
+    assert session.prepared.pending and session.main is held_main and session.stepper.n_iter == 1
+    assert said.startswith("The missing cells are held at their columns' means again")

@@ -4,6 +4,7 @@ more paid (engine/hidden/untried.py, #22), on the estimator, in the JSON and on 
 from __future__ import annotations
 
 import json
+import math
 
 import numpy as np
 import pytest
@@ -11,7 +12,8 @@ import pytest
 from engine.cli import main
 from engine.cli.reports import report_hidden, untried_line
 from engine.data import from_array
-from engine.hidden.untried import AT_LIMIT, NOTHING_PAID, stop_record
+from engine.hidden.proposals import ClusterProposal
+from engine.hidden.untried import AT_LIMIT, NOTHING_PAID, proposal_record, stop_record
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
 
@@ -135,3 +137,19 @@ class TestStopRecord:
             "note: auto stopped at --max-hidden 0; no other proposal was in line in its last round "
             "(a larger --max-hidden proposes again)"
         )
+
+
+class TestOneShape:
+    def test_set_aside_and_untried_entries_share_the_proposal_record(self, at_limit):
+        """``flagged_proposals`` and ``untried_proposals`` list a proposal alike (engine/hidden/untried.py)."""
+        (entry,) = [p.to_dict() for p in at_limit.untried_proposals_.untried[:1]]
+        core = proposal_record(at_limit.untried_proposals_.untried[0].proposal)
+        assert entry == {**core, "top_members": entry["top_members"], "overlap": {}}
+        assert set(core) == {"members", "n_members", "source", "estimated_gain", "leverage", "flagged_instances",
+                             "step_conditions"}  # fmt: skip
+
+    def test_a_number_that_is_not_finite_is_written_as_null(self):
+        p = ClusterProposal([0, 1], ["a", "b"], np.zeros(3), np.ones(2), 1.0, 0.5, 0.5, np.zeros(2), math.nan)
+        rec = proposal_record(p)
+        assert rec["estimated_gain"] is None and rec["leverage"] is None  # leverage unset: NaN
+        json.dumps(rec, allow_nan=False)  # valid JSON
