@@ -1,4 +1,5 @@
-"""Fixtures of the engine's inspection tests (test_inspect.py, test_bounds.py, test_teaching.py).
+"""Fixtures of the engine's inspection tests (test_inspect.py, test_bounds.py, test_teaching.py), and the
+planted-factor ``hidden="auto"`` fit that test_latent.py and test_arc_strength.py share.
 
 A test module that defines a fixture of the same name (e.g. ``dataset`` in test_search.py) uses its own.
 """
@@ -7,6 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from _planted import planted_factor
 
 from engine.learn import IdealParentSearch
 from engine.synth import random_network, sample_dataset
@@ -37,3 +39,13 @@ def _lstsq_residual(values, child, parents):
 def lstsq_residual():
     """``f(values, child, parents)``: the residual of an intercept + least-squares fit of the child."""
     return _lstsq_residual
+
+
+@pytest.fixture(scope="session")
+def planted_auto():
+    """``IdealParentSearch(hidden="auto", score="bic", max_hidden=1)`` fitted once on
+    ``planted_factor(5)`` (tests/engine/_planted.py) for the tests that only read it:
+    (dataset, child names, h, estimator); its ``hidden_search_`` is the HiddenSearch that ran auto and
+    ``hidden_log_`` auto's progress lines."""
+    ds, kids, h = planted_factor(5)
+    return ds, kids, h, IdealParentSearch(hidden="auto", score="bic", max_hidden=1).fit(ds)

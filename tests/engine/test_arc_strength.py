@@ -17,7 +17,7 @@ from engine.cli import main
 from engine.data import from_array
 from engine.learn import IdealParentSearch
 from engine.network import LearnedNetwork
-from engine.synth import random_network, sample, sample_dataset
+from engine.synth import random_network, sample_dataset
 
 
 def _ls_loglik(y: np.ndarray, u: np.ndarray) -> float:
@@ -116,18 +116,12 @@ def test_nonlinear_cpd_strength_is_the_family_refit_difference(tall):
         assert s == pytest.approx(expected, rel=1e-9, abs=1e-9)
 
 
-def test_hidden_variable_edges_from_the_expected_statistics():
+def test_hidden_variable_edges_from_the_expected_statistics(planted_auto):
     """With a hidden variable the families are scored on the expected statistics structural EM
-    maximizes; strengths equal the normal-equation refits of those moments."""
-    net0 = random_network(30, expected_parents=1.0, signal=0.4, seed=5)  # test_latent's planted factor
-    x = sample(net0, 500, seed=1005)
-    x = x / x.std(axis=0)
-    rng = np.random.default_rng(5)
-    h = rng.normal(size=500)
-    kids = np.sort(rng.choice(30, size=6, replace=False))
-    x[:, kids] += rng.choice([-1.0, 1.0], size=6) * h[:, None]
-    ds = from_array(x, net0.names, standardize=False)
-    est = IdealParentSearch(hidden="auto", score="bic", max_hidden=1).fit(ds)
+    maximizes; strengths equal the normal-equation refits of those moments. The fit: ``hidden="auto"``
+    (BIC, max_hidden=1) on test_latent's planted factor, seed 5 (the session fixture ``planted_auto``
+    of tests/engine/conftest.py, shared with test_latent.py)."""
+    est = planted_auto[3]
     net = est.network_
     assert net.hidden, "the planted hidden regulator was not added"
     em = est.hidden_search_.em

@@ -128,10 +128,11 @@ class TestInAuto:
         hs.auto(max_hidden=2)
         assert all(r(hs.hidden_profile(h.name), d) < 0.5 for h in hs.hidden)
 
-    @pytest.mark.parametrize("seed", [0, 1])
+    @pytest.mark.parametrize("seed", [0])
     def test_pure_noise_the_source_is_tried_and_nothing_kept(self, seed):
         """On independent genes the scan still hands on its best chance steps (no test of chance
-        is made on the step: module docstring); auto tries them and keeps nothing."""
+        is made on the step: module docstring); auto tries them and keeps nothing. One seed (seed 1
+        ran too until session 20: the same null check, 4 s of the suite)."""
         x, _, names = step_table(seed, 0.0)
         hs = HiddenSearch(from_array(x, names), seed=0, em_options={"regulators": names[-40:]})
         hs.em.run()

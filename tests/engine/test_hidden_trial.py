@@ -237,8 +237,9 @@ class TestAutoGeneral:
 class TestStarts:
     def test_relearned_start_only_on_small_networks(self, monkeypatch):
         """Both starts on a small network; above RELEARN_MAX_VARS only the learned one (wide data
-        keeps the cost it had)."""
-        ds, _, _ = planted_dag(SEED)
+        keeps the cost it had). A rule of the starts, not of recovery: 10 variables and 200 rows (the
+        smoke seed's 14 and 400 until session 20)."""
+        ds, _, _ = planted_dag(SEED, n=10, m=200, n_kids=4)
         hs = HiddenSearch(ds)
         hs.em.run()
         prop = hs._auto_candidates(set())[0]
