@@ -6,6 +6,11 @@
 ``study_pooled_activity.dump`` does (the table the engine fitted, standardized; the posterior means;
 the sparse coefficients; per kept H its children and gain) plus the planted profiles of ``h18m``
 (R*, R2, D, log library depth, the factors).
+``--veto`` measures a keep rule (never the engine's default): a kept H the report reads as a global
+shift is not kept (:func:`veto_shift`). ``--level`` measures the covariate route: the per-condition
+mean of the standardized table given as a numeric covariate (``--covariates``' parent-only
+variable, ``engine/io/covariates.py``) before the run (:func:`fit_with_level`). Each writes its
+own pickle name (``G-S-veto.pkl``, ``G-S-level.pkl``).
 ``--read DIR [DIR ...]``: per kept H of every dump (this script's and ``study_pooled_activity``'s /
 ``study_genome_false``'s), :func:`engine.hidden.global_shift.global_shift`'s figures and flag, and the
 largest |r| with a planted profile (``TRUE`` when >= 0.9 with a removed regulator or driver).
@@ -45,7 +50,49 @@ def _planted_h18(g: dict) -> tuple[np.ndarray, list[str]]:
     return np.column_stack(cols), names
 
 
-def dump(gen: str, seed: int, out: Path) -> None:
+def veto_shift() -> None:
+    """Measure (never the default) a keep rule: an H that :mod:`engine.hidden.global_shift` reads as
+    a global shift is not kept: the network and hidden variables before the step come back and auto
+    tries the next proposal (``study_pooled_activity.veto_pooled``'s wrapping of ``auto_step``)."""
+    import engine.hidden.search as search_mod
+    from engine.hidden.trial import auto_step
+
+    def step(search, skipped, best, say, score):
+        snapshot = (search.em, list(search.hidden))
+        kept, new_best = auto_step(search, skipped, best, say, score)
+        if kept:
+            rep = {r.name: r for r in search.report()}[search.hidden[-1].name]
+            shift = rep.extra.get("global_shift") or {}
+            if shift.get("flagged"):
+                print(f"#   veto {rep.name}: {len(rep.children)} children, {rep.realized_gain:+.1f}", flush=True)
+                search.em, search.hidden = snapshot
+                search._refresh_children()
+                return False, best
+        return kept, new_best
+
+    search_mod.auto_step = step
+
+
+def fit_with_level(g: dict, source: str, seed: int):
+    """``genome_auto.fit_auto`` with the table's per-condition level (the mean of the standardized
+    table) added as a numeric covariate ``level``, a parent-only variable and a candidate regulator."""
+    import time
+
+    from engine.data import from_array
+    from engine.io.covariates import Covariates, add_covariates, with_covariates
+    from engine.learn import IdealParentSearch
+
+    z = (g["values"] - g["values"].mean(axis=0)) / np.where(g["values"].std(axis=0) > 0, g["values"].std(axis=0), 1)
+    ds = from_array(g["values"], g["names"], instance_labels=g["labels"], source=source)
+    ds = add_covariates(ds, Covariates(("level",), z.mean(axis=1)[:, None], ("level (numeric)",)))
+    regs = with_covariates(list(g["regulators"]), ds.covariates)
+    est = IdealParentSearch(hidden="auto", max_hidden=3, regulators=regs, random_state=seed)
+    c0 = time.process_time()
+    est.fit(ds)
+    return est, 0.0, time.process_time() - c0
+
+
+def dump(gen: str, seed: int, out: Path, variant: str = "") -> None:
     """Run and pickle one seed (``study_pooled_activity.dump``'s record, h18m's planted profiles)."""
     if gen.startswith("h18m"):
         g = h18.generate(seed, gen.endswith("null"))
@@ -56,7 +103,8 @@ def dump(gen: str, seed: int, out: Path) -> None:
 
         g = spa.GENS[gen](seed)
         prof, pnames = planted(g)
-    est, _, cpu = fit_auto({**g, "removed": None}, f"{gen}-{seed}", seed)
+    fit = fit_with_level if variant == "level" else fit_auto
+    est, _, cpu = fit({**g, "removed": None}, f"{gen}-{seed}", seed)
     hs = est.hidden_search_
     par = hs.em.params()
     n_obs = hs.n_observed
@@ -73,6 +121,7 @@ def dump(gen: str, seed: int, out: Path) -> None:
         "regulators": [r for r in g["regulators"] if r in hs.names],
         "values": np.asarray(hs.em.mean[:, :n_obs], dtype=np.float32),
         "raw": np.asarray(g["values"], dtype=np.float32),
+        "variant": variant,
         "hidden_mean": np.asarray(hs.em.mean[:, n_obs:], dtype=float),
         "coef": sp.csr_matrix(par.coef),
         "variance": np.asarray(par.variance, dtype=float),
@@ -81,9 +130,13 @@ def dump(gen: str, seed: int, out: Path) -> None:
         "hidden": hid,
     }
     out.mkdir(parents=True, exist_ok=True)
-    with open(out / f"{gen}-{seed}.pkl", "wb") as f:
+    with open(out / f"{gen}-{seed}{'-' + variant if variant else ''}.pkl", "wb") as f:
         pickle.dump(rec, f)
-    print(f"{gen} {seed}: kept {len(hid)} ({cpu:.0f} s CPU, load {os.getloadavg()[0]:.1f})", flush=True)
+    print(
+        f"{gen} {seed}{' ' + variant if variant else ''}: kept {len(hid)} ({cpu:.0f} s CPU, "
+        f"load {os.getloadavg()[0]:.1f})",
+        flush=True,
+    )
 
 
 def _corr(a: np.ndarray, b: np.ndarray) -> float:
@@ -104,11 +157,15 @@ def read_one(rec: dict) -> list[str]:
         best = int(np.argmax(rs)) if rs else -1
         true = best >= 0 and rs[best] >= TRACK and pnames[best].startswith(REGULATORS)
         raw_r = f" raw-mean {abs(_corr(prof, raw.mean(axis=1))):.2f}" if raw is not None else ""
+        out = coef[h["index"]].toarray().ravel()[:n_obs] == 0  # variants measured: PC1 without H's children,
+        pc1_out = np.linalg.svd(axes.z[:, out], full_matrices=False)[0][:, 0]  # the mean with them
+        raw_r += f" pc1-out {abs(_corr(prof, pc1_out)):.2f} mean-all {abs(_corr(prof, axes.z.mean(axis=1))):.2f}"
         if gs is None:
             rows.append(f"{rec['gen']:>10} {rec['seed']:5d} {h['name']} no children")
             continue
         rows.append(
-            f"{rec['gen']:>10} {rec['seed']:5d} {h['name']} {gs.children:4d} kids {h['gain']:+8.1f} one-sign "
+            f"{rec['gen']:>10} {rec['seed']:5d}{rec.get('variant') or '':>6} {h['name']} {gs.children:4d} kids "
+            f"{h['gain']:+8.1f} one-sign "
             f"{gs.one_sign:.2f} | mean {abs(gs.mean_corr):.2f} pc1 {abs(gs.pc1_corr):.2f} ({gs.pc1_share:.2f})"
             f"{raw_r} | {'SHIFT' if gs.flagged else '-':5} | planted "
             f"{pnames[best] if best >= 0 else '-'} {rs[best] if best >= 0 else 0.0:.2f}{' TRUE' if true else ''}"
@@ -154,11 +211,16 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds")
     ap.add_argument("--dump")
     ap.add_argument("--read", nargs="*")
+    ap.add_argument("--veto", action="store_true", help="measure the keep rule (not the default)")
+    ap.add_argument("--level", action="store_true", help="the table's level as a covariate")
     ap.add_argument("--real", nargs="*", help="prepared real-table work dirs with study_first_round.pkl")
     args = ap.parse_args(argv)
     if args.dump:
+        if args.veto:
+            veto_shift()
+        variant = "veto" if args.veto else "level" if args.level else ""
         for seed in [s for part in args.seeds.split(",") for s in seed_range(part)]:
-            dump(args.gen, seed, Path(args.dump))
+            dump(args.gen, seed, Path(args.dump), variant)
         return
     for d in args.real or []:
         print("\n".join(read_real(Path(d))), flush=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.hidden.global_shift import SHIFT_CORR, global_shift, shift_text, table_axes
+from engine.hidden.global_shift import MIN_VARIABLES, SHIFT_CORR, global_shift, shift_text, table_axes
 
 M, N = 30, 400
 
@@ -46,13 +46,15 @@ def test_level_is_flagged_and_module_regulator_is_not(seed):
 @pytest.mark.parametrize("seed", [0, 1])
 def test_large_one_signed_module_is_not_its_own_level(seed):
     """A regulator of half the table, all induced, makes the table's mean follow it; its children are
-    left out of the level, so it is not read as a shift (with them the mean tracks it at >= 0.9)."""
+    left out of the level, so the level does not read it (with them the mean tracks it at >= 0.9). Its
+    genes are the table's main axis, which the first component does name, in its own words."""
     x, _, r, module = _table(seed, level=0.0, module=200, module_sign=1.0)
     axes = table_axes(x)
     gs = global_shift(axes, r, _coefs(module))
-    assert not gs.flagged and gs.one_sign == 1.0
+    assert abs(gs.mean_corr) < 0.6 and gs.one_sign == 1.0
     with_kids = np.corrcoef(r, axes.z.mean(axis=1))[0, 1]
     assert abs(with_kids) >= SHIFT_CORR  # what the exclusion guards against
+    assert gs.axis == "pc1" and "first principal component" in shift_text(gs.to_dict(), "H1")
 
 
 def test_first_component_is_flagged():
@@ -68,25 +70,29 @@ def test_first_component_is_flagged():
     assert 0.4 < gs.one_sign < 0.7
 
 
-def test_against_a_direct_recomputation():
-    """The level and component from the table's sums and Gram matrix minus the children's equal the
-    mean and the first left singular vector of the outside genes' standardized columns."""
+@pytest.mark.parametrize("m", [M, 3 * N // 2])
+def test_against_a_direct_recomputation(m):
+    """The level from the table's sums minus the children's equals the mean of the outside genes'
+    standardized columns; the component is the first left singular vector of the whole standardized
+    table, from either Gram matrix (fewer conditions than genes, or more)."""
     rng = np.random.default_rng(3)
-    x = rng.normal(size=(M, N)) @ np.diag(rng.uniform(0.5, 2, N)) + rng.normal(size=(M, 3)) @ rng.normal(size=(3, N))
-    prof = rng.normal(size=M)
+    x = rng.normal(size=(m, N)) @ np.diag(rng.uniform(0.5, 2, N)) + rng.normal(size=(m, 3)) @ rng.normal(size=(3, N))
+    prof = rng.normal(size=m) + x[:, :20].mean(axis=1)
     kids = rng.choice(N, size=57, replace=False)
     gs = global_shift(table_axes(x), prof, _coefs(kids))
     out = np.setdiff1d(np.arange(N), kids)
     z = (x - x.mean(0)) / x.std(0)
-    u, s, _ = np.linalg.svd(z[:, out], full_matrices=False)
+    u, s, _ = np.linalg.svd(z, full_matrices=False)
     assert gs.mean_corr == pytest.approx(np.corrcoef(prof, z[:, out].mean(1))[0, 1], abs=1e-9)
     assert abs(gs.pc1_corr) == pytest.approx(abs(np.corrcoef(prof, u[:, 0])[0, 1]), abs=1e-9)
     assert gs.pc1_share == pytest.approx(s[0] ** 2 / (s**2).sum(), abs=1e-9)
 
 
-def test_no_children():
+def test_no_children_or_a_small_network():
     x, c, _, _ = _table(0)
     assert global_shift(table_axes(x), c, np.zeros(N)) is None
+    small = x[:, : MIN_VARIABLES - 1]
+    assert global_shift(table_axes(small), c, _coefs(np.arange(100))[: MIN_VARIABLES - 1]) is None
 
 
 def _network(seed: int = 0, level: bool = True):
