@@ -18,8 +18,8 @@ and sd 1) and C H's observed children:
   rest of the table shift with H? A composition offset moves every gene; a one-signed module moves
   the table's mean by itself (a 45-gene module to r 0.73 on ``two``), so H's children are left out;
 * ``pc1_corr``: corr(H's profile, the first principal component of the whole table), and
-  ``pc1_share``, the share of the table's variance it holds (the top eigenvector of the M x M Gram
-  matrix Z Z^T, the cheap side of the SVD when M << n): is H the table's main axis of variation?
+  ``pc1_share``, the share of the table's variance it holds (the top eigenvector of the smaller Gram
+  matrix, Z Z^T (M x M) when M <= n: the cheap side of the SVD): is H the table's main axis of variation?
   That is a fact about the table whoever makes the axis, so the children stay in (``h18m-null`` 1851:
   0.96 with them, 0.86 with them left out; a program as broad as the table is named either way, and
   the words say so);
