@@ -49,7 +49,8 @@ T1, T2 are its parents and its ``parents_r2``; **R2 recovered** = a kept H with 
 module enriched?); **D recovered** = |r(H, D)| >= 0.9 (and whether a flagged proposal names D's
 conditions); per kept H its realized gain, leverage flag (``*`` on D's conditions), ``DEPTH`` and
 ``FALSE`` (below |r| 0.5 with R*, R2, D and every factor and none of the three gene sets enriched;
-on the null, every kept H); CPU s.
+on the null, every kept H), ``SHIFT mean|pc1`` when the report reads H as a global shift of the table
+(``engine/hidden/global_shift.py``, session 20: named, still counted); CPU s.
 
 Run once, on the final code (smoke seed 1898, 2302 x 39, at load 16-25: 157 s of CPU, 190 s on its
 null, peak RSS 0.7 GB; budget about 1 h of CPU for the 20 tables at such a load, ``--seeds 1850-1854``
@@ -253,7 +254,8 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
         flag = ",".join(f"{c}{'*' if c in on else ''}" for c in h.flagged)
         rows.append(
             f"{h.name} {len(h.children)} kids r*={h.r[0]:.2f} r2={h.r[1]:.2f} rD={h.r[2]:.2f} rDepth={h.r[3]:.2f} "
-            f"rF={max(h.r[4:]):.2f}{' DEPTH' if is_depth else ''}{' FALSE' if false else ''} module {overlap} "
+            f"rF={max(h.r[4:]):.2f}{' DEPTH' if is_depth else ''}{' FALSE' if false else ''}"
+            f"{f' SHIFT {h.shift}' if h.shift else ''} module {overlap} "
             f"(p {p:.1e}) module2 {overlap2} (p {p2:.1e}) in-D={len(h.children & tg)} Δscore {h.gain:+.1f} "
             f"<- {','.join(h.parents) or '-'} (R2 {h.parents_r2:.2f}, leverage {h.leverage:.2f}"
             f"{f' FLAG {flag}' if flag else ''})"

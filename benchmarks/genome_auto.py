@@ -49,6 +49,9 @@ class Kept:
     flagged: list[str] = field(default_factory=list)
     #: the regulator whose activity H reads as (``engine/hidden/activity.py``), "" when not flagged
     activity: str = ""
+    #: the axis H follows when the report reads it as a global shift of the table
+    #: (``engine/hidden/global_shift.py``: ``"mean"`` or ``"pc1"``), "" when not flagged
+    shift: str = ""
 
 
 def run_auto(g: dict, source: str, seed: int) -> tuple[list[Kept], float, float]:
@@ -88,9 +91,15 @@ def kept_of(hs, g: dict) -> list[Kept]:
                 gain=h.realized_gain,
                 flagged=lev.instances,
                 activity=_activity(reports.get(h.name)),
+                shift=_shift(reports.get(h.name)),
             )
         )
     return kept
+
+
+def _shift(rep) -> str:
+    gs = None if rep is None else rep.extra.get("global_shift")
+    return gs["axis"] if gs and gs["flagged"] else ""
 
 
 def _activity(rep) -> str:

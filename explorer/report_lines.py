@@ -4,8 +4,8 @@ its own children, its hub gene in WGCNA's terms unless the profile rests on one 
 outside the module that may already play its role) and whether its inferred profile rests on one or two
 conditions (:mod:`engine.hidden.leverage`), and whether it may read as an observed parent's activity beyond
 its measured level (:mod:`engine.hidden.activity`; or a separate regulator that moves with that parent's
-level: the coefficients look alike, newcomer walk of session 19) or as its listed parents' pooled activity
-(:mod:`engine.hidden.pooled`).
+level: the coefficients look alike, newcomer walk of session 19), as its listed parents' pooled activity
+(:mod:`engine.hidden.pooled`) or as a global shift of the whole table (:mod:`engine.hidden.global_shift`).
 The numbers are the engine's (:class:`engine.hidden.report.RegulatorReport`, and the profile's leverage and
 the stand-in threshold from :mod:`engine.hidden.report_table`); nothing is recomputed here."""
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.hidden.activity import activity_readings
+from engine.hidden.global_shift import shift_reading, shift_text
 from engine.hidden.hub_targets import hub_text
 from engine.hidden.pooled import pooled_reason
 from engine.hidden.report import RegulatorReport
@@ -77,6 +78,9 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
     hub = r.extra.get("hub_targets") or {}
     if hub.get("flagged"):  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
         line += f" **Its parents' targets?** {r.name}: {hub_text(hub)}: not a new regulator."
+    shift = r.extra.get("global_shift") or {}
+    if shift.get("flagged"):  # engine/hidden/global_shift.py: the whole table's level or first principal component
+        line += f" **The whole table's level?** {shift_text(shift, r.name)}: {shift_reading(r.name)}."
     if flagged:
         line += (
             f" **One odd sample?** {share:.0%} of its profile's energy is in {odd}: "

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..hidden.activity import activity_readings
 from ..hidden.considered import last_outcome
+from ..hidden.global_shift import shift_reading, shift_text
 from ..hidden.hub_targets import hub_text
 from ..hidden.pooled import pooled_reason
 from ..hidden.report_table import pooled_text
@@ -75,8 +76,10 @@ def report_support(result, quiet: bool) -> None:
 
 
 def _say_readings(h: dict) -> None:
-    """A kept H read as a measured regulator's activity (``engine/hidden/activity.py``) or as its
-    listed parents' pooled activity (``engine/hidden/pooled.py``): one line each, when flagged."""
+    """A kept H read as a measured regulator's activity (``engine/hidden/activity.py``), as its
+    listed parents' pooled activity (``engine/hidden/pooled.py``), as their targets
+    (``engine/hidden/hub_targets.py``) or as a global shift of the table (``engine/hidden/global_shift.py``):
+    one line each, when flagged."""
     name, act, pool = h["name"], h.get("activity"), h.get("pooled")
     if pool and pool.get("flagged"):
         say(
@@ -86,6 +89,9 @@ def _say_readings(h: dict) -> None:
     hub = h.get("hub_targets")  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
     if hub and hub.get("flagged"):
         say(f"  {name}: {hub_text(hub)}: read {name} as its parents' targets, not a new regulator")
+    shift = h.get("global_shift")  # engine/hidden/global_shift.py: the whole table's level or first PC
+    if shift and shift.get("flagged"):
+        say(f"  {shift_text(shift, name)}: {shift_reading(name)}")
     if act and act.get("flagged"):
         say(
             f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "

@@ -29,6 +29,7 @@ from scipy.sparse.linalg import spsolve
 from .activity import activity_match
 from .candidates import family_coefficients
 from .correlation import column_corr
+from .global_shift import global_shift, table_axes
 from .hub_targets import hub_targets
 from .leverage import ODD_SHARE, instance_names, odd_conditions, odd_share, profile_leverage
 from .pooled import pooled_activity
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .verdict import PayBreakdown
 
 __all__ = [
+    "READINGS",
     "REPORT_COLUMNS",
     "ChildLoading",
     "ClusterView",
@@ -50,6 +52,9 @@ __all__ = [
 
 #: what the numbers of a hidden variable's profile are, wherever it is shown or exported (.scale)
 PROFILE_UNIT = "posterior mean of H in SDs of H under the network (H on unit variance, the loadings' scale)"
+
+#: the readings of a hidden variable in a report's ``extra``, copied into the JSON's hidden entries
+READINGS = ("activity", "pooled", "hub_targets", "global_shift", "odd_conditions")
 
 #: columns of the CSV export, one row per (hidden variable, child)
 REPORT_COLUMNS = [
@@ -170,6 +175,7 @@ def regulator_report(
     gains = gains or {}
     out = []
     odd, inst = odd_conditions(values[:, :n_observed]), instance_names(labels, values.shape[0])  # .leverage
+    axes = table_axes(values[:, :n_observed])  # the table's level and first component (.global_shift)
     for h in range(n_observed, n):
         prof = values[:, h]
         kids = np.flatnonzero(coef[h, :n_observed])
@@ -194,6 +200,7 @@ def regulator_report(
         parents_r2 = float(max(0.0, 1.0 - variance[h] / var[h])) if ups.size else 0.0
         pool = pooled_activity(coef, values, names, n_observed, h, real, parents_r2=parents_r2)  # (.pooled)
         hubs = hub_targets(coef, values, names, n_observed, h, regulators)  # children not set apart (.hub_targets)
+        shift = global_shift(axes, prof, coef[h, :n_observed])  # the whole table's level or first PC (.global_shift)
         out.append(
             RegulatorReport(
                 name=str(names[h]),
@@ -208,6 +215,7 @@ def regulator_report(
                     "activity": None if act is None else act.to_dict(),
                     "pooled": None if pool is None else pool.to_dict(),
                     "hub_targets": None if hubs is None else hubs.to_dict(),
+                    "global_shift": None if shift is None else shift.to_dict(),
                     "odd_conditions": _odd(odd, odd_share(prof, odd) if odd.size else 0.0, inst),
                 },
                 # on the loadings' scale, H on unit variance (.scale)

@@ -32,6 +32,11 @@ by child as well as by H:
   the words of learn's stderr and the Hidden page, ``"27 other genes with TF041 or TF004 as a parent
   follow its profile as closely as its median child (|r| >= 0.63; 31 children), e.g. g1, g2"``: H is
   read as its parents' targets, not a new regulator; empty otherwise;
+* ``global_shift_of``: when H's profile follows the per-condition level or the first principal
+  component of the genes outside its children at ``|r| >= 0.9`` (:mod:`.global_shift`), the reading in
+  the words of learn's stderr and the Hidden page, ``"H1 follows the whole table's per-condition level
+  (r = +0.96 over the 2150 genes outside its 153 children, 98% of which move one way)"``: a
+  normalisation or composition effect (or a table-wide axis), not a module regulator; empty otherwise;
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -49,6 +54,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .global_shift import shift_text
 from .hub_targets import hub_text
 from .leverage import profile_leverage
 from .report import REPORT_COLUMNS, RegulatorReport, report_rows
@@ -81,6 +87,7 @@ REPORT_TABLE_COLUMNS = [
     "activity_of",
     "pooled_of",
     "hub_targets_of",
+    "global_shift_of",
     "enriched_sets",
 ]
 
@@ -147,6 +154,12 @@ def _hub(r: RegulatorReport) -> str | None:
     return hub_text(hub) if hub and hub["flagged"] else None
 
 
+def _shift(r: RegulatorReport) -> str | None:
+    """The ``global_shift_of`` cell of ``r`` (see the module docstring), None when not flagged."""
+    shift = r.extra.get("global_shift")
+    return shift_text(shift, r.name) if shift and shift["flagged"] else None
+
+
 def report_table(
     reports: Sequence[RegulatorReport],
     values: np.ndarray | None = None,
@@ -177,6 +190,7 @@ def report_table(
             "activity_of": _activity(r),
             "pooled_of": _pooled(r),
             "hub_targets_of": _hub(r),
+            "global_shift_of": _shift(r),
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [

@@ -38,7 +38,7 @@ from .leverage import profile_leverage
 from .marginal import markov_blanket
 from .member_cover import uncovered_keys
 from .proposals import ClusterProposal
-from .report import HiddenVariable, RegulatorReport, regulator_report
+from .report import READINGS, HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
 from .trial import SMALL_MAX_FAILURES, auto_step, carry_posteriors, climb, first_tried, is_small
 from .trying_order import Turns, trying_order
@@ -401,7 +401,7 @@ class HiddenSearch:
             d = h.to_dict(self.hidden_profile(h.name), self.dataset.instance_labels)
             rep = reports.get(h.name, {})
             d["closest_observed"], d["closest_corr"] = rep.get("closest_observed"), rep.get("closest_corr")
-            d.update({k: rep.get(k) for k in ("activity", "pooled", "hub_targets", "odd_conditions")})  # readings
+            d.update({k: rep.get(k) for k in READINGS})  # the report's readings of H (.report)
             d["report"] = rep.get("children", [])
             d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
             d["parents_r2"] = rep.get("parents_r2", 0.0)

@@ -382,7 +382,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
         "and the estimated and realized score changes. The CSV has one row per child with every column, "
         "the hidden variable's own ones repeated: TF parents and the share of its variance they explain, "
         "leverage and odd conditions, a listed regulator that may already play its role, the readings of the "
-        "lines above (activity_of, pooled_of, hub_targets_of), enriched gene sets."
+        "lines above (activity_of, pooled_of, hub_targets_of, global_shift_of), enriched gene sets."
     )
     listed = listed_in_data(session.regulators, session.dataset.names) or None  # as the search matched the list
     own = text.listed_regulators(listed, session.dataset.covariates) or None  # the covariates not counted
