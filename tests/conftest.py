@@ -26,7 +26,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Group the tests for pytest-xdist's workers (the README's and CI's ``python -m pytest -n 2 --dist
-    loadgroup``; benchmarks/RESULTS.md "Test-suite time": the whole suite passed that way at load 8-11).
+    loadgroup``; benchmarks/RESULTS.md "Test-suite time": the whole suite passed twice that way at load 5-11).
 
     Every browser test in one group: a browser test drives a Streamlit server and a Chromium (about a
     core between them), so two at once on a 2-core machine starve each other's timeouts; one worker
