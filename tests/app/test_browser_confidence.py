@@ -6,27 +6,25 @@ Upload 2500 variables x 30 instances, a 20-name regulator list (so that a replic
 and a GMT file of gene sets; run 2 replicates on the page's local cluster; see the progress with
 its time estimate, the sub-network, the slider, the edge search, the enrichment table, and the
 downloads (CSV and JSON). Screenshots at 1280 x 800 go to /tmp/ipe_screens/. Marked ``browser``;
-its own server on port 8615 (or ``IPE_CONF_PORT``).
+its own server on a free port.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import numpy as np
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_CONF_PORT", "8615"))
 N, M = 2500, 30
 
 
 @pytest.fixture(scope="module")
 def conf_server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 

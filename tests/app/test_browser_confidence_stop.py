@@ -8,20 +8,18 @@ The bundled sample (Sachs, 853 x 11), 1000 replicates, Stop once some have finis
 (their count, the pairs seen) must appear without another click. And the worker processes end:
 at Stop, and when the tab is closed (replicates already on a worker used to run on to their end,
 and a closed tab left the run going). Marked ``browser``; its own server
-on port 8619 (or ``IPE_CONF_STOP_PORT``).
+on a free port.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import time
 
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_CONF_STOP_PORT", "8619"))
 
 
 #: the server's disconnectedSessionTTL here: the run of a closed tab is stopped after the shorter of
@@ -31,7 +29,7 @@ TTL = 15
 
 @pytest.fixture(scope="module")
 def stop_server():
-    with streamlit_server(PORT, "--server.disconnectedSessionTTL", str(TTL)) as url:
+    with streamlit_server(_free_port(), "--server.disconnectedSessionTTL", str(TTL)) as url:
         yield url
 
 

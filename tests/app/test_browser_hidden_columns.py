@@ -1,19 +1,16 @@
 """The Hidden page's proposals table at 1280 px in a real headless Chromium: every column, the
 leverage and the status included, is inside the table without scrolling it sideways.
 
-Marked ``browser``; its own server on port 8623 (or ``IPE_HIDDEN_COLS_PORT``). The screenshot goes to
+Marked ``browser``; its own server on a free port. The screenshot goes to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_HIDDEN_COLS_PORT", "8623"))
 
 #: the table's scrolled width and its visible width (glide-data-grid scrolls in ``.dvn-scroller``)
 WIDTHS_JS = """() => {
@@ -23,7 +20,7 @@ WIDTHS_JS = """() => {
 
 
 def test_proposals_table_fits_at_1280_px(tmp_path):
-    with streamlit_server(PORT) as url, chromium() as browser:
+    with streamlit_server(_free_port()) as url, chromium() as browser:
         page, errors = open_app(browser, url)
         page.set_viewport_size({"width": 1280, "height": 800})
         page.get_by_role("link", name="Hidden variables").first.click()

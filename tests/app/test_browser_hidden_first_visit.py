@@ -4,27 +4,24 @@ straight to Hidden variables without a search. Before any Propose the page says 
 not been searched, with "Run the search to convergence first" above a secondary "Propose"; after
 the search the warning is gone and the proposals name their known gene set before Accept.
 
-Marked ``browser``; its own server on port 8633 (or ``IPE_HIDDEN_FIRST_PORT``). Screenshots go to
+Marked ``browser``; its own server on a free port. Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from test_browser import _shot, chromium, open_app, settled, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, settled, streamlit_server, upload
 from test_browser_newcomer import write_lab
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_HIDDEN_FIRST_PORT", "8633"))
 
 
 def test_hidden_page_first_visit_asks_for_a_search_first(tmp_path):
     data, _, module = write_lab(tmp_path)
     gmt = tmp_path / "regulons.gmt"
     gmt.write_text("MADEUP_REGULON\tna\t" + "\t".join(module) + "\n")
-    with streamlit_server(PORT) as url, chromium() as browser:
+    with streamlit_server(_free_port()) as url, chromium() as browser:
         page, errors = open_app(browser, url)
         main = page.locator("[data-testid=stMain]")
         upload(page, data)

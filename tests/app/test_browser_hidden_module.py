@@ -4,27 +4,25 @@ table (500 genes x 24 conditions, a 30-gene module of an unmeasured regulator, o
 page lists the module first and the odd condition flagged by name, not first; Accept, then the
 Inspector opens on H1 and the Truth page offers the export.
 
-Marked ``browser``; its own server on port 8619 (or ``IPE_MODULE_PORT``). Screenshots go to
+Marked ``browser``; its own server on a free port. Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 import pytest
 from module_table import write_module_table
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_MODULE_PORT", "8619"))
 
 
 @pytest.fixture(scope="module")
 def module_server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 

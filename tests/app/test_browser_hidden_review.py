@@ -4,13 +4,12 @@ expander), and on a 2500-gene x 27 table with a regulator list: search, propose,
 regulator report's CSV downloaded and read back with pandas (TF parents, parents_r2, flags, the
 known targets enriched among H's children).
 
-Marked ``browser``; its own server on port 8631 (or ``IPE_HIDDEN_REVIEW_PORT``). Screenshots go to
+Marked ``browser``; its own server on a free port. Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from pathlib import Path
@@ -18,13 +17,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from hidden_browser import GENOME_SHAPE, open_with, propose, write_genome_table
-from test_browser import _shot, chromium, streamlit_server
+from test_browser import _free_port, _shot, chromium, streamlit_server
 
 from engine.hidden import REPORT_TABLE_COLUMNS
 from explorer.hidden_columns import proposal_columns
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_HIDDEN_REVIEW_PORT", "8631"))
 ROOT = Path(__file__).resolve().parents[2]
 
 #: the text of every cell of a column of each proposals table (glide-data-grid's accessible table)
@@ -46,7 +44,7 @@ SCROLL_JS = """() => [...document.querySelectorAll('[data-testid=stDataFrame] .d
 
 @pytest.fixture(scope="module")
 def review_server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 

@@ -6,14 +6,11 @@ Marked ``browser`` (headless Chromium, helpers in test_browser.py); about a minu
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_HIDDEN_STOP_PORT", "8631"))
 
 
 def write_table(folder, n_genes: int = 2500, m: int = 27, seed: int = 3):
@@ -34,7 +31,7 @@ def write_table(folder, n_genes: int = 2500, m: int = 27, seed: int = 3):
 
 @pytest.fixture(scope="module")
 def hidden_server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 

@@ -1,19 +1,17 @@
 """In a real headless Chromium: load the Sachs sample with its nine conditions and see the
-condition column and the targets table in the sidebar (marker ``browser``; port 8611)."""
+condition column and the targets table in the sidebar (marker ``browser``; its own server on a free port)."""
 
 from __future__ import annotations
 
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server
-
-PORT = 8611
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 

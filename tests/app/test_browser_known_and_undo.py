@@ -5,24 +5,22 @@
 * the Search page after Undo shows the counters of the network shown, with a line saying what the
   undone moves cost (Undo left "Moves 2" beside move 3's evaluations).
 
-Marked ``browser``; its own server on port 8645 (or ``IPE_APPQA_PORT``); screenshots in pytest's
+Marked ``browser``; its own server on a free port; screenshots in pytest's
 ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
 import re
 
 import numpy as np
 import pandas as pd
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
 
 from engine.synth import random_network, sample
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_APPQA_PORT", "8645"))
 #: the status cells of the proposals table (glide-data-grid's accessible table)
 STATUS_JS = """() => [...document.querySelectorAll('[data-testid=stDataFrame]')].flatMap(frame => {
   const heads = [...frame.querySelectorAll('th')].map(th => th.textContent);
@@ -35,7 +33,7 @@ STATUS_JS = """() => [...document.querySelectorAll('[data-testid=stDataFrame]')]
 
 @pytest.fixture(scope="module")
 def server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 
@@ -65,8 +63,11 @@ def test_hidden_page_marks_what_h1_already_explains(server, tmp_path):
         slider = page.get_by_role("slider").first  # "Proposals to list": 10
         slider.focus()
         slider.press("End")
-        page.wait_for_timeout(2500)
-        rows = page.evaluate(STATUS_JS)
+        for _ in range(120):  # the slider's rerun redraws the table: poll (a fixed 2.5 s missed it at load 9)
+            rows = page.evaluate(STATUS_JS)
+            if any(s == "already H1" for _, s in rows):
+                break
+            page.wait_for_timeout(500)
         known = [int(r) for r, s in rows if s == "already H1"]
         assert known, rows
         assert max(int(r) for r, s in rows if s != "already H1") < min(known)  # the new ones first

@@ -2,26 +2,24 @@
 with missing cells (``lab_file.py``), see the missing-cells banner and the warnings that name the
 repeated id and the genes left out, then Step on the Search page.
 
-Marked ``browser``; its own server on port 8614 (or ``IPE_LAB_PORT``). Screenshots go to
+Marked ``browser``; its own server on a free port. Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
 import time
 
 import pytest
 from lab_file import write_lab_file
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_LAB_PORT", "8614"))
 
 
 @pytest.fixture(scope="module")
 def lab_server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 

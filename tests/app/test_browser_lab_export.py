@@ -5,26 +5,23 @@ first gene became the header silently and the conditions were named by its value
 (Search, Hidden with the conditions named from sample1, Accept) is the AppTest of test_lab_export_walk.py,
 kept out of the browser for the suite's time.
 
-Marked ``browser``; its own server on port 8618 (or ``IPE_LAB_EXPORT_PORT``). Screenshots go to
+Marked ``browser``; its own server on a free port. Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
-
 import pytest
-from test_browser import _shot, chromium, settled, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, settled, streamlit_server, upload
 from test_lab_export_walk import N_CONDITIONS, N_GENES, lab_export
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_LAB_EXPORT_PORT", "8618"))
 
 
 def test_headerless_export_walk(tmp_path):
     path = tmp_path / "lab_export.tsv"
     path.write_bytes(lab_export())
-    with streamlit_server(PORT) as url, chromium() as browser:
+    with streamlit_server(_free_port()) as url, chromium() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -1,22 +1,19 @@
 """A biologist's headerless file in a real headless Chromium at 1280 px (issue #24): the refusal
 and its one-click fix, a regulator list drawn in the network, and the Truth page's rerun command.
 
-Marked ``browser``; its own server on port 8617 (or ``IPE_LABFILE_PORT``). Screenshots go to
+Marked ``browser``; its own server on a free port. Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
-
 import numpy as np
 import pytest
-from test_browser import _shot, chromium, settled, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, settled, streamlit_server, upload
 
 from engine.synth import random_network, sample
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_LABFILE_PORT", "8617"))
 
 
 def test_headerless_file_fix_regulators_and_rerun(tmp_path):
@@ -25,7 +22,7 @@ def test_headerless_file_fix_regulators_and_rerun(tmp_path):
     path.write_text(
         "".join(f"Rv{g + 1:04d}\t" + "\t".join(f'"{float(v)!r}"' for v in values[:, g]) + "\n" for g in range(12))
     )
-    with streamlit_server(PORT) as url, chromium() as browser:
+    with streamlit_server(_free_port()) as url, chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 1400})
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

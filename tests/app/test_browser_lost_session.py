@@ -6,32 +6,43 @@ a real headless Chromium): `.streamlit/config.toml` keeps a disconnected session
 An hour (or 120 s) is too long for a test, so the server here keeps a disconnected session
 :data:`TTL` seconds, and the browser reaches it through a relay the test cuts (tests/app/socket_cut.py):
 a drop shorter than the TTL comes back to the same session, the uploaded table still loaded and the
-run gone on to convergence; a drop longer than the TTL comes back to a new session (the default
-sample), which is what the hour-long TTL keeps a user from. Marked ``browser``; its own server on
-port 8641 (or ``IPE_LOST_SESSION_PORT``); screenshots in pytest's ``tmp_path`` and /tmp/ipe_screens/.
+run gone on past the moves it had made (then stopped); a drop longer than the TTL comes back to a new
+session (the default sample), which is what the hour-long TTL keeps a user from. Marked ``browser``;
+its own server on a free port; screenshots in pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
-import os
 import re
 import time
 
 import pandas as pd
 import pytest
 from socket_cut import CuttableRelay
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
 
 from engine.synth import random_network, sample_dataset
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_LOST_SESSION_PORT", "8641"))
 #: seconds the test server keeps a disconnected session (the app's own config: 3600)
 TTL = 8
 #: a run of ~4,300 moves, ~5 s of search here: long enough that the progress line shows and the cut falls
 #: inside the run on a fast machine (800 x 200 converged in 0.8 s, two 0.4 s chunks, and CI missed the line)
 N_VARS, N_ROWS = 2000, 300
 SHAPE = f"{N_ROWS} instances x {N_VARS} variables"
+
+
+#: true once the Search page's Moves counter reads more than ``arg``
+MOVES_ABOVE_JS = """(before) => [...document.querySelectorAll('[data-testid=stMetric]')].some(m =>
+  m.innerText.startsWith('Moves') &&
+  parseInt(m.querySelector('[data-testid=stMetricValue]').innerText.replace(/\\D/g, '')) > before)"""
+#: click the main area's Stop button if it is enabled (a run in progress)
+STOP_JS = """() => {
+  const stop = [...document.querySelectorAll('[data-testid=stMain] button')]
+    .find(b => b.innerText.trim() === 'Stop' && !b.disabled);
+  if (stop) stop.click();
+  return Boolean(stop);
+}"""
 
 
 def _moves(page) -> int:
@@ -44,9 +55,10 @@ def test_a_dropped_socket_comes_back_to_its_session_and_run(tmp_path):
     ds = sample_dataset(random_network(N_VARS, seed=0, expected_parents=2.0), N_ROWS, seed=1)
     path = tmp_path / "wide.csv"
     pd.DataFrame(ds.values, columns=ds.names).to_csv(path, index=False)
+    port = _free_port()
     with (
-        streamlit_server(PORT, "--server.disconnectedSessionTTL", str(TTL)),
-        CuttableRelay(PORT) as relay,
+        streamlit_server(port, "--server.disconnectedSessionTTL", str(TTL)),
+        CuttableRelay(port) as relay,
         chromium() as browser,
     ):
         page, errors = open_app(browser, f"http://127.0.0.1:{relay.port}")
@@ -62,7 +74,17 @@ def test_a_dropped_socket_comes_back_to_its_session_and_run(tmp_path):
         time.sleep(TTL / 2)
         _shot(page, tmp_path, "lost_session_cut.png")
         relay.restore()
-        page.get_by_text("Converged").first.wait_for(timeout=300_000)
+        # the same session: its run goes on past the moves it had made (a new session would show the
+        # default sample, Moves 0); then Stop, rather than wait out the run's ~4,300 moves (on a loaded
+        # 2-core machine they took more than 5 min of redrawn chunks)
+        page.wait_for_function(MOVES_ABOVE_JS, arg=before, timeout=120_000)
+        ended = page.get_by_text(re.compile(r"^(Stopped by you|Converged)")).first
+        for _ in range(180):  # Stop (when enabled: the page redraws after the reconnection), until the run ends
+            page.evaluate(STOP_JS)
+            if ended.is_visible():
+                break
+            page.wait_for_timeout(1000)
+        ended.wait_for(timeout=1000)
         page.wait_for_timeout(1000)
         _shot(page, tmp_path, "lost_session_back.png")
         assert _moves(page) > before  # the same session: its run went on

@@ -5,21 +5,19 @@ before the data are turned round; then Transpose, Run to convergence, the Hidden
 (the module proposed first, the salt_2h clusters flagged by name, conditions named on the profile
 plot's axis), Accept, and the export (the hidden profile named by condition).
 
-Marked ``browser``; its own server on port 8617 (or ``IPE_NEWCOMER_PORT``). Screenshots go to
+Marked ``browser``; its own server on a free port. Screenshots go to
 pytest's ``tmp_path`` and /tmp/ipe_screens/.
 """
 
 from __future__ import annotations
 
 import json
-import os
 
 import numpy as np
 import pytest
-from test_browser import _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
 
 pytestmark = pytest.mark.browser
-PORT = int(os.environ.get("IPE_NEWCOMER_PORT", "8617"))
 CONDITIONS = [f"{s}_{t}" for s in ("heat", "cold", "salt", "drought", "dark") for t in ("15min", "30min", "1h", "2h")]
 CONDITIONS += [f"control_rep{r}" for r in range(1, 5)]
 
@@ -55,7 +53,7 @@ def write_lab(folder, seed: int = 2026):
 
 @pytest.fixture(scope="module")
 def newcomer_server():
-    with streamlit_server(PORT) as url:
+    with streamlit_server(_free_port()) as url:
         yield url
 
 
