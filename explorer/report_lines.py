@@ -15,6 +15,7 @@ from collections.abc import Sequence
 
 from engine.hidden.activity import activity_readings
 from engine.hidden.hub_targets import hub_text
+from engine.hidden.operon import operon_text
 from engine.hidden.pooled import pooled_reason
 from engine.hidden.report import RegulatorReport
 from engine.hidden.report_table import STAND_IN_CORR, pooled_text, profile_flags
@@ -77,6 +78,8 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
     hub = r.extra.get("hub_targets") or {}
     if hub.get("flagged"):  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
         line += f" **Its parents' targets?** {r.name}: {hub_text(hub)}: not a new regulator."
+    if (op := operon_text(r.extra.get("operon"), r.name)) is not None:  # engine/hidden/operon.py
+        line += f" **One operon?** {op}."
     if flagged:
         line += (
             f" **One odd sample?** {share:.0%} of its profile's energy is in {odd}: "

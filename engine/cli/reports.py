@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ..hidden.activity import activity_readings
 from ..hidden.hub_targets import hub_text
+from ..hidden.operon import operon_text
 from ..hidden.pooled import pooled_reason
 from ..hidden.report_table import pooled_text
 from .live import cap_lists, readable
@@ -85,6 +86,8 @@ def _say_readings(h: dict) -> None:
     hub = h.get("hub_targets")  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
     if hub and hub.get("flagged"):
         say(f"  {name}: {hub_text(hub)}: read {name} as its parents' targets, not a new regulator")
+    if (line := operon_text(h.get("operon"), name)) is not None:  # engine/hidden/operon.py: one operon?
+        say(f"  {line}")
     if act and act.get("flagged"):
         say(
             f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "

@@ -31,6 +31,7 @@ from .candidates import family_coefficients
 from .correlation import column_corr
 from .hub_targets import hub_targets
 from .leverage import ODD_SHARE, instance_names, odd_conditions, odd_share, profile_leverage
+from .operon import locus_index, operon_reading
 from .pooled import pooled_activity
 from .proposals import ClusterProposal
 
@@ -170,6 +171,7 @@ def regulator_report(
     gains = gains or {}
     out = []
     odd, inst = odd_conditions(values[:, :n_observed]), instance_names(labels, values.shape[0])  # .leverage
+    tags = locus_index(names[:n_observed])  # the table's locus tags, None unless a genome's (.operon)
     for h in range(n_observed, n):
         prof = values[:, h]
         kids = np.flatnonzero(coef[h, :n_observed])
@@ -208,6 +210,7 @@ def regulator_report(
                     "activity": None if act is None else act.to_dict(),
                     "pooled": None if pool is None else pool.to_dict(),
                     "hub_targets": None if hubs is None else hubs.to_dict(),
+                    "operon": None if tags is None else operon_reading(kids, names, tags),  # one operon? (.operon)
                     "odd_conditions": _odd(odd, odd_share(prof, odd) if odd.size else 0.0, inst),
                 },
                 # on the loadings' scale, H on unit variance (.scale)

@@ -32,6 +32,9 @@ by child as well as by H:
   the words of learn's stderr and the Hidden page, ``"27 other genes with TF041 or TF004 as a parent
   follow its profile as closely as its median child (|r| >= 0.63; 31 children), e.g. g1, g2"``: H is
   read as its parents' targets, not a new regulator; empty otherwise;
+* ``operon_of``: when most of H's children are one run of adjacent locus tags on a bacterial table
+  (:mod:`.operon`), ``"H2: 6 of its 7 children are adjacent genes b2415-b2420: likely one operon
+  (co-transcribed), not a regulator"``; empty otherwise (and on tables not named by locus tags);
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -51,6 +54,7 @@ import pandas as pd
 
 from .hub_targets import hub_text
 from .leverage import profile_leverage
+from .operon import operon_text
 from .report import REPORT_COLUMNS, RegulatorReport, report_rows
 from .tracking import best_tracking
 
@@ -81,6 +85,7 @@ REPORT_TABLE_COLUMNS = [
     "activity_of",
     "pooled_of",
     "hub_targets_of",
+    "operon_of",
     "enriched_sets",
 ]
 
@@ -177,6 +182,7 @@ def report_table(
             "activity_of": _activity(r),
             "pooled_of": _pooled(r),
             "hub_targets_of": _hub(r),
+            "operon_of": operon_text(r.extra.get("operon"), r.name),  # one operon? (.operon)
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [

@@ -405,6 +405,7 @@ class HiddenSearch:
             d["report"] = rep.get("children", [])
             d["parents"] = rep.get("parents", [])  # H <- regulator edges (#22)
             d["parents_r2"] = rep.get("parents_r2", 0.0)
+            d["operon"] = rep.get("operon")  # children mostly one run of adjacent locus tags (.operon)
             hidden.append(d)
         return {
             "hidden": hidden,
