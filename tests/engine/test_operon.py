@@ -45,6 +45,18 @@ def test_a_run_of_b_numbers_is_flagged_scattered_is_not():
     assert under.n_run == 3 and not under.flagged
 
 
+def test_genes_missing_from_the_table_do_not_cut_a_run():
+    names = [f"b{k:04d}" for k in range(2300, 2600) if k not in (2403, 2404, 2406, 2407)]  # not in the table
+    index = locus_index(names)
+    assert index.step == 1
+    kids = _children(names, ["b2402", "b2405", "b2408", "b2500"])  # neighbours in the table's order
+    assert operon_run(kids, index, names).n_run == 3 and operon_run(kids, index, names).flagged
+    assert not operon_run(kids, index, names, by_rank=False).flagged  # cut at 2 steps of 1: the variant off
+    sparse = [f"b{k:04d}" for k in (*range(2300, 2340), 2352, *range(2400, 2440))]  # 12 missing after b2339
+    run = operon_run(_children(sparse, ["b2338", "b2339", "b2352", "b2400"]), locus_index(sparse), sparse)
+    assert (run.first, run.last, run.n_run) == ("b2338", "b2339", 2)  # neighbours in order, 13 steps apart
+
+
 @pytest.mark.parametrize("sep", ["", "_"])
 def test_bsu_tags_step_ten(sep):
     names = [f"BSU{sep}{k * 10:05d}" for k in range(1200, 1400)]
