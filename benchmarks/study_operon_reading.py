@@ -83,14 +83,14 @@ def genome(gen: str, seeds: range, n_cols: int | None = None) -> None:
                   flush=True)  # fmt: skip
 
 
-def truth(seeds: range) -> None:
+def truth(seeds: range, n_cols: int | None = None) -> None:
     """No search: the reading applied to the generator's own sets on ``h19m`` tables, each taken as an
     H's children: every multi-gene operon of 3 or more genes (should be named), R*'s module (should not)
     and one operon of 3+ genes with as many scattered genes added (half the children: the edge)."""
     import bench_regulators_genome_h19 as h19
 
     for seed in seeds:
-        g = h19.generate(seed)
+        g = h19.generate(seed, n_cols=n_cols)
         names = list(g["names"])
         index = locus_index(names)
         at = {n: i for i, n in enumerate(names)}
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> None:
         real()
     if args.truth:
         a, b = (int(s) for s in args.seeds.split("-"))
-        truth(range(a, b + 1))
+        truth(range(a, b + 1), args.n_cols)
     if args.gen:
         a, b = (int(s) for s in args.seeds.split("-"))
         assert not set(range(a, b + 1)) & set(range(1950, 1960)), "1950-1959 are h19m's hold-out seeds"

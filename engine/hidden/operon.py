@@ -35,8 +35,9 @@ The reading, from names only:
   (a half) of all H's children (the unparsed ones counted too).
 
 A reading for a person, not a keep rule: a flagged H is "likely one operon (co-transcribed), not a
-regulator"; a regulator whose targets are one long operon (B. subtilis's fla/che operon under SigD)
-reads the same way, so the reading says what to check and drops nothing.
+regulator"; a regulator whose targets are mostly one long operon (B. subtilis's fla/che operon under
+SigD) could read the same way (the SigD-like proposal of the full table is not named, narrowly: its 7
+members lie 1-4 genes apart), so the reading says what to check and drops nothing.
 """
 
 from __future__ import annotations
