@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+from engine.hidden.operon import operon_reading, operon_text
 from engine.hidden.report_table import STAND_IN_CORR
 
 __all__ = [
@@ -14,6 +15,7 @@ __all__ = [
     "common_text",
     "flag_group_text",
     "flag_text",
+    "operon_warning",
     "removal_text",
     "status_text",
     "step_text",
@@ -151,3 +153,10 @@ def step_text(prop) -> str | None:
         "switched on in a few conditions would (a shock, a nutrient); one end of the profile plot shows the step. "
         "A step in few conditions is not tested for chance here: Accept's realized change is the test."
     )
+
+
+def operon_warning(prop, names) -> str | None:
+    """The warning on a proposal whose members are mostly one run of adjacent locus tags (a bacterial
+    table's names, :mod:`engine.hidden.operon`): likely one operon, not a regulator; None otherwise.
+    ``names``: the table's observed names (``prop.members`` index them)."""
+    return operon_text(operon_reading(prop.members, names), "This proposal", "members")

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from engine.hidden.activity import activity_readings
 from engine.hidden.global_shift import shift_reading, shift_text
 from engine.hidden.hub_targets import hub_text
+from engine.hidden.operon import operon_text
 from engine.hidden.pooled import pooled_reason
 from engine.hidden.report import RegulatorReport
 from engine.hidden.report_table import STAND_IN_CORR, pooled_text, profile_flags
@@ -81,6 +82,8 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
     shift = r.extra.get("global_shift") or {}
     if shift.get("flagged"):  # engine/hidden/global_shift.py: the whole table's level or first principal component
         line += f" **The whole table's level?** {shift_text(shift, r.name)}: {shift_reading(r.name)}."
+    if (op := operon_text(r.extra.get("operon"), r.name)) is not None:  # engine/hidden/operon.py
+        line += f" **One operon?** {op}."
     if flagged:
         line += (
             f" **One odd sample?** {share:.0%} of its profile's energy is in {odd}: "

@@ -7,6 +7,7 @@ from ..hidden.activity import activity_readings
 from ..hidden.considered import last_outcome
 from ..hidden.global_shift import shift_reading, shift_text
 from ..hidden.hub_targets import hub_text
+from ..hidden.operon import operon_text
 from ..hidden.pooled import pooled_reason
 from ..hidden.report_table import pooled_text
 from .live import cap_lists, readable
@@ -92,6 +93,8 @@ def _say_readings(h: dict) -> None:
     shift = h.get("global_shift")  # engine/hidden/global_shift.py: the whole table's level or first PC
     if shift and shift.get("flagged"):
         say(f"  {shift_text(shift, name)}: {shift_reading(name)}")
+    if (line := operon_text(h.get("operon"), name)) is not None:  # engine/hidden/operon.py: one operon?
+        say(f"  {line}")
     if act and act.get("flagged"):
         say(
             f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "

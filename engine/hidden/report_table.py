@@ -37,6 +37,9 @@ by child as well as by H:
   the words of learn's stderr and the Hidden page, ``"H1 follows the whole table's per-condition level
   (r = +0.96 over the 2150 genes outside its 153 children, 98% of which move one way)"``: a
   normalisation or composition effect (or a table-wide axis), not a module regulator; empty otherwise;
+* ``operon_of``: when most of H's children are one run of adjacent locus tags on a bacterial table
+  (:mod:`.operon`), ``"H2: 6 of its 7 children are adjacent genes b2415-b2420: likely one operon
+  (co-transcribed), not a regulator"``; empty otherwise (and on tables not named by locus tags);
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -57,6 +60,7 @@ import pandas as pd
 from .global_shift import shift_text
 from .hub_targets import hub_text
 from .leverage import profile_leverage
+from .operon import operon_text
 from .report import REPORT_COLUMNS, RegulatorReport, report_rows
 from .tracking import best_tracking
 
@@ -88,6 +92,7 @@ REPORT_TABLE_COLUMNS = [
     "pooled_of",
     "hub_targets_of",
     "global_shift_of",
+    "operon_of",
     "enriched_sets",
 ]
 
@@ -191,6 +196,7 @@ def report_table(
             "pooled_of": _pooled(r),
             "hub_targets_of": _hub(r),
             "global_shift_of": _shift(r),
+            "operon_of": operon_text(r.extra.get("operon"), r.name),  # one operon? (.operon)
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [

@@ -37,6 +37,7 @@ from explorer.proposal_text import (
     common_text,
     flag_group_text,
     flag_text,
+    operon_warning,
     removal_text,
     status_text,
     step_text,
@@ -256,6 +257,8 @@ def render() -> None:
             st.warning(known)  # an accepted H's own members, or close to it (engine.hidden.explained)
         if prop.flagged:
             st.warning(flag_text(prop))
+        if (op := operon_warning(prop, dataset.names)) is not None:
+            st.warning(op)  # adjacent locus tags (engine/hidden/operon.py)
         if prop.estimated_gain <= 0:
             st.warning(
                 "With the rest of the network fixed this proposal does not pay. Structural EM re-learns the "
