@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.hidden.activity import activity_readings
-from engine.hidden.global_shift import shift_reading, shift_text
+from engine.hidden.global_shift import shift_line, shift_reading
 from engine.hidden.hub_targets import hub_text
 from engine.hidden.operon import operon_text
 from engine.hidden.pooled import pooled_reason
@@ -79,9 +79,8 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
     hub = r.extra.get("hub_targets") or {}
     if hub.get("flagged"):  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
         line += f" **Its parents' targets?** {r.name}: {hub_text(hub)}: not a new regulator."
-    shift = r.extra.get("global_shift") or {}
-    if shift.get("flagged"):  # engine/hidden/global_shift.py: the whole table's level or first principal component
-        line += f" **The whole table's level?** {shift_text(shift, r.name)}: {shift_reading(r.name)}."
+    if (shift := shift_line(r.extra.get("global_shift"), r.name)) is not None:  # engine/hidden/global_shift.py
+        line += f" **The whole table's level?** {shift}: {shift_reading(r.name)}."
     if (op := operon_text(r.extra.get("operon"), r.name)) is not None:  # engine/hidden/operon.py
         line += f" **One operon?** {op}."
     if flagged:

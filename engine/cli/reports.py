@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ..hidden.activity import activity_readings
 from ..hidden.considered import last_outcome
-from ..hidden.global_shift import shift_reading, shift_text
+from ..hidden.global_shift import shift_line, shift_reading
 from ..hidden.hub_targets import hub_text
 from ..hidden.operon import operon_text
 from ..hidden.pooled import pooled_reason
@@ -90,9 +90,8 @@ def _say_readings(h: dict) -> None:
     hub = h.get("hub_targets")  # engine/hidden/hub_targets.py: children not set apart from its parents' targets
     if hub and hub.get("flagged"):
         say(f"  {name}: {hub_text(hub)}: read {name} as its parents' targets, not a new regulator")
-    shift = h.get("global_shift")  # engine/hidden/global_shift.py: the whole table's level or first PC
-    if shift and shift.get("flagged"):
-        say(f"  {shift_text(shift, name)}: {shift_reading(name)}")
+    if (line := shift_line(h.get("global_shift"), name)) is not None:  # global_shift.py: the table's level or PC1
+        say(f"  {line}: {shift_reading(name)}")
     if (line := operon_text(h.get("operon"), name)) is not None:  # engine/hidden/operon.py: one operon?
         say(f"  {line}")
     if act and act.get("flagged"):

@@ -53,6 +53,7 @@ __all__ = [
     "global_shift",
     "shift_reading",
     "shift_text",
+    "shift_line",
     "table_axes",
 ]
 
@@ -165,6 +166,13 @@ def shift_text(shift: dict, name: str = "H") -> str:
         f"{name} follows the table's first principal component (r = {shift['pc1_corr']:+.2f}; "
         f"{shift['pc1_share']:.0%} of the table's variance; {kids}, are among the genes that make it)"
     )
+
+
+def shift_line(shift: dict | None, name: str = "H") -> str | None:
+    """:func:`shift_text` of a report's ``global_shift`` reading when it is flagged, None otherwise (no
+    reading, or not a global shift): the one test learn's stderr, the report table and the Hidden page
+    share."""
+    return shift_text(shift, name) if shift and shift.get("flagged") else None
 
 
 def shift_reading(name: str) -> str:

@@ -57,7 +57,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from .global_shift import shift_text
+from .global_shift import shift_line
 from .hub_targets import hub_text
 from .leverage import profile_leverage
 from .operon import operon_text
@@ -159,12 +159,6 @@ def _hub(r: RegulatorReport) -> str | None:
     return hub_text(hub) if hub and hub["flagged"] else None
 
 
-def _shift(r: RegulatorReport) -> str | None:
-    """The ``global_shift_of`` cell of ``r`` (see the module docstring), None when not flagged."""
-    shift = r.extra.get("global_shift")
-    return shift_text(shift, r.name) if shift and shift["flagged"] else None
-
-
 def report_table(
     reports: Sequence[RegulatorReport],
     values: np.ndarray | None = None,
@@ -195,7 +189,7 @@ def report_table(
             "activity_of": _activity(r),
             "pooled_of": _pooled(r),
             "hub_targets_of": _hub(r),
-            "global_shift_of": _shift(r),
+            "global_shift_of": shift_line(r.extra.get("global_shift"), r.name),
             "operon_of": operon_text(r.extra.get("operon"), r.name),  # one operon? (.operon)
             "enriched_sets": _enriched(r),
         }
