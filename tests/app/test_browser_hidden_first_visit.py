@@ -18,6 +18,8 @@ pytestmark = pytest.mark.browser
 
 
 def test_hidden_page_first_visit_asks_for_a_search_first(tmp_path):
+    from playwright.sync_api import expect
+
     data, _, module = write_lab(tmp_path)
     gmt = tmp_path / "regulons.gmt"
     gmt.write_text("MADEUP_REGULON\tna\t" + "\t".join(module) + "\n")
@@ -45,7 +47,8 @@ def test_hidden_page_first_visit_asks_for_a_search_first(tmp_path):
         search_first.click()
         page.get_by_text("The network has not been searched yet").first.wait_for(state="detached", timeout=300_000)
         propose = main.get_by_role("button", name="Propose hidden variables", exact=True)
-        assert propose.get_attribute("kind") == "primary"
+        # the warning leaves the page a moment before the rerun restyles the button: wait for the restyle
+        expect(propose).to_have_attribute("kind", "primary", timeout=60_000)
         propose.click()
         page.get_by_text("Proposal to inspect").first.wait_for(timeout=300_000)
         known = main.locator("p", has_text="Known gene sets among the members:").first
