@@ -12,6 +12,7 @@ recovery is measured once, at the start of the next session, by the lead."""
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -20,9 +21,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 
+import bench_regulators_genome_h21 as h21m  # noqa: E402
 import planted_general as pg  # noqa: E402
 import planted_h21g as ph  # noqa: E402
-from test_bench_holdouts_h20 import _lstsq_r, _r  # noqa: E402
+import yeast_names  # noqa: E402
+from genome_auto import Kept  # noqa: E402
+from test_bench_holdouts_h20 import _Est, _lstsq_r, _pc1, _r  # noqa: E402
 from test_bench_holdouts_mixed import _same_network_without_roots  # noqa: E402
 
 #: seed indices of ``h21g`` (seeds 2190-2199), outside the hold-out's 2100-2109
@@ -92,3 +96,131 @@ class TestH21g:
         assert _lstsq_r(x[:, k], h) > 0.85
         assert np.median([abs(_r(x[:, v], h)) for v in k]) > 0.4
         assert np.median([abs(_r(xn[:, v], h)) for v in k]) < 0.2
+
+
+#: outside the ``h21m`` hold-out's 2150-2159; a reduced table
+M_SEEDS, COLS = (2190, 2191, 2192, 2193), 600
+
+
+@pytest.fixture(scope="module")
+def tables():
+    return [h21m.generate(s, n_cols=COLS) for s in M_SEEDS]
+
+
+@pytest.fixture(scope="module")
+def nulls():
+    return [h21m.generate(s, True, n_cols=COLS) for s in M_SEEDS]
+
+
+def _cols(g: dict, names: set[str]) -> np.ndarray:
+    v = g["values"][:, [g["names"].index(x) for x in sorted(names)]]
+    return np.where(np.isnan(v), np.nanmean(v, axis=0), v)
+
+
+class TestH21m:
+    def test_shapes_names_and_lists(self, tables):
+        for g in tables:
+            m = len(g["labels"])
+            assert 44 <= m <= 56 and g["values"].shape == (m, COLS) and len(g["names"]) == COLS
+            assert 20 <= np.isnan(g["values"]).sum() <= 30 and np.isfinite(g["values"][~np.isnan(g["values"])]).all()
+            assert len(set(g["names"])) == COLS and g["names"] == sorted(g["names"])
+            assert all(yeast_names.PATTERN.fullmatch(x) for x in g["names"])
+            assert len(set(g["labels"])) == m and all(
+                re.fullmatch(r"(alpha|cdc15|cdc28|elu)_\d{3}", x) for x in g["labels"]
+            )
+            assert 2 <= len(g["series_names"]) <= 3 and [x.split("_")[0] for x in g["labels"]] == [
+                g["series_names"][k] for k in g["series"]
+            ]
+            assert 45 <= len(g["regulators"]) <= 55 and set(g["regulators"]) <= set(g["names"])
+            assert g["star_name"] == "YER111C" == yeast_names.STAR and yeast_names.COMMON["YER111C"] == "SWI4"
+            assert "YER111C" not in g["names"] and "YER111C" not in g["regulators"]
+            assert 30 <= len(g["module"]) <= 50 and g["module"] <= set(g["names"]) - set(g["regulators"])
+            assert 3 <= len(g["module_tfs"]) <= 6 and g["module_tfs"] <= set(g["regulators"]) & set(
+                yeast_names.R_TARGET_TFS
+            )
+            assert len(g["periodic"]) > 0.2 * COLS and not g["periodic"] & g["module"]
+
+    def test_neighbouring_time_points_are_alike(self, tables):
+        g = tables[0]
+        v = _cols(g, set(g["names"]))
+        same = np.flatnonzero(np.diff(g["series"]) == 0)  # pairs of neighbours within one series
+        lag1 = [np.corrcoef(c[same], c[same + 1])[0, 1] for c in v.T]
+        shuffled = np.random.default_rng(0).permutation(len(same))
+        lag_rand = [np.corrcoef(c[same], c[same + 1][shuffled])[0, 1] for c in v.T]
+        assert np.median(lag1) > 0.25 and abs(np.median(lag_rand)) < 0.1
+
+    def test_the_phase_structure(self, tables):
+        for g in tables:
+            design = h21m.phase_design(g)
+            assert h21m.phase_r2(_pc1(_cols(g, g["periodic"])), design) > 0.9  # a strong clock, no regulator
+            assert np.sqrt(h21m.phase_r2(g["star"], design)) < 0.85  # no phase profile reaches |r| 0.9 with R*
+            assert abs(_r(g["star"], g["star_phase"])) > 0.4  # R* is periodic too
+
+    def test_the_module_and_its_tfs_track_swi4_beyond_the_phase(self, tables, nulls):
+        for g, n in zip(tables, nulls, strict=True):
+            design = h21m.phase_design(g)
+            pc, pc_null = _pc1(_cols(g, g["module"])), _pc1(_cols(n, g["module"]))
+            assert abs(_r(pc, g["star"])) > 0.95 and h21m.beyond(pc, g["star"], design) > 0.8
+            assert abs(_r(pc_null, g["star_phase"])) > 0.95 and h21m.beyond(pc_null, g["star"], design) < 0.5
+            assert abs(_r(pc_null, g["star"])) < 0.85  # the null's module follows the phase alone
+            signs = [np.sign(_r(c, g["star"])) for c in _cols(g, g["module"]).T]
+            assert np.mean(np.array(signs) > 0) > 0.7  # an activator
+            tfs = np.median([abs(_r(c, g["star"])) for c in _cols(g, g["module_tfs"]).T])
+            assert tfs > np.median([abs(_r(c, g["star"])) for c in _cols(n, g["module_tfs"]).T]) + 0.1
+
+    def test_the_odd_time_point(self, tables, nulls):
+        for g, n in zip(tables, nulls, strict=True):
+            i = g["labels"].index(g["odd"])
+            assert g["series"][i] == g["series"][i - 1] and n["odd"] == g["odd"]  # not a series' first
+            v = _cols(g, set(g["names"]))
+            z = (v - v.mean(axis=0)) / v.std(axis=0)
+            assert 80 <= np.sum(np.abs(z[i]) > 4) <= 130 and np.sum(np.abs(np.delete(z, i, axis=0)) > 4) < 40
+            assert not g["odd_genes"] & (g["module"] | set(g["regulators"]))
+
+    def test_deterministic_and_null_keeps_the_design(self, tables, nulls):
+        g, n = tables[0], nulls[0]
+        assert np.array_equal(h21m.generate(M_SEEDS[0], n_cols=COLS)["values"], g["values"], equal_nan=True)
+        assert n["names"] == g["names"] and n["regulators"] == g["regulators"] and n["labels"] == g["labels"]
+        assert np.array_equal(np.isnan(n["values"]), np.isnan(g["values"]))
+        same = [j for j, x in enumerate(g["names"]) if x in set(g["regulators"]) - g["module_tfs"]]
+        assert np.array_equal(n["values"][:, same], g["values"][:, same], equal_nan=True)  # the other TFs
+        assert not np.allclose(np.nan_to_num(n["values"]), np.nan_to_num(g["values"]))
+
+    def test_full_width(self):
+        g = h21m.generate(2194)
+        assert 2400 <= g["values"].shape[1] <= 2700 and g["values"].shape[1] == len(g["names"])
+
+
+def _kept(name: str, prof: np.ndarray, g: dict, children: set[str], flagged: list[str] | None = None) -> Kept:
+    odd = (np.array(g["labels"]) == g["odd"]).astype(float)
+    r = [abs(_r(prof, c)) for c in np.column_stack([g["star"], odd, g["factors"]]).T]
+    return Kept(name, r, children, [], 0.0, 0.1, 30.0, flagged or [])
+
+
+def test_scorer_reads_kept_hs(tables, monkeypatch):
+    """``run_seed``'s reading of stand-in kept Hs (no search): one on R* with its module and TF targets
+    (recovered), one on the G1/S phase alone with the periodic genes (PHASE, false), one on the odd
+    time point (ODD, false)."""
+    g = tables[0]
+    rng = np.random.default_rng(0)
+    odd = (np.array(g["labels"]) == g["odd"]).astype(float) + 0.05 * rng.normal(size=len(g["labels"]))
+    profiles = {"H1": g["star"], "H2": g["star_phase"], "H3": odd}
+    star_kids = g["module"] | g["module_tfs"]
+    kept = [
+        _kept("H1", g["star"], g, star_kids),
+        _kept("H2", g["star_phase"], g, set(sorted(g["periodic"])[:60])),
+        _kept("H3", odd, g, set(sorted(g["odd_genes"])[:40]), [g["odd"]]),
+    ]
+    assert kept[0].r[0] == pytest.approx(1.0) and kept[1].r[0] < 0.9 and kept[2].r[1] > 0.9
+    monkeypatch.setattr(h21m, "fit_auto", lambda gg, source, seed: (_Est(profiles), 1.0, 2.0))
+    monkeypatch.setattr(h21m, "kept_of", lambda hs, gg: kept)
+    monkeypatch.setattr(h21m, "top_proposals", lambda est: [])
+    line, t = h21m.run_seed(g, "h21m-2190", M_SEEDS[0])
+    assert t["star"] and t["fast"] and t["enriched"] and t["tfs"] == len(g["module_tfs"])
+    assert t["false"] == 2 and t["marks"] == 2 and line.count("FALSE") == 2
+    assert "PHASE FALSE" in line and "ODD FALSE" in line and "beyond 1.00" in line
+    text = h21m.summary("h21m", [t, t | {"star": False, "fast": False, "enriched": False}])
+    assert "R* recovered (|r| >= 0.9) on 1/2" in text and "module enriched (p < 0.001) on 1/2" in text
+    _, t_null = h21m.run_seed({**g, "null": True}, "h21m-null-2190", M_SEEDS[0])
+    assert t_null["false"] == 3 and not t_null["star"]
+    assert "a hidden variable kept on 1/1" in h21m.summary("h21m-null", [t_null])
