@@ -99,7 +99,14 @@ Generators (seeds 0-9 unless said):
   equilibria ``e (I - B)^-1`` of linear structural equations with feedback loops; one hidden h
   (a root or with one observed parent) with 4-20 children, 1-2 of which act back on h with the
   opposite sign (a negative feedback loop, as an anti-sigma factor), 1-3 feedback loops among the
-  observed variables too, M log-uniform in 50..600.
+  observed variables too, M log-uniform in 50..600 (seen since that session's end);
+* ``h21g`` (the hold-out of the twenty-first session, seeds 2100-2109, written and committed before
+  any tuning of that session and run only by the lead at the start of the next; its own module,
+  :mod:`planted_h21g`, which says what it plants) - 35-70 variables, one hidden h (a root or with one
+  observed parent) with 5-20 children, 1-2 of them measured specific regulators q that also regulate
+  40-70 % of h's later children (coherent feed-forward loops on 70 %, incoherent on 30 %), every child
+  with 2 or more observed parents besides h, Student-t (3-5 df) structural noise and Gaussian
+  measurement error (reliability 0.85-0.97) on every column, M log-uniform in 60..400.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -118,6 +125,7 @@ import planted_h17g
 import planted_h18g
 import planted_h19g
 import planted_h20g
+import planted_h21g
 import planted_mixed
 import planted_roots
 
@@ -215,14 +223,16 @@ SPECS = {
     "h18g": Spec("h18g", 60, 0, "h18g", 0.0, (0.4, 1.0), (7, 16), (0.5, 1.4), 1800, 2, (0.5, 1.5)),
     "h19g": Spec("h19g", 70, 0, "h19g", 0.0, (0.3, 0.9), (4, 20), (0.5, 1.2), 1900, 1, (0.5, 1.5)),
     "h20g": Spec("h20g", 70, 0, "h20g", 0.0, (0.3, 0.9), (4, 20), (0.5, 1.2), 2000, 1, (0.5, 1.5)),
+    "h21g": Spec("h21g", 70, 0, "h21g", 0.0, (0.3, 0.9), (5, 20), (0.5, 1.2), 2100, 1, (0.5, 1.5)),
 }
 
-#: the generator kept untouched until the end (the twentieth session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the twenty-first session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
-#: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's, ``h19g`` the nineteenth's).
-#: Only ``--hold-out`` or ``--only h20g`` runs it: ``--only general`` leaves it out.
-HOLD_OUT = "h20g"
+#: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's, ``h19g`` the nineteenth's,
+#: ``h20g`` the twentieth's). Only ``--hold-out`` or ``--only h21g`` runs it: ``--only general``
+#: leaves it out.
+HOLD_OUT = "h21g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -234,6 +244,7 @@ OWN_MODULE = {
     "h18g": planted_h18g,
     "h19g": planted_h19g,
     "h20g": planted_h20g,
+    "h21g": planted_h21g,
 }
 
 

@@ -132,21 +132,15 @@ def _dag_part(n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray,
     return order, w, sd, place, parent, a
 
 
-def network(seed: int) -> Network:
-    """The planted structure of seed index ``seed`` (see the module docstring)."""
-    n = n_vars(seed)
-    rng = np.random.default_rng([SEED0 + seed, 2])
-    order, w, sd_obs, place, parent, a = _dag_part(n, rng)
-    n_kids = min(int(rng.integers(KIDS[0], KIDS[1] + 1)), n - place)  # 18 follow h at the least
-    kids = np.sort(rng.choice(order[place:], size=n_kids, replace=False))
-    s = rng.uniform(*H_SHARE, size=n_kids)
-    load = np.sqrt(s / (1.0 - s))
-    load *= max(1.0, np.sqrt(MIN_LOAD2 / np.sum(load**2)))
-    c = np.zeros(n)
-    c[kids] = rng.choice([-1.0, 1.0], size=n_kids) * load
-    # the DAG part in raw units: population variances along the order (x = e A, A's columns per node)
+def raw_dag(
+    order: np.ndarray, w: np.ndarray, sd: np.ndarray, place: int, parent: int, a: float, c: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """The DAG part in raw units: B[parent, child] over the N observed variables and h (index N, just
+    before ``order[place]``) from the standardized weights ``w``, h's observed parent and coefficient
+    ``a`` and the loads ``c`` on the standardized h (``c_v sd(d_v + e_v)``), and the population
+    variances along the order (``x = e A``, A's columns per node; ``sd`` the noise sd per node)."""
+    n = len(order)
     hn = n
-    sd = np.append(sd_obs, np.sqrt(1.0 - a * a) if parent >= 0 else 1.0)
     b, amat, var = np.zeros((n + 1, n + 1)), np.zeros((n + 1, n + 1)), np.zeros(n + 1)
 
     def settle(v: int) -> None:
@@ -162,9 +156,27 @@ def network(seed: int) -> Network:
         for u in np.flatnonzero(w[:, v]):
             b[u, v] = w[u, v] * sd[v] / np.sqrt(var[u])
         settle(v)
-        if c[v] != 0.0:  # c_v sd(d_v + e_v) on the standardized h
+        if c[v] != 0.0:
             b[hn, v] = c[v] * np.sqrt(var[v]) / np.sqrt(var[hn])
             settle(v)
+    return b, var
+
+
+def network(seed: int) -> Network:
+    """The planted structure of seed index ``seed`` (see the module docstring)."""
+    n = n_vars(seed)
+    rng = np.random.default_rng([SEED0 + seed, 2])
+    order, w, sd_obs, place, parent, a = _dag_part(n, rng)
+    n_kids = min(int(rng.integers(KIDS[0], KIDS[1] + 1)), n - place)  # 18 follow h at the least
+    kids = np.sort(rng.choice(order[place:], size=n_kids, replace=False))
+    s = rng.uniform(*H_SHARE, size=n_kids)
+    load = np.sqrt(s / (1.0 - s))
+    load *= max(1.0, np.sqrt(MIN_LOAD2 / np.sum(load**2)))
+    c = np.zeros(n)
+    c[kids] = rng.choice([-1.0, 1.0], size=n_kids) * load
+    hn = n
+    sd = np.append(sd_obs, np.sqrt(1.0 - a * a) if parent >= 0 else 1.0)
+    b, var = raw_dag(order, w, sd, place, parent, a, c)
     n_fb = 2 if n_kids >= TWO_FEEDBACK_MIN_KIDS and rng.random() < 0.5 else 1
     feedback = tuple(sorted(int(f) for f in rng.choice(kids, size=n_fb, replace=False)))
     back = [(f, hn, -np.sign(c[f]) * rng.uniform(*FEEDBACK_BETA)) for f in feedback]
