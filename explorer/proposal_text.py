@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
+from engine.hidden.global_shift import global_shift, shift_line, shift_reading, table_axes
 from engine.hidden.operon import operon_reading, operon_text
 from engine.hidden.report_table import STAND_IN_CORR
 
@@ -16,6 +19,8 @@ __all__ = [
     "flag_group_text",
     "flag_text",
     "operon_warning",
+    "proposal_warnings",
+    "shift_warning",
     "removal_text",
     "status_text",
     "step_text",
@@ -158,5 +163,30 @@ def step_text(prop) -> str | None:
 def operon_warning(prop, names) -> str | None:
     """The warning on a proposal whose members are mostly one run of adjacent locus tags (a bacterial
     table's names, :mod:`engine.hidden.operon`): likely one operon, not a regulator; None otherwise.
-    ``names``: the table's observed names (``prop.members`` index them)."""
-    return operon_text(operon_reading(prop.members, names), "This proposal", "members")
+    ``names``: the table's observed names (``prop.members`` index them). Run auto sets such a proposal aside
+    (:mod:`engine.hidden.considered`) and the list shows it after the others; the words say both."""
+    text = operon_text(operon_reading(prop.members, names), "This proposal", "members")
+    if text is None:
+        return None
+    return (
+        f"{text}. Listed after the other proposals, and Run auto sets it aside; Accept it here if you know "
+        "a regulator of these genes beyond their shared transcript."
+    )
+
+
+def shift_warning(prop, values: np.ndarray) -> str | None:
+    """The warning on a proposal whose profile z* follows the whole table's per-condition level or its first
+    principal component (:mod:`engine.hidden.global_shift`, the reading a kept H gets in the report, here
+    before Accept: the members' loadings stand in for H's coefficients); None otherwise or below the
+    reading's table size. ``values``: the observed table (M, n), whose columns ``prop.members`` index."""
+    coef = np.zeros(np.shape(values)[1])
+    coef[np.asarray(prop.members, dtype=np.intp)] = np.where(np.asarray(prop.loadings) != 0, prop.loadings, 1.0)
+    shift = global_shift(table_axes(values), prop.profile, coef)
+    line = shift_line(None if shift is None else shift.to_dict(), "This proposal", "members")
+    return None if line is None else f"{line}: {shift_reading('it')}."
+
+
+def proposal_warnings(prop, values: np.ndarray, names) -> list[str]:
+    """The readings a proposal gets before Accept, as warnings: one operon (:func:`operon_warning`) and a
+    global shift of the table (:func:`shift_warning`); ``values`` and ``names``: the observed table's."""
+    return [w for w in (operon_warning(prop, names), shift_warning(prop, values)) if w is not None]

@@ -13,6 +13,9 @@ from ..hidden.report_table import pooled_text
 from .live import cap_lists, readable
 from .output import say
 
+#: operon runs named in the note on proposals set aside as one operon
+SHOWN_RUNS = 5
+
 __all__ = ["regulator_table", "report_hidden", "report_support", "say_top_sets", "untried_line"]
 
 
@@ -137,7 +140,17 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
         say(f"no hidden variable was added: {readable(reason) if reason else 'none was proposed'}.")
     if (line := untried_line(net)) is not None:
         say(line)
-    flagged = getattr(net, "flagged_proposals", None) or []
+    set_aside = getattr(net, "flagged_proposals", None) or []
+    flagged = [p for p in set_aside if not p.get("operon")]  # by one or two conditions (engine/hidden/leverage.py)
+    operons = [p["operon"] for p in set_aside if p.get("operon")]  # as one operon (engine/hidden/considered.py)
+    if operons:
+        runs = ", ".join(f"{r['first']}-{r['last']}" for r in operons[:SHOWN_RUNS])
+        more = f" and {len(operons) - SHOWN_RUNS} more" if len(operons) > SHOWN_RUNS else ""
+        say(
+            f"note: {len(operons)} proposed hidden variable(s) set aside as one operon each (most of their members "
+            f"are adjacent genes, co-transcribed, not a regulator's targets): {runs}{more} "
+            "('flagged_proposals' in the JSON)"
+        )
     if flagged:
         odd = list(dict.fromkeys(c for p in flagged for c in p["flagged_instances"]))
         top = max(flagged, key=lambda p: p["n_members"])

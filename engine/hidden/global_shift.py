@@ -151,12 +151,13 @@ def global_shift(axes: TableAxes, profile: np.ndarray, coefficients: np.ndarray)
     )
 
 
-def shift_text(shift: dict, name: str = "H") -> str:
+def shift_text(shift: dict, name: str = "H", what: str = "children") -> str:
     """A report's ``global_shift`` reading in words: ``"H1 follows the whole table's per-condition
     level (r = +0.96 over the 2150 genes outside its 153 children, 98% of which move one way)"`` or
     ``"H1 follows the table's first principal component (r = -0.96; 18% of the table's variance; its
-    369 children, 90% of which move one way, are among the genes that make it)"``."""
-    kids = f"its {shift['children']} children, {shift['one_sign']:.0%} of which move one way"
+    369 children, 90% of which move one way, are among the genes that make it)"``; ``what``: "members" for
+    a proposal (its loadings in place of H's coefficients)."""
+    kids = f"its {shift['children']} {what}, {shift['one_sign']:.0%} of which move one way"
     if shift["axis"] == "mean":
         return (
             f"{name} follows the whole table's per-condition level (r = {shift['mean_corr']:+.2f} over the "
@@ -168,11 +169,11 @@ def shift_text(shift: dict, name: str = "H") -> str:
     )
 
 
-def shift_line(shift: dict | None, name: str = "H") -> str | None:
+def shift_line(shift: dict | None, name: str = "H", what: str = "children") -> str | None:
     """:func:`shift_text` of a report's ``global_shift`` reading when it is flagged, None otherwise (no
     reading, or not a global shift): the one test learn's stderr, the report table and the Hidden page
     share."""
-    return shift_text(shift, name) if shift and shift.get("flagged") else None
+    return shift_text(shift, name, what) if shift and shift.get("flagged") else None
 
 
 def shift_reading(name: str) -> str:

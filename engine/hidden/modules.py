@@ -26,7 +26,9 @@ A person reviews proposals as WGCNA ranks modules, by what one common regulator 
 2. the other unflagged ones, by their common variance (sum of the members' squared one-factor
    loadings, with the inside edges removed: how much of their variance one parent explains);
 3. proposals an accepted hidden variable already explains (most members its children, or z*
-   tracking it: :mod:`.explained`), after the new ones: not a new regulator;
+   tracking it: :mod:`.explained`), and on a bacterial table those whose members are mostly one
+   operon (adjacent locus tags, :mod:`.operon`: one transcript, which ``auto`` sets aside), after
+   the new ones: not a new regulator;
 4. flagged ones (z* drawn from one or two instances, :mod:`.leverage`, or an on/off step in two
    conditions, :mod:`.onoff`) last, in the same order, and the first of each of up to
    :data:`NAMED_FLAGS` different flagging conditions (or pairs) kept in the list, so that an odd
@@ -44,6 +46,7 @@ from scipy import sparse
 
 from .candidates import candidate_proposal, propose_from_search, score_candidate
 from .explained import mark_explained_by_hidden
+from .operon import locus_index, operon_run
 from .proposals import ClusterProposal, propose_clusters
 
 __all__ = ["COEXPRESSION", "NAMED_FLAGS", "module_proposals", "propose_for_review", "review_order"]
@@ -159,4 +162,14 @@ def propose_for_review(
         modules = module_proposals(stepper, values, names, n_sets=max(2, n_proposals // 2), hidden=hidden, **kw)
         found += [p for p in modules if p.key not in seen]
     known = mark_explained_by_hidden(found, stepper.edges(), values, names, hidden)
-    return review_order(found, n_proposals, frozenset(known))
+    return review_order(found, n_proposals, frozenset(known) | _one_operon(found, names))
+
+
+def _one_operon(proposals: list[ClusterProposal], names) -> frozenset:
+    """The keys of ``proposals`` whose members are mostly one run of adjacent locus tags (:mod:`.operon`)."""
+    index = locus_index(list(names))
+    if index is None:
+        return frozenset()
+    return frozenset(
+        p.key for p in proposals if (run := operon_run(p.members, index, names)) is not None and run.flagged
+    )

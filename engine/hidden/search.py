@@ -34,7 +34,6 @@ from .candidates import propose_from_search
 from .common_start import start_of
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
-from .leverage import profile_leverage
 from .marginal import markov_blanket
 from .member_cover import uncovered_keys
 from .proposals import ClusterProposal
@@ -305,7 +304,7 @@ class HiddenSearch:
         small networks); set-aside clusters are not added to the user's rejections. Why it stopped, and at
         ``max_hidden`` what it left untried: ``considered.stop`` (:mod:`.untried`).
         """
-        say = self.considered.say = progress or (lambda msg: None)
+        say = self.considered.start(progress, self.names[: self.n_observed])
         score = f"observed {self.em.score_choice.name.upper()}"  # BIC, or EBIC on wide data
         baseline = self._structural_em(initial_edges=self.initial_edges)
         if self.two_layer:
@@ -337,8 +336,9 @@ class HiddenSearch:
                 break
             elif not self.two_layer:  # general network (#22): see engine/hidden/trial.py
                 kept, best = auto_step(self, skipped, before := best, say, score)
-                if kept and profile_leverage(self.hidden_profile(self.hidden[-1].name)).flagged:  # item 3
-                    say(f"{self.hidden[-1].name} rests on one or two instances, so it is not kept")
+                h = self.hidden[-1] if kept else None  # item 3: one or two instances; or one operon (.considered)
+                if h is not None and (why := self.considered.refused(h.name, self.hidden_profile(h.name), h.children)):
+                    say(why)
                     (self.em, self.hidden), kept, best = snapshot, False, before
                 if kept is None:
                     break

@@ -37,7 +37,7 @@ from explorer.proposal_text import (
     common_text,
     flag_group_text,
     flag_text,
-    operon_warning,
+    proposal_warnings,
     removal_text,
     status_text,
     step_text,
@@ -257,8 +257,8 @@ def render() -> None:
             st.warning(known)  # an accepted H's own members, or close to it (engine.hidden.explained)
         if prop.flagged:
             st.warning(flag_text(prop))
-        if (op := operon_warning(prop, dataset.names)) is not None:
-            st.warning(op)  # adjacent locus tags (engine/hidden/operon.py)
+        for warning in proposal_warnings(prop, values[:, : dataset.n_vars], dataset.names):
+            st.warning(warning)  # one operon (engine/hidden/operon.py), the table's level (.global_shift)
         if prop.estimated_gain <= 0:
             st.warning(
                 "With the rest of the network fixed this proposal does not pay. Structural EM re-learns the "

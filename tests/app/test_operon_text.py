@@ -36,6 +36,7 @@ def test_a_proposal_on_one_operon_is_warned():
     text = operon_warning(SimpleNamespace(members=members), NAMES)
     assert text == (
         "This proposal: 6 of its 7 members are adjacent genes b2415-b2420: likely one operon (co-transcribed), "
-        "not a regulator"
+        "not a regulator. Listed after the other proposals, and Run auto sets it aside; Accept it here if you know "
+        "a regulator of these genes beyond their shared transcript."
     )
     assert operon_warning(SimpleNamespace(members=members[::3]), NAMES) is None  # b2415, b2418, b2450: no run of 3
