@@ -48,6 +48,7 @@ from ..search import SearchSettings, Stepper
 from ..search.carry import carry_entries, carry_fits
 from .em_progress import EMProgress
 from .marginal import freeze_families, marginal_loglik, observed_penalty
+from .moments import ExpectedMoments
 from .params import Params as _Params
 from .params import ml_params
 from .posterior import mean_field_step
@@ -234,12 +235,11 @@ class StructuralEM:
 
     # ---------------------------------------------------------------- moments
     def expected_model(self) -> LinearGaussianFamilies:
-        """Families on the expected sufficient statistics under the current Q."""
-        mu = self.mean.mean(axis=0)
-        xc = self.mean - mu
-        scatter = xc.T @ xc
-        scatter[np.diag_indices_from(scatter)] += self.var.sum(axis=0)  # no N x N diagonal matrix
-        return LinearGaussianFamilies.from_moments(mu, scatter, self.n_samples, symmetric=True)
+        """Families on the expected sufficient statistics under the current Q (:mod:`.moments`: only the
+        columns with unobserved cells are recomputed)."""
+        if getattr(self, "_moments", None) is None:
+            self._moments = ExpectedMoments()
+        return self._moments.model(self.mean, self.var, self.observed)
 
     def _next_model(self) -> LinearGaussianFamilies:
         """:meth:`expected_model`, given the last search's fits of the families whose statistics

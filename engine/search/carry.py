@@ -42,13 +42,24 @@ def unchanged(old, new) -> np.ndarray | None:
 
     The changed set starts as the variables whose mean or scatter diagonal changed (in structural
     EM, the columns with unobserved cells); any other variable with a changed scatter entry outside
-    that set joins it, so every changed entry has a changed variable on its row or column."""
+    that set joins it, so every changed entry has a changed variable on its row or column. Two models of
+    structural EM's :class:`~engine.hidden.moments.ExpectedMoments` with the same ``moments_token`` share
+    their scatter outside the token's rows, so only those rows are compared (the same answer)."""
     if type(old) is not LinearGaussianFamilies or type(new) is not LinearGaussianFamilies:
         return None
     if old.n_vars != new.n_vars or old.n_samples != new.n_samples or old.centred != new.centred:
         return None
     changed = (old.means != new.means) | (old._diag != new._diag)
     rest = ~changed
+    token = getattr(new, "moments_token", None)
+    if token is not None and token is getattr(old, "moments_token", None):
+        # one copy of the scatter outside the token's rows (engine.hidden.moments): only they can differ,
+        # and by symmetry a changed entry (j, r) outside them is the changed entry (r, j) of a row r of them
+        rows = token.rows
+        diff = old.scatter[rows] != new.scatter[rows]
+        changed[rows] |= diff[:, rest].any(axis=1) & rest[rows]
+        changed |= diff[rest[rows]].any(axis=0) & rest
+        return ~changed
     for i in range(0, new.n_vars, ROWS):
         block = old.scatter[i : i + ROWS][:, rest] != new.scatter[i : i + ROWS][:, rest]
         changed[i : i + ROWS] |= block.any(axis=1) & rest[i : i + ROWS]
