@@ -39,8 +39,7 @@ def exact_posterior(mean: np.ndarray, var: np.ndarray, observed: np.ndarray, par
     e = np.where(observed, mean - mu, 0.0)
     rd = (e - (b.T @ e.T).T) / d  # D^{-1} (I - B)^T e per instance
     k_diag = np.asarray(i_b.multiply(i_b).multiply(1.0 / d[None, :]).sum(axis=1)).ravel()
-    patterns, inverse = np.unique(~observed, axis=0, return_inverse=True)
-    inverse = np.asarray(inverse).reshape(-1)
+    patterns, inverse = _patterns(~observed)
     for pi, pat in enumerate(patterns):
         u = np.flatnonzero(pat)
         if u.size == 0:
@@ -54,6 +53,15 @@ def exact_posterior(mean: np.ndarray, var: np.ndarray, observed: np.ndarray, par
     unobs = ~observed
     var[unobs] = np.broadcast_to(1.0 / k_diag[None, :], var.shape)[unobs]
     return 1
+
+
+def _patterns(unobserved: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct rows of ``unobserved`` (M, N) and each instance's row among them. Without missing
+    cells every instance has the same pattern (the hidden columns): said without sorting the rows."""
+    if (unobserved == unobserved[0]).all():
+        return unobserved[:1], np.zeros(unobserved.shape[0], dtype=np.intp)
+    patterns, inverse = np.unique(unobserved, axis=0, return_inverse=True)
+    return patterns, np.asarray(inverse).reshape(-1)
 
 
 def mean_field_step(mean, var, observed, params, max_sweeps: int, tol: float) -> int:
