@@ -67,11 +67,15 @@ class Constraints:
         self.operators = frozenset(Operator(o) for o in operators)
         self.required = np.zeros((n, n), dtype=bool)
         self.forbidden = np.zeros((n, n), dtype=bool)
+        required = [(int(p), int(c)) for p, c in required]
         for name, pairs, arr in (("required", required, self.required), ("forbidden", forbidden, self.forbidden)):
             for p, c in pairs:
                 if not (0 <= p < n and 0 <= c < n) or p == c:
                     raise ParameterError(f"`{name}` edge ({p}, {c}) is not a pair of distinct variables.")
                 arr[p, c] = True
+        #: the required edges as given (the True entries of ``required`` until :meth:`freeze`; None after it):
+        #: read instead of an N x N scan when a stepper starts
+        self._required_pairs: list[tuple[int, int]] | None = sorted(set(required))
         #: which variables may be parents (all, or the candidate regulators)
         self.may_parent = np.ones(n, dtype=bool)
         if regulators is not None:
@@ -86,14 +90,16 @@ class Constraints:
         self._allowed_t: np.ndarray | None = None  # ~forbidden.T, contiguous per child (built on first use)
         self._no_child: np.ndarray | None = None  # variables that may be no one's parent (built on first use)
         self._free = not (self.required.any() or self.forbidden.any())  # no edge rules to look up
-        clash = np.argwhere(self.required & self.forbidden)
-        if clash.size:
+        clash = [(p, c) for p, c in self._required_pairs if self.forbidden[p, c]]
+        if clash:
             p, c = clash[0]
             raise ParameterError(f"edge ({p}, {c}) is both required and forbidden.")
 
     def starting_dag(self, initial: Iterable[tuple[int, int]] = ()) -> DAG:
         """The starting graph: the required edges plus ``initial``, checked against the rules."""
-        edges = sorted({(int(p), int(c)) for p, c in np.argwhere(self.required)} | {tuple(e) for e in initial})
+        req = self._required_pairs
+        req = [(int(p), int(c)) for p, c in np.argwhere(self.required)] if req is None else req
+        edges = sorted(set(req) | {tuple(e) for e in initial})
         for p, c in edges:
             if self.forbidden[p, c]:
                 raise ParameterError(f"initial edge ({p}, {c}) is forbidden.")
@@ -148,6 +154,7 @@ class Constraints:
         allowed mask, the no-rules shortcut) are rebuilt."""
         cols = np.asarray(cols, dtype=np.intp)
         self.required[:, cols] |= adj[:, cols]
+        self._required_pairs = None
         self.forbidden[:, cols] |= ~adj[:, cols]
         self.forbidden[cols, cols] = False
         self._allowed_t = self._no_child = None
