@@ -407,7 +407,7 @@ class StructuralEM:
     def observed_loglik(self) -> float:
         """Exact log-likelihood of the observed cells (hidden and missing integrated out)."""
         par = self.params()
-        return marginal_loglik(par.intercept, par.coef, par.variance, self.mean, self.observed)
+        return marginal_loglik(par.intercept, par.sparse_coef(), par.variance, self.mean, self.observed)
 
     def observed_bic(self) -> float:
         """Observed-data score: exact marginal log-likelihood minus the penalty of all families

@@ -19,9 +19,10 @@ __all__ = ["freeze_families", "marginal_loglik", "markov_blanket", "observed_pen
 
 
 def marginal_loglik(
-    intercept: np.ndarray, coef: np.ndarray, variance: np.ndarray, values: np.ndarray, observed: np.ndarray
+    intercept: np.ndarray, coef, variance: np.ndarray, values: np.ndarray, observed: np.ndarray
 ) -> float:
-    """Log-likelihood (nats) of the observed cells of ``values`` under a linear-Gaussian network.
+    """Log-likelihood (nats) of the observed cells of ``values`` under a linear-Gaussian network
+    (``coef[parent, child]`` dense, or sparse as :meth:`.params.Params.sparse_coef` gives it).
 
     The network ``x = b0 + coef^T x + eps`` is jointly Gaussian with mean ``mu = A b0``,
     ``A = (I - coef^T)^{-1}``, and precision ``K = (I - B) D^{-1} (I - B)^T`` (``B = coef``,
@@ -38,7 +39,7 @@ def marginal_loglik(
     cost seconds per call (#22).
     """
     n = coef.shape[0]
-    b = sparse.csr_matrix(np.asarray(coef, dtype=float))
+    b = coef.tocsr() if sparse.issparse(coef) else sparse.csr_matrix(np.asarray(coef, dtype=float))  # B, sparse
     d = np.asarray(variance, dtype=float)
     mu = spsolve((sparse.identity(n, format="csc") - b.T.tocsc()), np.asarray(intercept, dtype=float))
     mu = np.atleast_1d(mu)

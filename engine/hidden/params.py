@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import numpy as np
+from scipy import sparse
 
 from ..cpd.base import FamilyModel, Parents
 
@@ -19,6 +20,13 @@ class Params:
     intercept: np.ndarray
     coef: np.ndarray  # [parent, child]
     variance: np.ndarray
+    #: ``coef`` as a sparse matrix when built from the families (:func:`ml_params`), else None
+    coef_csr: sparse.csr_matrix | None = None
+
+    def sparse_coef(self) -> sparse.csr_matrix:
+        """``coef`` as a CSR matrix (the E-step's and the marginal likelihood's ``B``), without an N x N scan
+        when :func:`ml_params` built it: the same entries, the same structure (zeros dropped, indices sorted)."""
+        return sparse.csr_matrix(np.asarray(self.coef, dtype=float)) if self.coef_csr is None else self.coef_csr
 
 
 def ml_params(model: FamilyModel, parents: list[Parents]) -> Params:
@@ -29,7 +37,12 @@ def ml_params(model: FamilyModel, parents: list[Parents]) -> Params:
     par.intercept[:] = [f.params["intercept"] for f in fits]
     par.variance[:] = [f.params["variance"] for f in fits]
     rows = [p for ps in parents for p in ps]
+    cols = [c for c, ps in enumerate(parents) for _ in ps]
+    values = [a for f in fits for a in f.params["coefficients"]]
     if rows:
-        cols = [c for c, ps in enumerate(parents) for _ in ps]
-        par.coef[rows, cols] = [a for f in fits for a in f.params["coefficients"]]
+        par.coef[rows, cols] = values
+    b = sparse.csr_matrix((np.asarray(values, dtype=float), (rows, cols)), shape=(n, n))
+    b.eliminate_zeros()
+    b.sort_indices()
+    par.coef_csr = b
     return par

@@ -33,7 +33,7 @@ def exact_posterior(mean: np.ndarray, var: np.ndarray, observed: np.ndarray, par
         return 0
     coef, d = params.coef, np.asarray(params.variance, dtype=float)
     n = coef.shape[0]
-    b = sparse.csr_matrix(np.asarray(coef, dtype=float))
+    b = params.sparse_coef() if hasattr(params, "sparse_coef") else sparse.csr_matrix(np.asarray(coef, dtype=float))
     i_b = sparse.identity(n, format="csr") - b  # rows: (I - B)
     mu = np.atleast_1d(spsolve(i_b.T.tocsc(), np.asarray(params.intercept, dtype=float)))
     e = np.where(observed, mean - mu, 0.0)

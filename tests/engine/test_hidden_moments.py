@@ -75,3 +75,24 @@ def test_structural_em_is_the_same_updated_or_whole(monkeypatch, missing, regula
     assert updated.edges == whole.edges
     np.testing.assert_allclose(updated.lower_bounds_, whole.lower_bounds_, rtol=1e-10)
     np.testing.assert_allclose(updated.mean, whole.mean, rtol=1e-8, atol=1e-8)
+
+
+def test_the_families_sparse_coefficients_are_the_dense_ones():
+    """ml_params' CSR matrix (read by the E-step and the marginal likelihood) has the dense matrix's entries
+    and structure, and the observed-data likelihood is the same from either."""
+    from scipy import sparse
+
+    from engine.hidden.marginal import marginal_loglik
+
+    em = _em(True)
+    em.run()
+    par = em.params()
+    dense = sparse.csr_matrix(par.coef)
+    b = par.sparse_coef()
+    np.testing.assert_array_equal(b.indptr, dense.indptr)
+    np.testing.assert_array_equal(b.indices, dense.indices)
+    np.testing.assert_array_equal(b.data, dense.data)
+    args = (em.mean, em.observed)
+    assert marginal_loglik(par.intercept, b, par.variance, *args) == marginal_loglik(
+        par.intercept, par.coef, par.variance, *args
+    )
