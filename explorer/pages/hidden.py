@@ -257,11 +257,9 @@ def render() -> None:
         member_correlations(view)  # one heatmap when values and ideal profiles correlate alike
 
         b1, b2, b3, _ = st.columns([1, 1, 1, 3])
-        accepting = b1.button(
-            "Accept",
-            key=KEY_ACCEPT,
-            type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary",
-        )
+        # not the suggested click on a set an existing variable or one operon's transcript explains
+        pays = prop.estimated_gain > 0 and not prop.explained_by and status(prop) != "one operon"
+        accepting = b1.button("Accept", key=KEY_ACCEPT, type="primary" if pays else "secondary")
         # drawn before Accept's long run, greyed while it runs: an empty slot kept a stale element (walk, session 21)
         if b2.button("Reject", key=KEY_REJECT, disabled=accepting):
             st.session_state[KEY_MESSAGE] = session.reject_hidden(prop)

@@ -72,6 +72,14 @@ def test_one_operon_is_named_in_the_table_and_the_caption_says_the_order():
     assert '"one operon": adjacent genes of one transcript' in caption
     assert '"Let auto add hidden variables" above' in caption  # the expander is on the page
     assert any(e.label.startswith("Let auto add hidden variables") for e in at.expander)
+    # Accept is the suggested (primary) click on the regulon, not on the operon, though both pay
+    gain = next(c for c in table.columns if c.startswith("estimated Δ"))
+    assert operon.iloc[0][gain] > 0 and regulon.iloc[0][gain] > 0
+    for label, kind in ((REGULON[0], "primary"), (OPERON[0], "secondary")):
+        picked = next(o for o in at.selectbox(key=KEY_PICK).options if label in o)
+        at.selectbox(key=KEY_PICK).set_value(picked).run()
+        assert not at.exception
+        assert at.button(key=KEY_ACCEPT).proto.type == kind
 
 
 def test_after_an_accept_the_caption_no_longer_points_at_the_hidden_auto_expander():
