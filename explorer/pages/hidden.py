@@ -94,7 +94,9 @@ HOW_TO_READ = """
   of the new variable). **Reject** removes the proposal from the list.
 - **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
   or "already H1" (most members are children of the accepted H1, or z\\* tracks it: not a new regulator;
-  listed after the new ones), or "odd"; with a regulator list, X is always a listed regulator.
+  listed after the new ones), or "one operon" (on a table of locus tags such as b0001, most members are
+  adjacent genes: one transcript, not a regulator; listed after the new ones, and auto sets it aside), or
+  "odd"; with a regulator list, X is always a listed regulator.
 - **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).

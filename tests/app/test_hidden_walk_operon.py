@@ -72,6 +72,8 @@ def test_one_operon_is_named_in_the_table_and_the_caption_says_the_order():
     assert '"one operon": adjacent genes of one transcript' in caption
     assert '"Let auto add hidden variables" above' in caption  # the expander is on the page
     assert any(e.label.startswith("Let auto add hidden variables") for e in at.expander)
+    how = next(e for e in at.expander if e.label == "How to read this page")
+    assert '"one operon" (on a table of locus tags' in how.markdown[0].value
     # Accept is the suggested (primary) click on the regulon, not on the operon, though both pay
     gain = next(c for c in table.columns if c.startswith("estimated Δ"))
     assert operon.iloc[0][gain] > 0 and regulon.iloc[0][gain] > 0
