@@ -145,3 +145,12 @@ def test_one_gene_set_tested_is_said_in_the_singular():
     assert not at.exception
     lines = [t for t in texts(at.markdown) if t.startswith("Known gene sets among the members: none")]
     assert lines and all(t.endswith("(1 set tested).") for t in lines)
+
+
+def test_move_log_says_a_score_change_shown_as_zero_is_positive():
+    """The walk's move log showed "exact ΔEBIC 0.00" on moves the search took (gains under 0.005 nats)."""
+    from explorer.pages.search import _log_config
+
+    column = _log_config("EBIC")["exact ΔBIC"]
+    assert column["label"] == "exact ΔEBIC"
+    assert "> 0 for every move taken (0.00: < 0.005)" in column["help"]
