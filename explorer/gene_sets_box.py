@@ -228,6 +228,7 @@ def proposal_line(members: Sequence[str], then: Callable[[list[str]], str] | Non
         return None
     rows = [r for r in enrich(match, {"proposal": list(members)}, top=3)["proposal"] if r.q <= PROPOSAL_Q]
     if not rows:
-        return f"Known gene sets among the members: none with q <= {PROPOSAL_Q} ({match.n_tested} sets tested)."
+        tested = f"{match.n_tested} set{'s' if match.n_tested != 1 else ''} tested"  # not "1 sets" (walk, session 21)
+        return f"Known gene sets among the members: none with q <= {PROPOSAL_Q} ({tested})."
     more = then([r.set for r in rows]) if then is not None else ""
     return "**Known gene sets among the members:** " + "; ".join(top_set([r]) for r in rows) + "." + more

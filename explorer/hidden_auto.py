@@ -12,6 +12,7 @@ note says that the limit, not the data, ended the run.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import partial
 
 import streamlit as st
@@ -33,10 +34,32 @@ KEY_AUTO_STOP = "ip_hidden_auto_stop"
 KEY_AUTO_SEARCH = "ip_hidden_auto_search"
 
 
-def stop_note(stop: AutoStop | None) -> str | None:
-    """Why the automatic run stopped, in plain words (None before a run)."""
+def operon_note(runs: Sequence) -> str:
+    """What auto set aside as one operon each (``runs``: :class:`engine.hidden.operon.OperonRun`, from
+    ``HiddenSearch.considered.operons``), in words; "" when nothing. Without it "no further proposal paid"
+    read as if the one-operon proposals, estimated to pay, had been tried (newcomer walk, session 21)."""
+    if not runs:
+        return ""
+    n = len(runs)
+    spans = first_few([f"{r.first}-{r.last}" for r in runs], 4)
+    return (
+        f" It did not try {n} proposal{'s' if n != 1 else ''} whose members are mostly adjacent genes ({spans}): "
+        f"likely one operon{' each' if n != 1 else ''} (co-transcribed), not a regulator. The list below "
+        'shows such proposals after the others (status "one operon"); accept one by hand if you know a regulator '
+        "of those genes beyond their shared transcript."
+    )
+
+
+def stop_note(stop: AutoStop | None, operons: Sequence = ()) -> str | None:
+    """Why the automatic run stopped, in plain words (None before a run), with what it set aside as one
+    operon (``operons``: :func:`operon_note`)."""
     if stop is None:
         return None
+    return _why(stop) + operon_note(operons)
+
+
+def _why(stop: AutoStop) -> str:
+    """Why the automatic run stopped: nothing more paid, or its limit (and what was still in line)."""
     limit = f"the limit of {stop.max_hidden} hidden variable{'s' if stop.max_hidden != 1 else ''}"
     if not stop.at_limit:
         return (
@@ -84,7 +107,8 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
 def auto_section(session, message_key: str) -> None:
     """The automatic run's controls (before any Accept) and, while its search is the session's, its note."""
     hs = session.hidden
-    if hs is not None and hs is st.session_state.get(KEY_AUTO_SEARCH) and (note := stop_note(hs.considered.stop)):
+    ours = hs is not None and hs is st.session_state.get(KEY_AUTO_SEARCH)
+    if ours and (note := stop_note(hs.considered.stop, list(hs.considered.operons.values()))):
         (st.warning if hs.considered.stop.at_limit and hs.considered.stop.untried else st.info)(note)
     if hs is not None and hs.hidden:
         return  # auto starts from a network without hidden variables

@@ -84,6 +84,8 @@ def proposal_columns(score_label: str) -> dict:
             "the cluster, correlates with z* so strongly that it already plays the role of the hidden parent. "
             "hub X: member X does (a hub of the set). already H1: most members are children of the hidden "
             "variable H1 you accepted, or z* tracks it: not a new regulator (listed after the new ones). "
+            "one operon: most members are adjacent genes (a run of locus tags such as b0171-b0175), likely one "
+            "co-transcribed operon, not a regulator (listed after the new ones; auto sets it aside). "
             "With a regulator list, X is always a listed regulator "
             "(only those can be parents). odd: z* draws most of its energy from one or two "
             "conditions, named above the table; such proposals are listed last.",

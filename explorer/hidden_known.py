@@ -10,9 +10,10 @@ recomputed here but the counts the engine's :func:`~engine.hidden.explained.hidd
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from engine.hidden.explained import HiddenOverlap, hidden_overlap
+from engine.hidden.operon import locus_index, operon_run
 from explorer.proposal_text import status_text
 
 __all__ = ["known_status", "known_text", "network_text", "overlap_of"]
@@ -37,14 +38,24 @@ def overlap_of(session, prop) -> HiddenOverlap | None:
     return hidden_overlap(prop, session.stepper.edges(), session.values(), session.variable_names(), hidden)
 
 
-def known_status(hidden_names) -> Callable:
+def known_status(hidden_names, names: Sequence[str] | None = None) -> Callable:
     """The proposals table's status function: "already H1" for a proposal the accepted H1 explains,
-    else :func:`~explorer.proposal_text.status_text`."""
+    "one operon" for one whose members are mostly adjacent locus tags of the table's observed ``names``
+    (:mod:`engine.hidden.operon`, the run the engine lists after the new ones: a newcomer read "new" on it
+    and wondered why a proposal that pays sat below ones that do not), else
+    :func:`~explorer.proposal_text.status_text`."""
     hidden_names = set(hidden_names)
+    index = locus_index(list(names)) if names is not None else None  # None: not locus tags
+
+    def one_operon(p) -> bool:
+        observed = [int(m) for m in p.members if int(m) < len(names)]  # an accepted H may be a member
+        return len(observed) > 1 and (run := operon_run(observed, index, names)) is not None and run.flagged
 
     def status(p) -> str:
         if not p.flagged and p.explained_by in hidden_names:
             return f"already {p.explained_by}"
+        if not p.flagged and index is not None and one_operon(p):
+            return "one operon"
         return status_text(p)
 
     return status

@@ -25,6 +25,7 @@ from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.accepted_profile import show_inferred_profiles
 from explorer.hidden_auto import NONE_KEPT, auto_section
+from explorer.hidden_caption import order_caption
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_known import known_status, known_text, network_text, overlap_of
 from explorer.hidden_plots import cluster_profiles_figure
@@ -43,7 +44,6 @@ from explorer.proposal_text import (
     step_text,
 )
 from explorer.report_lines import profile_flags, report_line
-from explorer.session import CAP_CLUSTERS_ABOVE, MAX_CLUSTER
 
 KEY_PICK = "ip_hidden_pick"
 KEY_N = "ip_hidden_n"
@@ -94,7 +94,9 @@ HOW_TO_READ = """
   of the new variable). **Reject** removes the proposal from the list.
 - **Status:** "new", or "≈ X" (X, outside the set, already carries z\\*), or "hub X" (member X does),
   or "already H1" (most members are children of the accepted H1, or z\\* tracks it: not a new regulator;
-  listed after the new ones), or "odd"; with a regulator list, X is always a listed regulator.
+  listed after the new ones), or "one operon" (on a table of locus tags such as b0001, most members are
+  adjacent genes: one transcript, not a regulator; listed after the new ones, and auto sets it aside), or
+  "odd"; with a regulator list, X is always a listed regulator.
 - **Flagged proposals** (status "odd") draw most of *z\\**'s energy from one or two instances.
   Those flagged by the same instance(s) sit under one warning line, their rows in the expander below
   it; their ranks are the ones they have among all proposals (flagged ones come last).
@@ -180,22 +182,8 @@ def render() -> None:
     request.empty()
     st.session_state[KEY_ASKED] = key[:3]
 
-    st.caption(
-        f"Proposals for the current network ({network_text(session)}). "
-        "Ideal profiles depend on the network: proposals change as the search moves. Order: those "
-        "estimated to pay first, by the estimate; then by how much of their members' variance one common "
-        "regulator explains (WGCNA's view of a module); proposals resting on one or two conditions last. "
-        "This is an order to review in, not the order in which the command line's automatic search "
-        '(`learn --hidden auto`, or "Let auto add hidden variables" above) tries them: auto tries proposals '
-        "in its own order on its own converged network and keeps one only when its realized observed-data score "
-        "change is positive, so what it adds need not be rank 1 here."
-        + (
-            f" With {dataset.n_vars:,} variables, clusters have at most {MAX_CLUSTER} members (on/off steps, "
-            "genes shifted together in a few conditions, are not capped)."
-            if dataset.n_vars > CAP_CLUSTERS_ABOVE
-            else ""
-        )
-    )
+    auto_offered = hs is None or not hs.hidden  # auto_section's expander is shown (explorer.hidden_auto)
+    st.caption(order_caption(network_text(session), dataset.n_vars, auto_offered))  # explorer.hidden_caption
     if unsearched:
         _search_first_box(session)
     if not proposals:
@@ -203,7 +191,7 @@ def render() -> None:
     else:
         listed = text.listed_regulators(session.regulators, dataset.covariates)  # the user's, not covariates
         plain = [i for i, p in enumerate(proposals) if not p.flagged]
-        status = known_status(session.hidden_names())  # "already H1": an accepted H explains it
+        status = known_status(session.hidden_names(), dataset.names)  # "already H1", "one operon"
         if plain:
             st.dataframe(
                 proposal_table([proposals[i] for i in plain], [i + 1 for i in plain], session.score_label, status),
@@ -271,16 +259,15 @@ def render() -> None:
         member_correlations(view)  # one heatmap when values and ideal profiles correlate alike
 
         b1, b2, b3, _ = st.columns([1, 1, 1, 3])
-        accepting = b1.button(
-            "Accept",
-            key=KEY_ACCEPT,
-            type="primary" if prop.estimated_gain > 0 and not prop.explained_by else "secondary",
-        )
+        # not the suggested click on a set an existing variable or one operon's transcript explains
+        pays = prop.estimated_gain > 0 and not prop.explained_by and status(prop) != "one operon"
+        accepting = b1.button("Accept", key=KEY_ACCEPT, type="primary" if pays else "secondary")
+        # drawn before Accept's long run, greyed while it runs: an empty slot kept a stale element (walk, session 21)
+        if b2.button("Reject", key=KEY_REJECT, disabled=accepting):
+            st.session_state[KEY_MESSAGE] = session.reject_hidden(prop)
+            st.rerun()
         # Stop enabled while Accept runs; its stages, and where structural EM is, every second
         if run_stoppable(b3, KEY_STOP, KEY_MESSAGE, "Accept", accepting, partial(actions.accept_hidden, session, prop)):
-            st.rerun()
-        if b2.button("Reject", key=KEY_REJECT):
-            st.session_state[KEY_MESSAGE] = session.reject_hidden(prop)
             st.rerun()
 
     _accepted_section(session)

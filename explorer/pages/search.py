@@ -232,7 +232,7 @@ LOG_CONFIG = {
 
 def _log_config(score: str) -> dict:
     """:data:`LOG_CONFIG` with the score change headed by the score the search maximizes (EBIC on wide data)."""
-    help_ = f"The exact gain minus the {score} penalty of the change (nats)"
+    help_ = f"The exact gain minus the {score} penalty of the change (nats), > 0 for every move taken (0.00: < 0.005)"
     return {**LOG_CONFIG, "exact ΔBIC": st.column_config.NumberColumn(f"exact Δ{score}", format="%.2f", help=help_)}
 
 

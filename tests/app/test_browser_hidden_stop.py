@@ -1,5 +1,5 @@
 """Accept on a 2,500-gene table in a real browser: the progress bar says what structural EM is doing,
-and Stop cancels it, leaving the network as it was (explorer/long_action.py).
+Reject is greyed meanwhile, and Stop cancels it, leaving the network as it was (explorer/long_action.py).
 
 Marked ``browser`` (headless Chromium, helpers in test_browser.py); about a minute.
 """
@@ -63,6 +63,12 @@ def test_accept_shows_em_progress_and_stop_cancels_it(hidden_server, tmp_path):
             ".some(b => b.innerText.trim() === 'Stop Accept' && !b.disabled)",
             timeout=10_000,
         )
+        # Reject is drawn greyed in the accepting run, not left to a stale element of the run before, which
+        # showed an earlier proposal's heatmap over the buttons (walk of session 21)
+        reject = main.locator("button", has_text="Reject")
+        assert reject.count() == 1 and reject.first.is_disabled()
+        stale = "b => { while (b && !b.hasAttribute('data-stale')) b = b.parentElement; return b && b.dataset.stale; }"
+        assert reject.first.evaluate(stale) == "false"
         # the enabled one: the page's "Run auto" section has its own Stop, disabled while Accept runs
         main.locator("button:not([disabled])", has_text="Stop Accept").first.click()
         page.get_by_text("Stopped: Accept was cancelled").first.wait_for(timeout=30_000)
