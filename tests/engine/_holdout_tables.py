@@ -12,8 +12,9 @@ def same_table(a: np.ndarray, b: np.ndarray) -> bool:
     """``a`` and ``b`` (tables with NaN for missing cells) drawn from one seed are the same: equal to 1e-9
     where both are present, and the missing cells the same but for at most :data:`FLIP_SHARE` of them. A
     cell below a detection limit (a quantile of its array) goes missing, and a value within rounding of the
-    limit can fall either side: numpy's SIMD sums depend on the arrays' memory alignment, so two draws in
-    one process may differ in the last bits (seen once under pytest-xdist: h19m's table drawn again)."""
+    limit can fall either side if two draws differ in their last bits (numpy's SIMD sums may depend on
+    memory alignment). Seen once: h19m's table drawn again in a pytest-xdist worker was not bit-equal; not
+    reproduced alone (six draws in one process were equal), so the cause is not proven."""
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a.shape != b.shape:
         return False
