@@ -34,7 +34,7 @@ from .candidates import propose_from_search
 from .common_start import start_of
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
-from .leverage import profile_leverage
+from .few_instances import rests_on_few
 from .marginal import markov_blanket
 from .member_cover import uncovered_keys
 from .proposals import ClusterProposal
@@ -337,7 +337,7 @@ class HiddenSearch:
                 break
             elif not self.two_layer:  # general network (#22): see engine/hidden/trial.py
                 kept, best = auto_step(self, skipped, before := best, say, score)
-                if kept and profile_leverage(self.hidden_profile(self.hidden[-1].name)).flagged:  # item 3
+                if kept and rests_on_few(self, snapshot[0]):  # item 3 (.few_instances)
                     say(f"{self.hidden[-1].name} rests on one or two instances, so it is not kept")
                     (self.em, self.hidden), kept, best = snapshot, False, before
                 if kept is None:
