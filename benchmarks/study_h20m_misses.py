@@ -11,6 +11,9 @@ prints its score against the network before and the best network without H, and 
 R*. For an ``explained_by`` regulator T of the set that tracks R* best, the share of T's variance
 z* explains (``R2(T|z*)``) and whether T is one of R*'s planted listed TF targets (R*'s child).
 
+``--first-round`` stops at auto's start: the network without H, how it holds the module (also the median
+pairwise |r| of the module genes' residuals against 200 other genes') and 40 proposals on it.
+
 ``--try-best`` also tries, in the first round, the proposal whose z* tracks R* best (picked with the
 truth), exactly as auto would (``try_proposal`` on a copy), to see whether it pays where auto did not
 reach it.
@@ -21,6 +24,7 @@ built from these findings), and prints every kept H flagged by one or two instan
 them (the seeds where none is flagged run exactly as with the rule off).
 
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_h20m_misses.py --seeds 2055 [--try-best]
+      OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_h20m_misses.py --first-round --seeds 2052-2058
       OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_h20m_misses.py --bench --pays-without on --seeds 2090-2099
       OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_h20m_misses.py --bench --pays-without on \
           --run bench_regulators_genome.py --gen outlier --seeds 0-1
@@ -33,6 +37,7 @@ import os
 import sys
 import time
 import warnings
+from collections import Counter
 from pathlib import Path
 
 import numpy as np
@@ -46,9 +51,11 @@ from genome_auto import fit_auto, seed_range  # noqa: E402
 
 import engine.hidden.few_instances as few  # noqa: E402
 import engine.hidden.trial as trial_module  # noqa: E402
+from engine.data import from_array  # noqa: E402
 from engine.hidden.leverage import profile_leverage  # noqa: E402
 from engine.hidden.member_cover import member_cover  # noqa: E402
 from engine.hidden.search import HiddenSearch  # noqa: E402
+from engine.learn import IdealParentSearch  # noqa: E402
 
 
 def _r(a, b) -> float:
@@ -89,10 +96,40 @@ def module_residuals(hs: HiddenSearch, g: dict) -> str:
         v = (v - v.mean(axis=0)) / np.maximum(v.std(axis=0), 1e-12)
         return np.linalg.svd(v, full_matrices=False)[0][:, 0]
 
+    def pairs(v):  # median |r| over the pairs of columns of v
+        c = np.corrcoef(v.T)
+        return float(np.median(np.abs(c[np.triu_indices(len(c), 1)])))
+
+    rest = np.setdiff1d(np.arange(hs.n_observed), idx + list(hs.em.regulators or []))
+    other = np.random.default_rng(0).choice(rest, size=min(200, rest.size), replace=False)
+    resid_all = x - par.intercept - x @ par.coef
     p_res, p_raw = pc1(res), pc1(x[:, idx])
     return (f"module genes: median {np.median([len(p) for p in parents]):.0f} parents, {isg}/{len(idx)} with one "
             f"of R*'s TF targets; residuals |r| with R* median {r_res:.2f}, their PC1 |r| {_r(p_res, g['star']):.2f} "
-            f"(leverage {profile_leverage(p_res).leverage:.2f}); raw PC1 |r| {_r(p_raw, g['star']):.2f}")  # fmt: skip
+            f"(leverage {profile_leverage(p_res).leverage:.2f}); raw PC1 |r| {_r(p_raw, g['star']):.2f}; pairwise "
+            f"|r| median: residuals {pairs(res):.2f} (200 other genes' {pairs(resid_all[:, other]):.2f}), "
+            f"raw {pairs(x[:, idx]):.2f}")  # fmt: skip
+
+
+def first_round(seed: int, n: int = 40) -> None:
+    """The network without H (auto's start) and ``n`` proposals on it: :func:`module_residuals`, the
+    module genes' most frequent parents, and every proposal holding 3+ module genes or tracking R* at
+    |r| >= 0.5 (rank, size, source, estimate, leverage flag, explained_by)."""
+    g = h20.generate(seed)
+    ds = from_array(g["values"], g["names"], instance_labels=g["labels"])
+    est = IdealParentSearch(hidden="auto", max_hidden=0, regulators=g["regulators"], random_state=seed)
+    c0 = time.process_time()
+    est.fit(ds)
+    hs = est.hidden_search_
+    par = hs.em.params()
+    idx = [hs.names.index(m) for m in sorted(g["module"])]
+    common = Counter(hs.names[p] for j in idx for p in np.flatnonzero(par.coef[:, j])).most_common(6)
+    print(f"seed {seed} (M {len(g['labels'])}, {len(set(g['donor'].tolist()))} donors): {module_residuals(hs, g)}; "
+          f"their parents {common}; R*'s TF targets {sorted(g['module_tfs'])}", flush=True)  # fmt: skip
+    for i, p in enumerate(hs.propose(n_proposals=n)):
+        if len(set(p.names) & g["module"]) >= 3 or _r(p.profile, g["star"]) >= 0.5:
+            print(f"  rank {i + 1}: {describe(p, g, hs)}", flush=True)
+    print(f"  {time.process_time() - c0:.0f} s CPU", flush=True)
 
 
 def probe(seed: int, try_best: bool) -> None:
@@ -165,6 +202,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", default="2055")
     ap.add_argument("--try-best", action="store_true")
+    ap.add_argument("--first-round", action="store_true", help="the network without H and 40 proposals only")
     ap.add_argument("--bench", action="store_true")
     ap.add_argument("--null", action="store_true", help="--bench: h20m-null")
     ap.add_argument("--pays-without", choices=["on", "off"], default=None)
@@ -177,7 +215,7 @@ def main(argv: list[str] | None = None) -> None:
           f"PAYS_WITHOUT {few.PAYS_WITHOUT}, load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
     if not args.bench:
         for seed in seed_range(args.seeds):
-            probe(seed, args.try_best)
+            (first_round if args.first_round else lambda s: probe(s, args.try_best))(seed)
         return
     reading = few.few_instances
 
