@@ -40,7 +40,6 @@ from collections.abc import Callable
 import numpy as np
 
 from ..listing import first_few
-from .leverage import profile_leverage
 from .operon import LocusIndex, OperonRun, locus_index, operon_run, operon_text
 from .proposals import ClusterProposal
 from .untried import AutoStop, proposal_record, stop_record
@@ -108,10 +107,11 @@ class Considered:
         run = operon_run(obs, self.tags, self.names) if obs else None
         return run if run is not None and run.flagged else None
 
-    def refused(self, name: str, profile: np.ndarray, children: list[str]) -> str | None:
-        """Why a hidden variable ``auto`` has just kept must be given back, else None: its ``profile`` rests on
-        one or two instances (#22 item 3, :mod:`.leverage`), or its ``children`` are mostly one operon."""
-        if profile_leverage(profile).flagged:
+    def refused(self, name: str, few: bool, children: list[str]) -> str | None:
+        """Why a hidden variable ``auto`` has just kept must be given back, else None: it rests on one or two
+        instances (``few``: #22 item 3, :func:`.few_instances.rests_on_few`), or its ``children`` are mostly
+        one operon."""
+        if few:
             return f"{name} rests on one or two instances, so it is not kept"
         index = {n: i for i, n in enumerate(self.names)}
         run = self.operon([index[c] for c in children if c in index])

@@ -34,6 +34,7 @@ from .candidates import propose_from_search
 from .common_start import start_of
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
+from .few_instances import rests_on_few
 from .marginal import markov_blanket
 from .member_cover import uncovered_keys
 from .proposals import ClusterProposal
@@ -336,8 +337,9 @@ class HiddenSearch:
                 break
             elif not self.two_layer:  # general network (#22): see engine/hidden/trial.py
                 kept, best = auto_step(self, skipped, before := best, say, score)
-                h = self.hidden[-1] if kept else None  # item 3: one or two instances; or one operon (.considered)
-                if h is not None and (why := self.considered.refused(h.name, self.hidden_profile(h.name), h.children)):
+                h = self.hidden[-1] if kept else None  # item 3: one or two instances (.few_instances); one operon
+                why = h and self.considered.refused(h.name, rests_on_few(self, snapshot[0]), h.children)
+                if why:
                     say(why)
                     (self.em, self.hidden), kept, best = snapshot, False, before
                 if kept is None:
