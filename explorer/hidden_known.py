@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from engine.hidden.explained import HiddenOverlap, hidden_overlap
-from engine.hidden.operon import locus_index, operon_run
+from engine.hidden.operon import locus_index, one_operon
 from explorer.proposal_text import status_text
 
 __all__ = ["known_status", "known_text", "network_text", "overlap_of"]
@@ -47,14 +47,10 @@ def known_status(hidden_names, names: Sequence[str] | None = None) -> Callable:
     hidden_names = set(hidden_names)
     index = locus_index(list(names)) if names is not None else None  # None: not locus tags
 
-    def one_operon(p) -> bool:
-        observed = [int(m) for m in p.members if int(m) < len(names)]  # an accepted H may be a member
-        return len(observed) > 1 and (run := operon_run(observed, index, names)) is not None and run.flagged
-
     def status(p) -> str:
         if not p.flagged and p.explained_by in hidden_names:
             return f"already {p.explained_by}"
-        if not p.flagged and index is not None and one_operon(p):
+        if not p.flagged and index is not None and one_operon(p.members, names, index):  # an H member: skipped
             return "one operon"
         return status_text(p)
 

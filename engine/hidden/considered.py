@@ -40,7 +40,7 @@ from collections.abc import Callable
 import numpy as np
 
 from ..listing import first_few
-from .operon import LocusIndex, OperonRun, locus_index, operon_run, operon_text
+from .operon import LocusIndex, OperonRun, locus_index, one_operon, operon_text
 from .proposals import ClusterProposal
 from .untried import AutoStop, proposal_record, stop_record
 
@@ -101,11 +101,7 @@ class Considered:
     def operon(self, members) -> OperonRun | None:
         """The run of adjacent locus tags that makes ``members`` (observed variables' indices; hidden ones
         are skipped) one operon (:func:`~.operon.operon_run`, flagged), else None."""
-        if self.tags is None:
-            return None
-        obs = [int(m) for m in members if int(m) < len(self.names)]
-        run = operon_run(obs, self.tags, self.names) if obs else None
-        return run if run is not None and run.flagged else None
+        return None if self.tags is None else one_operon(members, self.names, self.tags)
 
     def refused(self, name: str, few: bool, children: list[str]) -> str | None:
         """Why a hidden variable ``auto`` has just kept must be given back, else None: it rests on one or two

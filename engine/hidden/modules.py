@@ -46,7 +46,7 @@ from scipy import sparse
 
 from .candidates import candidate_proposal, propose_from_search, score_candidate
 from .explained import mark_explained_by_hidden
-from .operon import locus_index, operon_run
+from .operon import locus_index, one_operon
 from .proposals import ClusterProposal, propose_clusters
 
 __all__ = ["COEXPRESSION", "NAMED_FLAGS", "module_proposals", "propose_for_review", "review_order"]
@@ -168,8 +168,4 @@ def propose_for_review(
 def _one_operon(proposals: list[ClusterProposal], names) -> frozenset:
     """The keys of ``proposals`` whose members are mostly one run of adjacent locus tags (:mod:`.operon`)."""
     index = locus_index(list(names))
-    if index is None:
-        return frozenset()
-    return frozenset(
-        p.key for p in proposals if (run := operon_run(p.members, index, names)) is not None and run.flagged
-    )
+    return frozenset(p.key for p in proposals if index is not None and one_operon(p.members, names, index))

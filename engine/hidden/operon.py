@@ -59,6 +59,7 @@ __all__ = [
     "LocusIndex",
     "OperonRun",
     "locus_index",
+    "one_operon",
     "operon_reading",
     "operon_run",
     "operon_text",
@@ -177,6 +178,17 @@ def operon_run(
         span=int((num[hi] - num[lo]) // index.step + 1),
         flagged=bool(n_run >= MIN_RUN and n_run >= RUN_SHARE * kids.size),
     )
+
+
+def one_operon(members: Sequence[int], names: Sequence[str], index: LocusIndex | None = None) -> OperonRun | None:
+    """The flagged run that makes ``members`` (indices into ``names``; those past its end, an accepted H's
+    columns, are skipped) one operon, else None: the one test ``auto``'s set-aside, the review order and the
+    Hidden page's status share. ``index``: :func:`locus_index` of ``names`` computed once by the caller
+    (computed here without it); None results when the names are not locus tags."""
+    index = locus_index(names) if index is None else index
+    kids = [int(m) for m in members if int(m) < len(names)]
+    run = None if index is None or len(kids) < 2 else operon_run(kids, index, names)
+    return run if run is not None and run.flagged else None
 
 
 def operon_reading(children: Sequence[int], names: Sequence[str], index: LocusIndex | None = None) -> dict | None:

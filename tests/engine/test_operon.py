@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from engine.cli.reports import report_hidden
-from engine.hidden.operon import MIN_TAGS, locus_index, operon_reading, operon_run, operon_text
+from engine.hidden.operon import MIN_TAGS, locus_index, one_operon, operon_reading, operon_run, operon_text
 from engine.hidden.report import regulator_report
 from engine.hidden.report_table import report_table
 
@@ -120,3 +120,14 @@ def test_the_reading_reaches_json_csv_and_stderr(capsys):
     generic = [f"g{k:04d}" for k in range(2400, 2460)]  # the same network on a synthetic table's names
     (rep,) = regulator_report([*generic, "H1"], n_obs, coef, variance, values)
     assert rep.extra["operon"] is None and report_table([rep])["operon_of"].isna().all()
+
+
+def test_one_operon_is_the_shared_test():
+    """``one_operon``: the flagged run or None, an accepted H's column (past the names) skipped."""
+    names = _bnumbers(60, start=2400)
+    run = one_operon(_children(names, ["b2415", "b2416", "b2417"]) + [len(names)], names)
+    assert run is not None and (run.first, run.last, run.n_children) == ("b2415", "b2417", 3)
+    assert one_operon(_children(names, ["b2415", "b2430", "b2450"]), names) is None  # scattered
+    assert one_operon(_children(names, ["b2415"]), names) is None
+    generic = [f"g{k:04d}" for k in range(2400, 2460)]
+    assert one_operon([15, 16, 17], generic) is None  # not locus tags
