@@ -42,12 +42,11 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
-from scipy import sparse
 
 from .neighbourhood import neighbourhood_sets
 from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
-from .prune import MemberResiduals, grow_best, neighbour_screen, parent_matrix
+from .prune import MemberResiduals, _skeleton, grow_best, neighbour_screen, parent_matrix
 from .residual_map import residual_map, residual_scatter
 from .seed_batch import ROOT_PER_INSTANCE, score_seeds
 from .semiclique import find_semicliques
@@ -194,6 +193,7 @@ def grow(
     min_size: int = 3,
     max_size: int | None = None,
     pmat=None,
+    memo: dict | None = None,
 ) -> CandidateScore:
     """Grow a pruned semi-clique by the neighbours its common factor explains.
 
@@ -220,10 +220,17 @@ def grow(
     Cost per round: one batched fit of the neighbours on their outside parents and one
     :func:`score_candidate`; ``adj`` is the (N, N) boolean skeleton (sparse or dense), ``allowed``
     the variables that may join, ``pmat`` the parents (:func:`~.prune.parent_matrix`; built if None).
+    ``memo`` (one dict per network and arguments, :func:`propose_from_search`'s) keeps every round's
+    start and every pruned set: seeds of one module grow through the same sets (:mod:`.prune`).
     """
     cap = max_size or adj.shape[0]
     pmat = parent_matrix(parents) if pmat is None else pmat
-    for _ in range(GROW_ROUNDS):
+    memo, starts = ({} if memo is None else memo), []
+    for r in range(GROW_ROUNDS):
+        if (key := ("round", r, tuple(cs.members.tolist()))) in memo:
+            cs = memo[key]
+            break
+        starts.append(key)
         inside = np.zeros(adj.shape[0], dtype=bool)
         inside[cs.members] = True
         near = np.flatnonzero((np.asarray(adj[cs.members].sum(axis=0)).ravel() > 0) & ~inside & allowed)
@@ -236,22 +243,14 @@ def grow(
         if join.size == 0:
             break
         join = join[np.argsort(-corr[corr >= GROW_SCREEN])][: cap - cs.members.size]
-        new = score_candidate(model, parents, np.sort(np.concatenate([cs.members, join])), scorer, xc)
-        new = prune(new, model, parents, scorer, xc, min_size)
-        if np.array_equal(new.members, cs.members):
+        grown = np.sort(np.concatenate([cs.members, join]))
+        if (pkey := ("pruned", tuple(grown.tolist()))) not in memo:
+            memo[pkey] = prune(score_candidate(model, parents, grown, scorer, xc), model, parents, scorer, xc, min_size)
+        if np.array_equal(memo[pkey].members, cs.members):
             break
-        cs = new
+        cs = memo[pkey]
+    memo.update(dict.fromkeys(starts, cs))
     return cs
-
-
-def _skeleton(parents) -> sparse.csr_matrix:
-    """Symmetric adjacency of the current network (sparse: memory grows with the edges, not N²)."""
-    n = len(parents)
-    rows = np.fromiter((p for ps in parents for p in ps), dtype=np.intp)
-    cols = np.fromiter((c for c, ps in enumerate(parents) for _ in ps), dtype=np.intp)
-    one = np.ones(rows.size, dtype=bool)
-    adj = sparse.csr_matrix((one, (rows, cols)), shape=(n, n), dtype=bool)
-    return (adj + adj.T).tocsr()
 
 
 def propose_from_search(
@@ -322,7 +321,7 @@ def propose_from_search(
     one = partial(_one_seed, model, parents, scorer, xc, max(min_size, 3))
     scores = score_seeds(model, parents, keys, pruned, scorer, xc, max(min_size, 3), one, (CandidateScore, MIN_LOADING))
     seeds = list(zip(scores, sets.values(), strict=True))
-    grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size)
+    grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size, memo={})
     grown = grow_best(seeds, lambda c: grow_one(c, adj=adj, allowed=allowed, min_size=max(min_size, 3), pmat=pmat))
     scored = []
     for k, seed in enumerate(seeds):

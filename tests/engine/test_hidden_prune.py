@@ -103,6 +103,26 @@ class TestMemberResiduals:
                 n_drops += 1
         assert n_drops > 10
 
+    @pytest.mark.parametrize(("seed", "regs"), SEEDS[:3])
+    def test_kept_cosines_are_the_formula_on_the_kept_scatter(self, seed, regs):
+        """The cosines drop() updates in place (only the changed members' rows and columns) are
+        bit-equal to forming them again from the kept ``Y^T Y``, as cosines() did before."""
+        _, stp = hidden_table(seed, regulators=regs)
+        parents, _, sets = candidate_sets(stp)
+        rng = np.random.default_rng(seed)
+        changed = 0
+        for s in sets:
+            res = MemberResiduals(stp.model, parents, s)
+            while res.size > 3:
+                j = int(rng.integers(res.size))
+                changed += bool(res.kids.get(int(res.members[j])))  # the drop changes other members' rows
+                cos = res.drop(j)
+                rss = np.maximum(np.diag(res.yty), 1e-300)
+                full = np.clip(res.yty / np.sqrt(np.outer(rss, rss)), -1.0, 1.0)
+                np.fill_diagonal(full, 1.0)
+                np.testing.assert_array_equal(cos, full)
+        assert changed > 10
+
 
 def _fresh_cosines(model, parents, members):
     """The cosines of a set scored from scratch (the map and W^T S W that score_candidate forms)."""
@@ -203,6 +223,36 @@ class TestProposals:
                 g = grow(cs, stp.model, parents, stp.scorer, xc, adj, allowed)
                 grown += g.members.size > cs.members.size
         assert grown > 0
+
+
+class TestGrowMemo:
+    @pytest.mark.parametrize(("seed", "regs"), SEEDS)
+    def test_same_grown_sets_and_no_state_pruned_twice(self, seed, regs, monkeypatch):
+        """grow with one memo for all seeds (as propose_from_search) gives each seed the set it
+        grows alone, and prunes each distinct grown set once."""
+        x, stp = hidden_table(seed, regulators=regs)
+        parents, adj, _ = candidate_sets(stp)
+        xc = x - x.mean(axis=0)
+        allowed = np.ones(stp.n_vars, dtype=bool)
+        seeds = [
+            prune(score_candidate(stp.model, parents, s, stp.scorer, xc), stp.model, parents, stp.scorer, xc)
+            for s in find_semicliques(adj)
+        ]
+        alone = [grow(cs, stp.model, parents, stp.scorer, xc, adj, allowed) for cs in seeds]
+        pruned = []
+        real = candidates.prune
+        monkeypatch.setattr(
+            candidates, "prune", lambda cs, *a, **k: pruned.append(cs.members.tolist()) or real(cs, *a, **k)
+        )
+        memo: dict = {}
+        shared = [grow(cs, stp.model, parents, stp.scorer, xc, adj, allowed, memo=memo) for cs in seeds + seeds]
+        for a, b in zip(alone + alone, shared, strict=True):
+            assert a.members.tolist() == b.members.tolist()
+            assert a.gain == pytest.approx(b.gain, rel=1e-12)
+        assert len(pruned) == len({tuple(m) for m in pruned}) > 0  # each grown set pruned once
+        before = len(pruned)
+        grow(seeds[0], stp.model, parents, stp.scorer, xc, adj, allowed, memo=memo)
+        assert len(pruned) == before  # a seed grown again costs nothing
 
 
 class TestGrowBest:
