@@ -139,8 +139,8 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
     ``immune``, ``stroma`` (shares), ``segments`` ((M, arms + 1) dosage), ``segment_names``, ``segment_of``
     (gene -> segment), ``depth`` (log library), ``regulators``, ``star``, ``star_cn`` (its copy-number
     part), ``star_name``, ``module``, ``module_tfs``, ``drivers`` ((M, 1): D), ``targets`` ([D's
-    genes]), ``on``, ``immune_genes``, ``stroma_genes``, ``amplicon``, ``factors``, ``null``. ``n_cols``:
-    the table width (drawn in 2200..2700; smoke tests use a smaller one)."""
+    genes]), ``on``, ``immune_genes``, ``stroma_genes``, ``amplicon``, ``amplified`` (its tumours),
+    ``factors``, ``null``. ``n_cols``: the table width (drawn in 2200..2700; smoke tests use a smaller one)."""
     rng = np.random.default_rng([seed, 22])
     labels, centre, centres = _samples(rng)
     m = len(labels)
@@ -231,6 +231,7 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
     base = mrng.normal(np.log(1e-4), 1.2, n)
     base[: len(tumour_tfs) + len(imm_tfs) + len(str_tfs)] -= 1.0
     amp = np.where(kind == "mod", mrng.uniform(0.8, 1.4, n), mrng.uniform(0.3, 0.8, n))
+    amp[: len(tgt)] = mrng.uniform(0.8, 1.4, len(tgt))  # R*'s TF targets vary as its module
     sens = mrng.uniform(0.3, 1.0, n)
     low = mrng.uniform(3.0, 5.0, n)
     tum = base + amp * sig + sens * np.log(cn_all[:, seg] / 2.0)
@@ -284,6 +285,7 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
         "immune_genes": set(imm_names) | set(imm_tfs),
         "stroma_genes": set(str_names) | set(str_tfs),
         "amplicon": set(amp_names),
+        "amplified": [labels[i] for i in np.flatnonzero(amp_on)],
         "factors": fac,
         "null": null,
     }
