@@ -57,9 +57,10 @@ Per seed: **R* recovered** = a kept H with |r(H, R*)| >= 0.9 (within 300 s CPU: 
 hypergeometric p, enriched at p < 1e-3) and R*'s listed TF targets among them (``tfs k/n``); **D
 recovered** at |r(H, D)| >= 0.9. Per kept H that tracks neither R*, D nor an unlisted factor at |r| >=
 0.9: ``PURITY``, ``IMMUNE``, ``STROMA``, ``DEPTH`` (|r| >= 0.9 with purity, the immune or stromal share,
-the log library), ``CNV`` (|r| >= 0.9 with an arm's or the amplicon's dosage ``log2(purity x copies / 2
-+ 1 - purity)``, or half or more of its 5+ children on one segment), ``BATCH`` (the centre labels
-explain it at R^2 >= 0.8); ``FALSE``: one of those, or below |r| 0.5 with R*, D and every factor and
+the log library; or half or more of its 5+ children immune or stromal genes), ``CNV`` (|r| >= 0.9 with
+an arm's or the amplicon's dosage ``log2(purity x copies / 2 + 1 - purity)``, or half or more of its
+5+ children on one segment with events), ``BATCH`` (the centre labels explain it at R^2 >= 0.8);
+``FALSE``: one of those, or below |r| 0.5 with R*, D and every factor and
 neither gene set enriched; on the null, every kept H. CPU s.
 
 Run once, on the final code (budget about 1.5-2 h of CPU for the 20 tables at load 10-20: M is 2-10
@@ -91,26 +92,8 @@ D_SHARE, D_GENES, D_SHIFT = (0.03, 0.08), (15, 25), (3.0, 5.0)
 AMP_SHARE, AMP_GENES, AMP_CN = (0.06, 0.15), (10, 20), (6.0, 12.0)
 DEPTH, DEPTH_SD, TABLE_SHARE, DISPERSION = (1e7, 4e7), 0.35, 0.25, (0.02, 0.2)
 P_BATCH, BATCH_SD, MISSING = 0.4, 0.2, (20, 60)
-DESIGN_R2, CNV_SHARE = 0.8, 0.5  # BATCH (R^2 on the centre labels); CNV (share of H's children on one segment)
+DESIGN_R2, CNV_SHARE = 0.8, 0.5  # BATCH (R^2 on the centre labels); CNV, IMMUNE, STROMA (share of H's children)
 AMP_NAME = "17q12amp"
-
-
-def _samples(rng: np.random.Generator) -> tuple[list[str], np.ndarray, list[str]]:
-    """The tumours' barcodes (sorted), each one's centre index, and the centres' codes."""
-    m = int(rng.integers(M_RANGE[0], M_RANGE[1] + 1))
-    centres = [str(c) for c in rng.choice(hn.CENTRES, size=int(rng.integers(2, 4)), replace=False)]
-    centre = rng.choice(len(centres), size=m, p=rng.dirichlet(np.full(len(centres), 4.0)))
-    plates = [[f"A{int(x):03d}" for x in rng.choice(999, size=3, replace=False)] for _ in centres]
-    alnum = list("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")
-    rows, seen = [], set()
-    for c in centre:
-        pid = "".join(rng.choice(alnum, size=4))
-        while pid in seen:
-            pid = "".join(rng.choice(alnum, size=4))
-        seen.add(pid)
-        rows.append((f"TCGA-{rng.choice(hn.SITES)}-{pid}-01A-11R-{rng.choice(plates[c])}-{centres[c]}", int(c)))
-    rows.sort()
-    return [r[0] for r in rows], np.array([r[1] for r in rows]), centres
 
 
 def _copies(rng: np.random.Generator, m: int) -> tuple[list[str], np.ndarray]:
@@ -142,7 +125,7 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
     genes]), ``on``, ``immune_genes``, ``stroma_genes``, ``amplicon``, ``amplified`` (its tumours),
     ``factors``, ``null``. ``n_cols``: the table width (drawn in 2200..2700; smoke tests use a smaller one)."""
     rng = np.random.default_rng([seed, 22])
-    labels, centre, centres = _samples(rng)
+    labels, centre, centres = hn.barcodes(rng, int(rng.integers(M_RANGE[0], M_RANGE[1] + 1)))
     m = len(labels)
     n_cols = int(rng.integers(COLS[0], COLS[1] + 1)) if n_cols is None else n_cols
     n_tf = int(rng.integers(TFS[0], TFS[1] + 1))
@@ -295,12 +278,19 @@ def _flag(names: list[str]) -> str:
     return f" FLAG {','.join(names)}" if names else ""
 
 
+def _share(children: set[str], genes: set[str]) -> float:
+    """The share of ``children`` in ``genes`` (0 with fewer than 5 children)."""
+    return len(children & genes) / len(children) if len(children) >= 5 else 0.0
+
+
 def cnv_reading(prof: np.ndarray, children: set[str], g: dict) -> tuple[float, str, float]:
     """H's best |r| with a segment's dosage, that segment, and the largest share of its children on
-    one segment (0 with fewer than 5 children)."""
+    one segment that varies (0 with fewer than 5 children; X has no events: D's genes are on Xq)."""
     seg = g["segments"]
-    r = np.abs([np.corrcoef(prof, c)[0, 1] if c.std() > 0 else 0.0 for c in seg.T])
-    on = [g["segment_of"][c] for c in children if c in g["segment_of"]]
+    varies = seg.std(axis=0) > 1e-6
+    r = np.abs([np.corrcoef(prof, c)[0, 1] if ok else 0.0 for c, ok in zip(seg.T, varies, strict=True)])
+    varies = {n for n, ok in zip(g["segment_names"], varies, strict=True) if ok}
+    on = [g["segment_of"][c] for c in children if g["segment_of"].get(c) in varies]
     share = max((on.count(s) for s in set(on)), default=0) / len(children) if len(children) >= 5 else 0.0
     return float(r.max()), g["segment_names"][int(np.argmax(r))], share
 
@@ -310,7 +300,9 @@ def _marks(h, prof: np.ndarray, g: dict) -> list[str]:
     neither R*, D nor an unlisted factor."""
     if max([h.r[0], h.r[1], *h.r[6:]]) >= TRACK:
         return []
-    out = [x for x, r in zip(("PURITY", "IMMUNE", "STROMA", "DEPTH"), h.r[2:6], strict=True) if r >= TRACK]
+    shares = (0.0, _share(h.children, g["immune_genes"]), _share(h.children, g["stroma_genes"]), 0.0)
+    marks = zip(("PURITY", "IMMUNE", "STROMA", "DEPTH"), h.r[2:6], shares, strict=True)
+    out = [x for x, r, share in marks if r >= TRACK or share >= CNV_SHARE]
     r_cnv, _, share = cnv_reading(prof, h.children, g)
     out += ["CNV"] if r_cnv >= TRACK or share >= CNV_SHARE else []
     return out + (["BATCH"] if design_r2(prof, g["centre"]) >= DESIGN_R2 else [])

@@ -6,9 +6,11 @@ factors MYC induces, immune-cell and stromal (fibroblast, endothelial) marker ge
 TFs, the cancer-testis antigens (an on/off program: silent in most tumours, demethylated and on in a
 few), other listed TFs and an ERBB2-like amplicon's driver. ``ARMS`` are the chromosome arms with
 weights near their protein-coding gene counts (acrocentric p arms left out); the generator places the
-other genes on them at random (their positions are drawn, not real)."""
+other genes on them at random (their positions are drawn, not real). :func:`barcodes` names the tumours."""
 
 from __future__ import annotations
+
+import numpy as np
 
 #: the removed regulator, on 8q24
 STAR, STAR_ARM = "MYC", "8q"
@@ -66,3 +68,21 @@ OTHER_ARM_RATES = (0.05, 0.05)
 #: TCGA tissue-source-site codes (the barcode's second field) and sequencing-centre codes (its last)
 SITES = "A1 A2 A7 A8 AN AO AR B6 BH C8 D8 E2 E9 EW GM LL OL PE S3 WT".split()
 CENTRES = ("07", "13", "31")
+
+
+def barcodes(rng: np.random.Generator, m: int) -> tuple[list[str], np.ndarray, list[str]]:
+    """``m`` tumours' TCGA-like aliquot barcodes (``TCGA-A2-A0CM-01A-11R-A034-07``: site, patient,
+    sample, analyte, plate, sequencing centre; sorted), each one's centre index, and the 2-3 centres."""
+    centres = [str(c) for c in rng.choice(CENTRES, size=int(rng.integers(2, 4)), replace=False)]
+    centre = rng.choice(len(centres), size=m, p=rng.dirichlet(np.full(len(centres), 4.0)))
+    plates = [[f"A{int(x):03d}" for x in rng.choice(999, size=3, replace=False)] for _ in centres]
+    alnum = list("ABCDEFGHJKLMNPQRSTUVWXYZ0123456789")
+    rows, seen = [], set()
+    for c in centre:  # over tumours (120-300), not genes
+        pid = "".join(rng.choice(alnum, size=4))
+        while pid in seen:
+            pid = "".join(rng.choice(alnum, size=4))
+        seen.add(pid)
+        rows.append((f"TCGA-{rng.choice(SITES)}-{pid}-01A-11R-{rng.choice(plates[c])}-{centres[c]}", int(c)))
+    rows.sort()
+    return [r[0] for r in rows], np.array([r[1] for r in rows]), centres

@@ -201,29 +201,35 @@ def _kept(name: str, prof: np.ndarray, g: dict, children: set[str], flagged: lis
 
 def test_scorer_reads_kept_hs(tables, monkeypatch):
     """``run_seed``'s reading of stand-in kept Hs (no search): one on R* with its module and TF targets
-    (recovered), one on purity with the stroma genes (PURITY, false), one on the amplicon's dosage with
-    its genes (CNV, false), one on the sequencing centres (BATCH, false)."""
+    (recovered), one on purity with the stroma genes (PURITY and STROMA, false), one on the amplicon's
+    dosage with its genes (CNV, false), one on the sequencing centres (BATCH, false), one on nothing with
+    mostly immune children (IMMUNE, false)."""
     g = tables[0]
     rng = np.random.default_rng(0)
     amp = g["segments"][:, g["segment_names"].index(h22m.AMP_NAME)]
     centre = g["centre"] + 0.05 * rng.normal(size=len(g["labels"]))
-    profiles = {"H1": g["star"], "H2": g["purity"], "H3": amp, "H4": centre}
+    noise = rng.normal(size=len(g["labels"]))
+    profiles = {"H1": g["star"], "H2": g["purity"], "H3": amp, "H4": centre, "H5": noise}
+    t_cells = set(sorted(g["immune_genes"])[:8])
     kept = [
         _kept("H1", g["star"], g, g["module"] | g["module_tfs"]),
         _kept("H2", g["purity"], g, set(g["stroma_genes"])),
         _kept("H3", amp, g, set(g["amplicon"])),
         _kept("H4", centre, g, set(sorted(g["names"])[:30])),
+        _kept("H5", noise, g, t_cells | set(sorted(g["names"])[-4:])),
     ]
-    assert kept[0].r[0] == pytest.approx(1.0) and max(kept[3].r) < 0.9
+    assert kept[0].r[0] == pytest.approx(1.0) and max(kept[3].r) < 0.9 and max(kept[4].r) < 0.5
+    assert h22m.cnv_reading(noise, g["targets"][0], g)[2] == 0.0  # D's genes share Xq, which has no events
     monkeypatch.setattr(h22m, "fit_auto", lambda gg, source, seed: (_Est(profiles), 1.0, 2.0))
     monkeypatch.setattr(h22m, "kept_of", lambda hs, gg: kept)
     monkeypatch.setattr(h22m, "top_proposals", lambda est: [])
     line, t = h22m.run_seed(g, "h22m-2290", M_SEEDS[0])
     assert t["star"] and t["fast"] and t["enriched"] and t["tfs"] == len(g["module_tfs"])
-    assert t["false"] == 3 and t["marks"] == 3 and line.count("FALSE") == 3 and not t["drivers"][0]
-    assert "PURITY" in line and "CNV FALSE" in line and "BATCH FALSE" in line and "on one segment 1.00" in line
+    assert t["false"] == 4 and t["marks"] == 4 and line.count("FALSE") == 4 and not t["drivers"][0]
+    assert "PURITY STROMA FALSE" in line and "CNV FALSE" in line and "BATCH FALSE" in line
+    assert "on one segment 1.00" in line and "IMMUNE FALSE" in line
     text = h22m.summary("h22m", [t, t | {"star": False, "fast": False, "enriched": False}])
     assert "R* recovered (|r| >= 0.9) on 1/2 (1 within 300 s CPU)" in text and "D recovered on 0/2" in text
     _, t_null = h22m.run_seed({**g, "null": True}, "h22m-null-2290", M_SEEDS[0])
-    assert t_null["false"] == 4 and not t_null["star"]
+    assert t_null["false"] == 5 and not t_null["star"]
     assert "a hidden variable kept on 1/1" in h22m.summary("h22m-null", [t_null])
