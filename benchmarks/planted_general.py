@@ -106,7 +106,14 @@ Generators (seeds 0-9 unless said):
   observed parent) with 5-20 children, 1-2 of them measured specific regulators q that also regulate
   40-70 % of h's later children (coherent feed-forward loops on 70 %, incoherent on 30 %), every child
   with 2 or more observed parents besides h, Student-t (3-5 df) structural noise and Gaussian
-  measurement error (reliability 0.85-0.97) on every column, M log-uniform in 60..400.
+  measurement error (reliability 0.85-0.97) on every column, M log-uniform in 60..400 (seen since
+  session 22's start);
+* ``h22g`` (the hold-out of the twenty-second session, seeds 2200-2209, written and committed before
+  any tuning of that session and run only by the lead at the start of the next; its own module,
+  :mod:`planted_h22g`, which says what it plants) - 30-60 genes, one hidden h (a root or with one
+  observed parent) with 5-15 children, most with observed co-parents, measured as *bulk RNA-seq*:
+  negative-binomial read counts at modest depth (median library 2-20 million reads, libraries spread
+  about six-fold), the table ``log2(1 + CPM)`` in its own units, M log-uniform in 40..400.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -126,6 +133,7 @@ import planted_h18g
 import planted_h19g
 import planted_h20g
 import planted_h21g
+import planted_h22g
 import planted_mixed
 import planted_roots
 
@@ -224,15 +232,16 @@ SPECS = {
     "h19g": Spec("h19g", 70, 0, "h19g", 0.0, (0.3, 0.9), (4, 20), (0.5, 1.2), 1900, 1, (0.5, 1.5)),
     "h20g": Spec("h20g", 70, 0, "h20g", 0.0, (0.3, 0.9), (4, 20), (0.5, 1.2), 2000, 1, (0.5, 1.5)),
     "h21g": Spec("h21g", 70, 0, "h21g", 0.0, (0.3, 0.9), (5, 20), (0.5, 1.2), 2100, 1, (0.5, 1.5)),
+    "h22g": Spec("h22g", 60, 0, "h22g", 0.0, (0.3, 0.9), (5, 15), (0.65, 1.25), 2200, 1, (0.5, 1.5)),
 }
 
-#: the generator kept untouched until the end (the twenty-first session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the twenty-second session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
 #: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's, ``h19g`` the nineteenth's,
-#: ``h20g`` the twentieth's). Only ``--hold-out`` or ``--only h21g`` runs it: ``--only general``
-#: leaves it out.
-HOLD_OUT = "h21g"
+#: ``h20g`` the twentieth's, ``h21g`` the twenty-first's). Only ``--hold-out`` or ``--only h22g`` runs
+#: it: ``--only general`` leaves it out.
+HOLD_OUT = "h22g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -245,6 +254,7 @@ OWN_MODULE = {
     "h19g": planted_h19g,
     "h20g": planted_h20g,
     "h21g": planted_h21g,
+    "h22g": planted_h22g,
 }
 
 
@@ -333,7 +343,7 @@ def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, s
 
 
 def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, list[set[int]], list[np.ndarray]]:
-    """Data (M, N) scaled to unit variance (``h16g``: in its variables' own units), and per planted
+    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``: in their variables' own units), and per planted
     root its children and h (empty lists for a null network: the same network and noise without
     the roots)."""
     spec = SPECS[name]
