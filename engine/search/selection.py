@@ -9,6 +9,8 @@ tie-breaking helpers shared by the stepper and the candidate table.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..exceptions import DataValidationError
@@ -162,6 +164,16 @@ def argbest(deltas: np.ndarray, idx: np.ndarray) -> int:
 
     Raises :class:`DataValidationError` when every delta is NaN or one is +inf (a numerical
     overflow upstream): skipping them would silently end the search with a wrong answer (#14)."""
+    if deltas.size <= 8:  # a family's few selected candidates: the same answer in Python floats, faster
+        vals = deltas.tolist()
+        top = max(vals)
+        if top < math.inf and all(v == v for v in vals):  # no NaN and no +inf
+            tol = top - 1e-9 * max(1.0, abs(top))
+            near = [i for i, v in enumerate(vals) if v >= tol]
+            if len(near) == 1:
+                return near[0]
+            keys = idx[near].tolist()
+            return near[keys.index(min(keys))]
     top = deltas.max()  # NaN if any is NaN
     if top < np.inf:  # no NaN and no +inf: the common case
         near = np.flatnonzero(deltas >= top - 1e-9 * max(1.0, abs(top)))

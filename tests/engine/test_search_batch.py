@@ -14,7 +14,7 @@ import engine.search.candidates as cand
 from engine.cpd.linear import LinearGaussianFamilies
 from engine.search import SearchSettings, Stepper
 from engine.search.constraints import Constraints
-from engine.search.selection import select_candidates, select_many
+from engine.search.selection import argbest, select_candidates, select_many
 from engine.synth import random_network, sample
 
 
@@ -108,3 +108,16 @@ def test_structural_em_is_the_same_with_and_without_batches(monkeypatch, missing
     assert batched.edges == alone.edges and batched.lower_bounds_ == alone.lower_bounds_
     np.testing.assert_array_equal(batched.mean, alone.mean)
     assert batched.observed_bic() == alone.observed_bic()
+
+
+def test_argbest_on_few_candidates_is_the_array_answer():
+    """argbest's Python fast path (up to 8 candidates) against its array path: ties within 1e-9, -inf."""
+    rng = np.random.default_rng(2)
+    for _ in range(3000):
+        size = int(rng.integers(1, 9))
+        d = np.round(rng.normal(size=size), 1) * 10.0 ** rng.integers(-3, 4)
+        d[rng.random(size) < 0.1] = -np.inf
+        d[rng.random(size) < 0.2] += 1e-12  # within the tolerance of a tie
+        idx = rng.permutation(50)[:size]
+        wide = np.concatenate([d, np.full(9, -np.inf)])  # more than 8: the array path, the same answer
+        assert argbest(d, idx) == argbest(wide, np.concatenate([idx, np.arange(100, 109)]))
