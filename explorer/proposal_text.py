@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from engine.hidden.global_shift import global_shift, shift_line, shift_reading, table_axes
+from engine.hidden.global_shift import TableAxes, global_shift, shift_line, shift_reading, table_axes
 from engine.hidden.operon import operon_reading, operon_text
 from engine.hidden.report_table import STAND_IN_CORR
 
@@ -174,19 +174,22 @@ def operon_warning(prop, names) -> str | None:
     )
 
 
-def shift_warning(prop, values: np.ndarray) -> str | None:
+def shift_warning(prop, values: np.ndarray, axes: TableAxes | None = None) -> str | None:
     """The warning on a proposal whose profile z* follows the whole table's per-condition level or its first
     principal component (:mod:`engine.hidden.global_shift`, the reading a kept H gets in the report, here
     before Accept: the members' loadings stand in for H's coefficients); None otherwise or below the
-    reading's table size. ``values``: the observed table (M, n), whose columns ``prop.members`` index."""
+    reading's table size. ``values``: the observed table (M, n), whose columns ``prop.members`` index;
+    ``axes``: its :func:`~engine.hidden.global_shift.table_axes` when the caller keeps them (the Hidden page
+    does, per table: an M x M eigenproblem, ~50 ms at 4,218 x 266, not redone on every render)."""
     coef = np.zeros(np.shape(values)[1])
     coef[np.asarray(prop.members, dtype=np.intp)] = np.where(np.asarray(prop.loadings) != 0, prop.loadings, 1.0)
-    shift = global_shift(table_axes(values), prop.profile, coef)
+    shift = global_shift(table_axes(values) if axes is None else axes, prop.profile, coef)
     line = shift_line(None if shift is None else shift.to_dict(), "This proposal", "members")
     return None if line is None else f"{line}: {shift_reading('it')}."
 
 
-def proposal_warnings(prop, values: np.ndarray, names) -> list[str]:
+def proposal_warnings(prop, values: np.ndarray, names, axes: TableAxes | None = None) -> list[str]:
     """The readings a proposal gets before Accept, as warnings: one operon (:func:`operon_warning`) and a
-    global shift of the table (:func:`shift_warning`); ``values`` and ``names``: the observed table's."""
-    return [w for w in (operon_warning(prop, names), shift_warning(prop, values)) if w is not None]
+    global shift of the table (:func:`shift_warning`, with the table's ``axes`` when kept); ``values`` and
+    ``names``: the observed table's."""
+    return [w for w in (operon_warning(prop, names), shift_warning(prop, values, axes)) if w is not None]

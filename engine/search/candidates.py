@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .family_entry import rank_ahead
 from .moves import CandidateTable, Move, Operator
-from .selection import FamilyEntry, argbest, better, measure_arrays, ranks
+from .selection import FamilyEntry, argbest, better, measure_arrays, ranks, select_many
 
 if TYPE_CHECKING:
     from .stepper import Stepper
@@ -31,7 +32,9 @@ __all__ = [
     "make_add",
     "make_rep",
     "move_rank",
+    "movable",
     "pools",
+    "select_all",
     "unmovable",
 ]
 
@@ -125,6 +128,38 @@ def unmovable(stepper: Stepper, child: int, legal) -> bool:
         return False
     parents = stepper.parents(child)
     return Operator.DELETE not in stepper.operators or all(stepper.required[u, child] for u in parents)
+
+
+def movable(stepper: Stepper, dirty: np.ndarray) -> list[tuple[int, FamilyEntry, tuple[np.ndarray, np.ndarray]]]:
+    """(child, entry, legal Add and Replace masks over the candidate columns) of the families ``dirty``
+    that have a move to rank (:func:`unmovable` ones get none: no best move, nothing watched), with
+    their legal rows found in one batch (:meth:`Constraints.legal_rows_many`) and, for ``ideal``, the
+    rankings they will need computed in another (:func:`~engine.search.family_entry.rank_ahead`)."""
+    parents = [stepper.parents(c) for c in dirty.tolist()]
+    legal_add, legal_rep = stepper.constraints.legal_rows_many(stepper.dag, dirty, parents, stepper.cols)
+    todo = []
+    for c, legal in zip(dirty.tolist(), zip(legal_add, legal_rep, strict=True), strict=True):
+        if unmovable(stepper, c, legal):  # e.g. frozen by the Markov-blanket stage
+            stepper._fam_best[c], stepper._fb_delta[c], stepper.watch[c] = None, -np.inf, NO_WATCH
+        else:
+            todo.append((c, stepper.entry(c), legal))
+    if stepper.method == "ideal":
+        ranked = [e for _, e, (a, r) in todo if a.any() or (e.parents and r.any())]
+        rank_ahead(stepper.model, ranked, stepper.cols)
+    return todo
+
+
+def select_all(stepper: Stepper, todo: list) -> list[tuple[np.ndarray, list[tuple[int, np.ndarray]], int]]:
+    """:meth:`Stepper.select` of the families ``todo`` (:func:`movable`'s), for ``ideal`` with one shared
+    queue in batches (:func:`~engine.search.selection.select_many`: the same candidates)."""
+    if stepper.method != "ideal" or stepper.queue != "shared":
+        return [stepper.select(c, e, *legal) for c, e, legal in todo]
+    rep_legal = [stepper.constraints.replace_rows(c, e.parents, legal[1]) for c, e, legal in todo]
+    picked = select_many(stepper.settings, [e for _, e, _ in todo], [legal[0] for _, _, legal in todo], rep_legal)
+    cols = stepper.cols
+    if cols is None:
+        return picked
+    return [(cols[a], [(i, cols[idx]) for i, idx in reps], n) for a, reps, n in picked]
 
 
 def decide_family(stepper: Stepper, child: int, e: FamilyEntry, add_idx: np.ndarray, reps, legal=None):

@@ -147,6 +147,33 @@ class Constraints:
         legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
         return legal_add, legal_rep
 
+    def legal_rows_many(
+        self, dag: DAG, children: np.ndarray, parents: list[tuple[int, ...]], cols: np.ndarray | None = None
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`legal_rows` of several families at once, (F, C) masks whose row f is that of
+        ``children[f]`` with ``parents[f]`` (the same booleans, in a few gathers instead of F calls)."""
+        if self._allowed_t is None:
+            self._allowed_t = np.ascontiguousarray(~self.forbidden.T)
+        children = np.asarray(children, dtype=np.intp)
+        if cols is None:
+            base = ~dag.reach[children] & self._allowed_t[children]
+        else:
+            base = ~dag.reach[np.ix_(children, cols)] & self._allowed_t[np.ix_(children, cols)]
+        sizes = np.fromiter((len(p) for p in parents), dtype=np.intp, count=len(parents))
+        rows = np.repeat(np.arange(children.size), sizes + 1)
+        pairs = zip(children.tolist(), parents, strict=True)
+        own = np.fromiter((v for c, p in pairs for v in (c, *p)), dtype=np.intp, count=rows.size)
+        if cols is None:
+            base[rows, own] = False
+        elif cols.size:
+            at = np.minimum(np.searchsorted(cols, own), cols.size - 1)
+            hit = cols[at] == own
+            base[rows[hit], at[hit]] = False
+        legal_add = base.copy() if Operator.ADD in self.operators else np.zeros_like(base)
+        legal_add[sizes >= self.max_parents] = False
+        legal_rep = base if Operator.REPLACE in self.operators else np.zeros_like(base)
+        return legal_add, legal_rep
+
     def freeze(self, cols: np.ndarray, adj: np.ndarray) -> None:
         """Keep the families of variables ``cols`` as they are in the adjacency matrix ``adj``:
         their parents become required and every other parent forbidden (FindHidden's Markov-blanket

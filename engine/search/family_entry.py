@@ -26,7 +26,7 @@ import numpy as np
 
 from ..cpd.base import FamilyModel, Parents
 
-__all__ = ["FamilyEntry", "Gains", "RowGains", "RankCache", "RANK_BYTES", "DENSE_GAINS_VARS"]
+__all__ = ["FamilyEntry", "Gains", "RowGains", "RankCache", "RANK_BYTES", "DENSE_GAINS_VARS", "rank_ahead"]
 
 #: memory budget of the cached C1/C2 rankings of all families together (bytes)
 RANK_BYTES = 128 * 2**20
@@ -217,6 +217,27 @@ class FamilyEntry:
             return (*m.add_similarity(c, p, cols=cols), *m.replace_similarity(c, p, cols=cols))
         return _on_cols((*m.add_similarity(c, p), *m.replace_similarity(c, p)), cols)
 
+    def rank_job(self) -> tuple[bool, np.ndarray | None]:
+        """What :meth:`measures` would compute now: (False, None) when nothing (its ranking is cached, or
+        carried with no position changed), else (True, the positions among the columns, None: all)."""
+        if self._cache.peek((self.child, self.parents)) is not None:
+            return False, None
+        if self._base is not None:
+            return bool(self._base[1].size), self._base[1]
+        return True, None
+
+    def put_ranking(self, fresh: tuple) -> None:
+        """Cache the ranking :meth:`measures` would compute, given its model's ``similarities`` at the
+        :meth:`rank_job` positions (:func:`rank_ahead`)."""
+        if self._base is not None:  # as _compute: the carried ranking with those positions replaced
+            ranking, at = self._base
+            self._base = None
+            ranking = tuple(a.copy() for a in ranking)
+            for a, f in zip(ranking, fresh, strict=True):
+                a[..., at] = f
+            fresh = ranking
+        self._cache.put((self.child, self.parents), fresh)
+
     def measures(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(add C1, add C2, replace C1, replace C2) over the candidate columns."""
         return self._cache.get((self.child, self.parents), self._compute)
@@ -236,3 +257,31 @@ class FamilyEntry:
     add_c2 = property(lambda self: self._full(self.measures()[1]), doc="C2 of adding each variable, (N,).")
     rep_c1 = property(lambda self: self._full(self.measures()[2]), doc="C1 of each replacement, (k, N).")
     rep_c2 = property(lambda self: self._full(self.measures()[3]), doc="C2 of each replacement, (k, N).")
+
+
+def rank_ahead(model: FamilyModel, entries: list[FamilyEntry], cols: np.ndarray | None) -> int:
+    """Rank in one batch the families of ``entries`` whose :meth:`FamilyEntry.measures` would compute a
+    ranking (linear-Gaussian models: :func:`engine.cpd.linear_rank.similarities_many`, the same bits as
+    one family at a time); the rest are left to be ranked when asked. Skipped (0) when the batch would
+    not fit in half the rank cache's budget (its first rankings would be dropped before use). Returns
+    how many families were ranked."""
+    from ..cpd.linear import LinearGaussianFamilies
+    from ..cpd.linear_rank import similarities_many
+
+    if type(model) is not LinearGaussianFamilies or not entries:
+        return 0
+    jobs, ats = [], []
+    size = 0
+    width = model.n_vars if cols is None else cols.size
+    for e in entries:
+        need, at = e.rank_job()
+        if need:
+            jobs.append(e)
+            ats.append(at)
+            size += 16 * (1 + len(e.parents)) * (width if at is None else at.size)
+    if not jobs or size > entries[0]._cache.budget // 2:
+        return 0
+    fresh = similarities_many(model, [(e.child, e.parents) for e in jobs], cols, ats)
+    for e, f in zip(jobs, fresh, strict=True):
+        e.put_ranking(f)
+    return len(jobs)

@@ -9,6 +9,8 @@ tie-breaking helpers shared by the stepper and the candidate table.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from ..exceptions import DataValidationError
@@ -18,6 +20,7 @@ from .settings import SearchSettings
 __all__ = [
     "FamilyEntry",
     "select_candidates",
+    "select_many",
     "measure_arrays",
     "top_k",
     "ranks",
@@ -87,6 +90,55 @@ _NONE = np.zeros(0, dtype=np.intp)
 _NONE.flags.writeable = False
 
 
+def select_many(
+    settings: SearchSettings, entries: list[FamilyEntry], legal_adds: list[np.ndarray], rep_legals: list[np.ndarray]
+) -> list[tuple[np.ndarray, list[tuple[int, np.ndarray]], int]]:
+    """:func:`select_candidates` of several families (``ideal``, one shared queue), the same candidates
+    found per group of families with the same parent count in a few array operations: the top ``k``
+    finite scores of each row, ties to the lower index (:func:`top_k`'s rule), from a partition."""
+    out: list = [None] * len(entries)
+    groups: dict[tuple, list[int]] = {}
+    for f, (e, la, rl) in enumerate(zip(entries, legal_adds, rep_legals, strict=True)):
+        if la.any() or rl.any():
+            groups.setdefault(rl.shape, []).append(f)
+        else:  # as select_candidates: no measure needed
+            out[f] = (_NONE, [(i, _NONE) for i in range(len(e.parents))], 0)
+    for (k_par, width), idx in groups.items():
+        pairs = [measure_arrays(settings, entries[f]) for f in idx]
+        legal = np.concatenate(
+            [
+                np.stack([legal_adds[f] for f in idx]),
+                np.stack([rep_legals[f] for f in idx]).reshape(len(idx), k_par * width),
+            ],
+            axis=1,
+        )
+        scores = np.concatenate(
+            [np.stack([a for a, _ in pairs]), np.stack([r for _, r in pairs]).reshape(len(idx), k_par * width)], axis=1
+        )
+        n_ranked = legal.sum(axis=1).tolist()
+        key = np.where(legal & np.isfinite(scores), -scores, np.inf)  # smallest first; not finite: never
+        if settings.k < key.shape[1]:
+            kth = np.partition(key, settings.k - 1, axis=1)[:, settings.k - 1 : settings.k]
+            tie = key == kth
+            need = settings.k - (key < kth).sum(axis=1, keepdims=True)
+            pick = (key < kth) | (tie & (np.cumsum(tie, axis=1) <= need))
+            pick &= key < np.inf
+        else:
+            pick = key < np.inf
+        rows, pos = np.nonzero(pick)
+        chosen: list[list[list[int]]] = [[[] for _ in range(k_par + 1)] for _ in idx]
+        for r, p in zip(rows.tolist(), pos.tolist(), strict=True):
+            chosen[r][p // width].append(p % width)
+        for r, f in enumerate(idx):
+            add, *reps = chosen[r]
+            out[f] = (
+                np.array(add, dtype=np.intp),
+                [(i, np.array(z, dtype=np.intp) if z else _NONE) for i, z in enumerate(reps)],
+                n_ranked[r],
+            )
+    return out
+
+
 def top_k(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the (up to) k largest finite scores; ties go to the lower index. O(n)."""
     finite = np.isfinite(scores)
@@ -112,6 +164,16 @@ def argbest(deltas: np.ndarray, idx: np.ndarray) -> int:
 
     Raises :class:`DataValidationError` when every delta is NaN or one is +inf (a numerical
     overflow upstream): skipping them would silently end the search with a wrong answer (#14)."""
+    if deltas.size <= 8:  # a family's few selected candidates: the same answer in Python floats, faster
+        vals = deltas.tolist()
+        top = max(vals)
+        if top < math.inf and all(v == v for v in vals):  # no NaN and no +inf
+            tol = top - 1e-9 * max(1.0, abs(top))
+            near = [i for i, v in enumerate(vals) if v >= tol]
+            if len(near) == 1:
+                return near[0]
+            keys = idx[near].tolist()
+            return near[keys.index(min(keys))]
     top = deltas.max()  # NaN if any is NaN
     if top < np.inf:  # no NaN and no +inf: the common case
         near = np.flatnonzero(deltas >= top - 1e-9 * max(1.0, abs(top)))

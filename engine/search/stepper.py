@@ -256,14 +256,8 @@ class Stepper:
     def refresh(self) -> None:
         """Re-rank and re-score the families whose parents or legal candidates changed."""
         chosen = []
-        for c in np.flatnonzero(self._dirty):
-            c = int(c)
-            legal = self.legal_cols(c)
-            if candidates.unmovable(self, c, legal):  # e.g. frozen: no move, nothing to rank or score
-                self._fam_best[c], self._fb_delta[c], self.watch[c] = None, -np.inf, candidates.NO_WATCH
-                continue
-            e = self.entry(c)
-            add_idx, reps, n_ranked = self.select(c, e, *legal)
+        todo = candidates.movable(self, np.flatnonzero(self._dirty))  # the unmovable get no move
+        for (c, e, legal), (add_idx, reps, n_ranked) in zip(todo, candidates.select_all(self, todo), strict=True):
             self.n_ranked += n_ranked
             chosen.append((c, e, add_idx, reps, legal))
         # the reversals' exact fits go into the same batch as the families' chosen candidates

@@ -19,6 +19,7 @@ from engine.cpd import CPD_TYPES
 from engine.exceptions import IdealParentError
 from engine.hidden import cluster_view, report_table
 from engine.hidden.candidates import ROOT_PER_INSTANCE
+from engine.hidden.global_shift import table_axes
 from engine.hidden.leverage import profile_leverage
 from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
@@ -245,7 +246,9 @@ def render() -> None:
             st.warning(known)  # an accepted H's own members, or close to it (engine.hidden.explained)
         if prop.flagged:
             st.warning(flag_text(prop))
-        for warning in proposal_warnings(prop, values[:, : dataset.n_vars], dataset.names):
+        # the table's level and first component: one M x M eigenproblem per table, not per render
+        axes = state.memo("table_axes", (session.data_version, observed.shape), lambda: table_axes(observed))
+        for warning in proposal_warnings(prop, observed, dataset.names, axes):
             st.warning(warning)  # one operon (engine/hidden/operon.py), the table's level (.global_shift)
         if prop.estimated_gain <= 0:
             st.warning(
