@@ -25,7 +25,6 @@ Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_standins.py --first-r
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import pickle
 import sys
@@ -131,8 +130,9 @@ def first_round(gen: str, seed: int, args_pool: bool = False) -> None:
         for p in hs.propose(n_proposals=10):
             if p.source == standins.STANDIN and p.key not in {q.key for q in found}:
                 r = _r(p.profile, star) if star is not None else float("nan")
-                print(f"    pool: {len(p.names)} genes, module {len(set(p.names) & mod)}, |r*| {r:.2f}, est "
-                      f"{p.estimated_gain:+.1f}, compl {p.complete_gain:+.1f}, explained_by {p.explained_by}")  # fmt: skip
+                print(f"    pool: {len(p.names)} genes, module {len(set(p.names) & mod)}, |r*| {r:.2f}, "
+                      f"est {p.estimated_gain:+.1f}, compl {p.complete_gain:+.1f}, "
+                      f"explained_by {p.explained_by}")  # fmt: skip
         standins.STANDINS, standins.N_STANDIN = False, pool
     print(f"{gen} {seed} (M {len(g['labels'])}, {len(g['names'])} cols): start {c_start:.1f} s CPU, "
           f"first round with the stand-in sets {c_st:.2f} s CPU", flush=True)  # fmt: skip
@@ -148,8 +148,9 @@ def first_round(gen: str, seed: int, args_pool: bool = False) -> None:
         line = f"  {'on ' if on else 'off'}: {len(order)} in order"
         if star is not None:
             best = max(order, key=lambda p: len(set(p.names) & mod), default=None)
-            line += (f"; first |r*|>=0.8 #{place(order, g, lambda p: _r(p.profile, star) >= 0.8)}; most module genes "
-                     f"{len(set(best.names) & mod) if best else 0} at #{order.index(best) + 1 if best else '-'}")  # fmt: skip
+            first = place(order, g, lambda p: _r(p.profile, star) >= 0.8)
+            line += (f"; first |r*|>=0.8 #{first}; most module genes {len(set(best.names) & mod) if best else 0} "
+                     f"at #{order.index(best) + 1 if best else '-'}")  # fmt: skip
         line += f"; #1 {order[0].source} {len(order[0].names)} genes" if order else ""
         if order and star is not None:
             line += f" |r*| {_r(order[0].profile, star):.2f}"
@@ -175,7 +176,8 @@ def real(work: Path) -> None:
     order = hs._auto_candidates(set())
     for i, p in enumerate(order):
         print(f"  auto #{i + 1}: {p.source:26s} {len(p.names):4d} genes, est {p.estimated_gain:+10.1f}, "
-              f"|r| {_r(p.profile, own):.2f}, module {len(set(p.names) & module)}/{len(module)}", flush=True)  # fmt: skip
+              f"|r| {_r(p.profile, own):.2f}, module {len(set(p.names) & module)}/{len(module)}",
+              flush=True)  # fmt: skip
 
 
 def bench(gen: str, seeds: str) -> None:
@@ -205,7 +207,9 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--seeds", default="2090")
     ap.add_argument("--first-round", action="store_true")
     ap.add_argument("--bench", action="store_true")
-    ap.add_argument("--pool", action="store_true", help="--first-round: every stand-in set scored, not only those offered")
+    ap.add_argument(
+        "--pool", action="store_true", help="--first-round: every stand-in set scored, not only those offered"
+    )
     ap.add_argument("--standins", choices=["on", "off"], default="on")
     ap.add_argument("--real", default=None, help="a prepared full table's directory")
     args = ap.parse_args(argv)

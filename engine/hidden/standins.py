@@ -44,11 +44,21 @@ from collections.abc import Callable
 import numpy as np
 from scipy import sparse
 
-from .proposals import profile_correlations, propose_clusters
 from .leverage import profile_leverage
+from .proposals import profile_correlations, propose_clusters
 from .prune import parent_matrix
 
-__all__ = ["MIN_CHILDREN", "MIN_TRACK", "N_MODULES", "N_STANDIN", "STANDIN", "STANDINS", "coexpression_modules", "standin_sets", "standins"]
+__all__ = [
+    "MIN_CHILDREN",
+    "MIN_TRACK",
+    "N_MODULES",
+    "N_STANDIN",
+    "STANDIN",
+    "STANDINS",
+    "coexpression_modules",
+    "standin_sets",
+    "standins",
+]
 
 #: offer modules with their listed stand-ins (with a regulator list)
 STANDINS = False
