@@ -30,9 +30,10 @@ scored on the network **with the edges inside C removed** (the members' other pa
   since the observed-data estimate does not charge for H's own values and is positive for clusters that
   share little more than noise on small samples (docs/decisions/hidden-regulators-keep-rule-small-m.md).
 
-Candidate sets: clusters of similar ideal profiles (:func:`~.proposals.propose_clusters`), semi-cliques
-of the skeleton (:func:`~.semiclique.find_semicliques`), pruned by their one-factor loadings (:func:`prune`)
-and also offered grown (:func:`grow`), and at genome scale steps shared in a few conditions (:mod:`.onoff`).
+Candidate sets: clusters of similar ideal profiles (:func:`~.proposals.propose_clusters`), semi-cliques of the
+skeleton (:func:`~.semiclique.find_semicliques`), pruned by their one-factor loadings (:func:`prune`) and also
+offered grown (:func:`grow`), at genome scale steps shared in a few conditions (:mod:`.onoff`), and
+co-expression modules with their listed stand-ins (:mod:`.standins`).
 """
 
 from __future__ import annotations
@@ -50,6 +51,7 @@ from .prune import MemberResiduals, _skeleton, grow_best, neighbour_screen, pare
 from .residual_map import residual_map, residual_scatter
 from .seed_batch import ROOT_PER_INSTANCE, score_seeds
 from .semiclique import find_semicliques
+from .standins import standin_sets
 
 __all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
 
@@ -283,9 +285,7 @@ def propose_from_search(
     only ones that can be ``explained_by``; ``tried_steps``: on/off steps auto tried (:mod:`.onoff`).
     """
     values = np.asarray(values, dtype=float)
-    model = stepper.model
-    scorer = stepper.scorer
-    n = stepper.n_vars
+    model, scorer, n = stepper.model, stepper.scorer, stepper.n_vars
     parents = [tuple(stepper.parents(c)) for c in range(n)]
     coef, rss = family_coefficients(model, parents)
     cand = np.arange(n) if candidates is None else np.asarray(candidates, dtype=np.intp)
@@ -364,6 +364,7 @@ def propose_from_search(
     rest = [t for t in chosen if all(t is not u for u in semis)][: max(0, n_proposals - len(semis))]
     chosen = semis + rest + [t for t in scored if t[1] == ONOFF]  # one more step (:mod:`.onoff`) and a pair
     chosen += neighbourhood_sets(parents, cand, scorer, explainers, one, grow_one, names, exclude)  # .neighbourhood
+    chosen += standin_sets(stepper, values, names, cand, explainers, one, exclude)  # modules behind listed stand-ins
     kw = dict(labels=labels, explainers=explainers)
     out = [candidate_proposal(cs, xc, values, names, explained_threshold, source=src, **kw) for cs, src in chosen]
     out = same_program(sorted(out, key=lambda p: -p.estimated_gain), labels)  # a two-condition program's kin
@@ -377,8 +378,7 @@ def _one_seed(model, parents, scorer, xc, min_size: int, members, pruned: bool) 
     return prune(cs, model, parents, scorer, xc, min_size) if pruned else cs
 
 
-def _common(cs: CandidateScore) -> float:
-    """Sum of squared one-factor loadings of the set (ranks semi-cliques)."""
+def _common(cs: CandidateScore) -> float:  # sum of squared one-factor loadings of the set (ranks semi-cliques)
     return float(np.sum(cs.factor_loadings**2))
 
 
