@@ -58,7 +58,7 @@ def _set_mode(mode: str) -> None:
         oos.MARGIN = -math.inf
 
 
-def _tally_seed(gen: str, seed: int) -> tuple[str, list[str]]:
+def _tally_seed(gen: str, seed: int, n_cols: int | None = None) -> tuple[str, list[str]]:
     """A tally-style generator's seed line, and ``auto``'s progress lines about held-out instances."""
     base = gen.removesuffix("-null")
     mod = importlib.import_module(f"bench_regulators_genome_{TALLY[base]}")
@@ -72,7 +72,7 @@ def _tally_seed(gen: str, seed: int) -> tuple[str, list[str]]:
 
     mod.fit_auto = fit_and_keep
     try:
-        line, _ = mod.run_seed(mod.generate(seed, gen.endswith("-null")), f"{gen}-{seed}", seed)
+        line, _ = mod.run_seed(mod.generate(seed, gen.endswith("-null"), n_cols), f"{gen}-{seed}", seed)
     finally:
         mod.fit_auto = fit
     return line, captured.get("log", [])
@@ -97,16 +97,17 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--gen", required=True)
     ap.add_argument("--seeds", required=True)
     ap.add_argument("--mode", choices=["off", "measure", "on"], default="measure")
+    ap.add_argument("--n-cols", type=int, default=None, help="a narrower table (the generators' smoke width)")
     args = ap.parse_args(argv)
     _set_mode(args.mode)
     print(f"# {args.gen} seeds {args.seeds} mode {args.mode} margin {oos.MARGIN} folds {oos.FOLDS} "
-          f"load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
+          f"cols {args.n_cols or 'full'} load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
     for seed in seed_range(args.seeds):
         c0, SPENT[0] = time.process_time(), 0.0
         if args.gen in ("module", "null", "outlier", "count"):
             line, log = _module_seed(args.gen, seed)
         else:
-            line, log = _tally_seed(args.gen, seed)
+            line, log = _tally_seed(args.gen, seed, args.n_cols)
         print(line, flush=True)
         for said in log:
             if " held out (" in said or "does not predict" in said:

@@ -59,15 +59,14 @@ class Refound:
 
 
 def _fold_search(search, before, train: np.ndarray):
-    """A ``HiddenSearch`` on the training instances whose network is ``before``'s, refitted there."""
-    from .search import HiddenSearch  # the search imports this module's caller
-
+    """A ``HiddenSearch`` (the type of ``search``) on the training instances whose network is ``before``'s,
+    refitted there."""
     no, names = before.n_obs, before.names
     xs = np.where(before.observed[train, :no], before.mean[train, :no], np.nan)
     labels = search.dataset.instance_labels
     labels = None if labels is None else [labels[i] for i in train]
     ds = from_array(xs, names[:no], standardize=False, min_samples=3, allow_constant=True, instance_labels=labels)
-    fs = HiddenSearch(ds, search.settings, em_options=search.em_options)
+    fs = type(search)(ds, search.settings, em_options=search.em_options)  # a HiddenSearch, as ``search``
     hidden = {h: (before.mean[train, names.index(h)], []) for h in names[no:]}
     edges = [(names[p], names[c]) for p, c in before.edges]
     fs.em = fs._structural_em(hidden=hidden, initial_edges=edges, fixed_structure=True, max_iter=REFIT_ITER)
