@@ -55,7 +55,7 @@ def _set_mode(mode: str) -> None:
     oos.out_of_sample = _timed(oos.out_of_sample)
     oos.OUT_OF_SAMPLE = mode != "off"
     if mode == "measure":
-        oos.MARGIN = -math.inf
+        oos.MARGIN, oos.MIN_FOUND = -math.inf, -math.inf
 
 
 def _tally_seed(gen: str, seed: int, n_cols: int | None = None) -> tuple[str, list[str]]:
