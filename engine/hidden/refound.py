@@ -12,7 +12,9 @@ Here each fold makes H again from the training instances alone: the network befo
 <engine.hidden.search.HiddenSearch.propose>`, flagged ones set aside), and the one whose profile z* tracks
 H best on those instances stands for H: a hidden parent of its members, fitted by EM on the training
 instances and scored on the held-out ones with H integrated out (:func:`.held_out.fold_gain`). A fold
-where no proposal tracks H at |r| >= :data:`MATCH` gains nothing (H is not found again). What is still
+where no proposal tracks H at |r| >= :data:`MATCH` gains nothing (H is not found again), as does one where
+the network before H cannot be refitted (EBIC's automatic parent cap, 0.25 M, falls below one of its
+families on the training instances: h20m 2059 and h20m-null 2092 at 600 columns, session 22). What is still
 chosen on every instance: the network before H, and which proposal stands for H (among a handful made
 without the held-out instances).
 """
@@ -25,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..data import from_array
-from ..exceptions import ConvergenceWarning
+from ..exceptions import ConvergenceWarning, ParameterError
 from .held_out import LocalFamilies, fold_gain
 
 __all__ = ["MATCH", "N_PROPOSALS", "Refound", "refound_gain"]
@@ -103,7 +105,10 @@ def refound_gain(search, before, name: str, train: np.ndarray, test: np.ndarray)
     model = search.em
     h = model.names.index(name)
     target = model.mean[train, h]
-    fs = _fold_search(search, before, train)
+    try:
+        fs = _fold_search(search, before, train)
+    except ParameterError:  # fewer instances cut EBIC's parent cap (0.25 M) below a family of ``before``
+        return Refound(0.0, 0, np.zeros(test.size))  # not made again on this fold
     props = [p for p in fs.propose(n_proposals=N_PROPOSALS) if not p.flagged]
     r = [abs(float(np.corrcoef(np.asarray(p.profile, dtype=float), target)[0, 1])) for p in props]
     r = [0.0 if not np.isfinite(x) else x for x in r]

@@ -178,3 +178,18 @@ def test_the_switch(monkeypatch, on, n_observed):
     runs = on and n_observed > 150
     assert (why is not None) is runs
     assert len(said) == int(runs) and (not runs or "held out" in said[0])
+
+
+@pytest.mark.filterwarnings("ignore:structural EM stopped")
+def test_a_fold_whose_network_cannot_be_refitted_is_not_found_again():
+    """With 5 parents for g0 at M = 24, EBIC's automatic cap (0.25 M) is 6 on every instance and 4 on a
+    training fold of 19: that fold's network before H cannot be refitted, so H is not made again there
+    (|r| 0, no gain) instead of stopping ``auto`` (h20m 2059 at 600 columns did, session 22)."""
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(24, 40))
+    names = [f"g{i}" for i in range(40)]
+    edges = [(f"g{i}", "g0") for i in range(1, 6)]
+    before = _fit(x, names, edges)
+    model = _fit(x, names, edges, {"H1": (x[:, 10], names[10:16])})
+    reading = oos.out_of_sample(model, before, "H1", search=_search(x, names, model))
+    assert np.sum(reading.matches == 0.0) >= 4 and not reading.keeps
