@@ -34,9 +34,9 @@ from .candidates import propose_from_search
 from .common_start import start_of
 from .considered import Considered
 from .em import MISSING_HANDLING, StructuralEM
-from .few_instances import rests_on_few
 from .marginal import markov_blanket
 from .member_cover import uncovered_keys
+from .out_of_sample import refusal
 from .proposals import ClusterProposal
 from .report import READINGS, HiddenVariable, RegulatorReport, regulator_report
 from .room import make_room
@@ -338,7 +338,7 @@ class HiddenSearch:
             elif not self.two_layer:  # general network (#22): see engine/hidden/trial.py
                 kept, best = auto_step(self, skipped, before := best, say, score)
                 h = self.hidden[-1] if kept else None  # item 3: one or two instances (.few_instances); one operon
-                why = h and self.considered.refused(h.name, rests_on_few(self, snapshot[0]), h.children)
+                why = h and refusal(self, snapshot[0])  # .few_instances, one operon (.considered), .out_of_sample
                 if why:
                     say(why)
                     (self.em, self.hidden), kept, best = snapshot, False, before
