@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from .prune import parent_matrix
+from .prune import disjoint_best, parent_matrix
 
 __all__ = ["NEIGHBOURHOOD", "NEIGHBOURHOODS", "N_NEIGHBOURHOODS", "neighbourhood_sets", "neighbourhoods"]
 
@@ -100,15 +100,7 @@ def neighbourhood_sets(parents, cand, scorer, explainers, seed_score: Callable, 
         if cs.members.size >= MIN_SIZE and cs.gain > 0 and cs.complete_gain > 0 and _fresh(cs, names, exclude):
             pool.append(cs)
     pool.sort(key=lambda cs: -float(np.sum(cs.factor_loadings**2)))  # common variance, as semi-cliques
-    used = np.zeros(n, dtype=bool)
-    out = []
-    for cs in pool:
-        if not used[cs.members].any():
-            used[cs.members] = True
-            out.append((cs, NEIGHBOURHOOD))
-        if len(out) >= N_NEIGHBOURHOODS:
-            break
-    return out
+    return disjoint_best(pool, n, NEIGHBOURHOOD, N_NEIGHBOURHOODS)
 
 
 def _fresh(cs, names, exclude) -> bool:

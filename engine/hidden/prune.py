@@ -46,7 +46,7 @@ from scipy import sparse
 
 from .residual_map import residual_map, residual_scatter
 
-__all__ = ["MAX_GROWN", "MemberResiduals", "grow_best", "neighbour_screen", "parent_matrix"]
+__all__ = ["MAX_GROWN", "MemberResiduals", "disjoint_best", "grow_best", "neighbour_screen", "parent_matrix"]
 
 
 class MemberResiduals:
@@ -281,4 +281,18 @@ def grow_best(seeds, grow_one, limit: int | None = None) -> dict:
             done[key] = grow_one(cs)
         if not np.array_equal(done[key].members, cs.members):
             out[k] = done[key]
+    return out
+
+
+def disjoint_best(pool, n: int, source: str, limit: int) -> list:
+    """The first ``limit`` candidate sets of ``pool`` (already in rank order) that share no member
+    with a set picked before them, each paired with ``source``; ``n`` the number of variables."""
+    used = np.zeros(n, dtype=bool)
+    out = []
+    for cs in pool:
+        if not used[cs.members].any():
+            used[cs.members] = True
+            out.append((cs, source))
+        if len(out) >= limit:
+            break
     return out

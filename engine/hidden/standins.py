@@ -46,7 +46,7 @@ from scipy import sparse
 
 from .leverage import profile_leverage
 from .proposals import profile_correlations, propose_clusters
-from .prune import parent_matrix
+from .prune import disjoint_best, parent_matrix
 
 __all__ = [
     "MIN_CHILDREN",
@@ -154,12 +154,4 @@ def standin_sets(
         if frozenset(str(names[i]) for i in cs.members) not in exclude and not profile_leverage(cs.profile).flagged:
             pool.append(cs)  # a flagged set (one or two instances) is never tried: it takes no place
     pool.sort(key=lambda cs: -cs.gain)
-    used = np.zeros(n, dtype=bool)
-    out = []
-    for cs in pool:
-        if not used[cs.members].any():
-            used[cs.members] = True
-            out.append((cs, STANDIN))
-        if len(out) >= N_STANDIN:
-            break
-    return out
+    return disjoint_best(pool, n, STANDIN, N_STANDIN)
