@@ -29,7 +29,8 @@ structure: ``h19m`` was one lab's 20-80 conditions in 3-6 series; here M is 300-
   (CRP's uncharacterized targets, alone); R* a share U(0.35, 0.7) of each operon's signal, activated or
   repressed as RegulonDB has it (``cyaA``, ``ompA``, ``spf`` repressed; another operon repressed with
   probability 0.15); each named operon also follows **its specific regulator** (LacI, MalT, GalS,
-  AraC... listed) at U(0.5, 1.0), and on 30 % of the operons CRP acts only as far as that regulator
+  AraC... listed) at U(0.5, 1.0) and 0-1 other listed TF, its genes weaker down the operon (x 0.85
+  per place); on 30 % of the operons with a regulator CRP acts only as far as that regulator
   lets it (R* x a sigmoid of the regulator: the AND of a class I/II promoter). **5-10 of the listed
   TFs CRP regulates** (``malT``, ``galS``, ``araC``, ``cytR``, ``fis``...) take a share U(0.2, 0.5)
   of their activity from R* (feed-forward loops onto the module), each with 5-15 targets of its own.

@@ -23,7 +23,7 @@ perturbed (it is not on the array, so a lab cannot knock it down on purpose).
   a random order, mean in-degree U(1.0, 2.0), so the steady state is one pass along the order.
 * **The design.** A share U(0.2, 0.4) of the M samples are **knockouts** (``left`` = 0 for one
   observed gene; each gene once before any twice), U(0.05, 0.2) **knockdowns** (``left`` U(0.2,
-  0.5)), 2-5 **wild types**; the rest (at least 40 %) **multifactorial**: eps_v ~ N(0, s_v) on every
+  0.5)), 2-5 **wild types**; the rest (over a quarter) **multifactorial**: eps_v ~ N(0, s_v) on every
   gene, s_v log-uniform in 0.2-0.6 (h's U(0.5, 0.9): an unmeasured regulator whose activity the
   conditions move, as a signal-dependent factor's). In the knockout, knockdown and wild-type
   samples eps_v ~ N(0, 0.05) (the same condition, biological noise only): there the genes vary by
