@@ -47,6 +47,12 @@ Truth, as for the other generators: h's planted child set, and h as ``log x_h`` 
 Recovered (``bench_regulators.general``): the kept H that tracks h best reaches children precision
 and recall >= 0.8 and |corr(H, h)| >= 0.9. :func:`true_edges` lists the observed edges (a DAG along
 the order); :func:`design` each sample's kind (``MF``, ``WT``, ``KO``, ``KD``) and its perturbed gene.
+What is fair and what may not be: h moves in the multifactorial samples (sd 0.5-0.9 in log units) and
+takes 40-70 % of each child's input weight; but the children see h through saturating Hill terms, so a
+linear read of h from its children (least squares) reached |r| 0.70-0.93 on the smoke seeds (0.75-0.95 with
+their observed parents): |corr(H, h)| >= 0.9 may be out of a linear-Gaussian H's reach on most seeds, and
+the children's precision and recall are then the informative figures (benchmarks/RESULTS.md, "Hold-out
+``h23g``"). Neither the shape nor the criterion was changed for it.
 
 **The intervention mask is not handed to the method.** ``engine.learn_em.fit_by_em`` refuses hidden
 variables with an interventional design ("hidden variables with interventions are not implemented")
