@@ -20,12 +20,12 @@
 3. Proposal time (both sources) on random networks of 500 and 2000 variables, after a search.
 
 Run:  python benchmarks/bench_regulators.py [--seeds 10] [--load L] [--skip-timing] [--only GEN]
-The hold-out (``planted_general.HOLD_OUT``, ``h22g``, written in the twenty-second session and
-not yet run; seeds 2200-2209: indices 0-9 of its seed counter, see ``planted_h22g.py``), once, by
-the lead, on the final code (``--null`` adds its null networks, ``--only h22g-null`` runs only them;
-``GEN-null`` does the same for any generator; ``h21g``, the twenty-first session's, runs with
-``--only h21g``):
-      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h22g --hold-out --null
+The hold-out (``planted_general.HOLD_OUT``, ``h23g``, written in the twenty-third session and
+not yet run; seeds 2300-2309: indices 0-9 of its seed counter, see ``planted_h23g.py``), once, by
+the lead, on the final code (``--null`` adds its null networks, ``--only h23g-null`` runs only them;
+``GEN-null`` does the same for any generator; ``h22g``, the twenty-second session's, runs with
+``--only h22g``):
+      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h23g --hold-out --null
 """
 
 from __future__ import annotations

@@ -113,7 +113,15 @@ Generators (seeds 0-9 unless said):
   :mod:`planted_h22g`, which says what it plants) - 30-60 genes, one hidden h (a root or with one
   observed parent) with 5-15 children, most with observed co-parents, measured as *bulk RNA-seq*:
   negative-binomial read counts at modest depth (median library 2-20 million reads, libraries spread
-  about six-fold), the table ``log2(1 + CPM)`` in its own units, M log-uniform in 40..400.
+  about six-fold), the table ``log2(1 + CPM)`` in its own units, M log-uniform in 40..400 (run by
+  the lead at the start of session 23; seen since);
+* ``h23g`` (the hold-out of the twenty-third session, seeds 2300-2309, written and committed before
+  any tuning of that session and run only by the lead at the start of the next; its own module,
+  :mod:`planted_h23g`, which says what it plants) - 25-50 genes measured as a *perturbation screen*
+  (DREAM4-like): steady states of Hill-regulated genes, a share of the samples single-gene knockouts
+  (the gene at 0) or knockdowns of observed genes, a few wild types, the rest multifactorial; one
+  hidden h (never perturbed; a root or with one observed parent) with 5-15 children, most with
+  observed co-parents; concentrations in their own units, M log-uniform in 40..400.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -134,6 +142,7 @@ import planted_h19g
 import planted_h20g
 import planted_h21g
 import planted_h22g
+import planted_h23g
 import planted_mixed
 import planted_roots
 
@@ -233,15 +242,16 @@ SPECS = {
     "h20g": Spec("h20g", 70, 0, "h20g", 0.0, (0.3, 0.9), (4, 20), (0.5, 1.2), 2000, 1, (0.5, 1.5)),
     "h21g": Spec("h21g", 70, 0, "h21g", 0.0, (0.3, 0.9), (5, 20), (0.5, 1.2), 2100, 1, (0.5, 1.5)),
     "h22g": Spec("h22g", 60, 0, "h22g", 0.0, (0.3, 0.9), (5, 15), (0.65, 1.25), 2200, 1, (0.5, 1.5)),
+    "h23g": Spec("h23g", 50, 0, "h23g", 0.0, (0.5, 1.5), (5, 15), (0.4, 0.7), 2300, 1, (0.2, 0.6)),
 }
 
-#: the generator kept untouched until the end (the twenty-second session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the twenty-third session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
 #: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's, ``h19g`` the nineteenth's,
-#: ``h20g`` the twentieth's, ``h21g`` the twenty-first's). Only ``--hold-out`` or ``--only h22g`` runs
-#: it: ``--only general`` leaves it out.
-HOLD_OUT = "h22g"
+#: ``h20g`` the twentieth's, ``h21g`` the twenty-first's, ``h22g`` the twenty-second's). Only
+#: ``--hold-out`` or ``--only h23g`` runs it: ``--only general`` leaves it out.
+HOLD_OUT = "h23g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -255,6 +265,7 @@ OWN_MODULE = {
     "h20g": planted_h20g,
     "h21g": planted_h21g,
     "h22g": planted_h22g,
+    "h23g": planted_h23g,
 }
 
 
@@ -343,8 +354,8 @@ def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, s
 
 
 def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, list[set[int]], list[np.ndarray]]:
-    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``: in their variables' own units), and per planted
-    root its children and h (empty lists for a null network: the same network and noise without
+    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``, ``h23g``: in their variables' own units), and per
+    planted root its children and h (empty lists for a null network: the same network and noise without
     the roots)."""
     spec = SPECS[name]
     if spec.kind in OWN_MODULE:
