@@ -73,3 +73,47 @@ class TestProposals:
         hs = star_search(40)
         props = hs.propose(n_proposals=10, explainers=np.arange(hs.n_observed))
         assert all(p.source != NEIGHBOURHOOD for p in props)
+
+
+class _Set:
+    """A stand-in candidate score: members and the two estimates the offer rule reads."""
+
+    def __init__(self, members, gain: float, complete_gain: float) -> None:
+        self.members = np.asarray(members, dtype=np.intp)
+        self.gain, self.complete_gain = gain, complete_gain
+        self.factor_loadings = np.full(self.members.size, 0.8)
+
+
+class _Ebic:
+    name = "ebic"
+
+
+class TestOfferRule:
+    """Which grown neighbourhoods are offered: the paper's complete-data estimate must be positive,
+    the observed-data one (the network around the set kept fixed) need not be (h22g 2200: -3.4
+    estimated, +6.6 complete, +3.8 realized)."""
+
+    PARENTS = [(), (0,), (0,), (0,), (), (4,), (4,), (4,)]  # two stars: {0,1,2,3} and {4,5,6,7}
+
+    def offered(self, estimates: dict) -> list[list[int]]:
+        def seed_score(members, _prune):
+            key = 0 if 0 in members else 4
+            return _Set(members, *estimates[key])
+
+        out = neighbourhood.neighbourhood_sets(
+            self.PARENTS,
+            np.arange(8),
+            _Ebic(),
+            None,
+            seed_score,
+            lambda cs, **_: cs,
+            [f"X{i}" for i in range(8)],
+            set(),
+        )
+        return [cs.members.tolist() for cs, _ in out]
+
+    def test_a_negative_observed_estimate_is_offered_when_the_complete_one_pays(self):
+        assert self.offered({0: (-3.4, 6.6), 4: (-20.0, -5.0)}) == [[0, 1, 2, 3]]
+
+    def test_a_negative_complete_estimate_is_not_offered(self):
+        assert self.offered({0: (2.0, -0.1), 4: (-20.0, -5.0)}) == []
