@@ -29,7 +29,7 @@ from explorer.hidden_auto import NONE_KEPT, auto_section
 from explorer.hidden_caption import order_caption
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_known import known_status, known_text, network_text, overlap_of
-from explorer.hidden_plots import cluster_profiles_figure
+from explorer.hidden_plots import cluster_profiles_figure, profile_ends
 from explorer.long_action import run_stoppable, stopped
 from explorer.member_heatmaps import member_correlations
 from explorer.proposal_regulators import listed_text, regulon_text
@@ -259,6 +259,8 @@ def render() -> None:
         view = cluster_view(stepper, values, prop, dataset.instance_labels)
         named = dataset.instance_labels is not None
         st.plotly_chart(cluster_profiles_figure(view, named=named), key="ip_hidden_profiles_chart")
+        if (ends := profile_ends(view, named)) is not None:
+            st.caption(ends)  # the conditions at the ends, by name, when the axis skips some
         member_correlations(view)  # one heatmap when values and ideal profiles correlate alike
 
         b1, b2, b3, _ = st.columns([1, 1, 1, 3])
