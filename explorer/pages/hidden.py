@@ -367,8 +367,11 @@ def _report_section(session, hs, names: list[str], values) -> None:
     """The regulator report (engine.hidden.report) of the current network, with CSV/JSON downloads."""
     stepper = session.stepper
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
-    # the families of the current network, fitted once for the pages and the export (engine.hidden.scale)
-    reports = session.current_fit().report(values, gains, session.dataset.instance_labels, hs.em.regulators)
+    # the current network's families fitted once (engine.hidden.scale); the report once per network, not per
+    # rerun (a pick in the proposal list cost ~1 s at 2,504 genes, walk of session 23)
+    key = (session.data_version, session.version, tuple(stepper.edges()))
+    labels, regs = session.dataset.instance_labels, hs.em.regulators
+    reports = state.memo("hidden_reports", key, lambda: session.current_fit().report(values, gains, labels, regs))
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
@@ -388,6 +391,8 @@ def _report_section(session, hs, names: list[str], values) -> None:
     c1, c2 = st.columns(2)
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
     enriched = gene_sets_box.hidden_section(edges, [r.name for r in reports], session.regulators)
+    for r in reports:
+        r.extra.pop("enrichment", None)  # the memo's reports: sets removed since are not kept
     for r in reports if enriched is not None else ():  # the known sets among its children, in the JSON
         r.extra["enrichment"] = [row.to_dict() for row in enriched[r.name]]
     n_obs = session.dataset.n_vars
