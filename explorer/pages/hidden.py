@@ -41,6 +41,7 @@ from explorer.proposal_text import (
     flag_text,
     proposal_warnings,
     removal_text,
+    shared_text,
     status_text,
     step_text,
 )
@@ -226,6 +227,8 @@ def render() -> None:
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
         if (step := step_text(prop)) is not None:
             st.markdown(step)  # an on/off step's conditions, by name
+        if (shared := shared_text(proposals, pick)) is not None:
+            st.markdown(shared)  # another listed proposal holds some of these genes
         observed = values[:, : dataset.n_vars]
         regulons = lambda sets: regulon_text(sets, prop.profile, observed, dataset.names, listed)  # noqa: E731
         if (known := gene_sets_box.proposal_line(prop.names, regulons)) is not None:
