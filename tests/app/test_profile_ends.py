@@ -1,4 +1,5 @@
-"""Under the profile plot of a proposal, the conditions at its two ends by name when the axis cannot
+"""Under the profile plot of a proposal (and under an accepted H's inferred activity), the conditions at
+its two ends by name when the axis cannot
 name them all (walk of session 23, 172 TCGA tumours: a cancer-testis program on in about ten tumours
 showed which only on hover, the axis printing every fourth 28-character barcode)."""
 
@@ -40,4 +41,20 @@ def test_the_tumours_at_the_ends_of_z_are_named():
     ends = line.split("; lowest: ")
     top = ends[0] if TUMOURS[ON[0]] in ends[0] else ends[1]  # z* is defined up to its sign
     assert all(TUMOURS[t] in top for t in ON)  # the three tumours carrying the program, by name
+    assert line.count("TCGA-") == 10
+
+
+def test_after_accept_the_tumours_at_the_ends_of_h_are_named():
+    from explorer import actions
+
+    session = program_session()
+    actions.accept_hidden(session, session.propose_hidden(1)[0])
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    assert not at.exception
+    (line,) = [c for c in texts(at.caption) if c.startswith("Inferred activity at its ends: **H1** highest in ")]
+    high, low = line.split("; lowest in ")
+    side = high if TUMOURS[ON[0]] in high else low  # H1 is defined up to its sign
+    assert all(TUMOURS[t] in side for t in ON)  # the program's three tumours at one end, by name
     assert line.count("TCGA-") == 10
