@@ -1,7 +1,7 @@
 """Under the profile plot of a proposal (and under an accepted H's inferred activity), the conditions at
-its two ends by name when the axis cannot
-name them all (walk of session 23, 172 TCGA tumours: a cancer-testis program on in about ten tumours
-showed which only on hover, the axis printing every fourth 28-character barcode)."""
+its two ends by name when the axis cannot name them all (walk of session 23, 172 TCGA tumours: a
+cancer-testis program on in about ten tumours showed which only on hover, the axis printing every fourth
+28-character barcode)."""
 
 from __future__ import annotations
 
