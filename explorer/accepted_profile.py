@@ -14,10 +14,10 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer.hidden_plots import instance_axis, unique_labels
+from explorer.hidden_plots import TICKS_ALL_UP_TO, instance_axis, unique_labels
 from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
-__all__ = ["inferred_profiles_figure", "show_inferred_profiles"]
+__all__ = ["highest_text", "inferred_profiles_figure", "show_inferred_profiles"]
 
 #: the second, third, ... hidden variable's colour (the first is the app's hidden-variable colour)
 OTHER_COLOURS = ("#e8590c", "#2b8a3e", "#1971c2", "#c2255c")
@@ -57,9 +57,31 @@ def inferred_profiles_figure(profiles: pd.DataFrame, *, named: bool = True) -> g
     return fig
 
 
+def highest_text(profiles: pd.DataFrame, named: bool, k: int = 5) -> str | None:
+    """Each hidden variable's ``k`` conditions of highest and of lowest inferred activity, by name,
+    when the axis cannot name every condition (above :data:`~explorer.hidden_plots.TICKS_ALL_UP_TO`);
+    None otherwise or without the file's labels. Walk of session 23 (172 TCGA tumours): after Accept,
+    which tumours carry the cancer-testis program was readable only by hovering its ten high points."""
+    if not named or len(profiles) <= TICKS_ALL_UP_TO:
+        return None
+    xs = unique_labels([str(x) for x in profiles["instance"]])
+    lines = []
+    for h in (c for c in profiles.columns if c != "instance"):
+        y = profiles[h].to_numpy()
+        order = y.argsort()
+
+        def listed(idx, y=y) -> str:
+            return ", ".join(f"{xs[i]} ({y[i]:+.1f})" for i in idx)
+
+        lines.append(f"**{h}** highest in {listed(order[::-1][:k])}; lowest in {listed(order[:k])}")
+    return "Inferred activity at its ends: " + ". ".join(lines) + "."
+
+
 def show_inferred_profiles(profiles: pd.DataFrame, *, named: bool) -> None:
     """The figure, with a caption saying what the values are and where the numbers are."""
     st.plotly_chart(inferred_profiles_figure(profiles, named=named), key="ip_hidden_inferred_chart")
+    if (top := highest_text(profiles, named)) is not None:
+        st.caption(top)  # the axis names only about one condition in four there
     st.caption(
         "Each accepted hidden variable's inferred activity per condition: its posterior mean under the "
         "network, in SDs of H (0 is its mean). Where it is high its positive-loading children are up and its "

@@ -132,7 +132,8 @@ def inferred_profiles(session: SearchSession) -> pd.DataFrame:
     dataset, names = session.dataset, session.variable_names()
     sds = session.current_fit().sds
     values = session.values()
-    hidden = [n for n in names if n in session.hidden_names()]
+    accepted = session.hidden_names()  # once: a set of every name per call, not per variable (O(N) not O(N^2))
+    hidden = [n for n in names if n in accepted]
     out = pd.DataFrame({h: values[:, names.index(h)] / sds[h] for h in hidden})
     labels = list(dataset.instance_labels) if dataset.instance_labels else list(range(1, dataset.n_samples + 1))
     out.insert(0, "instance", labels)

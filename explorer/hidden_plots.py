@@ -9,7 +9,7 @@ from plotly.colors import qualitative
 from engine.hidden import ClusterView
 from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
-__all__ = ["cluster_profiles_figure", "correlation_heatmap", "instance_axis", "unique_labels"]
+__all__ = ["cluster_profiles_figure", "correlation_heatmap", "instance_axis", "profile_ends", "unique_labels"]
 
 #: up to this many instances the profile plot names every one on its axis
 TICKS_ALL_UP_TO = 60
@@ -66,6 +66,26 @@ def cluster_profiles_figure(view: ClusterView, *, max_members: int = 12, named: 
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},  # above the plot area
     )
     return fig
+
+
+def profile_ends(view: ClusterView, named: bool, k: int = 5) -> str | None:
+    """The ``k`` conditions where z* is highest and the ``k`` where it is lowest, by name, under the
+    profile plot when its axis cannot name every condition (above :data:`TICKS_ALL_UP_TO`); None
+    otherwise or without the file's labels. Walk of session 23 (172 TCGA tumours): a cancer-testis
+    program on in about ten tumours showed which only on hover, its 28-character barcodes printed
+    every fourth one on the axis."""
+    order = view.order
+    if not named or order.size <= TICKS_ALL_UP_TO or not view.instances:
+        return None
+    names = unique_labels(view.instances)
+
+    def listed(idx) -> str:
+        return ", ".join(f"{names[i]} ({view.profile[i]:+.1f})" for i in idx)
+
+    return (
+        f"Highest z*: {listed(order[::-1][:k])}; lowest: {listed(order[:k])} (the plot's right and left "
+        "ends; hover a point for any other condition)."
+    )
 
 
 def instance_axis(xs: list[str], named: bool, order: str) -> dict:

@@ -17,8 +17,8 @@ __all__ = ["annotation_columns", "annotation_note", "in_app_words", "home_note"]
 _TEXT_COLUMNS = LEFT_OUT + "non-numeric column(s) "
 #: the loader's CLI hints, and what the app offers instead
 _CLI_HINTS = {
-    "load with transpose: CLI --transpose": "choose 'variables in rows (transpose)' under Orientation, "
-    "or the Transpose button of the Home page",
+    # the radio, always drawn; the Home page's Transpose button only with a wrong-way-round warning
+    "load with transpose: CLI --transpose": "choose 'variables in rows (transpose)' under Orientation in the sidebar",
 }
 #: one described column of a variables-in-columns note: "'c' has text ('x' in row 1; 30 of 30 cells)"
 _DESCRIBED = re.compile(r"'[^']*' has text \(.*?; (\d+) of (\d+) cells\)")

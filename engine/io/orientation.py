@@ -7,7 +7,8 @@ has more variables than instances. So :func:`orientation_warning` looks for evid
 set's row labels (``instance_labels``) and column names (``names``), in this order:
 
 1. the row labels are unique identifiers while the column names look like sample names
-   (``GSM1234``, ``sample_3``, ``cond2``, ``t15``, ``30min``, ``heat_rep2``...);
+   (``GSM1234``, ``sample_3``, ``cond2``, ``t15``, ``30min``, ``heat_rep2``, consortium barcodes such as
+   ``TCGA-A1-07M5-01A-11R-A090-13``...);
 2. the row labels look like gene identifiers of a known scheme (yeast ORFs ``YAL001C``,
    Arabidopsis ``AT1G01010``, Ensembl ``ENSG...``, RefSeq ``NM_...``, Affymetrix ``1007_s_at``,
    Illumina ``ILMN_...``, FlyBase ``FBgn...``) and the column names do not;
@@ -49,6 +50,9 @@ _SAMPLE_WORDS = (
 )
 _SAMPLE = re.compile(rf"^({_SAMPLE_WORDS})[\s_.\-#]*\d+", re.IGNORECASE)
 _TIME = re.compile(r"\d+(\.\d+)?\s*(h|hr|hrs|hours?|m|min|mins|minutes?|d|days?|sec|s|wk|weeks?)(?![a-z])", re.I)
+#: consortium sample barcodes (TCGA, TARGET, GTEx; R writes their dashes as dots): ids with digits, so
+#: without this a tumour table read genes x tumours looked correctly oriented (walk of session 23)
+_BARCODE = re.compile(r"^(TCGA|TARGET|GTEX)[-._][A-Z0-9]{2,}([-._][A-Z0-9]+)*$", re.IGNORECASE)
 _REPLICATE = re.compile(r"(rep|replicate|[_.\-]r)\s*\d+$", re.IGNORECASE)
 #: gene identifiers of well-known schemes
 _GENE = re.compile(
@@ -69,9 +73,10 @@ _MOST = 0.8
 
 
 def looks_sample_like(label: str) -> bool:
-    """Whether a label reads like a sample or condition name (``GSM1234``, ``cond_2``, ``30min``)."""
+    """Whether a label reads like a sample or condition name (``GSM1234``, ``cond_2``, ``30min``,
+    ``TCGA-A1-07M5-01A``)."""
     s = str(label).strip()
-    return bool(_SAMPLE.match(s) or _TIME.search(s) or _REPLICATE.search(s))
+    return bool(_SAMPLE.match(s) or _TIME.search(s) or _REPLICATE.search(s) or _BARCODE.match(s))
 
 
 def looks_gene_like(label: str) -> bool:

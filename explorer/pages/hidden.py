@@ -29,7 +29,7 @@ from explorer.hidden_auto import NONE_KEPT, auto_section
 from explorer.hidden_caption import order_caption
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_known import known_status, known_text, network_text, overlap_of
-from explorer.hidden_plots import cluster_profiles_figure
+from explorer.hidden_plots import cluster_profiles_figure, profile_ends
 from explorer.long_action import run_stoppable, stopped
 from explorer.member_heatmaps import member_correlations
 from explorer.proposal_regulators import listed_text, regulon_text
@@ -41,6 +41,7 @@ from explorer.proposal_text import (
     flag_text,
     proposal_warnings,
     removal_text,
+    shared_text,
     status_text,
     step_text,
 )
@@ -226,6 +227,8 @@ def render() -> None:
         st.markdown(f"**Members:** {', '.join(prop.names)}")  # the table shows the first few
         if (step := step_text(prop)) is not None:
             st.markdown(step)  # an on/off step's conditions, by name
+        if (shared := shared_text(proposals, pick)) is not None:
+            st.markdown(shared)  # another listed proposal holds some of these genes
         observed = values[:, : dataset.n_vars]
         regulons = lambda sets: regulon_text(sets, prop.profile, observed, dataset.names, listed)  # noqa: E731
         if (known := gene_sets_box.proposal_line(prop.names, regulons)) is not None:
@@ -259,6 +262,8 @@ def render() -> None:
         view = cluster_view(stepper, values, prop, dataset.instance_labels)
         named = dataset.instance_labels is not None
         st.plotly_chart(cluster_profiles_figure(view, named=named), key="ip_hidden_profiles_chart")
+        if (ends := profile_ends(view, named)) is not None:
+            st.caption(ends)  # the conditions at the ends, by name, when the axis skips some
         member_correlations(view)  # one heatmap when values and ideal profiles correlate alike
 
         b1, b2, b3, _ = st.columns([1, 1, 1, 3])
@@ -365,8 +370,11 @@ def _report_section(session, hs, names: list[str], values) -> None:
     """The regulator report (engine.hidden.report) of the current network, with CSV/JSON downloads."""
     stepper = session.stepper
     gains = {h.name: (h.estimated_gain, h.realized_gain) for h in hs.hidden}
-    # the families of the current network, fitted once for the pages and the export (engine.hidden.scale)
-    reports = session.current_fit().report(values, gains, session.dataset.instance_labels, hs.em.regulators)
+    # the current network's families fitted once (engine.hidden.scale); the report once per network, not per
+    # rerun (a pick in the proposal list cost ~1 s at 2,504 genes, walk of session 23)
+    key = (session.data_version, session.version, tuple(stepper.edges()))
+    labels, regs = session.dataset.instance_labels, hs.em.regulators
+    reports = state.memo("hidden_reports", key, lambda: session.current_fit().report(values, gains, labels, regs))
     st.subheader("Regulator report")
     st.caption(
         "Per child: the loading of the hidden variable (its coefficient, H on unit variance) and its sign, "
@@ -386,6 +394,8 @@ def _report_section(session, hs, names: list[str], values) -> None:
     c1, c2 = st.columns(2)
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
     enriched = gene_sets_box.hidden_section(edges, [r.name for r in reports], session.regulators)
+    for r in reports:
+        r.extra.pop("enrichment", None)  # the memo's reports: sets removed since are not kept
     for r in reports if enriched is not None else ():  # the known sets among its children, in the JSON
         r.extra["enrichment"] = [row.to_dict() for row in enriched[r.name]]
     n_obs = session.dataset.n_vars

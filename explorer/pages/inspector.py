@@ -83,7 +83,8 @@ def _opening_family(session, stepper, names: list[str]) -> str:
     explain it), else the family whose best candidate matches its ideal profile best (a small
     network), else the first family with a legal new parent (one at its parent cap shows nothing
     to compare)."""
-    hidden = [n for n in names if n in session.hidden_names()]
+    accepted = session.hidden_names()  # once, not once per variable (quadratic at 2,500 genes)
+    hidden = [n for n in names if n in accepted]
     if hidden:
         return hidden[-1]
     if stepper.n_vars <= PROMISING_UP_TO:
