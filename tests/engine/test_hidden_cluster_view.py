@@ -4,9 +4,9 @@ like z* (checked against numpy's own least squares, not the engine's fits)."""
 
 from __future__ import annotations
 
-import numpy as np
-
 import dataclasses
+
+import numpy as np
 
 from engine.data import from_array
 from engine.hidden import HiddenSearch
