@@ -27,7 +27,6 @@ from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
 from .activity import activity_match
-from .candidates import family_coefficients
 from .correlation import column_corr
 from .global_shift import global_shift, table_axes
 from .hub_targets import hub_targets
@@ -279,15 +278,19 @@ def cluster_view(stepper, values: np.ndarray, proposal: ClusterProposal, labels=
     """Profiles and correlations of a proposal's members under the stepper's current families,
     without the edges inside the set that the proposal removes (its other parents kept);
     ``labels`` are the instance names."""
-    parents = [stepper.parents(c) for c in range(stepper.n_vars)]
-    inside = set(proposal.members)
-    parents = [tuple(p for p in ps if p not in inside) if c in inside else ps for c, ps in enumerate(parents)]
-    coef, rss = family_coefficients(stepper.model, parents)
+    members = np.asarray(proposal.members, dtype=np.intp)
+    inside = set(int(v) for v in members)
     m = values.shape[0]
     xc = values - values.mean(axis=0)
-    members = np.asarray(proposal.members, dtype=np.intp)
-    y = xc @ (np.eye(values.shape[1]) - coef)[:, members]
-    y = y / np.sqrt(np.maximum(rss[members], 1e-300) / m)
+    # only the members' families (the page calls this on every pick: all N fits and an N x N
+    # coefficient matrix took 0.2 s at 2,500 genes for the same columns)
+    y, rss = np.empty((m, members.size)), np.empty(members.size)
+    for k, c in enumerate(members.tolist()):
+        ps = tuple(p for p in stepper.parents(c) if p not in inside)
+        fit = stepper.model.fit(c, ps)
+        y[:, k] = xc[:, c] - xc[:, list(ps)] @ np.asarray(fit.params["coefficients"]) if ps else xc[:, c]
+        rss[k] = fit.params["variance"] * stepper.model.n_samples
+    y = y / np.sqrt(np.maximum(rss, 1e-300) / m)
     z = proposal.profile
     # orient each member's profile like z* so that the picture shows agreement, not sign
     sign = np.sign(y.T @ z)
