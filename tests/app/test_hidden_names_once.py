@@ -7,9 +7,12 @@ on every rerun after an Accept; the report, ~1 s more)."""
 from __future__ import annotations
 
 import numpy as np
+from conftest import PAGES, TIMEOUT
+from streamlit.testing.v1 import AppTest
 
 from engine.data import from_array
-from explorer import actions, export
+from engine.hidden.scale import CurrentFit
+from explorer import actions, export, state
 from explorer.pages import inspector
 from explorer.session import SearchSession
 
@@ -60,12 +63,6 @@ def test_the_inspector_opening_family_asks_once():
 
 def test_the_regulator_report_is_built_once_per_network(monkeypatch):
     """A rerun that leaves the network as it is (a pick in the proposal list) reuses the report."""
-    from conftest import PAGES, TIMEOUT
-    from streamlit.testing.v1 import AppTest
-
-    from engine.hidden.scale import CurrentFit
-    from explorer import state
-
     built, original = [0], CurrentFit.report
 
     def report(self, *args, **kwargs):
