@@ -31,9 +31,8 @@ import math
 import os
 import time
 
-from genome_auto import seed_range
-
 import numpy as np
+from genome_auto import seed_range
 
 import engine.hidden.out_of_sample as oos
 
