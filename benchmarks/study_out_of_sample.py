@@ -11,11 +11,16 @@ scorer (its line: kept Hs, what they track, FALSE marks) with the rule in one of
   keeps, so one run gives the baseline and what the rule would say of each kept H;
 * ``--mode on``: the rule as it would ship (``MARGIN`` as in the module).
 
-Generators: the genome hold-outs' scorers ``h18m``, ``h19m``, ``h20m`` (and their ``-null``), ``relay``,
+Generators: the genome hold-outs' scorers ``h18m`` ... ``h22m`` (and their ``-null``), ``relay``,
 ``h16m``, ``h17m`` and ``module`` (``bench_regulators_genome.run_seed``).
 
+Per seed: the scorer's line, ``auto``'s ``added`` lines (children counted), each out-of-sample reading
+(fixed structure, then made again) and, per H the rule read, what it tracks (``read H.. (kept | GIVEN
+BACK)``: |r| with the scorer's planted profiles, R* first, and the R^2 of the design the generator marks
+false), then the seed's CPU and the readings' share of it.
+
 Run:  OMP_NUM_THREADS=1 nice -n 15 python benchmarks/study_out_of_sample.py \
-          --gen h20m-null --seeds 2090-2099 --mode measure
+          --gen h20m-null --seeds 2090-2099 --mode on [--n-cols 600]
 """
 
 from __future__ import annotations
@@ -26,14 +31,17 @@ import math
 import os
 import time
 
+import numpy as np
 from genome_auto import seed_range
 
 import engine.hidden.out_of_sample as oos
 
-TALLY = {"h16m": "h16", "h17m": "h17", "h18m": "h18", "h19m": "h19", "h20m": "h20", "relay": "relay"}
+TALLY = {"h16m": "h16", "h17m": "h17", "h18m": "h18", "h19m": "h19", "h20m": "h20", "h21m": "h21", "h22m": "h22",
+         "relay": "relay"}  # fmt: skip
 
 
 SPENT = [0.0]  # CPU seconds inside the out-of-sample readings
+READ: list[tuple[str, np.ndarray, int, bool]] = []  # per reading: H, its posterior mean, children, kept
 
 
 def _timed(reading):
@@ -44,11 +52,20 @@ def _timed(reading):
         try:
             if search is not None:
                 search.considered.say(reading(model, before, name, labels).text(name))
-            return reading(model, before, name, labels, search)
+            out = reading(model, before, name, labels, search)
+            h = model.names.index(name)
+            kids = sum(1 for p, _ in model.edges if p == h)
+            READ.append((name, np.array(model.mean[:, h], dtype=float), kids, out.keeps))
+            return out
         finally:
             SPENT[0] += time.process_time() - c0
 
     return run
+
+
+def seeds_of(text: str) -> list[int]:
+    """``"2050,2056-2058"`` as [2050, 2056, 2057, 2058] (``genome_auto.seed_range`` per comma-separated part)."""
+    return [s for part in text.split(",") for s in seed_range(part)]
 
 
 def _set_mode(mode: str) -> None:
@@ -58,8 +75,23 @@ def _set_mode(mode: str) -> None:
         oos.MARGIN, oos.MIN_FOUND = -math.inf, -math.inf
 
 
+def _tracks(mod, g: dict, prof: np.ndarray) -> str:
+    """What a read H tracks: |r| with each of the scorer's planted profiles (R* first), and the R^2 of the
+    design the generator marks as false (h20m's donors and cell types, h21m's phase on each series' clock)."""
+    removed = np.asarray(g["removed"], dtype=float).reshape(prof.size, -1)
+    rs = [abs(float(np.corrcoef(prof, c)[0, 1])) if np.std(c) > 0 else 0.0 for c in removed.T]
+    out = f"r*={rs[0]:.2f} r(others)=" + ",".join(f"{r:.2f}" for r in rs[1:])
+    if hasattr(mod, "phase_design"):
+        out += f" phaseR2={mod.phase_r2(prof, mod.phase_design(g)):.2f}"
+    for key in ("donor", "cell_type"):
+        if key in g and hasattr(mod, "design_r2"):
+            out += f" {key}R2={mod.design_r2(prof, np.asarray(g[key])):.2f}"
+    return out
+
+
 def _tally_seed(gen: str, seed: int, n_cols: int | None = None) -> tuple[str, list[str]]:
-    """A tally-style generator's seed line, and ``auto``'s progress lines about held-out instances."""
+    """A tally-style generator's seed line, ``auto``'s progress lines about held-out instances, and per
+    out-of-sample reading what its H tracks (:func:`_tracks`)."""
     base = gen.removesuffix("-null")
     mod = importlib.import_module(f"bench_regulators_genome_{TALLY[base]}")
     captured = {}
@@ -67,15 +99,18 @@ def _tally_seed(gen: str, seed: int, n_cols: int | None = None) -> tuple[str, li
 
     def fit_and_keep(g, source, s):
         est, wall, cpu = fit(g, source, s)
-        captured["log"] = est.hidden_log_
+        captured["log"], captured["g"] = est.hidden_log_, g
         return est, wall, cpu
 
     mod.fit_auto = fit_and_keep
     try:
-        line, _ = mod.run_seed(mod.generate(seed, gen.endswith("-null"), n_cols), f"{gen}-{seed}", seed)
+        width = {} if n_cols is None else {"n_cols": n_cols}  # h16m/h17m's default width is not None
+        line, _ = mod.run_seed(mod.generate(seed, gen.endswith("-null"), **width), f"{gen}-{seed}", seed)
     finally:
         mod.fit_auto = fit
-    return line, captured.get("log", [])
+    tracks = [f"read {n} ({k} kids, {'kept' if ok else 'GIVEN BACK'}): {_tracks(mod, captured['g'], p)}"
+              for n, p, k, ok in READ] if "g" in captured else []  # fmt: skip
+    return line, captured.get("log", []) + tracks
 
 
 def _module_seed(gen: str, seed: int) -> tuple[str, list[str]]:
@@ -89,7 +124,10 @@ def _module_seed(gen: str, seed: int) -> tuple[str, list[str]]:
     ]
     ok = any(h["r_removed"] >= 0.9 for h in out["hidden"])
     line = f"seed {seed} {out['cpu']:6.1f} s CPU {'OK' if ok else '--'} | {'; '.join(rows) or 'nothing kept'}"
-    return line, out["log"]
+    removed = np.asarray(brg.generate(seed, gen)["removed"], dtype=float)  # the same draw again (cheap)
+    tracks = [f"read {n} ({k} kids, {'kept' if keeps else 'GIVEN BACK'}): r*={brg._abs_corr(p, removed):.2f}"
+              for n, p, k, keeps in READ]  # fmt: skip
+    return line, out["log"] + tracks
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -102,15 +140,20 @@ def main(argv: list[str] | None = None) -> None:
     _set_mode(args.mode)
     print(f"# {args.gen} seeds {args.seeds} mode {args.mode} margin {oos.MARGIN} folds {oos.FOLDS} "
           f"cols {args.n_cols or 'full'} load {os.getloadavg()[0]:.1f}", flush=True)  # fmt: skip
-    for seed in seed_range(args.seeds):
+    for seed in seeds_of(args.seeds):
         c0, SPENT[0] = time.process_time(), 0.0
+        READ.clear()
         if args.gen in ("module", "null", "outlier", "count"):
             line, log = _module_seed(args.gen, seed)
         else:
             line, log = _tally_seed(args.gen, seed, args.n_cols)
         print(line, flush=True)
         for said in log:
-            if " held out (" in said or "does not predict" in said:
+            if said.startswith("added H"):  # the children named by count only
+                head, _, tail = said.partition(" -> ")
+                kids, _, rest = tail.partition(" (")
+                said = f"{head} -> {len(kids.split(', '))} children ({rest}"
+            if said.startswith(("added H", "read H")) or " held out (" in said or "does not predict" in said:
                 print("    " + said, flush=True)
         print(f"    total {time.process_time() - c0:.1f} s CPU, readings {SPENT[0]:.2f} s", flush=True)
 
