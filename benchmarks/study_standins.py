@@ -9,8 +9,9 @@ regulator, both estimates, ``explained_by``, flag, its place in the order) and, 
 the first proposal tracking the removed regulator at |r| >= 0.8 and of the one holding most module genes.
 
 ``--bench``: the generator's own benchmark line per seed (``h20m``: ``run_seed``; ``module``/``null``/...:
-``bench_regulators_genome.run_seed``; ``relay``, ``h17m``: their scripts' ``main``) with the switch set by
-``--standins on|off``.
+``bench_regulators_genome.run_seed``; ``relay``, ``h17m``, ``h22m``: their scripts' ``main``) with the switch
+set by ``--standins on|off``; after each fit a line lists the proposals ``auto`` tried (source, size, estimate)
+and each kept H's source, so a kept H that came from the stand-in source is told from the others.
 
 ``--real DIR``: a prepared full table (``bench_propose_real.py prep``; FNR or SigD removed): auto's start
 (the stored network searched to convergence, as ``study_removed_trial.py`` builds it), the stand-in sets
