@@ -9,8 +9,9 @@ regulator, both estimates, ``explained_by``, flag, its place in the order) and, 
 the first proposal tracking the removed regulator at |r| >= 0.8 and of the one holding most module genes.
 
 ``--bench``: the generator's own benchmark line per seed (``h20m``: ``run_seed``; ``module``/``null``/...:
-``bench_regulators_genome.run_seed``; ``relay``, ``h17m``: their scripts' ``main``) with the switch set by
-``--standins on|off``.
+``bench_regulators_genome.run_seed``; ``relay``, ``h17m``, ``h22m``: their scripts' ``main``) with the switch
+set by ``--standins on|off``; after each fit a line lists the proposals ``auto`` tried (source, size, estimate)
+and each kept H's source, so a kept H that came from the stand-in source is told from the others.
 
 ``--real DIR``: a prepared full table (``bench_propose_real.py prep``; FNR or SigD removed): auto's start
 (the stored network searched to convergence, as ``study_removed_trial.py`` builds it), the stand-in sets
@@ -180,7 +181,38 @@ def real(work: Path) -> None:
               flush=True)  # fmt: skip
 
 
+TRIED: list[tuple[str, int, float]] = []
+
+
+def _traced() -> None:
+    """Record every proposal ``auto`` tries (:func:`engine.hidden.trial.try_proposal`: source, size, estimate)
+    and print, after each ``IdealParentSearch.fit`` (every generator's script fits through it), the tried ones
+    and the kept Hs' sources: a kept H from the stand-in source is told from the others."""
+    import engine.hidden.trial as trial
+
+    try_proposal, fit = trial.try_proposal, IdealParentSearch.fit
+
+    def traced_try(search, proposal, *a, **kw):
+        TRIED.append((proposal.source, len(proposal.names), float(proposal.estimated_gain)))
+        return try_proposal(search, proposal, *a, **kw)
+
+    def traced_fit(self, *a, **kw):
+        TRIED.clear()
+        out = fit(self, *a, **kw)
+        hs = getattr(self, "hidden_search_", None)
+        if hs is not None:
+            tried = ", ".join(f"{s} {n} est {e:+.1f}" for s, n, e in TRIED)
+            kept = ", ".join(f"{h.name} {h.source or '-'} {len(h.children)}" for h in hs.hidden)
+            n_st = sum(s == standins.STANDIN for s, _, _ in TRIED)
+            print(f"  tried {len(TRIED)} ({n_st} stand-in sets): {tried} | kept: {kept or '-'}", flush=True)
+        return out
+
+    trial.try_proposal = traced_try
+    IdealParentSearch.fit = traced_fit
+
+
 def bench(gen: str, seeds: str) -> None:
+    _traced()
     if gen.startswith("h20m"):
         import bench_regulators_genome_h20 as h20
 
@@ -191,9 +223,10 @@ def bench(gen: str, seeds: str) -> None:
             tallies.append(t)
             print(line, flush=True)
         print(h20.summary(gen, tallies), flush=True)
-    elif gen in ("relay", "h17m", "h17m-null"):
+    elif gen in ("relay", "h17m", "h17m-null", "h22m", "h22m-null"):
         script = {"relay": "bench_regulators_genome_relay", "h17m": "bench_regulators_genome_h17",
-                  "h17m-null": "bench_regulators_genome_h17"}[gen]  # fmt: skip
+                  "h17m-null": "bench_regulators_genome_h17", "h22m": "bench_regulators_genome_h22",
+                  "h22m-null": "bench_regulators_genome_h22"}[gen]  # fmt: skip
         __import__(script).main(["--gen", gen, "--seeds", seeds])
     else:
         import bench_regulators_genome as genome
