@@ -14,7 +14,7 @@ import pandas as pd
 import plotly.graph_objects as go
 import streamlit as st
 
-from explorer.hidden_plots import TICKS_ALL_UP_TO, instance_axis, unique_labels
+from explorer.hidden_plots import TICKS_ALL_UP_TO, ends, instance_axis, unique_labels
 from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
 __all__ = ["highest_text", "inferred_profiles_figure", "show_inferred_profiles"]
@@ -68,12 +68,8 @@ def highest_text(profiles: pd.DataFrame, named: bool, k: int = 5) -> str | None:
     lines = []
     for h in (c for c in profiles.columns if c != "instance"):
         y = profiles[h].to_numpy()
-        order = y.argsort()
-
-        def listed(idx, y=y) -> str:
-            return ", ".join(f"{xs[i]} ({y[i]:+.1f})" for i in idx)
-
-        lines.append(f"**{h}** highest in {listed(order[::-1][:k])}; lowest in {listed(order[:k])}")
+        high, low = ends(xs, y, y.argsort(), k)
+        lines.append(f"**{h}** highest in {high}; lowest in {low}")
     return "Inferred activity at its ends: " + ". ".join(lines) + "."
 
 

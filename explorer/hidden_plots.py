@@ -9,7 +9,7 @@ from plotly.colors import qualitative
 from engine.hidden import ClusterView
 from explorer.plot_style import DOTS_ABOVE, HIDDEN_COLOUR
 
-__all__ = ["cluster_profiles_figure", "correlation_heatmap", "instance_axis", "profile_ends", "unique_labels"]
+__all__ = ["cluster_profiles_figure", "correlation_heatmap", "ends", "instance_axis", "profile_ends", "unique_labels"]
 
 #: up to this many instances the profile plot names every one on its axis
 TICKS_ALL_UP_TO = 60
@@ -77,15 +77,18 @@ def profile_ends(view: ClusterView, named: bool, k: int = 5) -> str | None:
     order = view.order
     if not named or order.size <= TICKS_ALL_UP_TO or not view.instances:
         return None
-    names = unique_labels(view.instances)
+    high, low = ends(unique_labels(view.instances), view.profile, order, k)
+    return f"Highest z*: {high}; lowest: {low} (the plot's right and left ends; hover a point for any other condition)."
+
+
+def ends(names: list[str], values, order, k: int) -> tuple[str, str]:
+    """The ``k`` conditions at the top and at the bottom of ``order`` (ascending in ``values``), each as
+    ``name (value)``: the captions of :func:`profile_ends` and of the accepted variables' activity plot."""
 
     def listed(idx) -> str:
-        return ", ".join(f"{names[i]} ({view.profile[i]:+.1f})" for i in idx)
+        return ", ".join(f"{names[i]} ({values[i]:+.1f})" for i in idx)
 
-    return (
-        f"Highest z*: {listed(order[::-1][:k])}; lowest: {listed(order[:k])} (the plot's right and left "
-        "ends; hover a point for any other condition)."
-    )
+    return listed(order[::-1][:k]), listed(order[:k])
 
 
 def instance_axis(xs: list[str], named: bool, order: str) -> dict:
