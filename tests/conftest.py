@@ -30,7 +30,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
     Every browser test in one group: a browser test drives a Streamlit server and a Chromium (about a
     core between them), so two at once on a 2-core machine starve each other's timeouts; one worker
-    walks them in turn (each on a free port) while the other runs the rest. ``--dist loadfile`` would
+    walks them in turn (most on one shared server: tests/app/test_browser.py ``app_server``) while
+    the other runs the rest. ``--dist loadfile`` would
     ignore these groups and put two browser files side by side. Every other test is grouped by its file, so a
     module-scoped fixture (an ``auto`` run shared by a file's tests) is computed once, not once per
     worker. ``tryfirst``: the marks must be there before xdist's own hook turns them into groups.

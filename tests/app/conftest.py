@@ -23,6 +23,16 @@ PAGES = ROOT / "explorer" / "pages"
 TIMEOUT = 60
 
 
+@pytest.fixture(scope="session", autouse=True)
+def _stop_shared_browser():
+    """At the session's end, stop the browser tests' shared server and Chromium if a test started them
+    (test_browser.app_server / shared_chromium; an ``atexit`` hook there is the fallback)."""
+    yield
+    shared = sys.modules.get("test_browser")
+    if shared is not None:
+        shared.stop_shared()
+
+
 @pytest.fixture
 def app() -> AppTest:
     """The whole app, run once (default bundled sample loaded)."""

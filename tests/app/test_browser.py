@@ -7,6 +7,7 @@ missing. Screenshots go to pytest's ``tmp_path`` and are copied to /tmp/ipe_scre
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import os
 import shutil
@@ -42,6 +43,11 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+#: each running server's process id by its base URL (a test counting the server's own worker processes
+#: must not count those of the shared server beside it)
+SERVER_PIDS: dict[str, int] = {}
+
+
 @contextlib.contextmanager
 def streamlit_server(port: int, *options: str):
     """A Streamlit server running the app on ``port`` with extra command-line ``options`` (e.g.
@@ -59,6 +65,7 @@ def streamlit_server(port: int, *options: str):
     log = tempfile.TemporaryFile()
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
+    SERVER_PIDS[url] = proc.pid
     try:
         deadline = time.monotonic() + 60
         while True:
@@ -82,31 +89,119 @@ def streamlit_server(port: int, *options: str):
             proc.kill()
             proc.wait()
         log.close()
+        SERVER_PIDS.pop(url, None)
 
 
-@pytest.fixture(scope="module")
-def server():
-    """A Streamlit server running the app; yields its base URL and is killed in teardown."""
-    with streamlit_server(_free_port()) as url:
-        yield url
+#: the browser group's shared server, Chromium and playwright driver (:func:`app_server`,
+#: :func:`shared_chromium`), started on first use in this process and stopped by :func:`stop_shared`
+_SHARED: dict = {}
+#: the shared server drops a closed tab's session after this many seconds (the app's own setting is an
+#: hour: twenty tests' sessions, 2,500-gene tables among them, would then all stay in its memory)
+SHARED_TTL = 300
+
+
+def _healthy(url: str) -> bool:
+    for _ in range(3):
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=10) as r:
+                if r.read().decode().strip() == "ok":
+                    return True
+        except OSError:
+            time.sleep(1)
+    return False
+
+
+@contextlib.contextmanager
+def app_server():
+    """The base URL of the browser tests' one Streamlit server with the app's own options (but
+    :data:`SHARED_TTL`): started by the first test that asks, restarted if it stopped answering,
+    stopped at the end of the session (tests/app/conftest.py). A server started per test file cost
+    3 s to start and about 10 s more for its first page (the app's imports) at load 10: about 20
+    files' worth of the browser group, which runs in one worker and is the CI critical path. Each test
+    opens its own tab, so its own session. A test that needs other server options (a short session
+    TTL, a server it stops) uses :func:`streamlit_server`."""
+    entry = _SHARED.get("server")
+    if entry is not None and not _healthy(entry[0]):
+        entry[1].close()
+        entry = None
+    if entry is None:
+        stack = contextlib.ExitStack()
+        url = stack.enter_context(streamlit_server(_free_port(), "--server.disconnectedSessionTTL", str(SHARED_TTL)))
+        entry = _SHARED["server"] = (url, stack)
+    yield entry[0]
+
+
+def _playwright():
+    """This process's one playwright driver (a second ``sync_playwright()`` beside a started one is
+    not supported by its sync API)."""
+    if "playwright" not in _SHARED:
+        from playwright.sync_api import sync_playwright
+
+        _SHARED["playwright"] = sync_playwright().start()
+    return _SHARED["playwright"]
+
+
+def _launch():
+    return _playwright().chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
 
 
 @contextlib.contextmanager
 def chromium():
     """Debian's Chromium, headless with :data:`CHROMIUM_ARGS` (testing-tips), closed on exit."""
-    from playwright.sync_api import sync_playwright
+    b = _launch()
+    try:
+        yield b
+    finally:
+        b.close()
 
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
+
+@contextlib.contextmanager
+def shared_chromium():
+    """The browser tests' one Chromium (launched on first use, again if it went away); every page
+    (context) opened in the ``with`` block is closed on exit, so each test leaves no tab and no
+    session behind it (pages of an enclosing block, e.g. a module fixture's, stay open)."""
+    b = _SHARED.get("chromium")
+    if b is None or not b.is_connected():
+        b = _SHARED["chromium"] = _launch()
+    before = set(b.contexts)
+    try:
+        yield b
+    finally:
+        for context in b.contexts:
+            if context not in before:
+                with contextlib.suppress(Exception):
+                    context.close()
+
+
+def stop_shared() -> None:
+    """Close the shared Chromium, stop the shared server and the playwright driver (session end)."""
+    b = _SHARED.pop("chromium", None)
+    if b is not None:
+        with contextlib.suppress(Exception):
             b.close()
+    entry = _SHARED.pop("server", None)
+    if entry is not None:
+        entry[1].close()
+    p = _SHARED.pop("playwright", None)
+    if p is not None:
+        with contextlib.suppress(Exception):
+            p.stop()
+
+
+atexit.register(stop_shared)
 
 
 @pytest.fixture(scope="module")
+def server():
+    """The shared server's base URL (:func:`app_server`)."""
+    with app_server() as url:
+        yield url
+
+
+@pytest.fixture
 def browser():
-    with chromium() as b:
+    """The shared Chromium; the test's pages are closed after it (:func:`shared_chromium`)."""
+    with shared_chromium() as b:
         yield b
 
 

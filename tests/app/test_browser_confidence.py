@@ -16,7 +16,7 @@ import time
 
 import numpy as np
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 N, M = 2500, 30
@@ -24,7 +24,7 @@ N, M = 2500, 30
 
 @pytest.fixture(scope="module")
 def conf_server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
@@ -54,7 +54,7 @@ def _in_main(page, text: str):
 
 def test_confidence_page_at_2500_variables(conf_server, tmp_path):
     path, regulators, gmt = _files(tmp_path)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, conf_server)
         try:
             _walk_through(page, errors, tmp_path, path, regulators, gmt)

@@ -17,7 +17,7 @@ import re
 import time
 
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server
+from test_browser import SERVER_PIDS, _free_port, _shot, chromium, open_app, streamlit_server
 
 pytestmark = pytest.mark.browser
 
@@ -25,11 +25,14 @@ pytestmark = pytest.mark.browser
 #: the server's disconnectedSessionTTL here: the run of a closed tab is stopped after the shorter of
 #: it and GONE_SECONDS (five minutes, too long for a test; explorer.session_watch.grace_seconds)
 TTL = 15
+#: this file's server (one base URL while it runs)
+_STOP_URL: list[str] = []
 
 
 @pytest.fixture(scope="module")
 def stop_server():
     with streamlit_server(_free_port(), "--server.disconnectedSessionTTL", str(TTL)) as url:
+        _STOP_URL[:] = [url]
         yield url
 
 
@@ -60,11 +63,13 @@ def _run_1000_replicates(page):
 
 
 def _workers() -> list:
-    """The Dask worker processes started under this test process (the server's local cluster)."""
+    """The Dask worker processes of this file's server (its local cluster; the browser tests' shared
+    server runs beside it, with its own)."""
     import psutil
 
+    pid = SERVER_PIDS[_STOP_URL[0]]
     alive = []
-    for p in psutil.Process().children(recursive=True):
+    for p in psutil.Process(pid).children(recursive=True):
         try:
             if p.status() != psutil.STATUS_ZOMBIE and "--multiprocessing-fork" in " ".join(p.cmdline()):
                 alive.append(p)

@@ -10,7 +10,7 @@ Marked ``browser``; its own server on a free port.
 from __future__ import annotations
 
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 from test_covariates_transpose import write_files
 
 pytestmark = pytest.mark.browser
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.browser
 
 def test_sidebar_after_transpose_names_the_covariates(tmp_path):
     expr, table = write_files(tmp_path)
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page, errors = open_app(browser, url)
         upload(page, expr)
         page.get_by_text("12 instances x 30 variables").first.wait_for(timeout=60_000)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pandas as pd
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 
@@ -19,7 +19,7 @@ def test_renamed_workbook_and_regulator_note(tmp_path):
     pd.DataFrame({"A": [1.0, 2.0, 3.0, 4.0], "B": [2.0, 1.0, 0.5, 3.0]}).to_excel(book, index=False)
     renamed = tmp_path / "expression.csv"
     renamed.write_bytes(book.read_bytes())
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page, errors = open_app(browser, url)
         upload(page, renamed)
         page.get_by_text("expression.csv: is an Excel (.xlsx) workbook").first.wait_for(timeout=60_000)

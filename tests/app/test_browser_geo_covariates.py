@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "engine"))
 from test_geo_samples import _matrix  # noqa: E402
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 
 def test_the_offer_and_one_click(tmp_path):
     path = _matrix(tmp_path)
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page, errors = open_app(browser, url)
         upload(page, path)
         sidebar = page.locator("[data-testid=stSidebar]")

@@ -8,7 +8,7 @@ pytest's ``tmp_path`` and /tmp/ipe_screens/.
 from __future__ import annotations
 
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server
+from test_browser import _shot, app_server, open_app, shared_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ WIDTHS_JS = """() => {
 
 
 def test_proposals_table_fits_at_1280_px(tmp_path):
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page, errors = open_app(browser, url)
         page.set_viewport_size({"width": 1280, "height": 800})
         page.get_by_role("link", name="Hidden variables").first.click()

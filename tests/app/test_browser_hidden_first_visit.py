@@ -11,7 +11,7 @@ pytest's ``tmp_path`` and /tmp/ipe_screens/.
 from __future__ import annotations
 
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, settled, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, settled, shared_chromium, upload
 from test_browser_newcomer import write_lab
 
 pytestmark = pytest.mark.browser
@@ -23,7 +23,7 @@ def test_hidden_page_first_visit_asks_for_a_search_first(tmp_path):
     data, _, module = write_lab(tmp_path)
     gmt = tmp_path / "regulons.gmt"
     gmt.write_text("MADEUP_REGULON\tna\t" + "\t".join(module) + "\n")
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page, errors = open_app(browser, url)
         main = page.locator("[data-testid=stMain]")
         upload(page, data)

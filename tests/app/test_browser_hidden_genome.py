@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 from hidden_browser import GENOME_SHAPE, ODD, open_with, propose, write_genome_table
-from test_browser import _free_port, _shot, chromium, streamlit_server
+from test_browser import _shot, app_server, shared_chromium
 
 pytestmark = pytest.mark.browser
 
@@ -22,7 +22,7 @@ def proposed(tmp_path_factory):
     the upload and the proposals took ~40 s of each test's ~60 s)."""
     path = tmp_path_factory.mktemp("genome") / "genome_2500.csv"
     write_genome_table(path)
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page, errors = open_with(browser, url, path, GENOME_SHAPE)
         listed_s = propose(page)
         yield page, errors, listed_s

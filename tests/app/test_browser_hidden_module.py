@@ -15,20 +15,20 @@ from pathlib import Path
 
 import pytest
 from module_table import write_module_table
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def module_server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
 def test_module_first_odd_condition_named_accept_and_inspect(module_server, tmp_path):
     table = write_module_table(tmp_path / "lab_genes.tsv", seed=11)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, module_server)
         upload(page, table.path)
         page.get_by_text("seems to have no header row").first.wait_for(timeout=60_000)

@@ -17,7 +17,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 from hidden_browser import GENOME_SHAPE, open_with, propose, write_genome_table
-from test_browser import _free_port, _shot, chromium, streamlit_server
+from test_browser import _shot, app_server, shared_chromium
 
 from engine.hidden import REPORT_TABLE_COLUMNS
 from explorer.hidden_columns import proposal_columns
@@ -44,7 +44,7 @@ SCROLL_JS = """() => [...document.querySelectorAll('[data-testid=stDataFrame] .d
 
 @pytest.fixture(scope="module")
 def review_server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
@@ -62,7 +62,7 @@ def _upload_with_regulators(browser, url: str, path, shape: str, regulators) -> 
 def test_status_cells_are_readable_at_1280_px(review_server, tmp_path):
     path = tmp_path / "genome_odd.csv"
     write_genome_table(path)  # a 40-gene module and one odd condition in 100 genes
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_with(browser, review_server, path, GENOME_SHAPE, width=1280)
         propose(page)
         page.get_by_text("proposal(s) flagged by").first.click()  # open the flagged group's table
@@ -87,7 +87,7 @@ def test_accept_and_export_the_regulator_report(review_server, tmp_path):
     frame.insert(0, "condition", g["labels"])
     path = tmp_path / "genome_tfs.csv"
     frame.to_csv(path, index=False)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors, sidebar = _upload_with_regulators(browser, review_server, path, GENOME_SHAPE, g["regulators"])
         page.get_by_role("link", name="Search").first.click()
         page.get_by_text("Settings applied").first.wait_for(timeout=180_000)
@@ -134,7 +134,7 @@ def test_an_accept_that_does_not_pay_says_why(review_server, tmp_path):
     x[:, :6] = 0.8 * rng.normal(size=24)[:, None] + 0.8 * rng.normal(size=(24, 6))
     path = tmp_path / "few_conditions.csv"
     pd.DataFrame(x, columns=[f"g{i}" for i in range(40)]).to_csv(path, index=False)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         listed = [f"g{i}" for i in range(20, 40)]
         page, errors, _ = _upload_with_regulators(browser, review_server, path, "24 instances x 40 variables", listed)
         page.get_by_role("link", name="Hidden variables").first.click()

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 
@@ -31,13 +31,13 @@ def write_table(folder, n_genes: int = 2500, m: int = 27, seed: int = 3):
 
 @pytest.fixture(scope="module")
 def hidden_server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
 def test_accept_shows_em_progress_and_stop_cancels_it(hidden_server, tmp_path):
     data = write_table(tmp_path)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, hidden_server)
         main = page.locator("[data-testid=stMain]")
         upload(page, data)

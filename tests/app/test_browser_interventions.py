@@ -4,19 +4,19 @@ condition column and the targets table in the sidebar (marker ``browser``; its o
 from __future__ import annotations
 
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server
+from test_browser import _shot, app_server, open_app, shared_chromium
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
 def test_sachs_with_conditions_shows_the_targets_table(server, tmp_path):
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, server)
         sidebar = page.locator("[data-testid=stSidebar]")
         page.get_by_role("combobox", name="Sample").click()

@@ -16,7 +16,7 @@ import re
 import numpy as np
 import pandas as pd
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 from engine.synth import random_network, sample
 
@@ -33,7 +33,7 @@ STATUS_JS = """() => [...document.querySelectorAll('[data-testid=stDataFrame]')]
 
 @pytest.fixture(scope="module")
 def server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
@@ -50,7 +50,7 @@ def _planted_csv(path, seed: int = 3, n: int = 20, m: int = 300) -> None:
 def test_hidden_page_marks_what_h1_already_explains(server, tmp_path):
     path = tmp_path / "planted.csv"
     _planted_csv(path)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, server)
         upload(page, path)
         page.get_by_text("300 instances x 20 variables").first.wait_for(timeout=60_000)
@@ -88,7 +88,7 @@ def _metric(page, label: str) -> str:
 
 
 def test_undo_shows_the_counters_of_the_network_shown(server, tmp_path):
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, server)
         page.get_by_role("link", name="Search").first.click()
         page.get_by_text("Moves: 0").first.wait_for(timeout=30_000)

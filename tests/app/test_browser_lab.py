@@ -12,20 +12,20 @@ import time
 
 import pytest
 from lab_file import write_lab_file
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 
 
 @pytest.fixture(scope="module")
 def lab_server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
 def test_lab_file_upload_missing_cells_and_step(lab_server, tmp_path):
     lab = write_lab_file(tmp_path / "lab_600genes.csv", 600, 40)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, lab_server)
         t0 = time.monotonic()
         upload(page, lab.path)

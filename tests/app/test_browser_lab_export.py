@@ -12,7 +12,7 @@ pytest's ``tmp_path`` and /tmp/ipe_screens/.
 from __future__ import annotations
 
 import pytest
-from test_browser import _free_port, _shot, chromium, settled, streamlit_server, upload
+from test_browser import _shot, app_server, settled, shared_chromium, upload
 from test_lab_export_walk import N_CONDITIONS, N_GENES, lab_export
 
 pytestmark = pytest.mark.browser
@@ -21,7 +21,7 @@ pytestmark = pytest.mark.browser
 def test_headerless_export_walk(tmp_path):
     path = tmp_path / "lab_export.tsv"
     path.write_bytes(lab_export())
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page = browser.new_page(viewport={"width": 1400, "height": 1800})
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_browser import _free_port, _shot, chromium, settled, streamlit_server, upload
+from test_browser import _shot, app_server, settled, shared_chromium, upload
 
 from engine.synth import random_network, sample
 
@@ -22,7 +22,7 @@ def test_headerless_file_fix_regulators_and_rerun(tmp_path):
     path.write_text(
         "".join(f"Rv{g + 1:04d}\t" + "\t".join(f'"{float(v)!r}"' for v in values[:, g]) + "\n" for g in range(12))
     )
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page = browser.new_page(viewport={"width": 1280, "height": 1400})
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

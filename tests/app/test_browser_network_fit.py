@@ -16,7 +16,7 @@ import os
 import numpy as np
 import pandas as pd
 import pytest
-from test_browser import _free_port, chromium, streamlit_server, upload
+from test_browser import app_server, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 
@@ -89,14 +89,14 @@ def server():
     if url:
         yield url
         return
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
 def test_two_hop_neighbourhood_of_a_hub_fits_the_frame(server, tmp_path):
     path = tmp_path / "hub200.csv"
     _hub_table(path)
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page = browser.new_page(viewport=VIEWPORT)
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))

@@ -15,7 +15,7 @@ import json
 
 import numpy as np
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 CONDITIONS = [f"{s}_{t}" for s in ("heat", "cold", "salt", "drought", "dark") for t in ("15min", "30min", "1h", "2h")]
@@ -53,7 +53,7 @@ def write_lab(folder, seed: int = 2026):
 
 @pytest.fixture(scope="module")
 def newcomer_server():
-    with streamlit_server(_free_port()) as url:
+    with app_server() as url:
         yield url
 
 
@@ -61,7 +61,7 @@ def test_a_biologists_first_session(newcomer_server, tmp_path):
     data, listed, module = write_lab(tmp_path)
     ids = [line.split("\t", 1)[0] for line in data.read_text().splitlines()[1:]]
     holes = [(ids[g], CONDITIONS[c]) for g, c in ((37, 5), (411, 17), (702, 0))]
-    with chromium() as browser:
+    with shared_chromium() as browser:
         page, errors = open_app(browser, newcomer_server)
         main = page.locator("[data-testid=stMain]")
         upload(page, data)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_browser import _free_port, _shot, chromium, open_app, streamlit_server, upload
+from test_browser import _shot, app_server, open_app, shared_chromium, upload
 
 pytestmark = pytest.mark.browser
 
@@ -35,7 +35,7 @@ def _plate(path) -> None:
 def test_plate_export_and_a_lower_case_tf_list(tmp_path):
     path = tmp_path / "plate.csv"
     _plate(path)
-    with streamlit_server(_free_port()) as url, chromium() as browser:
+    with app_server() as url, shared_chromium() as browser:
         page, errors = open_app(browser, url)
         upload(page, path)
         page.get_by_text("16 instances x 6 variables").first.wait_for(timeout=60_000)
