@@ -89,10 +89,10 @@ class QuickFill:
     def describe(self, cpd: str = "linear") -> str:
         """What was filled and how, in words (the ``missing_values`` field of an exported model)."""
         return (
-            f"{self.n_missing} missing cell(s) of {self.n_filled_vars} variable(s) each filled by "
+            f"{self.n_missing} missing cell(s) filled (in {self.n_filled_vars} variable(s)), each by "
             f"{FILL_METHODS[self.method].replace('k most', f'{self.k} most')}, over the instances both "
             f"observe; the {cpd} structure search then ran on the completed data (approximation: the "
-            "filled cells are not re-estimated from the learned network)"
+            "filled cells are not re-estimated from the learned network, as structural EM would)"
         )
 
 

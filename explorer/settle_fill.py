@@ -4,7 +4,7 @@ Data that look transposed are not completed on loading (:mod:`explorer.prepared`
 held at the variables' means until the orientation is settled). A Transpose settles it one way
 (:func:`explorer.actions.transpose_data`); this settles it the other: the person says the data are
 the right way round after all, and the cells are filled by structural EM (JMLR 2007 section 6) in
-this orientation, with a new search on the completed data. Like a Transpose it is a data edit on the
+this orientation (or above :data:`explorer.fill_choice.QUICK_FILL_ABOVE` variables by the quick fill), with a new search on the completed data. Like a Transpose it is a data edit on the
 undo stack (:class:`KeepOrientation`): Undo brings back the held cells and the search on them, so
 that an action before it (a Step, an Accept on the held data) is never undone on the filled data.
 Nothing here imports Streamlit.
@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from explorer.actions import DataState, searched_data
+from explorer.fill_choice import FILL_NAMES, fill_of
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
@@ -35,8 +36,9 @@ class KeepOrientation:
 
 
 def keep_orientation(session: SearchSession, progress=None) -> str:
-    """Fill the held cells of ``session``'s data as loaded by structural EM (told ``progress``) and
-    start a search on them with the same settings and regulators; the edit goes on the undo stack.
+    """Fill the held cells of ``session``'s data as loaded (structural EM or the quick fill, told
+    ``progress``) and start a search on them with the same settings and regulators; the edit goes on
+    the undo stack.
     Returns what was done. Raises :class:`~engine.exceptions.IdealParentError` when the engine
     refuses (nothing changes then)."""
     previous = session.data_state()
@@ -51,8 +53,8 @@ def keep_orientation(session: SearchSession, progress=None) -> str:
     )
     session.set_data(new)
     session.push(KeepOrientation(previous))
-    n = new.prepared.completion.n_missing
+    n, how = new.prepared.completion.n_missing, FILL_NAMES[fill_of(new.prepared.completion)]
     return (
-        f"Kept as loaded: {n} missing cell(s) filled by structural EM, and a new search started on them. "
+        f"Kept as loaded: {n} missing cell(s) filled by {how}, and a new search started on them. "
         "Undo takes it back."
     )
