@@ -84,7 +84,11 @@ def rms(data: Dataset, filled: np.ndarray, truth: np.ndarray, scored: np.ndarray
 def _quick(data: Dataset, method: str, k: int | str) -> np.ndarray:
     q = quick_fill(data, SETTINGS, method=method, k=k)
     if k == "auto":
-        print(f"  ({method}: k = {q.k} chosen; held-out RMS " + ", ".join(f"{a}: {e:.3f}" for a, e in q.k_errors.items()) + ")")
+        print(
+            f"  ({method}: k = {q.k} chosen; held-out RMS "
+            + ", ".join(f"{a}: {e:.3f}" for a, e in q.k_errors.items())
+            + ")"
+        )
     return q.dataset.values
 
 
@@ -113,7 +117,9 @@ def main() -> None:
         for method in ("lls", "knn"):
             fills.append((f"{method} k={k}", lambda m=method, k=k: _quick(data, m, k)))
     if args.em:
-        fills.append(("structural EM, 1 iteration", lambda: complete_missing(data, SETTINGS, max_iter=1).dataset.values))
+        fills.append(
+            ("structural EM, 1 iteration", lambda: complete_missing(data, SETTINGS, max_iter=1).dataset.values)
+        )
     for name, fill in fills:
         t0, w0 = time.process_time(), time.perf_counter()
         filled = fill()

@@ -125,8 +125,14 @@ def _correlations(z: np.ndarray, seen: np.ndarray, targets: np.ndarray) -> np.nd
 
 
 def _fill_block(
-    z: np.ndarray, seen: np.ndarray, targets: np.ndarray, rows: np.ndarray, which: np.ndarray, method: str,
-    k: int, ridge: float,
+    z: np.ndarray,
+    seen: np.ndarray,
+    targets: np.ndarray,
+    rows: np.ndarray,
+    which: np.ndarray,
+    method: str,
+    k: int,
+    ridge: float,
 ) -> np.ndarray:
     """Standardized values of the cells (``rows``, ``targets[which]``): each from the ``k``
     variables most correlated with its variable that are observed at its instance."""
@@ -227,7 +233,9 @@ def quick_fill(
     errors: dict[int, float] = {}
     if k == "auto":
         k, errors = choose_k(z, seen, method, ridge)
-    values = np.where(missing, mu + sd * _fill_z(z, seen, method, int(k), ridge), np.asarray(dataset.values, dtype=float))
+    values = np.where(
+        missing, mu + sd * _fill_z(z, seen, method, int(k), ridge), np.asarray(dataset.values, dtype=float)
+    )
     if settings.cpd_type.positive_data and not dataset.standardized:
         values = np.maximum(values, np.nanmin(np.where(missing, np.nan, dataset.values), axis=0) * 0.5)
     n_missing = int(missing.sum())

@@ -13,22 +13,15 @@ fraction of a second where one EM iteration takes minutes (benchmarks/RESULTS.md
 missing cells"; docs/decisions/app-quick-fill.md). So the quick fill is the default above
 :data:`QUICK_FILL_ABOVE` variables, structural EM below, where it takes a second or two and fills
 from the paper's own model. The page says which ran, about how long the other takes, and offers
-it (:func:`switch_fill`, a data edit on the undo stack). Nothing here imports Streamlit.
+it (:func:`explorer.settle_fill.switch_fill`, a data edit on the undo stack). Nothing here imports Streamlit.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
-
 from engine.data import Dataset
 from engine.impute import QuickFill
 
-if TYPE_CHECKING:
-    from explorer.actions import DataState
-    from explorer.session import SearchSession
-
-__all__ = ["QUICK_FILL_ABOVE", "FILL_NAMES", "default_fill", "em_seconds", "rough", "fill_of", "switch_fill"]
+__all__ = ["QUICK_FILL_ABOVE", "FILL_NAMES", "default_fill", "em_seconds", "rough", "fill_of"]
 
 #: above this many variables a session's missing cells are filled by the quick fill by default
 QUICK_FILL_ABOVE = 200
@@ -63,42 +56,3 @@ def fill_of(completion) -> str | None:
     if completion is None:
         return None
     return "quick" if isinstance(completion, QuickFill) else "em"
-
-
-@dataclass(frozen=True)
-class SwitchFill:
-    """The missing cells filled the other way (a data edit); keeps the data and search from before."""
-
-    previous: DataState
-
-    def undo(self, session: SearchSession) -> str:
-        session.set_data(self.previous)
-        return f"The missing cells are filled by {FILL_NAMES[fill_of(self.previous.prepared.completion)]} again."
-
-
-def switch_fill(session: SearchSession, progress=None) -> str:
-    """Fill the missing cells of ``session``'s data as loaded by the other fill (told ``progress``)
-    and start a new search on them with the same settings and regulators; the edit goes on the
-    undo stack. Returns what was done. Raises :class:`~engine.exceptions.IdealParentError` when the
-    engine refuses (nothing changes then)."""
-    from explorer.actions import searched_data
-
-    other = "em" if fill_of(session.prepared.completion) == "quick" else "quick"
-    previous = session.data_state()
-    new = searched_data(
-        session,
-        session.prepared.loaded,
-        session.regulators,
-        transposed=session.transposed,
-        truth=session.truth,
-        progress=progress,
-        settled=True,
-        fill=other,
-    )
-    session.set_data(new)
-    session.push(SwitchFill(previous))
-    c = new.prepared.completion
-    return (
-        f"{c.n_missing} missing cell(s) filled by {FILL_NAMES[other]} in {c.seconds:.1f} s, and a new search "
-        "started on them. Undo takes it back."
-    )

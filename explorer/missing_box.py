@@ -17,9 +17,9 @@ import streamlit as st
 from engine.cli.rerun import rerun_command
 from engine.exceptions import IdealParentError
 from explorer import state
-from explorer.fill_choice import FILL_NAMES, em_seconds, fill_of, rough, switch_fill
+from explorer.fill_choice import FILL_NAMES, em_seconds, fill_of, rough
 from explorer.prepared import SHOWN_CELLS, banner
-from explorer.settle_fill import keep_orientation
+from explorer.settle_fill import keep_orientation, switch_fill
 
 __all__ = ["completed_note", "missing_box", "em_progress"]
 
