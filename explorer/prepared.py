@@ -35,7 +35,7 @@ from engine.io import filled_cells, missing_summary, orientation_warning
 from engine.learn_em import Completion, complete_missing
 from engine.listing import first_few
 from engine.search import SearchSettings
-from explorer.fill_choice import QUICK_FILL_ABOVE, default_fill, em_seconds, rough
+from explorer import fill_choice
 
 __all__ = ["EM_ITERATIONS", "SHOWN_CELLS", "PreparedData", "prepare", "banner"]
 
@@ -103,7 +103,7 @@ def prepare(
         values = mean_filled(dataset)  # each cell at its variable's mean, as structural EM starts
         held = replace(dataset, values=values, missing=np.zeros(values.shape, dtype=bool))
         return PreparedData(dataset, held, None, summary)  # pending: missing, not completed
-    if (fill or default_fill(dataset)) == "quick":  # engine.impute: a fraction of a second
+    if (fill or fill_choice.default_fill(dataset)) == "quick":  # engine.impute: a fraction of a second
         if progress is not None:
             progress(0, 1, f"filling {_count(summary)} from the variables most correlated with each")
         quick = quick_fill(dataset, settings)
@@ -140,9 +140,9 @@ def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = No
         return _quick_banner(prepared, c, command)
     if prepared.pending:
         return (
-            f"**This file has {prepared.missing_count}.** They are filled once the "
-            f"orientation is settled (by structural EM, or above {QUICK_FILL_ABOVE} variables by the quick fill from "
-            "the most correlated ones; Transpose in the box above, or keep this orientation below): filling them "
+            f"**This file has {prepared.missing_count}.** They are filled once the orientation is settled (by "
+            f"structural EM, or above {fill_choice.QUICK_FILL_ABOVE} variables by the quick fill from the most "
+            "correlated ones; Transpose in the box above, or keep this orientation below): filling them "
             "now would learn a network over what are probably the conditions. Until then each is its column's mean."
         )
     if c is None:
@@ -185,7 +185,7 @@ def _when(prepared: PreparedData) -> str:
 def _other(prepared: PreparedData) -> str:
     """About how long the fill that did not run would take (:mod:`explorer.fill_choice`)."""
     if isinstance(prepared.completion, QuickFill):
-        return rough(em_seconds(prepared.loaded))
+        return fill_choice.rough(fill_choice.em_seconds(prepared.loaded))
     return "a second or two (the button below)"
 
 

@@ -92,3 +92,28 @@ def test_the_default_fill_follows_the_number_of_variables(n_vars, fill):
 
 def test_rough_times_read_as_a_person_says_them():
     assert [fill_choice.rough(s) for s in (0.4, 41, 200)] == ["a second or two", "about 40 seconds", "about 3 minutes"]
+
+
+def test_transpose_of_a_wide_table_fills_by_the_quick_fill(monkeypatch, tmp_path):
+    """The walk's path: genes as rows, pending until Transpose, then the quick fill (12 genes count
+    as many here), named in the banner as done after the transpose."""
+    from conftest import APP
+    from genes_table import write_genes_x_conditions
+
+    from engine.synth import random_network, sample
+    from explorer import sidebar
+
+    monkeypatch.setattr(fill_choice, "QUICK_FILL_ABOVE", 10)
+    path = tmp_path / "expr.tsv"
+    write_genes_x_conditions(path, np.asarray(sample(random_network(12, seed=21), 30, seed=22)) + 8.0, ((2, 4), (7, 0)))
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    at.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    at.file_uploader(key=state.W_UPLOAD).set_value((path.name, path.read_bytes(), "text/plain")).run()
+    assert at.session_state[state.SESSION].prepared.pending
+    assert "above 10 variables by the quick fill" in _banner(at)
+    at.button(key="w_home_transpose").click().run()
+    assert not at.exception and not texts(at.error)
+    session = at.session_state[state.SESSION]
+    assert session.transposed and isinstance(session.prepared.completion, QuickFill)
+    assert "filled by the quick fill" in _banner(at) and "after the transpose" in _banner(at)
+    assert len(session.prepared.cells()) == 2
