@@ -124,58 +124,62 @@ def _correlations(z: np.ndarray, seen: np.ndarray, targets: np.ndarray) -> np.nd
     return np.clip(r, -1.0, 1.0)
 
 
-def _fill_block(
+def _neighbours(z: np.ndarray, seen: np.ndarray, targets: np.ndarray, pool: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each target's ``pool`` most correlated variables, by decreasing |r|, and those correlations."""
+    r = _correlations(z, seen, targets)
+    pool = min(r.shape[1], pool)
+    cand = np.argpartition(-np.abs(r), pool - 1, axis=1)[:, :pool]
+    order = np.argsort(-np.abs(np.take_along_axis(r, cand, axis=1)), axis=1, kind="stable")
+    cand = np.take_along_axis(cand, order, axis=1)
+    return cand, np.take_along_axis(r, cand, axis=1)
+
+
+def _predict(
     z: np.ndarray,
     seen: np.ndarray,
-    targets: np.ndarray,
-    rows: np.ndarray,
-    which: np.ndarray,
+    cells: tuple[np.ndarray, np.ndarray],
+    near: tuple[np.ndarray, np.ndarray],
     method: str,
     k: int,
     ridge: float,
 ) -> np.ndarray:
-    """Standardized values of the cells (``rows``, ``targets[which]``): each from the ``k``
-    variables most correlated with its variable that are observed at its instance."""
-    r = _correlations(z, seen, targets)
-    pool = min(r.shape[1], 3 * k + 10)  # candidates per target; each cell takes the first k it observes
-    cand = np.argpartition(-np.abs(r), pool - 1, axis=1)[:, :pool]
-    order = np.argsort(-np.abs(np.take_along_axis(r, cand, axis=1)), axis=1, kind="stable")
-    cand = np.take_along_axis(cand, order, axis=1)
-    rc = np.take_along_axis(r, cand, axis=1)
-    out = np.empty(len(rows))
-    step = max(1, _BLOCK // (k * z.shape[0]))
-    for lo in range(0, len(rows), step):  # chunks of cells: bounded memory
-        cells = slice(lo, lo + step)
-        nb, rr, j = cand[which[cells]], rc[which[cells]], rows[cells]
-        usable = seen[j[:, None], nb] & (rr != 0)
-        use = usable & (np.cumsum(usable, axis=1) <= k)
-        pick = np.argsort(~use, axis=1, kind="stable")[:, :k]  # the first k usable, in order of |r|
-        nb, rr, use = (np.take_along_axis(a, pick, axis=1) for a in (nb, rr, use))
-        zn = z[:, nb].transpose(1, 0, 2) * use[:, None, :]  # cells x instances x k; 0 = not used
-        at = zn[np.arange(len(j)), j]  # the neighbours' values at the cell's instance
-        if method == "knn":
-            w = use / np.sqrt(np.maximum(2.0 * (1.0 - np.abs(rr)), 1e-6))  # 1 / distance of standardized values
-            out[cells] = (w * np.sign(rr) * at).sum(axis=1) / np.maximum(w.sum(axis=1), 1e-12)
-            continue
-        own = seen[:, targets[which[cells]]].T  # cells x instances: where the cell's variable is observed
-        zx = zn * own[:, :, None]
-        gram = np.einsum("cik,cil->ckl", zx, zn) + ridge * np.eye(nb.shape[1])
-        rhs = np.einsum("cik,ic->ck", zx, z[:, targets[which[cells]]])
-        beta = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
-        out[cells] = (beta * at).sum(axis=1)
-    return out
+    """Standardized values of ``cells`` (rows, columns): each from the first ``k`` of its variable's
+    neighbours (``near``: candidates and correlations, one row per cell) observed at its instance."""
+    j, col = cells
+    nb, rr = near
+    usable = seen[j[:, None], nb] & (rr != 0)
+    use = usable & (np.cumsum(usable, axis=1) <= k)
+    pick = np.argsort(~use, axis=1, kind="stable")[:, :k]  # the first k usable, in order of |r|
+    nb, rr, use = (np.take_along_axis(a, pick, axis=1) for a in (nb, rr, use))
+    zn = z[:, nb].transpose(1, 0, 2) * use[:, None, :]  # cells x instances x k; 0 = not used
+    at = zn[np.arange(len(j)), j]  # the neighbours' values at the cell's instance
+    if method == "knn":
+        w = use / np.sqrt(np.maximum(2.0 * (1.0 - np.abs(rr)), 1e-6))  # 1 / distance of standardized values
+        return (w * np.sign(rr) * at).sum(axis=1) / np.maximum(w.sum(axis=1), 1e-12)
+    zx = zn * seen[:, col].T[:, :, None]  # fitted on the instances where the cell's variable is observed
+    gram = np.einsum("cik,cil->ckl", zx, zn) + ridge * np.eye(nb.shape[1])
+    rhs = np.einsum("cik,ic->ck", zx, z[:, col])
+    beta = np.linalg.solve(gram, rhs[:, :, None])[:, :, 0]
+    return (beta * at).sum(axis=1)
 
 
-def _fill_z(z: np.ndarray, seen: np.ndarray, method: str, k: int, ridge: float) -> np.ndarray:
-    """Standardized values with every missing cell (``~seen``) filled (0 elsewhere)."""
+def _fill_z(z: np.ndarray, seen: np.ndarray, method: str, ks: tuple[int, ...], ridge: float) -> dict[int, np.ndarray]:
+    """For each k of ``ks``, the standardized values with every missing cell (``~seen``) filled (0
+    elsewhere); the neighbours are found once for all of them."""
     missing = ~seen
-    filled = np.zeros_like(z)
+    filled = {k: np.zeros_like(z) for k in ks}
     targets = np.flatnonzero(missing.any(axis=0))
     step = max(1, _BLOCK // max(1, z.shape[1]))
     for lo in range(0, len(targets), step):  # chunks of the variables with missing cells
         block = targets[lo : lo + step]
+        cand, rc = _neighbours(z, seen, block, 3 * max(ks) + 10)  # each cell takes the first k it observes
         rows, which = np.nonzero(missing[:, block])
-        filled[rows, block[which]] = _fill_block(z, seen, block, rows, which, method, k, ridge)
+        per = max(1, _BLOCK // (max(ks) * z.shape[0]))
+        for c in range(0, len(rows), per):  # chunks of cells: bounded memory
+            part = slice(c, c + per)
+            cells, near = (rows[part], block[which[part]]), (cand[which[part]], rc[which[part]])
+            for k in ks:
+                filled[k][cells] = _predict(z, seen, cells, near, method, k, ridge)
     return filled
 
 
@@ -193,9 +197,8 @@ def choose_k(z: np.ndarray, seen: np.ndarray, method: str, ridge: float, seed: i
     held = seen.copy()
     held[rows, cols] = False
     zh = np.where(held, z, 0.0)
-    errors = {}
-    for k in K_CHOICES:
-        errors[k] = float(np.sqrt(np.mean((_fill_z(zh, held, method, k, ridge)[rows, cols] - z[rows, cols]) ** 2)))
+    filled = _fill_z(zh, held, method, K_CHOICES, ridge)
+    errors = {k: float(np.sqrt(np.mean((f[rows, cols] - z[rows, cols]) ** 2))) for k, f in filled.items()}
     return min(errors, key=errors.get), errors
 
 
@@ -234,7 +237,7 @@ def quick_fill(
     if k == "auto":
         k, errors = choose_k(z, seen, method, ridge)
     values = np.where(
-        missing, mu + sd * _fill_z(z, seen, method, int(k), ridge), np.asarray(dataset.values, dtype=float)
+        missing, mu + sd * _fill_z(z, seen, method, (int(k),), ridge)[int(k)], np.asarray(dataset.values, dtype=float)
     )
     if settings.cpd_type.positive_data and not dataset.standardized:
         values = np.maximum(values, np.nanmin(np.where(missing, np.nan, dataset.values), axis=0) * 0.5)
