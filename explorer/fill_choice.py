@@ -7,10 +7,11 @@ Two fills (:func:`explorer.prepared.prepare`):
 * ``"quick"``: :func:`engine.impute.quick_fill` (local least squares from the variables most
   correlated with each cell's variable, k chosen on held-out cells).
 
-On the lab-like file (600 genes x 40) both fill with the same error (RMS 0.833 standardized), the
-quick fill in 0.2 s CPU against 5 s; on a 2,504-gene x 172-tumour table the quick fill takes a
-fraction of a second where one EM iteration takes minutes (benchmarks/RESULTS.md, "Quick fill of
-missing cells"; docs/decisions/app-quick-fill.md). So the quick fill is the default above
+On the lab-like file (600 genes x 40) both fill with the same error (RMS 0.833 and 0.832
+standardized), the quick fill in 0.1 s of CPU against 3 s; on the walk's 2,504-gene x 172-tumour
+table the quick fill is better (0.944 against 0.959) in 0.7 s against 27 s of CPU (minutes of wall
+time on the busy machine); at 3,000 x 60 structural EM is better (0.781 against 0.848)
+(benchmarks/RESULTS.md, "Quick fill of missing cells"; docs/decisions/app-quick-fill.md). So the quick fill is the default above
 :data:`QUICK_FILL_ABOVE` variables, structural EM below, where it takes a second or two and fills
 from the paper's own model. The page says which ran, about how long the other takes, and offers
 it (:func:`explorer.settle_fill.switch_fill`, a data edit on the undo stack). Nothing here imports Streamlit.
@@ -27,9 +28,10 @@ __all__ = ["QUICK_FILL_ABOVE", "FILL_NAMES", "default_fill", "em_seconds", "roug
 QUICK_FILL_ABOVE = 200
 #: the fills in words
 FILL_NAMES = {"quick": "the quick fill", "em": "structural EM"}
-#: CPU seconds of one structural-EM iteration per cell of the table (variables x instances):
-#: about 5 s at 600 x 40 and minutes at 2,504 x 172 on the shared 2-core machine (RESULTS.md)
-EM_SECONDS_PER_CELL = 2e-4
+#: CPU seconds of one structural-EM iteration, ``EM_SECONDS * cells ** EM_POWER`` (cells = variables x
+#: instances), fitted to bench_quick_fill.py's runs: 1.75 s at 150 x 40, 3.06 s at 600 x 40, 27 s at
+#: 2,504 x 172 (RESULTS.md, "Quick fill of missing cells"); wall time is longer on a busy machine
+EM_SECONDS, EM_POWER = 1.6e-3, 0.75
 
 
 def default_fill(dataset: Dataset) -> str:
@@ -38,8 +40,8 @@ def default_fill(dataset: Dataset) -> str:
 
 
 def em_seconds(dataset: Dataset) -> float:
-    """A rough estimate of one structural-EM iteration's seconds on ``dataset``."""
-    return EM_SECONDS_PER_CELL * dataset.n_vars * dataset.n_samples
+    """A rough estimate of one structural-EM iteration's CPU seconds on ``dataset``."""
+    return EM_SECONDS * float(dataset.n_vars * dataset.n_samples) ** EM_POWER
 
 
 def rough(seconds: float) -> str:

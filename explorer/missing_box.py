@@ -68,7 +68,7 @@ def missing_box(compact: bool = False) -> None:
 def _switch_button(session) -> None:
     """Fill the cells the other way: structural EM (with about how long) or the quick fill."""
     if fill_of(session.prepared.completion) == "quick":
-        label = f"Fill them by structural EM instead ({rough(em_seconds(session.prepared.loaded))})"
+        label = f"Fill them by structural EM instead ({rough(em_seconds(session.prepared.loaded))} of CPU)"
     else:
         label = "Fill them by the quick fill instead (a second or two)"
     if st.button(label, key="w_missing_switch"):

@@ -200,7 +200,8 @@ def _quick_banner(prepared: PreparedData, c: QuickFill, command: str | None) -> 
         "data, an approximation: the filled cells are not re-estimated as the network changes. The file "
         "and the values as loaded are unchanged. Structural EM (JMLR 2007 section 6) fills each cell with "
         f"its posterior mean under a network learned from all {prepared.loaded.n_vars:,} variables instead: "
-        f"one iteration would take {_other(prepared)} here (the button below runs it; Undo comes back). "
+        f"one iteration would take {_other(prepared)} of CPU here, longer on a busy machine (the button below "
+        "runs it; Undo comes back). "
         "The full structural EM runs from the command line (`"
         + (command or "python -m engine learn FILE --number-repeats --skip-unusable")
         + "` reads the file as this app does)."

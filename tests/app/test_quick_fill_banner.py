@@ -54,11 +54,11 @@ def test_above_the_threshold_the_quick_fill_runs_and_the_button_runs_structural_
     assert isinstance(session.prepared.completion, QuickFill)
     quick = _banner(at)
     assert "filled by the quick fill: local least squares" in quick and "posterior mean under" in quick
-    assert "one iteration would take a second or two here" in quick
+    assert "one iteration would take a second or two of CPU here" in quick
     expected = quick_fill(session.prepared.loaded, session.settings).dataset.values[HOLES]
     np.testing.assert_allclose(session.dataset.values[HOLES], expected)
     button = at.button(key="w_missing_switch")
-    assert button.label == "Fill them by structural EM instead (a second or two)"
+    assert button.label == "Fill them by structural EM instead (a second or two of CPU)"
     button.click().run()
     assert not at.exception and not texts(at.error)
     session = at.session_state[state.SESSION]
