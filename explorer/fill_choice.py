@@ -12,10 +12,10 @@ standardized), the quick fill in 0.1 s of CPU against 3 s; on the walk's 2,504-g
 table it is better on 400 hidden cells (0.944 against 0.959) and worse on 40 (0.887 against 0.856),
 in 0.2-0.4 s against 26-27 s of CPU (minutes of wall time on the busy machine); at 3,000 x 60
 structural EM is better (0.781 against 0.848) (benchmarks/RESULTS.md, "Quick fill of missing
-cells"; docs/decisions/app-quick-fill.md). So the quick fill is the default above :data:`QUICK_FILL_ABOVE` variables, structural EM below, where it
-takes a second or two and fills from the paper's own model. The page says which ran, about how
-long the other takes, and offers it (:func:`explorer.settle_fill.switch_fill`, a data edit on the
-undo stack). Nothing here imports Streamlit.
+cells"; docs/decisions/app-quick-fill.md). So the quick fill is the default above
+:data:`QUICK_FILL_ABOVE` variables, structural EM below, where it takes a second or two and fills
+from the paper's own model. The page says which ran, about how long the other takes, and offers it
+(:func:`explorer.settle_fill.switch_fill`, a data edit on the undo stack). Nothing here imports Streamlit.
 """
 
 from __future__ import annotations
