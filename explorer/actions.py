@@ -218,14 +218,16 @@ def searched_data(
     truth: list[tuple[str, str]] | None = None,
     progress=None,
     settled: bool = False,
+    fill: str | None = None,
 ) -> DataState:
     """New data for ``session`` (a data edit: turned round, renamed, or kept as loaded) with a new search
     on them: ``data`` prepared (:func:`explorer.prepared.prepare`: missing cells completed by structural
-    EM, told ``progress``; ``settled``: the orientation kept as it is) and the same stepper a new session
-    builds (:func:`explorer.session.make_stepper`), with the session's settings and
-    ``regulators``, ranked now so that the first Step is as quick as the others. Raises
+    EM or the quick fill, told ``progress``; ``settled``: the orientation kept as it is; ``fill``: which,
+    default :func:`explorer.fill_choice.default_fill`) and the same stepper a new session builds
+    (:func:`explorer.session.make_stepper`), with the session's settings and ``regulators``, ranked
+    now so that the first Step is as quick as the others. Raises
     :class:`~engine.exceptions.IdealParentError` when the engine refuses the data (nothing changes)."""
-    prepared = prepare(data, session.settings, regulators, progress=progress, settled=settled)
+    prepared = prepare(data, session.settings, regulators, progress=progress, settled=settled, fill=fill)
     stepper = IdealParentSearch(**session.settings.to_dict(), regulators=regulators).make_stepper(prepared.searched)
     stepper.refresh()
     track = SearchTrack(stepper)

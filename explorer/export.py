@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from engine.cli.rerun import rerun_command
+from explorer.fill_choice import FILL_NAMES, fill_of
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
@@ -61,7 +62,8 @@ def rerun_notes(session: SearchSession) -> list[str]:
         )
     if session.prepared.completion is not None:
         notes.append(
-            "the explorer searched the data with their missing cells filled once by structural EM; the command "
+            "the explorer searched the data with their missing cells filled once by "
+            f"{FILL_NAMES[fill_of(session.prepared.completion)]}; the command "
             "learns by structural EM throughout, which may end on a somewhat different network"
         )
     from explorer.gene_names import NAMED

@@ -25,6 +25,7 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from explorer import state
 from explorer.actions import DataState, searched_data
+from explorer.fill_choice import fill_of
 from explorer.loading import read_upload
 
 if TYPE_CHECKING:
@@ -89,8 +90,10 @@ def name_genes(session: SearchSession, symbols: dict[str, str], column: str, pro
     regs = [to.get(r, r) for r in session.regulators] if session.regulators else None
     previous = session.data_state()
     # the orientation stays as settled: held cells stay held, cells filled after a Keep are filled again
-    settled = not session.prepared.pending
-    edited = searched_data(session, data, regs, transposed=session.transposed, progress=progress, settled=settled)
+    settled, fill = not session.prepared.pending, fill_of(session.prepared.completion)  # and the fill chosen
+    edited = searched_data(
+        session, data, regs, transposed=session.transposed, progress=progress, settled=settled, fill=fill
+    )
     session.set_data(edited)
     renames = tuple((old, n) for old, n in to.items() if old != n)
     session.push(NameGenes(previous, column, renames))

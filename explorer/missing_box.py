@@ -1,5 +1,6 @@
-"""The missing-cells banner of the Home and Search pages, and the progress bar shown while the
-missing cells of a loaded (or turned-round) data set are filled by structural EM.
+"""The missing-cells banner of the Home and Search pages, its button that fills the cells the other
+way (the quick fill or structural EM, :mod:`explorer.fill_choice`), and the progress bar shown while
+the missing cells of a loaded (or turned-round) data set are filled.
 
 The banner's text is :func:`explorer.prepared.banner`: how many cells are missing and where, and
 that the search runs on the data completed by the engine's structural EM, and which cells were
@@ -16,8 +17,9 @@ import streamlit as st
 from engine.cli.rerun import rerun_command
 from engine.exceptions import IdealParentError
 from explorer import state
+from explorer.fill_choice import FILL_NAMES, em_seconds, fill_of, rough
 from explorer.prepared import SHOWN_CELLS, banner
-from explorer.settle_fill import keep_orientation
+from explorer.settle_fill import keep_orientation, switch_fill
 
 __all__ = ["completed_note", "missing_box", "em_progress"]
 
@@ -32,14 +34,16 @@ def missing_box(compact: bool = False) -> None:
     if compact:
         if session.prepared.pending:  # data that look the wrong way round: filled once the orientation is settled
             st.info(
-                f"**This file has {session.prepared.missing_count}**, filled by structural EM once the "
+                f"**This file has {session.prepared.missing_count}**, filled once the "
                 "orientation is settled (Transpose above; the Home page says more).",
                 icon=":material/grid_off:",
             )
         elif session.prepared.completion is not None:
+            ran = fill_of(session.prepared.completion)
             st.info(
                 f"**This file has {session.prepared.missing}.** The search runs on the data with them filled once "
-                "by structural EM: which cells, with what, and how to run the full structural EM are on the Home page.",
+                f"by {FILL_NAMES[ran]}: which cells, with what, and the other fill "
+                f"({FILL_NAMES['em' if ran == 'quick' else 'quick']}) are on the Home page.",
                 icon=":material/grid_off:",
             )
         return
@@ -58,6 +62,22 @@ def missing_box(compact: bool = False) -> None:
     if len(cells) > SHOWN_CELLS:
         with st.expander(f"The {len(cells):,} filled cells"):
             st.dataframe(pd.DataFrame(cells), hide_index=True, width="stretch")
+    _switch_button(session)
+
+
+def _switch_button(session) -> None:
+    """Fill the cells the other way: structural EM (with about how long) or the quick fill."""
+    if fill_of(session.prepared.completion) == "quick":
+        label = f"Fill them by structural EM instead ({rough(em_seconds(session.prepared.loaded))} of CPU)"
+    else:
+        label = "Fill them by the quick fill instead (a second or two)"
+    if st.button(label, key="w_missing_switch"):
+        try:
+            session.notice = switch_fill(session, progress=em_progress())
+        except IdealParentError as exc:
+            st.error(f"Not filled: {exc}")
+            return
+        st.rerun()
 
 
 def _keep_button(session) -> None:
@@ -86,5 +106,6 @@ def completed_note(session) -> str | None:
     total = session.prepared.loaded.values.size
     return (
         f"Proposals and profiles use the data completed for the search: {len(cells):,} of the {total:,} cells "
-        f"({len(cells) / total:.1%}) were missing and are filled by structural EM (the Home page lists them)."
+        f"({len(cells) / total:.1%}) were missing and are filled by {FILL_NAMES[fill_of(session.prepared.completion)]} "
+        "(the Home page lists them)."
     )

@@ -1,5 +1,7 @@
 """The data a session searches: the data set as loaded, or, when it has missing cells, the same
-data completed by the engine's structural EM.
+data completed by the engine's structural EM or, above :data:`explorer.fill_choice.QUICK_FILL_ABOVE`
+variables, by the quick fill (:func:`engine.impute.quick_fill`; the person can switch,
+:func:`explorer.fill_choice.switch_fill`).
 
 Data that look the wrong way round (:func:`engine.io.orientation_warning`: the rows named like genes)
 are not completed on loading: a structural EM over the wrong variables (the conditions) would take
@@ -28,10 +30,12 @@ import numpy as np
 from engine.cpd import get_cpd
 from engine.data import Dataset, mean_filled
 from engine.hidden.em_progress import reporting
+from engine.impute import FILL_METHODS, QuickFill, quick_fill
 from engine.io import filled_cells, missing_summary, orientation_warning
 from engine.learn_em import Completion, complete_missing
 from engine.listing import first_few
 from engine.search import SearchSettings
+from explorer import fill_choice
 
 __all__ = ["EM_ITERATIONS", "SHOWN_CELLS", "PreparedData", "prepare", "banner"]
 
@@ -50,7 +54,8 @@ class PreparedData:
 
     loaded: Dataset
     searched: Dataset
-    completion: Completion | None
+    #: how the cells were filled: structural EM (a Completion) or the quick fill (a QuickFill)
+    completion: Completion | QuickFill | None
     #: how many cells are missing and where (None when none is)
     missing: str | None
 
@@ -82,8 +87,10 @@ def prepare(
     regulators: list[str] | None = None,
     progress: Callable[[int, int, str], None] | None = None,
     settled: bool = False,
+    fill: str | None = None,
 ) -> PreparedData:
-    """``dataset`` ready to search: completed by structural EM when cells are missing.
+    """``dataset`` ready to search: completed by structural EM or the quick fill when cells are
+    missing (``fill``: ``"em"`` or ``"quick"``, default :func:`explorer.fill_choice.default_fill`).
 
     ``progress(iteration, of, text)`` is called before and after each EM iteration, and every
     second in between with where the search is (for a progress bar). Raises
@@ -96,6 +103,11 @@ def prepare(
         values = mean_filled(dataset)  # each cell at its variable's mean, as structural EM starts
         held = replace(dataset, values=values, missing=np.zeros(values.shape, dtype=bool))
         return PreparedData(dataset, held, None, summary)  # pending: missing, not completed
+    if (fill or fill_choice.default_fill(dataset)) == "quick":  # engine.impute: a fraction of a second
+        if progress is not None:
+            progress(0, 1, f"filling {_count(summary)} from the variables most correlated with each")
+        quick = quick_fill(dataset, settings)
+        return PreparedData(dataset, quick.dataset, quick, summary)
 
     def each(rec) -> None:
         if progress is not None:
@@ -124,33 +136,23 @@ def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = No
     """What the pages say about missing cells (Markdown; None when none is missing); ``command`` is
     the CLI command that reads the file as the app did (default: a generic one naming ``FILE``)."""
     c = prepared.completion
+    if isinstance(c, QuickFill):
+        return _quick_banner(prepared, c, command)
     if prepared.pending:
         return (
-            f"**This file has {prepared.missing_count}.** They are filled by structural EM once the "
-            "orientation is settled (Transpose in the box above, or keep this orientation below): filling them "
+            f"**This file has {prepared.missing_count}.** They are filled once the orientation is settled (by "
+            f"structural EM, or above {fill_choice.QUICK_FILL_ABOVE} variables by the quick fill from the most "
+            "correlated ones; Transpose in the box above, or keep this orientation below): filling them "
             "now would learn a network over what are probably the conditions. Until then each is its column's mean."
         )
     if c is None:
         return None
     ran = "converged" if c.converged else f"{c.n_iter} iteration{'s' if c.n_iter > 1 else ''}"
-    cells = prepared.cells()
-    shown = first_few(
-        [f"{x['variable']} at {x['instance']} = {x['value']:.4g}" for x in cells[:SHOWN_CELLS]],
-        SHOWN_CELLS,
-        total=len(cells),
-    )
-    more = " (listed below)" if len(cells) > SHOWN_CELLS else ""
-    turned = any(n.startswith("transposed") for n in prepared.loaded.notes)
-    when = (
-        "after the transpose, from the file's own cells (never from values filled before it)"
-        if turned
-        else "once when the data were loaded (a Transpose fills them again from the file's own cells)"
-    )
     return (
         f"**This file has {prepared.missing}.** The search runs on your data with each missing cell "
         f"filled by its posterior mean under a linear-Gaussian network ({c.n_edges} edges) learned by "
-        f"structural EM ({ran}; JMLR 2007 section 6), computed {when}. Filled, on the file's scale: "
-        f"{shown}{more}. Step, "
+        f"structural EM ({ran}; JMLR 2007 section 6), computed {_when(prepared)}. Filled, on the file's "
+        f"scale: {_shown(prepared)}. Step, "
         "Run and every page use these completed data, an approximation: the filled cells are not "
         "re-estimated as the network changes. The file and the values as loaded are unchanged. For "
         "the full structural EM, learn from the command line (`"
@@ -158,4 +160,49 @@ def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = No
         + "` reads the file as this app does) or with "
         "`IdealParentSearch(...).fit(data)`."
         + ("" if get_cpd(cpd).structural_em else f" (With the {cpd} CPD the fill is still linear-Gaussian.)")
+        + f" The quick fill, from the variables most correlated with each cell, takes {_other(prepared)}."
+    )
+
+
+def _shown(prepared: PreparedData) -> str:
+    """The first filled cells on the file's scale, and "(listed below)" when there are more."""
+    cells = prepared.cells()
+    shown = first_few(
+        [f"{x['variable']} at {x['instance']} = {x['value']:.4g}" for x in cells[:SHOWN_CELLS]],
+        SHOWN_CELLS,
+        total=len(cells),
+    )
+    return shown + (" (listed below)" if len(cells) > SHOWN_CELLS else "")
+
+
+def _when(prepared: PreparedData) -> str:
+    """When the cells were filled: after a transpose, or once on loading."""
+    if any(n.startswith("transposed") for n in prepared.loaded.notes):
+        return "after the transpose, from the file's own cells (never from values filled before it)"
+    return "once when the data were loaded (a Transpose fills them again from the file's own cells)"
+
+
+def _other(prepared: PreparedData) -> str:
+    """About how long the fill that did not run would take (:mod:`explorer.fill_choice`)."""
+    if isinstance(prepared.completion, QuickFill):
+        return fill_choice.rough(fill_choice.em_seconds(prepared.loaded))
+    return "a second or two (the button below)"
+
+
+def _quick_banner(prepared: PreparedData, c: QuickFill, command: str | None) -> str:
+    """The banner when the quick fill (:func:`engine.impute.quick_fill`) filled the cells."""
+    how = FILL_METHODS[c.method].replace("k most", f"{c.k} most")
+    chosen = f"; k = {c.k} refilled held-out observed cells best" if c.k_errors else ""
+    return (
+        f"**This file has {prepared.missing}.** The search runs on your data with each missing cell "
+        f"filled by the quick fill: {how}{chosen}, in {c.seconds:.1f} s, computed {_when(prepared)}. "
+        f"Filled, on the file's scale: {_shown(prepared)}. Step, Run and every page use these completed "
+        "data, an approximation: the filled cells are not re-estimated as the network changes. The file "
+        "and the values as loaded are unchanged. Structural EM (JMLR 2007 section 6) fills each cell with "
+        f"its posterior mean under a network learned from all {prepared.loaded.n_vars:,} variables instead: "
+        f"one iteration would take {_other(prepared)} of CPU here, longer on a busy machine (the button below "
+        "runs it; Undo comes back). "
+        "The full structural EM runs from the command line (`"
+        + (command or "python -m engine learn FILE --number-repeats --skip-unusable")
+        + "` reads the file as this app does)."
     )

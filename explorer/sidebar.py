@@ -26,6 +26,7 @@ from explorer import (
     regulator_ids,
     state,
 )
+from explorer.fill_choice import FILL_NAMES, fill_of
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS", "uploaded_orientation"]
 
@@ -311,8 +312,9 @@ def _summary() -> None:
     st.markdown(f"**Loaded:** {session.label}")
     st.caption(session.prepared.loaded.summary())
     if session.prepared.completion is not None or session.prepared.pending:
+        how = "" if session.prepared.pending else f" by {FILL_NAMES[fill_of(session.prepared.completion)]}"
         when = " once the orientation is settled" if session.prepared.pending else " for the search"
-        st.caption(f"Missing cells filled by structural EM{when} (see the Home page).")
+        st.caption(f"Missing cells filled{how}{when} (see the Home page).")
     truth = session.truth
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
