@@ -60,6 +60,7 @@ Run once, on the final code (budget in benchmarks/RESULTS.md, "Hold-out ``h24g``
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 from scipy.special import expit
@@ -105,6 +106,7 @@ def n_samples(seed: int) -> int:
     return int(np.clip(round(np.exp(u)), *M_RANGE))
 
 
+@lru_cache(maxsize=16)  # drawn once per seed: the table, its null and the truth share it
 def network(seed: int) -> Network:
     """The planted structure of seed index ``seed`` (see the module docstring)."""
     n = n_drawn(seed)
@@ -136,10 +138,11 @@ def network(seed: int) -> Network:
     return Network(order, w, parent, up, kids, share, sign, offset, gain, protein)
 
 
-def _drives(seed: int, net: Network) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@lru_cache(maxsize=16)
+def _drives(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Each site's drive with and without h's term (M, N0), and h: one pass along the order, the same
     draws for both (a site off h's paths has the same drive in both)."""
-    n, m = n_drawn(seed), n_samples(seed)
+    net, n, m = network(seed), n_drawn(seed), n_samples(seed)
     rng = np.random.default_rng([SEED0 + seed, 4])
     e = rng.normal(size=(m, n + 1))
     d, d0 = np.zeros((m, n + 1)), np.zeros((m, n + 1))
@@ -178,11 +181,12 @@ def _measure(seed: int, net: Network, d: np.ndarray) -> np.ndarray:
     return mu + occ + abundance + load + noise
 
 
+@lru_cache(maxsize=16)
 def detection(seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per sample its detection limit (from the table without h's effect), the missing cells (M, N0) of
     the table without h and the uniforms that decide them (shared by both tables)."""
     net = network(seed)
-    _, d0, _ = _drives(seed, net)
+    _, d0, _ = _drives(seed)
     y0 = _measure(seed, net, d0)
     rng = np.random.default_rng([SEED0 + seed, 7])
     q = rng.uniform(*LOD_Q) * np.exp(LOD_JITTER * rng.normal(size=len(y0)))
@@ -210,7 +214,7 @@ def n_vars(seed: int) -> int:
 def table(seed: int, *, null: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """The table as handed (M, N: normalised log2 intensities, NaN in the empty cells) and h (standardized)."""
     net = network(seed)
-    d, d0, h = _drives(seed, net)
+    d, d0, h = _drives(seed)
     limit, miss0, (u, mcar) = detection(seed)
     y0 = _measure(seed, net, d0)
     y = y0 if null else _measure(seed, net, d)
@@ -218,7 +222,7 @@ def table(seed: int, *, null: bool = False) -> tuple[np.ndarray, np.ndarray]:
     centre = np.array([np.median(r[~mr]) for r, mr in zip(y0, miss0, strict=True)])  # from the h-free table
     keep = kept_sites(seed)
     out = np.where(miss, np.nan, y - centre[:, None] + np.median(centre))[:, keep]
-    return out, h
+    return out, h.copy()
 
 
 def true_edges(seed: int) -> list[tuple[int, int]]:
