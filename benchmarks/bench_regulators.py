@@ -20,12 +20,12 @@
 3. Proposal time (both sources) on random networks of 500 and 2000 variables, after a search.
 
 Run:  python benchmarks/bench_regulators.py [--seeds 10] [--load L] [--skip-timing] [--only GEN]
-The hold-out (``planted_general.HOLD_OUT``, ``h23g``, written in the twenty-third session and
-not yet run; seeds 2300-2309: indices 0-9 of its seed counter, see ``planted_h23g.py``), once, by
-the lead, on the final code (``--null`` adds its null networks, ``--only h23g-null`` runs only them;
-``GEN-null`` does the same for any generator; ``h22g``, the twenty-second session's, runs with
-``--only h22g``):
-      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h23g --hold-out --null
+The hold-out (``planted_general.HOLD_OUT``, ``h24g``, written in the twenty-fourth session and
+not yet run; seeds 2400-2409: indices 0-9 of its seed counter, see ``planted_h24g.py``), once, by
+the lead, on the final code (``--null`` adds its null networks, ``--only h24g-null`` runs only them;
+``GEN-null`` does the same for any generator; ``h23g``, the twenty-third session's, runs with
+``--only h23g``):
+      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h24g --hold-out --null
 """
 
 from __future__ import annotations
@@ -124,7 +124,8 @@ def plant(x: np.ndarray, b: np.ndarray, h: np.ndarray, c: np.ndarray) -> tuple[n
 
 def independent_score(hs: HiddenSearch) -> float:
     """Observed-data BIC recomputed without marginal_loglik: scipy's multivariate normal of the
-    observed columns under the final parameters, minus (log M / 2) * sum(k + 2) (and EBIC's
+    observed columns under the final parameters (each row's observed cells under their marginal when
+    cells are missing), minus (log M / 2) * sum(k + 2) (and EBIC's
     gamma log C(N - 1, k) per family when that is the score)."""
     par = hs.em.params()
     n = len(hs.names)
@@ -135,7 +136,14 @@ def independent_score(hs: HiddenSearch) -> float:
     # so columns in their own units (``h16g``: sds over five orders of magnitude) stay within scipy's PD check
     d = np.sqrt(np.diag(cov)[:o])
     z, zc = hs.em.mean[:, :o] / d, cov[:o, :o] / np.outer(d, d)
-    ll = multivariate_normal(mu[:o] / d, zc).logpdf(z).sum() - len(z) * np.log(d).sum()
+    seen = ~np.asarray(hs.dataset.missing, dtype=bool)
+    ll = 0.0
+    # missing cells (``h24g``) integrated out: each row's observed cells under their marginal, per pattern
+    patterns, which = np.unique(seen, axis=0, return_inverse=True)
+    for k, cols in enumerate(patterns):
+        rows = np.asarray(which).ravel() == k
+        part = multivariate_normal(mu[:o][cols] / d[cols], zc[np.ix_(cols, cols)]).logpdf(z[np.ix_(rows, cols)])
+        ll += np.sum(part) - rows.sum() * np.log(d[cols]).sum()
     k = (par.coef != 0).sum(axis=0)
     penalty = 0.5 * math.log(hs.dataset.n_samples) * np.sum(k + 2)
     if hs.em.score_choice.name == "ebic":  # + gamma log C(p, k), p = N - 1 candidate parents

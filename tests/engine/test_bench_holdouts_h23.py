@@ -44,8 +44,9 @@ def test_study_common_start_refuses_the_hold_outs(gen):
 
 
 class TestH23g:
-    def test_is_the_hold_out(self):
-        assert pg.HOLD_OUT == "h23g" and pg.SPECS["h23g"].seed0 == ph.SEED0 == 2300
+    def test_stays_runnable_after_its_session(self):
+        """``h23g`` was the twenty-third session's hold-out; ``h24g`` the twenty-fourth's (test_bench_holdouts_h24)."""
+        assert pg.HOLD_OUT == "h24g" and pg.SPECS["h23g"].seed0 == ph.SEED0 == 2300
         assert pg.OWN_MODULE["h23g"] is ph and "h22g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)
