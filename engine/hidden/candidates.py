@@ -47,7 +47,7 @@ import numpy as np
 from .neighbourhood import neighbourhood_sets
 from .onoff import ONOFF, name_step, onoff_candidates, same_program
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
-from .prune import MemberResiduals, _skeleton, grow_best, neighbour_screen, parent_matrix
+from .prune import MemberResiduals, _skeleton, grow_best, neighbour_screen, neighbours, parent_matrix
 from .residual_map import residual_map, residual_scatter
 from .seed_batch import ROOT_PER_INSTANCE, score_seeds
 from .semiclique import find_semicliques
@@ -235,7 +235,7 @@ def grow(
         starts.append(key)
         inside = np.zeros(adj.shape[0], dtype=bool)
         inside[cs.members] = True
-        near = np.flatnonzero((np.asarray(adj[cs.members].sum(axis=0)).ravel() > 0) & ~inside & allowed)
+        near = np.flatnonzero(neighbours(adj, cs.members) & ~inside & allowed)
         if near.size == 0 or cs.members.size >= cap:
             break
         z = cs.profile - cs.profile.mean()
