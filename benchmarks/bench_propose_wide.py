@@ -9,9 +9,9 @@ structural EM; means keep this benchmark about the proposal step), writes ``tabl
 its edges. ``page`` rebuilds that session with the stored network (``Stepper(initial=edges)``
 installed as the main track) and times ``SearchSession.propose_hidden(5)``, the call behind the
 page's "Propose hidden variables", in CPU seconds, with a per-stage breakdown (CPU seconds inside
-the engine's proposal functions, nested calls counted in each); ``page --app`` times the click itself on the Hidden page (AppTest, drawing
-included). ``--out`` writes the proposals
-(members, source, estimates, common variance) as JSON, to compare two versions of the code.
+the engine's proposal functions, nested calls counted in each); ``page --app`` times the click
+itself on the Hidden page (AppTest, drawing included). ``--out`` writes the proposals (members,
+source, estimates, common variance) as JSON, to compare two versions of the code.
 
 Run (nice, one process):
   OMP_NUM_THREADS=1 nice -n 15 python benchmarks/bench_propose_wide.py prep --table T.tsv
@@ -67,7 +67,9 @@ def _instrument() -> dict[str, list[float]]:
         if fn is None:
             continue
 
-        def wrap(*a, __fn=fn, __key=f"{mod_name.rsplit('.', 1)[1]}.{fn_name}", **k):
+        key = f"{mod_name.rsplit('.', 1)[1]}.{fn_name}"
+
+        def wrap(*a, __fn=fn, __key=key, **k):
             c = time.process_time()
             try:
                 return __fn(*a, **k)
@@ -77,7 +79,10 @@ def _instrument() -> dict[str, list[float]]:
 
         functools.update_wrapper(wrap, fn)
         for other in list(sys.modules.values()):
-            if getattr(other, "__name__", "").startswith(("engine.", "explorer.")) and getattr(other, fn_name, None) is fn:
+            if (
+                getattr(other, "__name__", "").startswith(("engine.", "explorer."))
+                and getattr(other, fn_name, None) is fn
+            ):
                 setattr(other, fn_name, wrap)
     return spent
 
@@ -125,9 +130,7 @@ def page(args, work: Path, regs: list[str]) -> None:
             f"  {k}. {p.source}, {len(p.names)} members, est {p.estimated_gain:+.4f}, cv {p.common_variance:.4f}"
             f"{' flagged' if p.flagged else ''}: {', '.join(p.names[:6])}"
         )
-        out.append(
-            {"source": p.source, "names": list(p.names), "gain": p.estimated_gain, "cv": p.common_variance}
-        )
+        out.append({"source": p.source, "names": list(p.names), "gain": p.estimated_gain, "cv": p.common_variance})
     if args.out:
         Path(args.out).write_text(json.dumps(out, indent=1))
 

@@ -296,11 +296,12 @@ def _batched_fit(model, s: np.ndarray, v: np.ndarray, u: np.ndarray, mask: np.nd
 MAX_GROWN: int | None = 100
 
 
-def grow_best(seeds, grow_one, limit: int | None = None) -> dict:
+def grow_best(seeds, grow_one, limit: int | None = None, grow_all=None) -> dict:
     """The grown set of each pruned semi-clique in ``seeds`` (pairs of a candidate score and its
     source; others are skipped), by position, where growing changed it: ``grow_one(cs)``
     (:func:`~.candidates.grow`) once per distinct member set, for the ``limit`` (default
-    :data:`MAX_GROWN`) distinct sets with the largest common variance, ties in seed order.
+    :data:`MAX_GROWN`) distinct sets with the largest common variance, ties in seed order; or
+    ``grow_all(list of cs)`` once for all of them (:func:`~.grow_batch.grow_many`, the same sets).
 
     A regulator-listed network at ~270 conditions has ~12,000 semi-cliques (pairs of regulators
     with the children they share) and each grows into a set of hundreds of members; only the few
@@ -309,16 +310,19 @@ def grow_best(seeds, grow_one, limit: int | None = None) -> dict:
     limit = MAX_GROWN if limit is None else limit
     semis = [k for k, (_, src) in enumerate(seeds) if "semi-clique" in src]
     semis.sort(key=lambda k: -float(np.sum(seeds[k][0].factor_loadings ** 2)))  # stable: seed order on ties
-    done: dict[tuple[int, ...], object] = {}
+    first: dict[tuple[int, ...], object] = {}  # each distinct set to grow, in that order
+    for k in semis:
+        key = tuple(int(v) for v in seeds[k][0].members)
+        if key not in first and (limit is None or len(first) < limit):
+            first[key] = seeds[k][0]
+    if not first:
+        return {}
+    grown = grow_all(list(first.values())) if grow_all is not None else [grow_one(cs) for cs in first.values()]
+    done = dict(zip(first, grown, strict=True))
     out = {}
     for k in semis:
-        cs = seeds[k][0]
-        key = tuple(int(v) for v in cs.members)
-        if key not in done:
-            if limit is not None and len(done) >= limit:
-                continue
-            done[key] = grow_one(cs)
-        if not np.array_equal(done[key].members, cs.members):
+        key = tuple(int(v) for v in seeds[k][0].members)
+        if key in done and not np.array_equal(done[key].members, seeds[k][0].members):
             out[k] = done[key]
     return out
 
