@@ -51,6 +51,7 @@ STAGES = [
     ("engine.hidden.proposals", "propose_clusters"),
     ("engine.hidden.seed_batch", "score_seeds"),
     ("engine.hidden.prune", "grow_best"),
+    ("engine.hidden.grow_batch", "grow_many"),
     ("engine.hidden.candidates", "grow"),
     ("engine.hidden.candidates", "prune"),
     ("engine.hidden.prune", "neighbour_screen"),
