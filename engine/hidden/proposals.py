@@ -180,7 +180,7 @@ def ideal_cosines(scatter: np.ndarray, coef: np.ndarray, rss: np.ndarray) -> np.
 #: large nodes made half the proposal time)
 PROFILE_CAP = 300
 
-#: clusters larger than this get only their top eigenpair (Lanczos) in :func:`score_cluster`
+#: clusters larger than this get only their top eigenpair (:mod:`.top_pair`) in :func:`score_cluster`
 DENSE_EIGH = 24
 
 
