@@ -39,38 +39,22 @@ co-expression modules with their listed stand-ins (:mod:`.standins`).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
 
+from .factor import factor_fit
+from .grow_batch import grow_many
 from .neighbourhood import neighbourhood_sets
 from .onoff import ONOFF, name_step, onoff_candidates, same_program
+from .parts import CandidateScore, candidate_parts, from_parts
 from .proposals import ClusterProposal, make_proposal, propose_clusters, score_cluster
-from .prune import MemberResiduals, _skeleton, grow_best, neighbour_screen, parent_matrix
-from .residual_map import residual_map, residual_scatter
+from .prune import MemberResiduals, _skeleton, grow_best, neighbour_screen, neighbours, parent_matrix
 from .seed_batch import ROOT_PER_INSTANCE, score_seeds
 from .semiclique import find_semicliques
 from .standins import standin_sets
 
 __all__ = ["CandidateScore", "ROOT_PER_INSTANCE", "family_coefficients", "propose_from_search", "score_candidate"]
-
-
-@dataclass
-class CandidateScore:
-    """The estimate for one candidate set (see the module docstring)."""
-
-    members: np.ndarray
-    gain: float
-    eigenvalue: float
-    loadings: np.ndarray
-    c2_members: np.ndarray
-    profile: np.ndarray  # z* = Y v*, not yet standardized
-    removed: list[tuple[int, int]]  # (parent, child) edges inside the set
-    removed_loss: float  # score of the current families minus that of the families without them
-    factor_loadings: np.ndarray  # ML one-factor loadings of the members' residual correlations
-    complete_gain: float  # the paper's complete-data estimate (z* as if observed), inside edges removed
-    step: tuple[int, ...] = ()  # an on/off step's conditions (:mod:`.onoff`); empty for other sources
 
 
 def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozenset()) -> CandidateScore:
@@ -85,66 +69,8 @@ def score_candidate(model, parents, members, scorer, xc: np.ndarray, keep=frozen
     xc : ndarray (M, N), the centred values (for z* only)
     keep : set of (parent, child) edges inside the set that stay (see :func:`restore_edges`)
     """
-    members = np.asarray(members, dtype=np.intp)
-    m = xc.shape[0]
-    inside = set(int(v) for v in members)
-    outs = [tuple(p for p in parents[i] if p not in inside or (p, int(i)) in keep) for i in members]
-    removed = [(int(p), int(i)) for i in members for p in parents[i] if p in inside and (p, int(i)) not in keep]
-    fits = [model.fit(int(i), o) for i, o in zip(members, outs, strict=True)]
-    current = sum(scorer.family(model.fit(int(i), tuple(parents[i]))) for i in members)
-    kept = sum(scorer.family(f) for f in fits)
-    idx = np.array(sorted(inside.union(*[set(o) for o in outs])), dtype=np.intp)
-    coefs = [f.params["coefficients"] if o else () for f, o in zip(fits, outs, strict=True)]
-    w = residual_map(members, outs, coefs, idx)  # sparse: hundreds of members at genome scale
-    yty = residual_scatter(w, model.scatter[np.ix_(idx, idx)])
-    rss = np.maximum(np.diag(yty), 1e-300)
-    cos = np.clip(yty / np.sqrt(np.outer(rss, rss)), -1.0, 1.0)
-    np.fill_diagonal(cos, 1.0)
-    lam, vec, c2m = score_cluster(cos, m)
-    add_pen = sum(scorer.penalty(len(o) + 3, len(o) + 1) - scorer.penalty(len(o) + 2, len(o)) for o in outs)
-    fgain, load = factor_fit(cos, m, vec * math.sqrt(lam / m))
-    gain = kept + fgain - add_pen - scorer.penalty(2, 0) - current
-    # the paper's estimate (section 5): C2 bound and root log-likelihood of z* as if observed
-    complete = kept + float(c2m.sum()) + m * ROOT_PER_INSTANCE - add_pen - scorer.penalty(2, 0) - current
-    sig = np.sqrt(rss / m)
-    z = (xc[:, idx] @ w / sig) @ vec  # Xc W (a dense array: dense @ sparse), each residual on unit scale
-    return CandidateScore(members, float(gain), lam, vec, c2m, z, removed, float(current - kept), load, complete)
-
-
-def factor_fit(corr: np.ndarray, n_samples: int, loadings: np.ndarray, n_iter: int = 60) -> tuple[float, np.ndarray]:
-    """Observed-data log-likelihood gain (nats) of one common factor for variables with residual
-    correlation matrix ``corr``, at the maximum-likelihood loadings (EM for factor analysis,
-    Rubin & Thayer 1982, started from ``loadings``)::
-
-        -(M/2) [ log det S + tr(S^-1 R) - L ],   S = diag(psi) + a a^T,
-
-    against the same variables independent (the hidden variable integrated out: what the
-    observed-data score of the network with H gains in these families). For L = 2 it is the pair's
-    mutual information, -(M/2) log(1 - r^2). Unlike the paper's complete-data estimate (C2 plus
-    the root log-likelihood of z*), it does not reward z* for fitting each member's own noise.
-    Returns the gain and the loadings ``a`` (standardized scale).
-    """
-    r = np.asarray(corr, dtype=float)
-    a = np.clip(np.asarray(loadings, dtype=float), -0.99, 0.99)
-    psi = np.maximum(1.0 - a**2, 1e-3)
-    d = np.diag(r).copy()
-    for _ in range(n_iter):
-        # beta = a^T (diag(psi) + a a^T)^-1 by Sherman-Morrison: O(L), no inverse
-        u = a / psi
-        beta = u / (1.0 + a @ u)
-        rb = r @ beta
-        czz = 1.0 - beta @ a + beta @ rb
-        a_new = rb / czz
-        psi_new = np.maximum(d - a_new * rb, 1e-6)
-        done = abs(a_new - a).max() < 1e-6  # the method, not np.max: same value, no wrapper per step
-        a, psi = a_new, psi_new
-        if done:
-            break
-    # S = diag(psi) + a a^T: log det S and tr(S^-1 R) by the determinant lemma and Sherman-Morrison, O(L^2)
-    u = a / psi
-    logdet = float(np.log(psi).sum() + np.log1p(a @ u))
-    trace = float(np.sum(d / psi) - u @ r @ u / (1.0 + a @ u))
-    return float(-0.5 * n_samples * (logdet + trace - r.shape[0])), a
+    parts = candidate_parts(model, parents, members, scorer, xc, keep)
+    return from_parts(parts, *factor_fit(parts.cos, xc.shape[0], parts.start))
 
 
 #: a member whose one-factor loading (residual correlation with the factor) is below this is
@@ -182,6 +108,9 @@ GROWN = "semi-clique, grown"
 
 #: rounds of :func:`grow` (each adds the passing neighbours at once, then prunes)
 GROW_ROUNDS = 3
+
+#: grow a round's seeds all at once (:mod:`.grow_batch`: the same sets, estimates to rounding)
+GROW_MANY = True
 
 
 def grow(
@@ -235,7 +164,7 @@ def grow(
         starts.append(key)
         inside = np.zeros(adj.shape[0], dtype=bool)
         inside[cs.members] = True
-        near = np.flatnonzero((np.asarray(adj[cs.members].sum(axis=0)).ravel() > 0) & ~inside & allowed)
+        near = np.flatnonzero(neighbours(adj, cs.members) & ~inside & allowed)
         if near.size == 0 or cs.members.size >= cap:
             break
         z = cs.profile - cs.profile.mean()
@@ -321,8 +250,11 @@ def propose_from_search(
     one = partial(_one_seed, model, parents, scorer, xc, max(min_size, 3))
     scores = score_seeds(model, parents, keys, pruned, scorer, xc, max(min_size, 3), one, (CandidateScore, MIN_LOADING))
     seeds = list(zip(scores, sets.values(), strict=True))
-    grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size, memo={})
-    grown = grow_best(seeds, lambda c: grow_one(c, adj=adj, allowed=allowed, min_size=max(min_size, 3), pmat=pmat))
+    grow_one = partial(grow, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size, memo=(memo := {}))
+    kw = dict(adj=adj, allowed=allowed, min_size=max(min_size, 3), pmat=pmat) if semicliques and cand.size >= 3 else {}
+    rules = (MIN_LOADING, GROW_SCREEN, GROW_ROUNDS)  # a round's seeds grown all at once (:mod:`.grow_batch`)
+    many = partial(grow_many, model=model, parents=parents, scorer=scorer, xc=xc, max_size=max_size, memo=memo, **kw)
+    grown = grow_best(seeds, lambda c: grow_one(c, **kw), grow_all=partial(many, rules=rules) if GROW_MANY else None)
     scored = []
     for k, seed in enumerate(seeds):
         for cs, source in [seed] + ([(grown[k], GROWN)] if k in grown else []):

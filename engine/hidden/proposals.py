@@ -38,12 +38,12 @@ from dataclasses import dataclass, field
 import numpy as np
 from scipy import sparse
 from scipy.cluster.hierarchy import linkage
-from scipy.sparse.linalg import eigsh
 from scipy.spatial.distance import squareform
 
 from .._validation import check_scalar
 from ..exceptions import ParameterError
 from .leverage import profile_leverage
+from .top_pair import top_eigenpair
 
 __all__ = [
     "ClusterProposal",
@@ -180,7 +180,7 @@ def ideal_cosines(scatter: np.ndarray, coef: np.ndarray, rss: np.ndarray) -> np.
 #: large nodes made half the proposal time)
 PROFILE_CAP = 300
 
-#: clusters larger than this get only their top eigenpair (Lanczos) in :func:`score_cluster`
+#: clusters larger than this get only their top eigenpair (:mod:`.top_pair`) in :func:`score_cluster`
 DENSE_EIGH = 24
 
 
@@ -190,16 +190,16 @@ def score_cluster(
     """Top eigenpair of a cluster's cosine sub-matrix and its members' C2 (eq. 11-13).
 
     Returns ``(lambda*, v*, c2_members)`` with lambda* on the scale of A = M * cosines. Above
-    :data:`DENSE_EIGH` members only the top pair is computed (Lanczos, started from ``v0`` when
-    given, e.g. the two merged clusters' vectors side by side): the dendrogram's large clusters
-    made the full eigendecompositions most of the proposal time at 500 variables (#12).
+    :data:`DENSE_EIGH` members only the top pair is computed (:mod:`.top_pair`; Lanczos started from
+    ``v0`` when given, e.g. the two merged clusters' vectors side by side): the dendrogram's large
+    clusters made the full eigendecompositions most of the proposal time at 500 variables (#12).
     """
     m = n_samples
     size = cos_sub.shape[0]
     if size == 1:
         return float(m), np.ones(1), np.array([np.inf])
     if size > DENSE_EIGH:
-        w, v = eigsh(cos_sub, k=1, which="LA", v0=v0, tol=1e-10)
+        w, v = top_eigenpair(cos_sub, v0)
     else:
         w, v = np.linalg.eigh(cos_sub)
     lam = float(w[-1]) * m

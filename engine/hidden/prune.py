@@ -46,7 +46,15 @@ from scipy import sparse
 
 from .residual_map import residual_map, residual_scatter
 
-__all__ = ["MAX_GROWN", "MemberResiduals", "disjoint_best", "grow_best", "neighbour_screen", "parent_matrix"]
+__all__ = [
+    "MAX_GROWN",
+    "MemberResiduals",
+    "disjoint_best",
+    "grow_best",
+    "neighbour_screen",
+    "neighbours",
+    "parent_matrix",
+]
 
 
 class MemberResiduals:
@@ -146,6 +154,20 @@ def parent_matrix(parents) -> sparse.csr_matrix:
     return sparse.csr_matrix((np.ones(cols.size, dtype=bool), cols, ptr), shape=(n, n))
 
 
+def neighbours(adj, members: np.ndarray) -> np.ndarray:
+    """Boolean mask of the variables adjacent to any of ``members`` in the skeleton ``adj``
+    (sparse or dense), as ``adj[members].sum(axis=0) > 0`` gives it: read from the CSR arrays
+    (a grown set's rows gathered by index, without building a sliced sparse matrix per round)."""
+    members = np.asarray(members, dtype=np.intp)
+    if not sparse.issparse(adj):
+        return np.asarray(adj)[members].any(axis=0)
+    adj = adj.tocsr()
+    at = _ranges(adj.indptr[members], adj.indptr[members + 1] - adj.indptr[members])
+    mask = np.zeros(adj.shape[1], dtype=bool)
+    mask[adj.indices[at[adj.data[at] != 0]]] = True
+    return mask
+
+
 def _skeleton(parents) -> sparse.csr_matrix:
     """Symmetric adjacency of the current network (sparse: memory grows with the edges, not N²)."""
     n = len(parents)
@@ -172,13 +194,10 @@ def neighbour_screen(
     neighbour at a time by ``model.fit``, which then falls back to least squares as it always does.
     """
     near = np.asarray(near, dtype=np.intp)
-    sub = pmat[near].tocsr()
-    sub = sparse.csr_matrix((~inside[sub.indices], sub.indices, sub.indptr), shape=sub.shape)
-    sub.eliminate_zeros()  # parents outside the set only
-    sub.sort_indices()  # parent tuples are sorted: the same order as model.fit's
-    order = np.argsort(np.diff(sub.indptr), kind="stable")  # chunks of like parent counts: little padding
-    sub = sub[order]
-    counts = np.diff(sub.indptr)
+    ptr, cols = _outside_parents(pmat, near, inside)  # sorted: the same order as model.fit's
+    order = np.argsort(np.diff(ptr), kind="stable")  # chunks of like parent counts: little padding
+    counts = np.diff(ptr)[order]
+    ptr, cols = np.concatenate([[0], np.cumsum(counts)]), cols[_ranges(ptr[order], counts)]
     s = model.scatter
     g = z @ xc  # x_u . z for every variable
     dot, rss = g[near[order]].copy(), s[near[order], near[order]].copy()
@@ -187,7 +206,7 @@ def neighbour_screen(
         k = int(counts[lo:hi].max())
         if k:
             v = near[order[lo:hi]]
-            u, mask = _padded(sub, lo, hi, k)
+            u, mask = _padded(ptr, cols, lo, hi, k)
             b, s_uu, rhs = _batched_fit(model, s, v, u, mask)
             dot[lo:hi] -= np.einsum("ck,ck->c", b, g[u])  # y.z = x_v.z - b.(X_U^T z)
             # y.y = S_vv - 2 b.S_Uv + b^T S_UU b, the residual sum of squares of the fit
@@ -216,18 +235,38 @@ def _one_neighbour(model, pmat, xc, v: int, inside, z) -> float:
     return abs(float(y @ z)) / max(float(np.linalg.norm(y)), 1e-300)
 
 
-def _padded(sub: sparse.csr_matrix, lo: int, hi: int, k: int) -> tuple[np.ndarray, np.ndarray]:
-    """Rows lo..hi of ``sub`` as a (rows, k) array of column indices (pads point at column 0)
-    and the mask of the real entries."""
-    ptr = sub.indptr[lo : hi + 1]
+def _padded(indptr: np.ndarray, indices: np.ndarray, lo: int, hi: int, k: int) -> tuple[np.ndarray, np.ndarray]:
+    """Rows lo..hi of the CSR arrays ``indptr``/``indices`` as a (rows, k) array of column
+    indices (pads point at column 0) and the mask of the real entries."""
+    ptr = indptr[lo : hi + 1]
     counts = np.diff(ptr)
     row = np.repeat(np.arange(hi - lo), counts)
     pos = np.arange(ptr[0], ptr[-1]) - np.repeat(ptr[:-1], counts)
     u = np.zeros((hi - lo, k), dtype=np.intp)
     mask = np.zeros((hi - lo, k), dtype=bool)
-    u[row, pos] = sub.indices[ptr[0] : ptr[-1]]
+    u[row, pos] = indices[ptr[0] : ptr[-1]]
     mask[row, pos] = True
     return u, mask
+
+
+def _ranges(starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """The concatenated index ranges ``starts[i] .. starts[i] + lengths[i]`` (CSR rows gathered)."""
+    lengths = np.asarray(lengths, dtype=np.intp)
+    offsets = np.concatenate([[0], np.cumsum(lengths)[:-1]]).astype(np.intp)
+    return np.repeat(np.asarray(starts, dtype=np.intp) - offsets, lengths) + np.arange(int(lengths.sum()))
+
+
+def _outside_parents(pmat: sparse.csr_matrix, near: np.ndarray, inside: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """CSR arrays ``(indptr, indices)``: row r holds the parents of ``near[r]`` outside the set
+    (``inside`` a mask), sorted; what ``pmat[near]`` with the inside columns removed holds."""
+    starts = pmat.indptr[near]
+    lengths = pmat.indptr[near + 1] - starts
+    at = _ranges(starts, lengths)
+    cols, row = pmat.indices[at], np.repeat(np.arange(near.size), lengths)
+    keep = ~inside[cols] & (pmat.data[at] != 0)
+    cols, row = cols[keep], row[keep]
+    o = np.lexsort((cols, row))
+    return np.concatenate([[0], np.cumsum(np.bincount(row, minlength=near.size))]), cols[o]
 
 
 def _batched_fit(model, s: np.ndarray, v: np.ndarray, u: np.ndarray, mask: np.ndarray):
@@ -257,11 +296,12 @@ def _batched_fit(model, s: np.ndarray, v: np.ndarray, u: np.ndarray, mask: np.nd
 MAX_GROWN: int | None = 100
 
 
-def grow_best(seeds, grow_one, limit: int | None = None) -> dict:
+def grow_best(seeds, grow_one, limit: int | None = None, grow_all=None) -> dict:
     """The grown set of each pruned semi-clique in ``seeds`` (pairs of a candidate score and its
     source; others are skipped), by position, where growing changed it: ``grow_one(cs)``
     (:func:`~.candidates.grow`) once per distinct member set, for the ``limit`` (default
-    :data:`MAX_GROWN`) distinct sets with the largest common variance, ties in seed order.
+    :data:`MAX_GROWN`) distinct sets with the largest common variance, ties in seed order; or
+    ``grow_all(list of cs)`` once for all of them (:func:`~.grow_batch.grow_many`, the same sets).
 
     A regulator-listed network at ~270 conditions has ~12,000 semi-cliques (pairs of regulators
     with the children they share) and each grows into a set of hundreds of members; only the few
@@ -270,16 +310,19 @@ def grow_best(seeds, grow_one, limit: int | None = None) -> dict:
     limit = MAX_GROWN if limit is None else limit
     semis = [k for k, (_, src) in enumerate(seeds) if "semi-clique" in src]
     semis.sort(key=lambda k: -float(np.sum(seeds[k][0].factor_loadings ** 2)))  # stable: seed order on ties
-    done: dict[tuple[int, ...], object] = {}
+    first: dict[tuple[int, ...], object] = {}  # each distinct set to grow, in that order
+    for k in semis:
+        key = tuple(int(v) for v in seeds[k][0].members)
+        if key not in first and (limit is None or len(first) < limit):
+            first[key] = seeds[k][0]
+    if not first:
+        return {}
+    grown = grow_all(list(first.values())) if grow_all is not None else [grow_one(cs) for cs in first.values()]
+    done = dict(zip(first, grown, strict=True))
     out = {}
     for k in semis:
-        cs = seeds[k][0]
-        key = tuple(int(v) for v in cs.members)
-        if key not in done:
-            if limit is not None and len(done) >= limit:
-                continue
-            done[key] = grow_one(cs)
-        if not np.array_equal(done[key].members, cs.members):
+        key = tuple(int(v) for v in seeds[k][0].members)
+        if key in done and not np.array_equal(done[key].members, seeds[k][0].members):
             out[k] = done[key]
     return out
 

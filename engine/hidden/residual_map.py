@@ -22,13 +22,17 @@ def residual_map(members, outs, coefficients, rows: np.ndarray) -> sparse.csc_ma
     """``W`` (len(rows) x len(members)): column i is 1 at member i and ``-b_i`` at its parents
     ``outs[i]`` (``coefficients[i]``, in the order of ``outs[i]``); ``rows`` are the sorted
     variables the rows stand for (every member and every outside parent)."""
-    pos = {int(v): k for k, v in enumerate(rows)}
-    r = [pos[int(v)] for i, o in zip(members, outs, strict=True) for v in (int(i), *o)]
+    lengths = [1 + len(o) for o in outs]
+    var = np.fromiter((v for i, o in zip(members, outs, strict=True) for v in (int(i), *o)), np.intp, sum(lengths))
     vals = [x for b, o in zip(coefficients, outs, strict=True) for x in (1.0, *(-np.asarray(b, float) if o else ()))]
-    cols = np.repeat(np.arange(len(members)), [1 + len(o) for o in outs])
-    return sparse.csc_matrix((vals, (r, cols)), shape=(len(rows), len(members)))
+    r = np.searchsorted(rows, var)  # each entry's row (rows sorted)
+    order = np.lexsort((r, np.repeat(np.arange(len(members)), lengths)))  # by column, rows sorted within
+    ptr = np.concatenate([[0], np.cumsum(lengths)])
+    # the canonical CSC arrays scipy builds from (row, column) pairs, without its COO detour
+    return sparse.csc_matrix((np.asarray(vals, dtype=float)[order], r[order], ptr), shape=(len(rows), len(members)))
 
 
 def residual_scatter(w: sparse.csc_matrix, scatter_rows: np.ndarray) -> np.ndarray:
     """``W^T S W`` (dense, L x L) from ``S`` restricted to the rows of ``w`` (dense)."""
-    return np.asarray(w.T @ (w.T @ scatter_rows).T)
+    wt = w.T
+    return np.asarray(wt @ (wt @ scatter_rows).T)

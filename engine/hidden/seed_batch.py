@@ -22,8 +22,8 @@ Here the sets of equal member count are stacked and each step runs once for the 
 
 Exact up to rounding: the same sets, the same drops, the same estimates (sums run in another
 order). ``tests/engine/test_hidden_seed_batch.py`` checks it against the one-at-a-time code.
-Sets larger than :data:`BATCH_MAX` (profile clusters of hundreds of members; Lanczos above
-``DENSE_EIGH``) are scored one at a time as before.
+Sets larger than :data:`BATCH_MAX` (profile clusters of hundreds of members; only the top pair
+above ``DENSE_EIGH``, :mod:`.top_pair`) are scored one at a time as before.
 """
 
 from __future__ import annotations
