@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from conftest import TIMEOUT, texts
+from conftest import APP, TIMEOUT, texts
+from genes_table import write_genes_x_conditions
 from streamlit.testing.v1 import AppTest
 
 from engine.data import from_array
@@ -97,9 +98,6 @@ def test_rough_times_read_as_a_person_says_them():
 def test_transpose_of_a_wide_table_fills_by_the_quick_fill(monkeypatch, tmp_path):
     """The walk's path: genes as rows, pending until Transpose, then the quick fill (12 genes count
     as many here), named in the banner as done after the transpose."""
-    from conftest import APP
-    from genes_table import write_genes_x_conditions
-
     from engine.synth import random_network, sample
     from explorer import sidebar
 
