@@ -96,8 +96,10 @@ def streamlit_server(port: int, *options: str):
 #: :func:`shared_chromium`), started on first use in this process and stopped by :func:`stop_shared`
 _SHARED: dict = {}
 #: the shared server drops a closed tab's session after this many seconds (the app's own setting is an
-#: hour: twenty tests' sessions, 2,500-gene tables among them, would then all stay in its memory)
-SHARED_TTL = 300
+#: hour: twenty tests' sessions, 2,500-gene tables among them, would then all stay in its memory, and a
+#: run a test leaves going would go on beside the tests after it; a bootstrap stops at this TTL,
+#: explorer.session_watch.grace_seconds)
+SHARED_TTL = 60
 
 
 def _healthy(url: str) -> bool:

@@ -16,15 +16,22 @@ import time
 
 import numpy as np
 import pytest
-from test_browser import _shot, app_server, open_app, shared_chromium, upload
+from test_browser import _free_port, _shot, open_app, shared_chromium, streamlit_server, upload
 
 pytestmark = pytest.mark.browser
 N, M = 2500, 30
 
 
+#: this file's own server drops a closed tab's session (and so stops its bootstrap,
+#: explorer.session_watch.grace_seconds) after this many seconds: on the shared server a bootstrap of
+#: this 2,500-gene table went on for minutes after the test, slowing every test after it (the whole
+#: suite 1101 -> 1254 s in a clean clone)
+TTL = 15
+
+
 @pytest.fixture(scope="module")
 def conf_server():
-    with app_server() as url:
+    with streamlit_server(_free_port(), "--server.disconnectedSessionTTL", str(TTL)) as url:
         yield url
 
 
