@@ -25,13 +25,13 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Group the tests for pytest-xdist's workers (the README's and CI's ``python -m pytest -n 2 --dist
-    loadgroup``; benchmarks/RESULTS.md "Test-suite time": the whole suite passed twice that way at load 5-11).
+    """Group the tests for pytest-xdist's workers (the README's and CI's ``python -m pytest -n 3 --dist
+    loadgroup``; benchmarks/RESULTS.md "Test-suite time"; docs/decisions/test-workers.md).
 
     Every browser test in one group: a browser test drives a Streamlit server and a Chromium (about a
     core between them), so two at once on a 2-core machine starve each other's timeouts; one worker
     walks them in turn (most on one shared server: tests/app/test_browser.py ``app_server``) while
-    the other runs the rest. ``--dist loadfile`` would
+    the others run the rest. ``--dist loadfile`` would
     ignore these groups and put two browser files side by side. Every other test is grouped by its file, so a
     module-scoped fixture (an ``auto`` run shared by a file's tests) is computed once, not once per
     worker. ``tryfirst``: the marks must be there before xdist's own hook turns them into groups.
