@@ -25,7 +25,7 @@ REPO_ROOT = Path(__file__).resolve().parent.parent
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Group the tests for pytest-xdist's workers (the README's and CI's ``python -m pytest -n 3 --dist
+    """Group the tests for pytest-xdist's workers (the README's and CI's ``python -m pytest -n 2 --dist
     loadgroup``; benchmarks/RESULTS.md "Test-suite time"; docs/decisions/test-workers.md).
 
     Every browser test in one group: a browser test drives a Streamlit server and a Chromium (about a
