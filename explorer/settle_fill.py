@@ -37,12 +37,10 @@ class KeepOrientation:
         return "The missing cells are held at their columns' means again, until the orientation is settled."
 
 
-def keep_orientation(session: SearchSession, progress=None) -> str:
-    """Fill the held cells of ``session``'s data as loaded (structural EM or the quick fill, told
-    ``progress``) and start a search on them with the same settings and regulators; the edit goes on
-    the undo stack.
-    Returns what was done. Raises :class:`~engine.exceptions.IdealParentError` when the engine
-    refuses (nothing changes then)."""
+def _refill(session: SearchSession, edit, progress=None, fill: str | None = None):
+    """The data as loaded, their missing cells filled (``fill``, or the default) and a new search on
+    them with the same settings and regulators, set on ``session`` with ``edit(previous)`` pushed on
+    the undo stack; returns the new data state."""
     previous = session.data_state()
     new = searched_data(
         session,
@@ -52,9 +50,20 @@ def keep_orientation(session: SearchSession, progress=None) -> str:
         truth=session.truth,
         progress=progress,
         settled=True,
+        fill=fill,
     )
     session.set_data(new)
-    session.push(KeepOrientation(previous))
+    session.push(edit(previous))
+    return new
+
+
+def keep_orientation(session: SearchSession, progress=None) -> str:
+    """Fill the held cells of ``session``'s data as loaded (structural EM or the quick fill, told
+    ``progress``) and start a search on them with the same settings and regulators; the edit goes on
+    the undo stack.
+    Returns what was done. Raises :class:`~engine.exceptions.IdealParentError` when the engine
+    refuses (nothing changes then)."""
+    new = _refill(session, KeepOrientation, progress)
     n, how = new.prepared.completion.n_missing, FILL_NAMES[fill_of(new.prepared.completion)]
     return f"Kept as loaded: {n} missing cell(s) filled by {how}, and a new search started on them. Undo takes it back."
 
@@ -76,19 +85,7 @@ def switch_fill(session: SearchSession, progress=None) -> str:
     undo stack. Returns what was done. Raises :class:`~engine.exceptions.IdealParentError` when the
     engine refuses (nothing changes then)."""
     other = "em" if fill_of(session.prepared.completion) == "quick" else "quick"
-    previous = session.data_state()
-    new = searched_data(
-        session,
-        session.prepared.loaded,
-        session.regulators,
-        transposed=session.transposed,
-        truth=session.truth,
-        progress=progress,
-        settled=True,
-        fill=other,
-    )
-    session.set_data(new)
-    session.push(SwitchFill(previous))
+    new = _refill(session, SwitchFill, progress, fill=other)
     c = new.prepared.completion
     return (
         f"{c.n_missing} missing cell(s) filled by {FILL_NAMES[other]} in {c.seconds:.1f} s, and a new search "
