@@ -196,6 +196,7 @@ class HiddenSearch:
         self._check_current(proposal)
         if baseline is None:
             baseline = self.baseline_score()
+        before = list(self.edges())  # the network before H (the report's takeover reading, .activity)
         profile, gone = start_of(self, proposal)  # z*, or the members' common profile (.common_start)
         kids, cut = children or proposal.names, float(baseline) if screen else None
         hv = self._add_hidden(
@@ -203,6 +204,7 @@ class HiddenSearch:
         )
         hv.source = proposal.source
         hv.removed_edges = list(proposal.removed_edges)
+        hv.edges_before = before
         hv.baseline_score = float(baseline)
         hv.score_after = self.observed_bic()
         return hv
@@ -392,7 +394,10 @@ class HiddenSearch:
         gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
         labels = self.dataset.instance_labels
         regs = self.em.regulators  # hub_targets reads a parentless H against the listed regulators
-        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels, regs)
+        before = {h.name: h.edges_before for h in self.hidden}  # the network before each (.activity's takeover)
+        return regulator_report(
+            self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels, regs, before
+        )
 
     def summary(self, reports: list[RegulatorReport] | None = None) -> dict:
         """JSON-friendly description of the hidden variables and missing-value handling, with the
