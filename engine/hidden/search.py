@@ -196,7 +196,6 @@ class HiddenSearch:
         self._check_current(proposal)
         if baseline is None:
             baseline = self.baseline_score()
-        before = list(self.edges())  # the network before H (the report's takeover reading, .activity)
         profile, gone = start_of(self, proposal)  # z*, or the members' common profile (.common_start)
         kids, cut = children or proposal.names, float(baseline) if screen else None
         hv = self._add_hidden(
@@ -204,7 +203,6 @@ class HiddenSearch:
         )
         hv.source = proposal.source
         hv.removed_edges = list(proposal.removed_edges)
-        hv.edges_before = before
         hv.baseline_score = float(baseline)
         hv.score_after = self.observed_bic()
         return hv
@@ -212,7 +210,7 @@ class HiddenSearch:
     def _add_hidden(
         self, profile, children, gain, members, callback=None, informed: bool = True, removed=(), screen=None
     ) -> HiddenVariable:
-        name = self._next_name()
+        name, before = self._next_name(), self.edges()  # the network before H (the report's takeover reading)
         roots = {self.names[i] for i in self.em.parent_only}  # covariates: never a child (the two-layer start)
         children = [c for c in children if c not in roots]
         skip_full = False
@@ -240,7 +238,7 @@ class HiddenSearch:
         if not skip_full:
             em.run(callback=callback)
         self.em = em
-        hv = HiddenVariable(name, [self.names[c] for p, c in em.edges if self.names[p] == name], gain, list(members))
+        hv = HiddenVariable(name, [], gain, list(members), edges_before=before)  # its children: _refresh_children
         self.hidden.append(hv)
         self._refresh_children()
         return hv
@@ -392,9 +390,8 @@ class HiddenSearch:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
         par = self.em.params()
         gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
-        labels = self.dataset.instance_labels
-        regs = self.em.regulators  # hub_targets reads a parentless H against the listed regulators
-        before = {h.name: h.edges_before for h in self.hidden}  # the network before each (.activity's takeover)
+        labels, before = self.dataset.instance_labels, {h.name: h.edges_before for h in self.hidden}  # .activity
+        regs = self.em.regulators  # hub_targets and the takeover reading read H against the listed regulators
         return regulator_report(
             self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels, regs, before
         )
