@@ -122,7 +122,8 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
     array), ``ko`` (the deleted TF per array, "" none), ``regulators``, ``star``, ``star_name``,
     ``module``, ``module_tfs`` (R*'s listed TF targets), ``operons`` (the module's named operons),
     ``drivers`` ((M, 1): D), ``targets`` ([D's genes]), ``on`` (D's arrays; none on the null),
-    ``factors``, ``null``. ``n_cols``: the table width (drawn in 2500..3200; smoke tests use a smaller
+    ``factors``, ``null``, ``activities`` (arrays x ``tfs``: the listed TFs' true activities, read by
+    ``study_activity_takeover.py``). ``n_cols``: the table width (drawn in 2500..3200; smoke tests use a smaller
     one)."""
     rng = np.random.default_rng([seed, 23])
     m, n_tf = int(rng.integers(M_RANGE[0], M_RANGE[1] + 1)), int(rng.integers(TFS[0], TFS[1] + 1))
@@ -250,6 +251,8 @@ def generate(seed: int, null: bool = False, n_cols: int | None = None) -> dict:
         "on": [] if null else [d["label"][i] for i in np.flatnonzero(on)],
         "factors": fac,
         "null": null,
+        "activities": act,  # (M, listed TFs): each listed TF's activity, its mRNA a noisy read-out of it
+        "tfs": tfs,  # the activities' columns
     }
 
 

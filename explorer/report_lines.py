@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from engine.hidden.activity import activity_readings
+from engine.hidden.activity import activity_evidence, activity_readings
 from engine.hidden.global_shift import shift_line, shift_reading
 from engine.hidden.hub_targets import hub_text
 from engine.hidden.operon import operon_text
@@ -66,12 +66,10 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
             said += ", not one of its children: that variable may already play its role"
     line = f"**{r.name}**{head}: {said}; estimated {r.estimated_gain:+.2f}, realized {r.realized_gain:+.2f} nats."
     act = r.extra.get("activity") or {}
-    if act.get("flagged"):  # engine/hidden/activity.py: H's coefficients are one observed parent's, scaled
+    if act.get("flagged"):  # engine/hidden/activity.py: a co-parent's coefficients, or its children taken over
         reg = act["regulator"]
-        line += (
-            f" **{reg}'s activity?** {reg} is a parent of {act['shared']} of its {len(r.children)} children and "
-            f"{r.name}'s coefficients on them are {reg}'s, scaled (cosine {act['cosine']:+.2f}): "
-            + activity_readings(r.name, reg)
+        line += f" **{reg}'s activity?** {activity_evidence(act, r.name, len(r.children))}: " + activity_readings(
+            r.name, reg
         )
     pool = r.extra.get("pooled") or {}
     if pool.get("flagged"):  # engine/hidden/pooled.py: >= 2 listed parents, < 3 nats a child or R^2 >= 0.95

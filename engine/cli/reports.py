@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from ..hidden.activity import activity_readings
+from ..hidden.activity import activity_evidence, activity_readings
 from ..hidden.considered import last_outcome
 from ..hidden.global_shift import shift_line, shift_reading
 from ..hidden.hub_targets import hub_text
@@ -97,10 +97,9 @@ def _say_readings(h: dict) -> None:
         say(f"  {line}: {shift_reading(name)}")
     if (line := operon_text(h.get("operon"), name)) is not None:  # engine/hidden/operon.py: one operon?
         say(f"  {line}")
-    if act and act.get("flagged"):
+    if act and act.get("flagged"):  # engine/hidden/activity.py: a co-parent's coefficients, or its children taken
         say(
-            f"  {name}: {act['shared']} of its {len(h.get('children') or [])} children have {act['regulator']} as a "
-            f"parent with coefficients in proportion to {name}'s (cosine {act['cosine']:+.2f}): "
+            f"  {name}: {activity_evidence(act, name, len(h.get('children') or []))}: "
             + activity_readings(name, act["regulator"])
         )
 

@@ -41,9 +41,32 @@ unrelated regulators (the cubic terms lean on one or two extreme conditions), so
 study scripts only (docs/decisions/genome-null-what-false-hs-track.md).
 
 Not checked: that X is a listed regulator (any observed parent qualifies; callers may restrict),
-and nothing in the network is refitted: the coefficients are the network's as fitted. An H that
-*replaces* X (X its child, X's targets no longer X's children) has no shared children to compare and
-is not read as X's activity.
+and nothing in the network is refitted: the coefficients are the network's as fitted.
+
+A third reading, :func:`takeover_match` (session 25): **H took over a listed regulator's targets**.
+When X's measured level is a poor read-out of its activity (a knockout's probe at background, lab
+and platform offsets, a protein modified after it is made), the search does better by *replacing*
+X as its targets' parent: H is then a parent of X (``H -> X``: H the activity, X its noisy read-out)
+or hangs under it (``X -> H``: H the activity given the level), and X's former children are H's.
+There are no shared children to compare coefficients on, so the reading compares networks: of H's
+children, how many were X's children in the network before H was added (``taken``), as a share of
+H's children (``share``) and as a share of X's children then (``cover``). Flagged when X is a listed
+regulator linked to H, at least :data:`MIN_SHARED` of H's children were X's, they are at least three
+quarters of H's children (:data:`MIN_TAKEN_SHARE`) and at least four fifths of X's children then
+(:data:`MIN_COVER`): H's children are X's regulon, and nearly all of it moved to H. A separate
+regulator R that feeds X and a module of its own is given X as the module's stand-in parent before
+H, so H takes those genes too; but X's own targets follow X's own activity and stay with X (cover
+low), or R's module genes that X never had make up a quarter or more of H's children (share low).
+On a table built so (``tests/engine/test_activity.py``: R drives 14 genes and 0.6 of X's activity,
+X 10 more) H took 14 of X's 24 children (share 1.0, cover 0.58). Measured on the seen *E. coli*
+compendium generator ``h23m`` (docs/decisions/activity-takeover.md): the Hs that are one listed TF's
+true activity (|r| 0.99-1.00) took share 0.75-0.95 and cover 0.68-0.97 of it (4 of 6 flagged), the
+removed CRP's H (|r| 0.99) share <= 0.69 of any listed target's children (cover up to 0.83): the
+margin on share is narrow, and one that passes both is, to the network, X's activity (a relay), so
+:func:`activity_readings` names both readings.
+Without a regulator list the reading is not made: any child that tracks H (a module's hub gene)
+stands in for it before H is added and would be read as its "activity". Measured on the seen
+genome generators in docs/decisions/activity-takeover.md.
 
 References
 ----------
@@ -57,7 +80,7 @@ References
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import asdict, dataclass
 
 import numpy as np
@@ -69,17 +92,27 @@ __all__ = [
     "MIN_CURVE_R2",
     "MIN_SHARE",
     "MIN_SHARED",
+    "MIN_COVER",
+    "MIN_TAKEN_SHARE",
     "ActivityMatch",
     "NonlinearMatch",
+    "TakeoverMatch",
+    "activity_evidence",
     "activity_match",
     "activity_readings",
     "nonlinear_match",
+    "takeover_match",
 ]
 
 #: X must be a parent of at least this share of H's children ...
 MIN_SHARE = 0.5
 #: ... and of at least this many of them
 MIN_SHARED = 5
+#: share of H's children that were X's children in the network before H (:func:`takeover_match`)
+MIN_TAKEN_SHARE = 0.75
+#: share of X's children in the network before H that H took over (:func:`takeover_match`): X keeps at
+#: most a fifth of its regulon
+MIN_COVER = 0.8
 #: |cosine| of H's and X's coefficients over the shared children for the flag
 MIN_COSINE = 0.8
 #: family-wise level of the non-linear test (as :data:`.tracking.ALPHA`)
@@ -102,7 +135,7 @@ class ActivityMatch:
     flagged: bool
 
     def to_dict(self) -> dict:
-        return asdict(self)
+        return {**asdict(self), "form": "co-parent"}
 
 
 def activity_match(
@@ -147,6 +180,94 @@ def activity_match(
     n_shared, share, cos = int(shared[j]), float(shared[j] / kids.size), float(cosine[j])
     flagged = n_shared >= MIN_SHARED and share >= MIN_SHARE and abs(cos) >= MIN_COSINE
     return ActivityMatch(str(names[cand[j]]), n_shared, share, cos if math.isfinite(cos) else 0.0, flagged)
+
+
+@dataclass(frozen=True)
+class TakeoverMatch:
+    """The listed regulator X linked to hidden variable H whose former children H took over (see the
+    module docstring): its name, the link (``"child"``: ``H -> X``; ``"parent"``: ``X -> H``), how
+    many of H's children were X's children in the network before H (``taken``), that as a share of
+    H's children and of X's children then (``cover``), and whether that makes H X's activity
+    (``flagged``)."""
+
+    regulator: str
+    link: str
+    taken: int
+    share: float
+    cover: float
+    flagged: bool
+
+    def to_dict(self) -> dict:
+        return {**asdict(self), "form": "takeover"}
+
+
+def takeover_match(
+    coef: np.ndarray,
+    names: Sequence[str],
+    n_observed: int,
+    hidden: int,
+    before: Collection[tuple[str, str]],
+    regulators: Sequence[int] | None,
+) -> TakeoverMatch | None:
+    """:class:`TakeoverMatch` of hidden variable ``hidden`` (an index of ``coef``).
+
+    Parameters
+    ----------
+    coef : (N, N) ``coef[parent, child]`` of a linear-Gaussian network, observed variables first
+    names : the N names
+    n_observed : how many variables are observed
+    hidden : H's index (>= ``n_observed``)
+    before : the (parent, child) name pairs of the network before H was added
+    regulators : indices of the listed regulators (the only candidates for X); None or empty: no
+        reading (see the module docstring)
+
+    Returns None without a list, when H has no observed child, or when no listed regulator linked
+    to H (its parent or child) had one of H's children as a child before. Ties in ``taken`` go to
+    the larger ``cover``.
+    """
+    if not regulators:
+        return None
+    coef = np.asarray(coef, dtype=float)
+    kids = {str(names[c]) for c in np.flatnonzero(coef[hidden, :n_observed])}
+    if not kids:
+        return None
+    listed = {str(names[r]) for r in regulators if r < n_observed}
+    linked = {
+        str(names[x]): "child" if coef[hidden, x] != 0 else "parent"
+        for x in np.flatnonzero((coef[hidden, :n_observed] != 0) | (coef[:n_observed, hidden] != 0))
+        if str(names[x]) in listed
+    }
+    if not linked:
+        return None
+    was: dict[str, set[str]] = {x: set() for x in linked}
+    for p, c in before:
+        if p in was:
+            was[p].add(c)
+    best = max(linked, key=lambda x: (len(kids & was[x]), len(kids & was[x]) / max(1, len(was[x]))))
+    taken = len(kids & was[best])
+    if taken == 0:
+        return None
+    share, cover = taken / len(kids), taken / len(was[best])
+    flagged = taken >= MIN_SHARED and share >= MIN_TAKEN_SHARE and cover >= MIN_COVER
+    return TakeoverMatch(best, linked[best], taken, float(share), float(cover), bool(flagged))
+
+
+def activity_evidence(act: dict, hidden: str, n_children: int) -> str:
+    """What a flagged reading (``act``: :meth:`ActivityMatch.to_dict` or :meth:`TakeoverMatch.to_dict`)
+    rests on, one clause for the command line and the explorer alike: the shared children and the
+    cosine of the coefficients (``form`` ``"co-parent"``, the default of dicts written before session
+    25), or the children H took over from the regulator and how the two are linked (``"takeover"``)."""
+    reg = act["regulator"]
+    if act.get("form") == "takeover":
+        link = f"{reg} is now {hidden}'s child" if act["link"] == "child" else f"{hidden} now hangs under {reg}"
+        return (
+            f"{act['taken']} of its {n_children} children were {reg}'s in the network before {hidden} "
+            f"({act['cover']:.0%} of {reg}'s children then) and {link}"
+        )
+    return (
+        f"{reg} is a parent of {act['shared']} of its {n_children} children and {hidden}'s coefficients on them "
+        f"are {reg}'s, scaled (cosine {act['cosine']:+.2f})"
+    )
 
 
 def activity_readings(hidden: str, regulator: str) -> str:

@@ -26,7 +26,7 @@ import numpy as np
 from scipy import sparse
 from scipy.sparse.linalg import spsolve
 
-from .activity import activity_match
+from .activity import activity_match, takeover_match
 from .correlation import column_corr
 from .global_shift import global_shift, table_axes
 from .hub_targets import hub_targets
@@ -156,6 +156,7 @@ def regulator_report(
     gains: dict[str, tuple[float, float]] | None = None,
     labels=None,
     regulators=None,
+    before: dict[str, list[tuple[str, str]]] | None = None,
 ) -> list[RegulatorReport]:
     """Reports for the hidden variables ``names[n_observed:]`` of a linear-Gaussian network.
 
@@ -168,7 +169,10 @@ def regulator_report(
     values : (M, N), observed values and the hidden variables' posterior means
     gains : name -> (estimated, realized) score change, optional
     labels : instance names (the file's), for each report's ``profile`` (``1..M`` without)
-    regulators : indices of the listed regulators (a regulator list), for :mod:`.hub_targets`
+    regulators : indices of the listed regulators (a regulator list), for :mod:`.hub_targets` and
+        :func:`.activity.takeover_match`
+    before : name -> the (parent, child) name pairs of the network before that hidden variable was
+        added, for :func:`.activity.takeover_match` (a hidden variable missing here is read without it)
     """
     n = len(names)
     var = implied_variances(coef, variance, range(n_observed, n), coef[n_observed:, :n_observed])
@@ -195,6 +199,9 @@ def regulator_report(
         j = int(np.argmax(np.abs(corr_obs))) if n_observed else -1
         est, real = gains.get(str(names[h]), (math.nan, math.nan))
         act = activity_match(coef, names, n_observed, h)  # H as an observed parent's activity (.activity)
+        if not (act and act.flagged) and (before or {}).get(str(names[h])):  # or as its replacement (.activity)
+            took = takeover_match(coef, names, n_observed, h, before[str(names[h])], regulators)
+            act = took if took is not None and took.flagged else act
         ups = np.flatnonzero(coef[:, h])
         ups = ups[np.argsort(-np.abs(coef[ups, h]), kind="stable")]
         # the share of H's variance its parents explain: the one R^2 of the report (the pooled reading's too)
@@ -329,6 +336,9 @@ class HiddenVariable:
     #: the realized change split into log-likelihood and penalty (:class:`.verdict.PayBreakdown`),
     #: when the acceptance measured it (the explorer's Accept); None otherwise
     breakdown: PayBreakdown | None = None
+    #: the (parent, child) name pairs of the network before H was added (for the report's reading of
+    #: H as a listed regulator's replacement, :func:`.activity.takeover_match`); not in :meth:`to_dict`
+    edges_before: list[tuple[str, str]] = field(default_factory=list, repr=False)
 
     @property
     def realized_gain(self) -> float:

@@ -134,6 +134,8 @@ def _activity(r: RegulatorReport) -> str | None:
     if not act or not act["flagged"]:
         return None
     n = len(r.children)
+    if act.get("form") == "takeover":  # H took over the regulator's children (.activity.takeover_match)
+        return f"{act['regulator']} ({act['taken']} of {n} children were its; now H's {act['link']})"
     return f"{act['regulator']} ({act['shared']} of {n} children, cosine {act['cosine']:+.2f})"
 
 

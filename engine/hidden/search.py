@@ -210,7 +210,7 @@ class HiddenSearch:
     def _add_hidden(
         self, profile, children, gain, members, callback=None, informed: bool = True, removed=(), screen=None
     ) -> HiddenVariable:
-        name = self._next_name()
+        name, before = self._next_name(), self.edges()  # the network before H (the report's takeover reading)
         roots = {self.names[i] for i in self.em.parent_only}  # covariates: never a child (the two-layer start)
         children = [c for c in children if c not in roots]
         skip_full = False
@@ -238,7 +238,7 @@ class HiddenSearch:
         if not skip_full:
             em.run(callback=callback)
         self.em = em
-        hv = HiddenVariable(name, [self.names[c] for p, c in em.edges if self.names[p] == name], gain, list(members))
+        hv = HiddenVariable(name, [], gain, list(members), edges_before=before)  # its children: _refresh_children
         self.hidden.append(hv)
         self._refresh_children()
         return hv
@@ -390,9 +390,11 @@ class HiddenSearch:
         """The regulator report of every accepted hidden variable (:mod:`.report`)."""
         par = self.em.params()
         gains = {h.name: (h.estimated_gain, h.realized_gain) for h in self.hidden}
-        labels = self.dataset.instance_labels
-        regs = self.em.regulators  # hub_targets reads a parentless H against the listed regulators
-        return regulator_report(self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels, regs)
+        labels, before = self.dataset.instance_labels, {h.name: h.edges_before for h in self.hidden}  # .activity
+        regs = self.em.regulators  # hub_targets and the takeover reading read H against the listed regulators
+        return regulator_report(
+            self.names, self.n_observed, par.coef, par.variance, self.em.mean, gains, labels, regs, before
+        )
 
     def summary(self, reports: list[RegulatorReport] | None = None) -> dict:
         """JSON-friendly description of the hidden variables and missing-value handling, with the

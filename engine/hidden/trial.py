@@ -378,9 +378,10 @@ def auto_step(search, skipped: set[frozenset], best: float, say, score: str) -> 
     skipped.add(prop.key)
     beat = max(best, trial.alternative_score)
     if trial.score > beat:
+        before = list(search.edges())  # the network before H (the report's takeover reading, .activity)
         search.em = trial.em
         hv = HiddenVariable(trial.name, [], prop.estimated_gain, list(prop.names), beat, trial.score)
-        hv.source, hv.removed_edges = prop.source, list(prop.removed_edges)
+        hv.source, hv.removed_edges, hv.edges_before = prop.source, list(prop.removed_edges), before
         search.hidden.append(hv)
         search._refresh_children()
         kids = ", ".join(hv.children)

@@ -89,5 +89,10 @@ def test_a_regulators_activity_beyond_its_measured_level_is_said():
     assert activity_readings("H1", "fnr") in line  # the command line's words (engine/cli/reports.py)
     report.extra["activity"] = {"regulator": "fnr", "shared": 1, "share": 0.33, "cosine": 0.99, "flagged": False}
     assert "activity?" not in report_line(report, ["fnr"])
+    took = {"regulator": "fnr", "link": "parent", "taken": 3, "share": 1.0, "cover": 0.9, "flagged": True}
+    report.extra["activity"] = {**took, "form": "takeover"}  # H hangs under fnr and took its children
+    line = report_line(report, ["fnr"])
+    assert "**fnr's activity?** 3 of its 3 children were fnr's in the network before H1 (90% of" in line
+    assert "H1 now hangs under fnr" in line and activity_readings("H1", "fnr") in line
     report.extra["activity"] = None  # H without children
     assert "activity?" not in report_line(report, ["fnr"]) and "activity?" not in report_line(_report(), None)

@@ -197,3 +197,140 @@ class TestNonlinearMatch:
         assert line.regulator == "v7" and line.r2 > 0.9 and not line.flagged  # straight: no curvature
         assert nonlinear_match(curve, values, names, []) is None
         assert nonlinear_match(curve[:6], values[:6], names, range(n)) is None
+
+
+def _loop_takeover(coef, names, n_observed, h, before, regulators):
+    """Independent recomputation of the takeover reading: for each listed regulator linked to ``h``,
+    by plain loops over the edges, H's children that were its children before."""
+    kids = [names[c] for c in range(n_observed) if coef[h, c] != 0]
+    best = None
+    for x in regulators:
+        if coef[h, x] == 0 and coef[x, h] == 0:
+            continue
+        was = [c for p, c in before if p == names[x]]
+        taken = sum(1 for c in kids if c in was)
+        key = (taken, taken / max(1, len(was)))
+        if best is None or key > best[0]:
+            best = (key, names[x], "child" if coef[h, x] != 0 else "parent", taken, len(was))
+    return best
+
+
+class TestTakeoverMatch:
+    def test_hand_built_replacement(self):
+        from engine.hidden.activity import takeover_match
+
+        # before: X (0) -> g1..g6, Y (7) -> g8; after: H (9) -> X, g1..g6 and X keeps nothing
+        names = ["X", *[f"g{i}" for i in range(1, 7)], "Y", "g8", "H1"]
+        before = [("X", f"g{i}") for i in range(1, 7)] + [("Y", "g8")]
+        coef = np.zeros((10, 10))
+        coef[9, 0:7] = 1.0
+        coef[7, 8] = 1.0
+        m = takeover_match(coef, names, 9, 9, before, [0, 7])
+        assert (m.regulator, m.link, m.taken) == ("X", "child", 6)
+        assert m.share == pytest.approx(6 / 7) and m.cover == pytest.approx(1.0)
+        assert m.flagged and m.to_dict()["form"] == "takeover"
+        coef[9, 0], coef[0, 9] = 0.0, 1.0  # X -> H instead: H hangs under X
+        m = takeover_match(coef, names, 9, 9, before, [0, 7])
+        assert m.link == "parent" and m.share == pytest.approx(1.0) and m.flagged
+
+    def test_no_list_unlisted_unlinked_or_nothing_taken(self):
+        from engine.hidden.activity import takeover_match
+
+        names = ["X", *[f"g{i}" for i in range(1, 7)], "H1"]
+        before = [("X", f"g{i}") for i in range(1, 7)]
+        coef = np.zeros((8, 8))
+        coef[7, 0:7] = 1.0
+        assert takeover_match(coef, names, 7, 7, before, None) is None  # no list: no reading
+        assert takeover_match(coef, names, 7, 7, before, []) is None
+        assert takeover_match(coef, names, 7, 7, before, [3]) is None  # g3 listed, took nothing from it
+        coef[7, 0] = 0.0  # X not linked to H (neither its parent nor its child)
+        assert takeover_match(coef, names, 7, 7, before, [0]) is None
+        assert takeover_match(np.zeros((8, 8)), names, 7, 7, before, [0]) is None  # no children
+
+    def test_thresholds(self):
+        from engine.hidden.activity import MIN_COVER, MIN_TAKEN_SHARE, takeover_match
+
+        # X had 10 children; H -> X and k of them (+ extra genes of its own)
+        def case(k, extra):
+            n_obs = 1 + 10 + extra
+            names = ["X", *[f"g{i}" for i in range(10)], *[f"e{i}" for i in range(extra)], "H1"]
+            coef = np.zeros((n_obs + 1, n_obs + 1))
+            coef[n_obs, 0] = 1.0
+            coef[n_obs, 1 : 1 + k] = 1.0
+            coef[n_obs, 11:n_obs] = 1.0
+            return takeover_match(coef, names, n_obs, n_obs, [("X", f"g{i}") for i in range(10)], [0])
+
+        assert case(10, 0).flagged
+        assert case(8, 0).cover == pytest.approx(MIN_COVER) and case(8, 0).flagged
+        assert not case(7, 0).flagged  # X keeps 3 of its 10: its own activity still drives them
+        assert not case(10, 4).flagged and case(10, 4).share < MIN_TAKEN_SHARE  # 4 of H's 15 children are new
+        assert case(10, 2).share == pytest.approx(10 / 13) and case(10, 2).flagged  # X itself and 2 new
+        assert not case(4, 0).flagged  # fewer than MIN_SHARED children taken
+
+    @pytest.mark.parametrize("seed", range(5))
+    def test_against_loops(self, seed):
+        from engine.hidden.activity import takeover_match
+
+        rng = np.random.default_rng(seed)
+        n_obs, n = 30, 32
+        names = [f"v{i}" for i in range(n)]
+        coef = rng.normal(size=(n, n)) * (rng.random((n, n)) < 0.3)
+        np.fill_diagonal(coef, 0.0)
+        regs = sorted(rng.choice(n_obs, 8, replace=False).tolist())
+        before = [(names[p], names[c]) for p in range(n_obs) for c in range(n_obs) if p != c and rng.random() < 0.3]
+        for h in (30, 31):
+            got = takeover_match(coef, names, n_obs, h, before, regs)
+            want = _loop_takeover(coef, names, n_obs, h, before, regs)
+            if want is None or want[3] == 0:
+                assert got is None
+                continue
+            _, x, link, taken, n_was = want
+            assert (got.regulator, got.link, got.taken) == (x, link, taken)
+            assert got.cover == pytest.approx(taken / n_was)
+
+
+def _table(seed, separate):
+    """A listed regulator X and the genes it or a hidden regulator drives (200 samples). Without
+    ``separate``: X's measured level is its activity A plus noise, with 15 % knockout-like arrays
+    whose probe reads background, and A drives 14 genes; a second TF Y drives 6. With ``separate``:
+    a regulator R (not in the table) drives 14 genes and 0.6 of X's activity, X's activity drives
+    10 genes of its own."""
+    from engine.data import from_array
+
+    rng = np.random.default_rng(seed)
+    m = 200
+    r, own = rng.normal(size=m), rng.normal(size=m)
+    act = 0.6 * r + 0.8 * own if separate else r
+    x = act + 0.3 * rng.normal(size=m)
+    if not separate:
+        ko = rng.random(m) < 0.15
+        x[ko] = x.min() - 2.0 + 0.1 * rng.normal(size=int(ko.sum()))
+    t = r[:, None] * rng.uniform(0.6, 1.2, 14) + 0.5 * rng.normal(size=(m, 14))
+    o = (act if separate else own)[:, None] * rng.uniform(0.6, 1.2, 10) + 0.5 * rng.normal(size=(m, 10))
+    names = ["X", *[f"t{i}" for i in range(14)], *[f"o{i}" for i in range(10)]]
+    return from_array(np.column_stack([x, t, o]), names), r
+
+
+class TestTakeoverInTheSearch:
+    """``auto`` with a regulator list records the network before each H, and the report reads it."""
+
+    @pytest.mark.parametrize("separate", [False, True])
+    def test_activity_named_and_a_separate_regulator_not(self, separate):
+        from engine.hidden import HiddenSearch, report_table
+
+        ds, r = _table(0, separate)
+        hs = HiddenSearch(ds, em_options={"regulators": ["X"]}, seed=0)
+        hs.auto(max_hidden=1)
+        (hv,) = hs.hidden
+        assert hv.children and abs(np.corrcoef(hs.hidden_profile(hv.name), r)[0, 1]) > 0.95
+        assert ("X", "t0") in hv.edges_before and not any(hv.name in e for e in hv.edges_before)
+        (rep,) = hs.report()
+        act = rep.extra["activity"]
+        linked = ("X", hv.name) in hs.edges() or (hv.name, "X") in hs.edges()
+        assert linked  # the search linked H and X both ways of building the table
+        if separate:  # H took R's 14 genes from X, X kept its own 10: not X's activity
+            assert not act["flagged"]
+        else:  # H replaced X: X's measured level is a noisy read-out of H
+            assert act["form"] == "takeover" and act["regulator"] == "X" and act["flagged"]
+            assert act["cover"] == pytest.approx(1.0)
+            assert report_table([rep])["activity_of"].iloc[0].startswith("X (14 of ")

@@ -47,7 +47,7 @@ def test_a_kept_h_read_as_activity_or_curve_is_said(capsys):
     net = SimpleNamespace(hidden=[h, quiet], flagged_proposals=[], score_info={})
     report_hidden(SimpleNamespace(max_hidden=3, hidden_log_=[]), net)
     err = capsys.readouterr().err
-    assert "H1: 54 of its 59 children have asoL as a parent" in err
+    assert "H1: asoL is a parent of 54 of its 59 children and H1's coefficients on them are asoL's" in err
     # both readings, in the explorer's words (docs/decisions/activity-flag-two-readings.md): a separate
     # regulator moving with asoL's level gives the same proportional coefficients
     assert "H1 may be the part of asoL's activity its measured level misses" in err
@@ -55,3 +55,16 @@ def test_a_kept_h_read_as_activity_or_curve_is_said(capsys):
     assert "whether these genes are known asoL targets tells them apart" in err
     assert "read H1 as asoL's activity" not in err and "not a new regulator" not in err
     assert "H2:" not in err
+
+
+def test_a_kept_h_that_replaced_a_listed_tf_is_said(capsys):
+    """Session 25: an H that took over a listed TF's children (engine/hidden/activity.py takeover_match)
+    is said with the children it took and the link, and the same two readings."""
+    took = {"regulator": "ebgR", "link": "child", "taken": 171, "share": 0.81, "cover": 0.97, "flagged": True}
+    h = {"name": "H1", "children": [f"g{i}" for i in range(211)], "parents": [], "activity": {**took, "form": "takeover"}}
+    net = SimpleNamespace(hidden=[h], flagged_proposals=[], score_info={})
+    report_hidden(SimpleNamespace(max_hidden=3, hidden_log_=[]), net)
+    err = capsys.readouterr().err
+    assert "H1: 171 of its 211 children were ebgR's in the network before H1 (97% of ebgR's children then)" in err
+    assert "and ebgR is now H1's child" in err
+    assert "H1 may be the part of ebgR's activity its measured level misses" in err
