@@ -45,7 +45,7 @@ LINEAGE = {
     "HNF1B"), "Adipose - Subcutaneous": ("PPARG", "CEBPA"), "Skin - Sun Exposed (Lower leg)": ("TP63", "GRHL2"),
 }  # fmt: skip
 #: listed TFs beside NRF2's targets and the lineage ones; NFE2L2 itself is not listed
-OTHER_TFS = [t for t in sn.OTHER_TFS if t != STAR and t not in NRF2_TF_TARGETS] + "MEF2A TBX3 NFIA".split()
+OTHER_TFS = [t for t in sn.OTHER_TFS if t != STAR and t not in NRF2_TF_TARGETS] + "TBX3 NFIA HAND2".split()
 #: the Hardy scale of death circumstances: 0 ventilator, 1 violent and fast, 2 fast natural, 3
 #: intermediate, 4 slow (the donors of D); the share of donors of 0-3
 HARDY = (0.4, 0.1, 0.35, 0.15)
