@@ -23,7 +23,7 @@ mixed, roots, fanin, h16g-h24g) has:
 * **Heteroscedastic log-normal noise.** A peak area is ``I x exp(N(0, cv))`` (multiplicative, cv per
   seed) plus an additive N(0, b) of the instrument's noise floor, b a share of the 10th-percentile
   feature's level: a faint metabolite is noisy in log units, an abundant one is not. Areas below b are
-  reported at b (the peak picker's floor), a few cells a seed.
+  reported at b (the peak picker's floor): 0.3-6 % of the cells on the smoke seeds, in faint metabolites.
 
 * **Metabolites and their drive.** N (30-60) metabolites in a DAG along a random order (mean in-degree
   U(0.8, 1.8), weights +-U(0.4, 1.0)); a metabolite's drive ``d_v = sum_u w_uv z_u + e_v`` (``z_u`` the
