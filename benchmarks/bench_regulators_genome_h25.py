@@ -58,7 +58,10 @@ among them (``tfs k/n``); **D recovered** at |r(H, D)| >= 0.9. Per kept H that t
 unlisted program at |r| >= 0.9: ``TISSUE`` (the tissue labels explain it at R^2 >= 0.8), ``DONOR`` (the
 donor labels do and the tissues do not), ``SEX`` (|r| >= 0.9 with the donor's sex), ``DEPTH`` (|r| >= 0.9
 with the log library); ``FALSE``: one of those, or below |r| 0.5 with R*, D and every program and neither
-gene set enriched; on the null, every kept H. CPU s.
+gene set enriched; on the null, every kept H. An H partly on R* or D (|r| >= 0.5 with it and its gene set
+enriched among the H's children) is not marked: D is donor-level (every sample of a slow-death donor), so
+the donor labels explain an H near D (read on smoke seed 2590, where an H at |r(H, D)| 0.85 with all 20 of
+D's genes among its 25 children was marked ``DONOR``). CPU s.
 
 Run once, on the final code (budget in benchmarks/RESULTS.md, "Seventeenth hold-out"; ``--seeds
 2550-2554`` and ``2555-2559`` can run in parallel processes):
@@ -263,8 +266,13 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
     for h in kept:
         prof = hs.hidden_profile(h.name)
         overlap, p = _overlap(h.children, g["module"], universe)
-        planted = p < ENRICHED or _enriched(h.children, tg, universe)
-        marks = _marks(h, prof, g)
+        in_d = _enriched(h.children, tg, universe)
+        planted = p < ENRICHED or in_d
+        # an H partly on R* or D (|r| >= 0.5) with that one's genes enriched among its children is not read
+        # on the design: D is donor-level here (all of a slow-death donor's samples), so the donor labels
+        # explain an H near D whatever it rests on
+        partly = (p < ENRICHED and h.r[0] >= NOTHING) or (in_d and h.r[1] >= NOTHING)
+        marks = [] if partly else _marks(h, prof, g)
         false = g["null"] or bool(marks) or (max(h.r) < NOTHING and not planted)
         t["false"] += false
         t["marks"] += bool(marks)

@@ -242,7 +242,8 @@ def _kept(name: str, prof: np.ndarray, g: dict, children: set[str]) -> Kept:
 def test_scorer_reads_kept_hs(tables, monkeypatch):
     """``run_seed``'s reading of stand-in kept Hs (no search): one on R* with its module and TF targets
     (recovered), one on the tissues (TISSUE, false), one on the donors (DONOR, false), one on the donor's
-    sex (DONOR and SEX, false), one on nothing (false)."""
+    sex (DONOR and SEX, false), one on nothing (false), one partly on D with D's genes among its children
+    (donor-level as D is: not marked, not false)."""
     g = tables[0]
     rng = np.random.default_rng(0)
     m = len(g["labels"])
@@ -250,11 +251,14 @@ def test_scorer_reads_kept_hs(tables, monkeypatch):
     donor = rng.normal(size=int(g["donor"].max()) + 1)[g["donor"]] + 0.05 * rng.normal(size=m)
     sex = g["male"] + 0.01 * rng.normal(size=m)
     noise = rng.normal(size=m)
-    profiles = {"H1": g["star"], "H2": tissue, "H3": donor, "H4": sex, "H5": noise}
+    near_d = g["drivers"][:, 0] + 0.3 * rng.normal(size=int(g["donor"].max()) + 1)[g["donor"]]
+    profiles = {"H1": g["star"], "H2": tissue, "H3": donor, "H4": sex, "H5": noise, "H6": near_d}
     few = set(sorted(g["names"])[:12])
     kept = [_kept("H1", g["star"], g, g["module"] | g["module_tfs"])]
     kept += [_kept(h, profiles[h], g, few) for h in ("H2", "H3", "H4", "H5")]
+    kept.append(_kept("H6", near_d, g, g["targets"][0] | few))
     assert kept[0].r[0] == pytest.approx(1.0) and all(max(k.r) < 0.9 for k in kept[1:])
+    assert 0.5 < kept[5].r[1] < 0.9 and design_r2(near_d, g["donor"]) >= 0.8
     monkeypatch.setattr(h25m, "fit_auto", lambda gg, source, seed: (_Est(profiles), 1.0, 2.0))
     monkeypatch.setattr(h25m, "kept_of", lambda hs, gg: kept)
     monkeypatch.setattr(h25m, "top_proposals", lambda est: [])
@@ -265,5 +269,5 @@ def test_scorer_reads_kept_hs(tables, monkeypatch):
     summary = h25m.summary("h25m", [tally, tally | {"star": False, "fast": False, "enriched": False}])
     assert "R* recovered (|r| >= 0.9) on 1/2 (1 within 300 s CPU)" in summary and "D recovered on 0/2" in summary
     _, t_null = h25m.run_seed({**g, "null": True}, "h25m-null-2590", 2590)
-    assert t_null["false"] == 5 and not t_null["star"]
+    assert t_null["false"] == 6 and not t_null["star"]
     assert "a hidden variable kept on 1/1" in h25m.summary("h25m-null", [t_null])
