@@ -9,7 +9,7 @@ offsets, whose CRP module and listed TF targets follow the removed CRP, an SHX s
 without CRP's part) on seeds outside the hold-out ranges (2300-2309 and 2350-2359), the h23m scorer's
 reading of kept Hs on stand-ins (no search); they never run the search (the hold-outs' recovery was
 measured once, at the start of session 24, by the lead; ``study_common_start`` refuses the next ones,
-test_bench_holdouts_h24)."""
+test_bench_holdouts_h25)."""
 
 from __future__ import annotations
 
@@ -38,8 +38,8 @@ G_SEEDS = tuple(range(90, 100))
 
 class TestH23g:
     def test_stays_runnable_after_its_session(self):
-        """``h23g`` was the twenty-third session's hold-out; ``h24g`` the twenty-fourth's (test_bench_holdouts_h24)."""
-        assert pg.HOLD_OUT == "h24g" and pg.SPECS["h23g"].seed0 == ph.SEED0 == 2300
+        """``h23g`` was the twenty-third session's hold-out; ``h25g`` the twenty-fifth's (test_bench_holdouts_h25)."""
+        assert pg.HOLD_OUT == "h25g" and pg.SPECS["h23g"].seed0 == ph.SEED0 == 2300
         assert pg.OWN_MODULE["h23g"] is ph and "h22g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)
