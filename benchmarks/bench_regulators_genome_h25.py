@@ -285,6 +285,7 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
             f"module {overlap} (p {p:.1e}) tfs {len(h.children & g['module_tfs'])} in-D={len(h.children & tg)} "
             f"Δscore {h.gain:+.1f} <- {','.join(h.parents) or '-'} "
             f"(R2 {h.parents_r2:.2f}, leverage {h.leverage:.2f}{f' FLAG {flag}' if flag else ''})"
+            + (f" ACTIVITY {h.activity}" if h.activity else "")  # the report reads H as a listed TF's activity
         )
     t["best_star"] = max((h.r[0] for h in kept), default=0.0)
     t["best_drivers"] = [max((h.r[1] for h in kept), default=0.0)]

@@ -257,6 +257,7 @@ def test_scorer_reads_kept_hs(tables, monkeypatch):
     kept = [_kept("H1", g["star"], g, g["module"] | g["module_tfs"])]
     kept += [_kept(h, profiles[h], g, few) for h in ("H2", "H3", "H4", "H5")]
     kept.append(_kept("H6", near_d, g, g["targets"][0] | few))
+    kept[4].activity = "MAFF"  # the report reads H5 as a listed TF's activity: said, counted as before
     assert kept[0].r[0] == pytest.approx(1.0) and all(max(k.r) < 0.9 for k in kept[1:])
     assert 0.5 < kept[5].r[1] < 0.9 and design_r2(near_d, g["donor"]) >= 0.8
     monkeypatch.setattr(h25m, "fit_auto", lambda gg, source, seed: (_Est(profiles), 1.0, 2.0))
@@ -266,6 +267,7 @@ def test_scorer_reads_kept_hs(tables, monkeypatch):
     assert tally["star"] and tally["fast"] and tally["enriched"] and tally["tfs"] == len(g["module_tfs"])
     assert tally["false"] == 4 and tally["marks"] == 3 and text.count("FALSE") == 4 and not tally["drivers"][0]
     assert " TISSUE FALSE" in text and " DONOR FALSE" in text and " DONOR SEX FALSE" in text
+    assert text.count(" ACTIVITY ") == 1 and "leverage 0.10) ACTIVITY MAFF" in text
     summary = h25m.summary("h25m", [tally, tally | {"star": False, "fast": False, "enriched": False}])
     assert "R* recovered (|r| >= 0.9) on 1/2 (1 within 300 s CPU)" in summary and "D recovered on 0/2" in summary
     _, t_null = h25m.run_seed({**g, "null": True}, "h25m-null-2590", 2590)
