@@ -61,7 +61,12 @@ def test_a_kept_h_that_replaced_a_listed_tf_is_said(capsys):
     """Session 25: an H that took over a listed TF's children (engine/hidden/activity.py takeover_match)
     is said with the children it took and the link, and the same two readings."""
     took = {"regulator": "ebgR", "link": "child", "taken": 171, "share": 0.81, "cover": 0.97, "flagged": True}
-    h = {"name": "H1", "children": [f"g{i}" for i in range(211)], "parents": [], "activity": {**took, "form": "takeover"}}
+    h = {
+        "name": "H1",
+        "children": [f"g{i}" for i in range(211)],
+        "parents": [],
+        "activity": {**took, "form": "takeover"},
+    }
     net = SimpleNamespace(hidden=[h], flagged_proposals=[], score_info={})
     report_hidden(SimpleNamespace(max_hidden=3, hidden_log_=[]), net)
     err = capsys.readouterr().err
