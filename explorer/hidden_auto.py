@@ -97,8 +97,10 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
         say(line[:160], min(0.05 + 0.9 * len(hs.hidden) / max(max_hidden, 1), 0.95))
 
     hs.auto(max_hidden, progress=told)
-    if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
-        return f"{NONE_KEPT}: {last_outcome(lines) or 'nothing was proposed'}."
+    if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ...", and what it
+        # set aside as one operon (newcomer walk, session 25: "no cluster ... is left" beside two that pay)
+        operons = operon_note(list(hs.considered.operons.values()))
+        return f"{NONE_KEPT}: {last_outcome(lines) or 'nothing was proposed'}.{operons}"
     actions.install_hidden(session, hs, ", ".join(h.name for h in hs.hidden))
     kept = "; ".join(f"{h.name} ({len(h.children)} children, {h.realized_gain:+,.1f})" for h in hs.hidden)
     return f"Auto added {kept}. Undo takes them back."
