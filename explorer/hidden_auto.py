@@ -12,6 +12,7 @@ note says that the limit, not the data, ended the run.
 
 from __future__ import annotations
 
+import textwrap
 from collections.abc import Sequence
 from functools import partial
 
@@ -85,6 +86,12 @@ def _why(stop: AutoStop) -> str:
     )
 
 
+def progress_text(line: str, width: int = 160) -> str:
+    """An auto progress line for the bar, cut at a word with an ellipsis when longer than ``width``
+    (newcomer walk, session 25: "1 more in l · 1 s elapsed", cut mid-word)."""
+    return textwrap.shorten(line, width, placeholder=" …")
+
+
 def run_auto(session, max_hidden: int, progress=None) -> str:
     """``auto`` from the session's current network (no hidden variable accepted yet); its result becomes
     the session's search (undoable) when it kept a hidden variable. Returns the message for the page."""
@@ -94,11 +101,13 @@ def run_auto(session, max_hidden: int, progress=None) -> str:
 
     def told(line: str) -> None:
         lines.append(line)
-        say(line[:160], min(0.05 + 0.9 * len(hs.hidden) / max(max_hidden, 1), 0.95))
+        say(progress_text(line), min(0.05 + 0.9 * len(hs.hidden) / max(max_hidden, 1), 0.95))
 
     hs.auto(max_hidden, progress=told)
-    if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ..."
-        return f"{NONE_KEPT}: {last_outcome(lines) or 'nothing was proposed'}."
+    if not hs.hidden:  # the last outcome said, as the CLI's "no hidden variable was added: ...", and what it
+        # set aside as one operon (newcomer walk, session 25: "no cluster ... is left" beside two that pay)
+        operons = operon_note(list(hs.considered.operons.values()))
+        return f"{NONE_KEPT}: {last_outcome(lines) or 'nothing was proposed'}.{operons}"
     actions.install_hidden(session, hs, ", ".join(h.name for h in hs.hidden))
     kept = "; ".join(f"{h.name} ({len(h.children)} children, {h.realized_gain:+,.1f})" for h in hs.hidden)
     return f"Auto added {kept}. Undo takes them back."
@@ -112,7 +121,10 @@ def auto_section(session, message_key: str) -> None:
         (st.warning if hs.considered.stop.at_limit and hs.considered.stop.untried else st.info)(note)
     if hs is not None and hs.hidden:
         return  # auto starts from a network without hidden variables
-    with st.expander("Let auto add hidden variables (as `--hidden auto`)", expanded=False):
+    # open while auto runs: its progress bar and Stop are inside (newcomer walk, session 25: the click's
+    # rerun drew the section closed, the bar and Stop out of sight)
+    running_now = bool(st.session_state.get(KEY_AUTO))
+    with st.expander("Let auto add hidden variables (as `--hidden auto`)", expanded=running_now):
         st.caption(
             "Auto tries proposals in its own order on the network searched to convergence and keeps one only "
             "when the observed-data score improves; it stops when nothing more pays or at the limit below. "

@@ -63,3 +63,13 @@ def test_auto_that_keeps_nothing_has_no_limit_note():
     assert (
         said == "Auto kept no hidden variable: no cluster with a positive estimated gain, and no semi-clique, is left."
     )
+
+
+def test_progress_line_is_cut_at_a_word():
+    """Newcomer walk of session 25: the bar showed "1 more in l · 1 s elapsed" (cut mid-word at 160)."""
+    from explorer.hidden_auto import progress_text
+
+    line = "tried H2 on 31 genes: kept, " + " ".join(f"word{i}" for i in range(60))
+    cut = progress_text(line)
+    assert len(cut) <= 160 and cut.endswith(" …") and cut[:-2].split()[-1] in line.split()
+    assert progress_text("short line") == "short line"

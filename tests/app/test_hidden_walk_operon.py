@@ -154,3 +154,25 @@ def test_move_log_says_a_score_change_shown_as_zero_is_positive():
     column = _log_config("EBIC")["exact ΔBIC"]
     assert column["label"] == "exact ΔEBIC"
     assert "> 0 for every move taken (0.00: < 0.005)" in column["help"]
+
+
+def test_auto_that_keeps_nothing_says_the_operons_it_set_aside():
+    """Newcomer walk of session 25: auto kept nothing and said "no cluster with a positive estimated gain,
+    and no semi-clique, is left" beside one-operon proposals estimated to pay; the note on what it set
+    aside was said only when it kept something."""
+    from explorer.hidden_auto import NONE_KEPT, run_auto
+
+    rng = np.random.default_rng(5)
+    m = 80
+    x = rng.normal(size=(m, len(NAMES)))
+    transcript = rng.normal(size=m)
+    for g in OPERON:
+        x[:, NAMES.index(g)] = 1.6 * transcript + 0.5 * rng.normal(size=m)
+    session = SearchSession(from_array(x, NAMES), None, "one operon", regulators=LISTED)
+    session.start_run(None)
+    while session.run_chunk(0.5):
+        pass
+    said = run_auto(session, 2)
+    assert said.startswith(f"{NONE_KEPT}: ")
+    assert session.hidden is None or not session.hidden.hidden  # nothing installed
+    assert "It did not try 1 proposal whose members are mostly adjacent genes (b0110-b0115)" in said

@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from engine.hidden.global_shift import MIN_VARIABLES, SHIFT_CORR, global_shift, shift_text, table_axes
+from engine.hidden.global_shift import MIN_VARIABLES, REST_CORR, SHIFT_CORR, global_shift, shift_text, table_axes
 
 M, N = 30, 400
 
@@ -137,3 +137,47 @@ def test_report_csv_line_and_learn(capsys):
     (rep,) = regulator_report(names, N, coef, np.ones(N + 1), values, gains={"H1": (300.0, 400.0)})
     assert not rep.extra["global_shift"]["flagged"] and "whole table's level?" not in report_line(rep, None)
     assert report_table([rep])["global_shift_of"].isna().all()
+
+
+def test_a_module_that_is_the_first_component_only_by_itself_is_not_flagged():
+    """A newcomer walk (session 25): 300 genes x 24 conditions, 30 of them on an unmeasured regulator,
+    nothing table-wide. The module is the table's first component (|r| >= 0.9), but the genes outside it
+    have no such axis: a regulator, not a normalisation effect. The same table with a factor on every
+    gene besides: its H is still read (the axis outlives its children)."""
+    rng = np.random.default_rng(11)
+    m, n = 24, 300
+    r = rng.normal(size=m)
+    sign = np.where(rng.random(30) < 0.7, 1.0, -1.0)
+    x = rng.normal(size=(m, n))
+    x[:, :30] += 1.3 * sign * r[:, None]
+    axes = table_axes(x)
+    gs = global_shift(axes, r, np.r_[0.5 * sign, np.zeros(n - 30)])
+    assert abs(gs.pc1_corr) >= SHIFT_CORR and abs(gs.pc1_rest_corr) < 0.5
+    assert not gs.flagged
+    f = rng.normal(size=m)
+    wide = x + 0.8 * f[:, None] * rng.uniform(0.5, 1.0, n) * np.tile([1.0, -1.0], n // 2)
+    kids = np.arange(30, 130)
+    gs = global_shift(table_axes(wide), f, _coefs_n(kids, n))
+    assert gs.flagged and abs(gs.pc1_rest_corr) >= REST_CORR
+    assert "the first component of the genes outside them at r = " in shift_text(gs.to_dict(), "H1")
+
+
+def _coefs_n(kids: np.ndarray, n: int) -> np.ndarray:
+    out = np.zeros(n)
+    out[kids] = 0.5
+    return out
+
+
+@pytest.mark.parametrize("m", [M, 3 * N // 2])
+def test_rest_component_against_a_direct_recomputation(m):
+    """The component of the genes outside H's children, from the whole table's Gram matrix minus the
+    children's (fewer conditions than genes) or from the outside columns (more): the first left singular
+    vector of the outside genes' standardized columns."""
+    rng = np.random.default_rng(4)
+    f = rng.normal(size=m)
+    x = f[:, None] * rng.uniform(0.5, 1.5, N) + rng.normal(size=(m, N))
+    kids = rng.choice(N, size=40, replace=False)
+    gs = global_shift(table_axes(x), f, _coefs(kids))
+    z = (x - x.mean(0)) / x.std(0)
+    u = np.linalg.svd(np.delete(z, kids, axis=1), full_matrices=False)[0]
+    assert abs(gs.pc1_rest_corr) == pytest.approx(abs(np.corrcoef(f, u[:, 0])[0, 1]), abs=1e-9)
