@@ -81,7 +81,8 @@ def regulator_file_key() -> str:
 def recheck_regulators() -> None:
     """New data: the regulator list of the sidebar, checked against its variables and said in one
     place (the note under the list). Kept, and in force, when some of its names are variables
-    (with the count found); removed, with a message, when none is."""
+    (with the count found); kept and not in force when none is but some name the data's rows (a file
+    the wrong way round: the Transpose button applies it); removed, with a message, otherwise."""
     session = state.session()
     try:
         listed = regulators_from_widgets()
@@ -102,6 +103,17 @@ def recheck_regulators() -> None:
         said = f"Regulator list kept for the new data: {found} of {n_listed} listed names found"
         said += "; only those may be parents."
         state.put(state.REGULATOR_NOTE, ("info", said))
+        return
+    rows = resolve_regulators(listed, [str(r) for r in session.dataset.instance_labels or ()])[0]
+    if rows:  # the new file is the wrong way round (genes in rows): kept for the Transpose (walk, session 25)
+        if session.regulators:  # not in force on these data until they are turned
+            session.set_settings(session.settings, None)
+        said = (
+            f"The regulator list ({n_listed} names) is kept but not applied: none of its names is a variable of "
+            f"the new data, and {len(rows)} of them name its rows. If the genes are in rows, Transpose the data "
+            "(above) and the list is applied to the turned data."
+        )
+        state.put(state.REGULATOR_NOTE, ("warning", said))
         return
     st.session_state[state.W_REGULATORS] = ""
     state.put(state.REGULATOR_FILE_GEN, int(state.get(state.REGULATOR_FILE_GEN) or 0) + 1)

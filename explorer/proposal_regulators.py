@@ -12,7 +12,7 @@ the R regulators needs (128 regulators, 27 conditions: the best |r| is about 0.5
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 
@@ -20,7 +20,10 @@ from engine.hidden.correlation import column_corr
 from engine.hidden.tracking import best_tracking, chance_corr, listed_in_data
 from engine.io.regulators import resolve_regulators
 
-__all__ = ["listed_text", "regulon_text"]
+__all__ = ["MIN_PARENT_SHARE", "listed_text", "parent_text", "regulon_text"]
+
+#: share of a proposal's members a listed regulator must already be a parent of for :func:`parent_text`
+MIN_PARENT_SHARE = 0.5
 
 
 def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None) -> str:
@@ -57,6 +60,42 @@ def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequ
     return (
         f"{head} tracks z* best (correlation {r:+.2f}): if H is added, structural EM may make it H's parent "
         f"(H ← {name})."
+    )
+
+
+def parent_text(
+    prop, parents_of: Callable[[int], Sequence[int]], names: Sequence[str], regulators: Sequence[str] | None
+) -> str:
+    """ " **X** is already a parent of k of the n members: ..." when a listed regulator is a parent of at
+    least :data:`MIN_PARENT_SHARE` of ``prop``'s members in the current network (``parents_of``: a
+    member's parent indices, the stepper's) and of at least 5 (as the report's activity reading); ""
+    otherwise or without a list. z* is what the members' current parents leave unexplained, so such a
+    regulator does not track it (:func:`listed_text` says "no listed regulator tracks z*"), yet the
+    proposal may be its activity beyond its measured level, which the report reads after Accept
+    (``engine/hidden/activity.py``; newcomer walk, session 25: TF003 a parent of 25 of 26 members, named
+    only after Accept)."""
+    found = set(listed_in_data(regulators, names))
+    if not found:
+        return ""
+    gone = {tuple(e) for e in getattr(prop, "removed_edges", ())}
+    count: dict[str, int] = {}
+    for c in prop.members:
+        for p in parents_of(int(c)):
+            if not 0 <= p < len(names):  # an accepted hidden variable, not a listed regulator
+                continue
+            x = str(names[p])
+            if x in found and (x, str(names[c])) not in gone:
+                count[x] = count.get(x, 0) + 1
+    if not count:
+        return ""
+    best = max(count, key=lambda x: (count[x], x))
+    k, n = count[best], len(prop.members)
+    if k < 5 or k < MIN_PARENT_SHARE * n:
+        return ""
+    return (
+        f" **{best}** is already a parent of {k} of the {n} members: z* is what its measured level leaves in "
+        f"them, so H may be the part of {best}'s activity its level misses, or a separate regulator for which "
+        f"{best} stands in; after Accept the report compares their coefficients."
     )
 
 

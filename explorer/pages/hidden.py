@@ -32,7 +32,7 @@ from explorer.hidden_known import known_status, known_text, network_text, overla
 from explorer.hidden_plots import cluster_profiles_figure, profile_ends
 from explorer.long_action import run_stoppable, stopped
 from explorer.member_heatmaps import member_correlations
-from explorer.proposal_regulators import listed_text, regulon_text
+from explorer.proposal_regulators import listed_text, parent_text, regulon_text
 from explorer.proposal_text import (
     carrier_text,
     closest_text,
@@ -244,6 +244,7 @@ def render() -> None:
             + closest_text(prop, session.regulators)
             + carrier_text(prop, listed)
             + listed_text(prop, observed, dataset.names, listed)
+            + parent_text(prop, stepper.parents, dataset.names, listed)
         )
         if (known := known_text(prop, overlap_of(session, prop))) is not None:
             st.warning(known)  # an accepted H's own members, or close to it (engine.hidden.explained)

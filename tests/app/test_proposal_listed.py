@@ -246,3 +246,35 @@ def test_no_tracking_regulator_on_a_flagged_proposal_points_to_its_odd_condition
     odd = listed_text(prop(names=["g1"], profile=z, flagged=True), values, names, ["TF_A"])
     assert odd.startswith(" No listed regulator tracks z* beyond chance") and "not on the list" not in odd
     assert "more likely those conditions than a regulator" in odd
+
+
+class TestParentText:
+    """A listed regulator already a parent of most members (newcomer walk, session 25: TF003 a parent of
+    25 of 26 members, "no listed regulator tracks z* beyond chance" before Accept, "TF003's activity?"
+    only after)."""
+
+    NAMES = ["TF1", "TF2", *[f"g{i}" for i in range(10)]]
+
+    def members(self, k):
+        return SimpleNamespace(members=list(range(2, 2 + k)), removed_edges=[])
+
+    def test_named_when_a_parent_of_most_members(self):
+        from explorer.proposal_regulators import parent_text
+
+        parents = {c: ((0, 1) if c < 8 else (1,)) for c in range(12)}  # TF1 -> g0..g5, TF2 -> all
+        said = parent_text(self.members(10), parents.get, self.NAMES, ["TF1", "TF2", "TF9"])
+        assert said.startswith(" **TF2** is already a parent of 10 of the 10 members")
+        assert "the part of TF2's activity its level misses, or a separate regulator for which TF2" in said
+
+    def test_not_named_below_half_below_five_unlisted_or_removed(self):
+        from explorer.proposal_regulators import parent_text
+
+        parents = {c: ((0,) if c < 6 else ()) for c in range(12)}  # TF1 -> g0..g3 only
+        assert parent_text(self.members(10), parents.get, self.NAMES, ["TF1"]) == ""  # 4 of 10
+        assert parent_text(self.members(4), parents.get, self.NAMES, ["TF1"]) == ""  # 4 of 4, under 5
+        allp = {c: (0, 12) for c in range(12)}  # TF1 and an accepted hidden variable (index 12)
+        assert "TF1** is already a parent of 6 of the 6" in parent_text(self.members(6), allp.get, self.NAMES, ["TF1"])
+        assert parent_text(self.members(6), allp.get, self.NAMES, ["TF2"]) == ""  # TF1 not listed
+        assert parent_text(self.members(6), allp.get, self.NAMES, None) == ""
+        gone = SimpleNamespace(members=list(range(2, 8)), removed_edges=[("TF1", f"g{i}") for i in range(3)])
+        assert parent_text(gone, allp.get, self.NAMES, ["TF1"]) == ""  # 3 left of 6: its edges go with Accept

@@ -29,3 +29,30 @@ def test_a_lower_case_list_applies_after_transpose(tmp_path):
     assert session.transposed and session.regulators == ids[:8]
     assert [names[i] for i in session.stepper.cols] == sorted(ids[:8], key=names.index)
     assert any("applied to the turned data: 8 of 8 listed names found" in t for t in texts(at.sidebar.info))
+
+
+def test_a_second_file_the_wrong_way_round_keeps_the_list_for_its_transpose(tmp_path):
+    """Newcomer walk of session 25: a second file, genes in rows again, removed the regulator list ("none of
+    its names is a variable") before its Transpose, so it had to be uploaded again. Its names label the
+    new file's rows: kept, not applied, and applied by the Transpose."""
+    at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+    for k, name in enumerate(("expr.tsv", "expr2.tsv")):
+        path, ids = genes_x_conditions_headerless(tmp_path / name)
+        header = "gene\t" + "\t".join(f"heat_{t}min_r{k}" for t in range(5, 125, 5)) + "\n"
+        path.write_text(header + path.read_text())
+        _upload(at, path, transpose=False)
+        if k == 0:
+            at.file_uploader(key=state.W_REGULATOR_FILE).set_value(
+                ("tfs.txt", "\n".join(ids[:8]).encode(), "text/plain")
+            )
+            at.button(key=state.W_APPLY).click().run()
+            at.button(key="w_home_transpose").click().run()
+            assert at.session_state[state.SESSION].regulators == ids[:8]
+    assert not at.exception
+    notes = texts(at.sidebar.warning)
+    assert any("is kept but not applied" in t and "8 of them name its rows" in t for t in notes), notes
+    assert not at.session_state[state.SESSION].regulators  # not in force on genes-as-rows data
+    at.button(key="w_home_transpose").click().run()
+    assert not at.exception
+    assert at.session_state[state.SESSION].regulators == ids[:8]
+    assert any("applied to the turned data: 8 of 8 listed names found" in t for t in texts(at.sidebar.info))
