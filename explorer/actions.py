@@ -100,6 +100,8 @@ class AcceptHidden:
 
     def undo(self, session: SearchSession) -> str:
         session.install(self.previous, self.previous_hidden)
+        if "," in self.name:  # an automatic run's Hs, taken back together
+            return f"The accepted hidden variables {self.name} were taken back."
         return f"The accepted hidden variable {self.name} was taken back."
 
 

@@ -290,8 +290,10 @@ def _accepted_section(session) -> None:
     names = session.variable_names()
     values = session.values()
     stepper = session.stepper
-    if session.undo_stack and isinstance(session.undo_stack[-1], actions.AcceptHidden):
-        if st.button("Undo accept", key=KEY_UNDO, help="Go back to the network before the last Accept."):
+    if session.undo_stack and isinstance(last := session.undo_stack[-1], actions.AcceptHidden):
+        # named: after an automatic run one Undo takes back every H it added (newcomer walk, session 25)
+        added = f"{last.name} {'were' if ',' in last.name else 'was'} added"
+        if st.button(f"Undo accept ({last.name})", key=KEY_UNDO, help=f"Go back to the network before {added}."):
             st.session_state[KEY_MESSAGE] = session.undo()
             st.rerun()
 

@@ -50,6 +50,7 @@ def test_auto_at_its_limit_says_what_it_left_untried():
     )
     assert "The largest has 6 members" in note and "Raise the limit" in note
     assert any(s.startswith("Auto added H1") for s in texts(at.success))
+    assert at.button(key="ip_hidden_undo").label == "Undo accept (H1)"  # names what it takes back
     at.button(key="ip_hidden_undo").click().run()  # undoable as an Accept; the note goes with it
     assert at.session_state[state.SESSION].hidden is None
     assert not [w for w in texts(at.warning) + texts(at.info) if w.startswith("Auto stopped")]
@@ -73,3 +74,11 @@ def test_progress_line_is_cut_at_a_word():
     cut = progress_text(line)
     assert len(cut) <= 160 and cut.endswith(" …") and cut[:-2].split()[-1] in line.split()
     assert progress_text("short line") == "short line"
+
+
+def test_undo_of_an_automatic_run_names_every_h_it_takes_back():
+    from explorer.actions import AcceptHidden
+
+    session = type("S", (), {"install": lambda self, *a: None})()
+    assert AcceptHidden(None, None, "H1, H2").undo(session) == "The accepted hidden variables H1, H2 were taken back."
+    assert AcceptHidden(None, None, "H3").undo(session) == "The accepted hidden variable H3 was taken back."
