@@ -107,7 +107,10 @@ def recheck_regulators() -> None:
     rows = resolve_regulators(listed, [str(r) for r in session.dataset.instance_labels or ()])[0]
     if rows:  # the new file is the wrong way round (genes in rows): kept for the Transpose (walk, session 25)
         if session.regulators:  # not in force on these data until they are turned
-            session.set_settings(session.settings, None)
+            try:
+                session.set_settings(session.settings, None)
+            except IdealParentError:  # every parent allowed is the loosest setting; keep the search as it is
+                pass
         said = (
             f"The regulator list ({n_listed} names) is kept but not applied: none of its names is a variable of "
             f"the new data, and {len(rows)} of them name its rows. If the genes are in rows, Transpose the data "
