@@ -75,7 +75,7 @@ from __future__ import annotations
 import numpy as np
 from bench_regulators_genome_h20 import _z, design_r2
 from bench_regulators_genome_relay import ENRICHED, NOTHING, TRACK, _enriched, _overlap
-from genome_auto import fit_auto, kept_of, tally_main, top_proposals
+from genome_auto import fit_auto, genome_summary, kept_of, tally_main, top_proposals
 from yeast_names import CC_TFS, COMMON, G1S_GENES, OTHER_TFS, R_TARGET_TFS, STAR, systematic_names
 
 CPU_LIMIT = 60.0
@@ -365,23 +365,10 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
 
 
 def summary(name: str, tallies: list[dict]) -> str:
-    """The closing line: R* recovered (and with its module enriched), the kept and false Hs, the
-    marked ones (PHASE / SERIES / ODD), the flags and the median CPU."""
-    n = len(tallies)
-    common = (
-        f"kept Hs {sum(t['kept'] for t in tallies)}, false {sum(t['false'] for t in tallies)} "
-        f"(on the phase, the series or the odd time point {sum(t['marks'] for t in tallies)}); "
-        f"a kept H or the top proposal flagged on {sum(t['flagged'] for t in tallies)}/{n}; "
-        f"median {np.median([t['cpu'] for t in tallies]):.1f} s CPU"
-    )
-    if name.endswith("-null"):
-        return f"{name}: a hidden variable kept on {sum(t['kept'] > 0 for t in tallies)}/{n}; {common}"
-    return (
-        f"{name}: R* recovered (|r| >= {TRACK}) on {sum(t['star'] for t in tallies)}/{n} "
-        f"({sum(t['fast'] for t in tallies)} within {CPU_LIMIT:.0f} s CPU), with its module enriched "
-        f"(p < {ENRICHED:g}) on {sum(t['enriched'] for t in tallies)}/{n}, its listed TF targets among its "
-        f"children {sum(t['tfs'] for t in tallies)}; median best |r| R* "
-        f"{np.median([t['best_star'] for t in tallies]):.2f}; {common}"
+    """The closing line (:func:`genome_auto.genome_summary`): R* recovered (and with its module enriched),
+    the kept and false Hs, the marked ones (PHASE / SERIES / ODD), the flags and the median CPU."""
+    return genome_summary(
+        name, tallies, "the phase, the series or the odd time point", TRACK, CPU_LIMIT, ENRICHED, drivers=False
     )
 
 

@@ -67,7 +67,7 @@ import screen_names as sn
 from bench_regulators_genome_h20 import _symbols, _z, design_r2, poisson_counts
 from bench_regulators_genome_pulse import tf_activities
 from bench_regulators_genome_relay import ENRICHED, NOTHING, TRACK, _enriched, _overlap
-from genome_auto import fit_auto, kept_of, tally_main, top_proposals
+from genome_auto import fit_auto, genome_summary, kept_of, tally_main, top_proposals
 
 CPU_LIMIT = 300.0
 COLS, M_RANGE, TFS, LINES, CPDS, STATES = (2500, 3200), (120, 280), (100, 140), (4, 8), (16, 30), (2, 3)
@@ -317,25 +317,9 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
 
 
 def summary(name: str, tallies: list[dict]) -> str:
-    """The closing line: R* recovered (and with its module enriched), D recovered, the kept and false
-    Hs, the marked ones (line, plate, compound, depth), the flags and the median CPU."""
-    n = len(tallies)
-    common = (
-        f"kept Hs {sum(t['kept'] for t in tallies)}, false {sum(t['false'] for t in tallies)} (on a cell line, "
-        f"a plate, a compound or the depth {sum(t['marks'] for t in tallies)}); a kept H or the top "
-        f"proposal flagged on {sum(t['flagged'] for t in tallies)}/{n}; "
-        f"median {np.median([t['cpu'] for t in tallies]):.1f} s CPU"
-    )
-    if name.endswith("-null"):
-        return f"{name}: a hidden variable kept on {sum(t['kept'] > 0 for t in tallies)}/{n}; {common}"
-    return (
-        f"{name}: R* recovered (|r| >= {TRACK}) on {sum(t['star'] for t in tallies)}/{n} "
-        f"({sum(t['fast'] for t in tallies)} within {CPU_LIMIT:.0f} s CPU), with its module enriched "
-        f"(p < {ENRICHED:g}) on {sum(t['enriched'] for t in tallies)}/{n}, its listed TF targets among its "
-        f"children {sum(t['tfs'] for t in tallies)}; median best |r| R* "
-        f"{np.median([t['best_star'] for t in tallies]):.2f}; D recovered on "
-        f"{sum(t['drivers'][0] for t in tallies)}/{n}; {common}"
-    )
+    """The closing line (:func:`genome_auto.genome_summary`): R* recovered (and with its module enriched), D recovered,
+    the kept and false Hs, the marked ones (line, plate, compound, depth), the flags and the median CPU."""
+    return genome_summary(name, tallies, "a cell line, a plate, a compound or the depth", TRACK, CPU_LIMIT, ENRICHED)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -181,6 +181,39 @@ def tally_main(
     print(summary(args.gen, tallies))
 
 
+def genome_summary(
+    name: str,
+    tallies: list[dict],
+    marked: str,
+    track: float,
+    cpu_limit: float,
+    enriched: float,
+    drivers: bool = True,
+) -> str:
+    """The closing line of a genome hold-out's run (``bench_regulators_genome_h21.py`` ... ``_h25.py``, whose
+    ``run_seed`` tallies ``star``, ``fast``, ``enriched``, ``tfs``, ``best_star``, ``drivers``, ``kept``,
+    ``false``, ``marks``, ``flagged``, ``cpu`` per seed): R* recovered at |r| >= ``track`` (within
+    ``cpu_limit`` s of CPU, with its module enriched at p < ``enriched``), D recovered (with ``drivers``), the
+    kept and false Hs, those on what the scorer marks (``marked``, e.g. "a tissue, a donor, sex or the
+    depth"), the flags and the median CPU; on ``NAME-null`` the seeds with a kept H instead of R*."""
+    n = len(tallies)
+    common = (
+        f"kept Hs {sum(t['kept'] for t in tallies)}, false {sum(t['false'] for t in tallies)} (on {marked} "
+        f"{sum(t['marks'] for t in tallies)}); a kept H or the top proposal flagged on "
+        f"{sum(t['flagged'] for t in tallies)}/{n}; median {np.median([t['cpu'] for t in tallies]):.1f} s CPU"
+    )
+    if name.endswith("-null"):
+        return f"{name}: a hidden variable kept on {sum(t['kept'] > 0 for t in tallies)}/{n}; {common}"
+    d = f"D recovered on {sum(t['drivers'][0] for t in tallies)}/{n}; " if drivers else ""
+    return (
+        f"{name}: R* recovered (|r| >= {track}) on {sum(t['star'] for t in tallies)}/{n} "
+        f"({sum(t['fast'] for t in tallies)} within {cpu_limit:.0f} s CPU), with its module enriched "
+        f"(p < {enriched:g}) on {sum(t['enriched'] for t in tallies)}/{n}, its listed TF targets among its "
+        f"children {sum(t['tfs'] for t in tallies)}; median best |r| R* "
+        f"{np.median([t['best_star'] for t in tallies]):.2f}; {d}{common}"
+    )
+
+
 def top_proposals(est: IdealParentSearch, n: int = 5) -> list:
     """The Hidden page's ranked proposals after a fitted run: proposed afresh on the learned
     network among the observed variables (the kept hidden variables left out), as
