@@ -75,7 +75,7 @@ from __future__ import annotations
 import numpy as np
 from bench_regulators_genome_h20 import _z, design_r2
 from bench_regulators_genome_relay import ENRICHED, NOTHING, TRACK, _enriched, _overlap
-from genome_auto import fit_auto, genome_summary, kept_of, tally_main, top_proposals
+from genome_auto import fit_auto, genome_summary, kept_of, tally_kept, tally_main, top_proposals
 from yeast_names import CC_TFS, COMMON, G1S_GENES, OTHER_TFS, R_TARGET_TFS, STAR, systematic_names
 
 CPU_LIMIT = 60.0
@@ -330,15 +330,7 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
             f"periodic {len(h.children & g['periodic'])} Δscore {h.gain:+.1f} <- {','.join(h.parents) or '-'} "
             f"(leverage {h.leverage:.2f}{_flag(h.flagged)})"
         )
-    t["best_star"] = max((h.r[0] for h in kept), default=0.0)
-    t["star"] = not g["null"] and t["best_star"] >= TRACK
-    t["fast"] = t["star"] and cpu < CPU_LIMIT
-    if t["star"]:
-        best = max(kept, key=lambda h: h.r[0])
-        t["enriched"] = _enriched(best.children, g["module"], universe)
-        t["tfs"] = len(best.children & g["module_tfs"])
-    top = props[0] if props else None
-    t["flagged"] = any(h.flagged for h in kept) or bool(top is not None and top.high_leverage)
+    top = tally_kept(t, kept, g, cpu, props, TRACK, CPU_LIMIT, _enriched, drivers=False)
     top_text = "no proposal"
     if top is not None:
         prof = np.asarray(top.profile, float)

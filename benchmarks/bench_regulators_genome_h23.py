@@ -73,7 +73,7 @@ import numpy as np
 from bench_regulators_genome_h20 import _z, design_r2
 from bench_regulators_genome_pulse import tf_activities
 from bench_regulators_genome_relay import ENRICHED, NOTHING, TRACK, _enriched, _overlap
-from genome_auto import fit_auto, genome_summary, kept_of, tally_main, top_proposals
+from genome_auto import fit_auto, genome_summary, kept_of, tally_kept, tally_main, top_line, top_proposals
 
 CPU_LIMIT = 300.0
 COLS, M_RANGE, TFS, FACTORS = (2500, 3200), (300, 500), (120, 170), (3, 6)
@@ -315,23 +315,8 @@ def run_seed(g: dict, source: str, seed: int) -> tuple[str, dict]:
             f"in-D={len(h.children & tg)} Δscore {h.gain:+.1f} <- {','.join(h.parents) or '-'} "
             f"(R2 {h.parents_r2:.2f}, leverage {h.leverage:.2f}{f' FLAG {flag}' if flag else ''})"
         )
-    t["best_star"] = max((h.r[0] for h in kept), default=0.0)
-    t["best_drivers"] = [max((h.r[1] for h in kept), default=0.0)]
-    t["star"] = not g["null"] and t["best_star"] >= TRACK
-    t["fast"] = t["star"] and cpu < CPU_LIMIT
-    t["drivers"] = [not g["null"] and t["best_drivers"][0] >= TRACK]
-    if t["star"]:
-        best = max(kept, key=lambda h: h.r[0])
-        t["enriched"] = _enriched(best.children, g["module"], universe)
-        t["tfs"] = len(best.children & g["module_tfs"])
-    top = props[0] if props else None
-    t["flagged"] = any(h.flagged for h in kept) or bool(top is not None and top.high_leverage)
-    top_text = "no proposal"
-    if top is not None:
-        prof = np.asarray(top.profile, float)
-        r_top = [abs(float(np.corrcoef(prof, c)[0, 1])) for c in (g["star"], g["drivers"][:, 0])]
-        flagged = f" FLAG {','.join(top.high_leverage)}" if top.high_leverage else ""
-        top_text = f"top proposal {len(top.members)} genes r*={r_top[0]:.2f} rD={r_top[1]:.2f}{flagged}"
+    top = tally_kept(t, kept, g, cpu, props, TRACK, CPU_LIMIT, _enriched)
+    top_text = top_line(top, g)
     head = (
         ""
         if g["null"]

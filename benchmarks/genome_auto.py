@@ -181,6 +181,48 @@ def tally_main(
     print(summary(args.gen, tallies))
 
 
+def tally_kept(
+    t: dict,
+    kept: list[Kept],
+    g: dict,
+    cpu: float,
+    props: list,
+    track: float,
+    cpu_limit: float,
+    enriched: Callable[[set[str], set[str], int], bool],
+    drivers: bool = True,
+):
+    """A genome hold-out seed's recovery in its tally ``t`` (the keys :func:`genome_summary` reads): R* at
+    |r| >= ``track`` (within ``cpu_limit`` s of CPU; its module ``enriched(children, module, universe)`` and
+    its listed TF targets among the children of the best H), D with ``drivers``, and whether a kept H or the
+    top of ``props`` (the run's ranked proposals) is flagged as resting on one or two samples. Returns that
+    top proposal, or None."""
+    t["best_star"] = max((h.r[0] for h in kept), default=0.0)
+    if drivers:
+        t["best_drivers"] = [max((h.r[1] for h in kept), default=0.0)]
+        t["drivers"] = [not g["null"] and t["best_drivers"][0] >= track]
+    t["star"] = not g["null"] and t["best_star"] >= track
+    t["fast"] = t["star"] and cpu < cpu_limit
+    if t["star"]:
+        best = max(kept, key=lambda h: h.r[0])
+        t["enriched"] = enriched(best.children, g["module"], len(g["names"]))
+        t["tfs"] = len(best.children & g["module_tfs"])
+    top = props[0] if props else None
+    t["flagged"] = any(h.flagged for h in kept) or bool(top is not None and top.high_leverage)
+    return top
+
+
+def top_line(top, g: dict) -> str:
+    """The run's top proposal in a genome hold-out's line: its size, |r| of its z* with R* and with D, and the
+    samples that flag it; "no proposal" without one."""
+    if top is None:
+        return "no proposal"
+    prof = np.asarray(top.profile, float)
+    r_top = [abs(float(np.corrcoef(prof, c)[0, 1])) for c in (g["star"], g["drivers"][:, 0])]
+    flagged = f" FLAG {','.join(top.high_leverage)}" if top.high_leverage else ""
+    return f"top proposal {len(top.members)} genes r*={r_top[0]:.2f} rD={r_top[1]:.2f}{flagged}"
+
+
 def genome_summary(
     name: str,
     tallies: list[dict],
