@@ -16,14 +16,12 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from engine.hidden.activity import MIN_SHARE, MIN_SHARED
 from engine.hidden.correlation import column_corr
 from engine.hidden.tracking import best_tracking, chance_corr, listed_in_data
 from engine.io.regulators import resolve_regulators
 
-__all__ = ["MIN_PARENT_SHARE", "listed_text", "parent_text", "regulon_text"]
-
-#: share of a proposal's members a listed regulator must already be a parent of for :func:`parent_text`
-MIN_PARENT_SHARE = 0.5
+__all__ = ["listed_text", "parent_text", "regulon_text"]
 
 
 def listed_text(prop, values: np.ndarray, names: Sequence[str], regulators: Sequence[str] | None) -> str:
@@ -67,8 +65,9 @@ def parent_text(
     prop, parents_of: Callable[[int], Sequence[int]], names: Sequence[str], regulators: Sequence[str] | None
 ) -> str:
     """ " **X** is already a parent of k of the n members: ..." when a listed regulator is a parent of at
-    least :data:`MIN_PARENT_SHARE` of ``prop``'s members in the current network (``parents_of``: a
-    member's parent indices, the stepper's) and of at least 5 (as the report's activity reading); ""
+    least half of ``prop``'s members in the current network (``parents_of``: a member's parent indices, the
+    stepper's) and of at least 5: the bounds of the report's activity reading
+    (:data:`engine.hidden.activity.MIN_SHARE`, :data:`~engine.hidden.activity.MIN_SHARED`); ""
     otherwise or without a list. z* is what the members' current parents leave unexplained, so such a
     regulator does not track it (:func:`listed_text` says "no listed regulator tracks z*"), yet the
     proposal may be its activity beyond its measured level, which the report reads after Accept
@@ -90,7 +89,7 @@ def parent_text(
         return ""
     best = max(count, key=lambda x: (count[x], x))
     k, n = count[best], len(prop.members)
-    if k < 5 or k < MIN_PARENT_SHARE * n:
+    if k < MIN_SHARED or k < MIN_SHARE * n:
         return ""
     return (
         f" **{best}** is already a parent of {k} of the {n} members: z* is what its measured level leaves in "
