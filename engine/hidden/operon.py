@@ -21,7 +21,11 @@ The reading, from names only:
   ``tf``, ``h``, ...). Synthetic tables name variables ``g0001``..``g2500`` or ``gene1``.. (this
   project's generators: ``g{i:04d}``, ``Gene{i:03d}``, ``TF{j:03d}``), where consecutive numbers are
   construction or chance, not a chromosome: those are excluded by the prefix, never by a guess from
-  the data. A real locus prefix (``b``, ``BSU``, ``Rv``, ...) is not listed, so no allow-list is needed.
+  the data; so are the identifier families of eukaryotes and databases (:data:`NOT_LOCUS`: Ensembl
+  ``ENSG...``, yeast ``YAL040W``, FlyBase, RefSeq, probe ids), whose numbers are no operon's order (a
+  table of one yeast chromosome arm, ``YAL001C``..``YAL069W``, once read as locus tags and its planted
+  module set aside as "one operon"). A real locus prefix (``b``, ``BSU``, ``Rv``, ...) is not listed, so
+  no allow-list is needed.
   The **step** is the most common gap between the table's sorted tag numbers (1 for b-numbers, 10 for
   new BSU tags).
 * **the run** (:func:`operon_run`): H's children with that prefix, sorted by number, split wherever
@@ -54,6 +58,7 @@ __all__ = [
     "MAX_RANK_GAP",
     "MIN_RUN",
     "MIN_TAGS",
+    "NOT_LOCUS",
     "RUN_SHARE",
     "TAG_SHARE",
     "LocusIndex",
@@ -84,6 +89,13 @@ GENERIC_PREFIXES = frozenset(
 )
 
 _TAG = re.compile(r"^([A-Za-z]+_?)(\d+)[A-Za-z]?$")
+
+#: identifier families that parse as a prefix and a number but are not numbered in a bacterial genome's order
+#: (lower case, as parsed): Ensembl stable ids (``ENSG``, ``ENSMUSG``, ``ENST``...: ``ens`` ... ``g/t/p/e``),
+#: budding-yeast systematic names (``YAL040W``: chromosome, arm, number, strand: a eukaryote, no operons),
+#: FlyBase, WormBase, RefSeq accessions, NCBI ``LOC`` placeholders, Illumina probe ids and miRBase accessions:
+#: their numbers are database order, not operons. Not ``cg``: C. glutamicum's locus tags (``cg0001``) have it.
+NOT_LOCUS = re.compile(r"^(ens[a-z]*[gtpe]|y[a-p][lr]|fbgn|fbtr|fbpp|wbgene|[nx][mrp]_|n[cgtw]_|loc|ilmn_|mimat)$")
 
 
 @dataclass(frozen=True)
@@ -135,7 +147,7 @@ def locus_index(names: Sequence[str]) -> LocusIndex | None:
         return None
     best = kinds[int(np.argmax(counts))]
     share = float(counts.max() / len(names))
-    if share < TAG_SHARE or counts.max() < MIN_TAGS or best.rstrip("_") in GENERIC_PREFIXES:
+    if share < TAG_SHARE or counts.max() < MIN_TAGS or best.rstrip("_") in GENERIC_PREFIXES or NOT_LOCUS.match(best):
         return None
     mine = prefix == best
     tagged = np.unique(number[mine])

@@ -112,3 +112,20 @@ class TestModulesOnALabTable:
         assert props[-1].flagged and set(flagged[0].names) <= set(table.odd_genes)
         without = propose_for_review(stepper, ds.values, ds.names, n_proposals=5, coexpression=False, **kw)
         assert all(p.source != COEXPRESSION for p in without)
+
+    def test_a_module_of_adjacent_yeast_orfs_is_not_set_aside_as_an_operon(self, lab_table):
+        """Budding yeast's systematic names (``YAL040W``) parse as a prefix and a number, but a eukaryote has no
+        operons: a module of one chromosome arm's consecutive ORFs is proposed first, not set aside
+        (session 26's walk of a lab file named ``YAL000W``..``YAL299W``)."""
+        table, ds, stepper = lab_table
+        module = set(table.module)
+        order = [n for n in ds.names if n in module] + [n for n in ds.names if n not in module]
+        yeast = {n: f"YAL{k:03d}W" for k, n in enumerate(order)}  # the module: YAL000W-YAL0xxW, adjacent
+        names = [yeast[n] for n in ds.names]
+        kw = dict(candidates=np.arange(ds.n_vars), min_size=3, max_size=50, labels=ds.instance_labels)
+        props = propose_for_review(stepper, ds.values, names, n_proposals=5, **kw)
+        assert len({yeast[n] for n in module} & set(props[0].names)) >= 27 and not props[0].flagged
+        b_tags = [f"b{k:04d}" for k in range(len(names))]  # the same table as a bacterium's: read as one operon
+        by_tag = {n: b_tags[k] for k, n in enumerate(order)}
+        bact = propose_for_review(stepper, ds.values, [by_tag[n] for n in ds.names], n_proposals=5, **kw)
+        assert len({by_tag[n] for n in module} & set(bact[0].names)) < 27

@@ -75,6 +75,23 @@ def test_generic_numbered_names_are_not_locus_tags(pattern):
     assert operon_reading(list(range(10, 16)), names) is None
 
 
+@pytest.mark.parametrize(
+    "pattern",
+    ["YAL{:03d}W", "YBR{:03d}C", "ENSG{:011d}", "ENSMUSG{:011d}", "ENST{:011d}", "FBgn{:07d}", "WBGene{:08d}",
+     "NM_{:06d}", "XM_{:09d}", "LOC{}", "ILMN_{}", "MIMAT{:07d}"],
+)  # fmt: skip
+def test_eukaryotic_and_database_ids_are_not_locus_tags(pattern):
+    names = [pattern.format(k) for k in range(1, 301)]
+    assert locus_index(names) is None  # database or chromosome-arm order: a eukaryote has no operons
+    assert one_operon(list(range(10, 16)), names) is None
+
+
+@pytest.mark.parametrize("pattern", ["b{:04d}", "cg{:04d}", "YPO{:04d}", "PA{:04d}", "STM{:04d}", "Rv{:04d}"])
+def test_bacterial_tags_like_those_families_still_read(pattern):
+    names = [pattern.format(k) for k in range(1, 301)]  # C. glutamicum cg0001, Yersinia YPO0001
+    assert locus_index(names) is not None and one_operon(list(range(10, 16)), names) is not None
+
+
 def test_mixed_names_need_most_to_be_tags():
     tags = _bnumbers(150)
     genes = [f"gen{c}" for c in "ABCDEFGHIJKLMNOPQRSTUVWXYZ"] + ["fnr", "arcA", "crp", "lacZ", "ompF"] * 5
