@@ -63,6 +63,8 @@ DATA_KEY = "ip_data_key"
 FAILED_KEY = "ip_failed_key"
 LAYOUT = "ip_layout"
 MEMO = "ip_memo"
+#: prefix of a memo name's earlier values (``memo(..., keep=...)``), in the same store
+_OLDER = "older:"
 ERROR = "ip_error"
 ACTION_ERROR = "ip_action_error"
 ORIENT_SHOWN = "ip_orient_shown"
@@ -221,25 +223,33 @@ def apply_settings(new: dict | SearchSettings, regulators: list[str] | None | bo
 
 
 # ------------------------------------------------------------------------------ derived views
-def memo(name: str, key, build):
-    """``build()``, unless the value stored under ``name`` was built for the same ``key``.
+def memo(name: str, key, build, keep: int = 1):
+    """``build()``, unless a value stored under ``name`` was built for the same ``key``.
 
-    Keeps one value per name, so a rerun that changed nothing (e.g. a click elsewhere on the
-    page) reuses the network drawing instead of rebuilding it.
+    Keeps the last value per name, so a rerun that changed nothing (e.g. a click elsewhere on the
+    page) reuses the network drawing instead of rebuilding it; with ``keep`` > 1 the ``keep - 1``
+    values before it too (most recent first), so that going back to an earlier state (Undo) finds
+    what was built for it.
     """
     store = st.session_state.setdefault(MEMO, {})
     hit = store.get(name)
     if hit is not None and hit[0] == key:
         return hit[1]
-    value = build()
+    older = store.setdefault(_OLDER + name, []) if keep > 1 else []
+    found = next((i for i, (k, _) in enumerate(older) if k == key), None)
+    value = older.pop(found)[1] if found is not None else build()
+    if keep > 1 and hit is not None:
+        older.insert(0, hit)
+        del older[keep - 1 :]
     store[name] = (key, value)
     return value
 
 
 def memo_ready(name: str, key) -> bool:
     """Whether :func:`memo` holds a value of ``name`` built for ``key`` (so it returns at once)."""
-    hit = st.session_state.get(MEMO, {}).get(name)
-    return hit is not None and hit[0] == key
+    store = st.session_state.get(MEMO, {})
+    hit = store.get(name)
+    return (hit is not None and hit[0] == key) or any(k == key for k, _ in store.get(_OLDER + name, ()))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -11,12 +11,15 @@ cached, so stepping forward again costs little.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, fields
 
 from engine.search import Stepper, StepResult
 from explorer import text
 
 __all__ = ["SearchTrack", "Work"]
+
+_TRACKS = itertools.count(1)
 
 
 @dataclass(frozen=True)
@@ -52,6 +55,8 @@ class SearchTrack:
     #: the work of the moves Undo took back, and how many
     undone: Work = Work()
     n_undone: int = 0
+    #: unique per track: keys what was built for this search (an Undo that reinstalls it finds it again)
+    serial: int = field(default_factory=lambda: next(_TRACKS), compare=False)
 
     def __post_init__(self) -> None:
         if not self.trace:

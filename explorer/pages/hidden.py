@@ -65,6 +65,7 @@ KEY_STOP = "ip_hidden_stop"
 PER_CHILD = ["hidden", "child", "loading", "sign", "variance_explained", "corr_child_profile"]
 #: above this many variables the proposals are computed on request, not on every visit
 LAZY_ABOVE = 150
+PROPOSALS_KEPT = 4  #: proposal lists kept: the network shown and a few before it (back after an Undo)
 
 INTRO = """
 This page looks for **hidden regulators**: unmeasured inputs that would explain several variables at
@@ -152,7 +153,8 @@ def render() -> None:
 
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
     rejected = frozenset(session.rejected)
-    key = (session.data_version, session.version, tuple(stepper.edges()), n_show, rejected)
+    # by the search shown (not session.version): Undo reinstalls the earlier search, and its proposals come back
+    key = (session.data_version, session.main.serial, tuple(stepper.edges()), n_show, rejected)
     # asked once for this network: a Reject or another count re-proposes without asking again
     asked = st.session_state.get(KEY_ASKED) == key[:3]
     lazy = dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key)
@@ -171,13 +173,13 @@ def render() -> None:
         if not state.get(KEY_PROPOSE):
             st.caption(
                 f"With {dataset.n_vars:,} variables the proposals take a while, so they are computed when "
-                "you ask (and kept until the network changes)."
+                "you ask (and kept for this network, back again after an Undo)."
             )
             _accepted_section(session)
             return
     try:
         with st.spinner("Scoring candidate clusters of ideal profiles…", show_time=True):
-            proposals = state.memo("hidden_proposals", key, lambda: session.propose_hidden(n_show))
+            proposals = state.memo("hidden_proposals", key, lambda: session.propose_hidden(n_show), keep=PROPOSALS_KEPT)
     except IdealParentError as exc:
         st.error(str(exc))
         return

@@ -85,6 +85,33 @@ def test_reject_lists_the_next_proposals_without_asking_again():
     assert [b for b in at.button if b.key == "ip_hidden_propose"]
 
 
+def test_undo_accept_lists_the_proposals_of_the_network_it_goes_back_to():
+    """Proposals asked for a network come back with it: after Accept and Undo accept (or a round trip
+    to another page) the list is shown again without a second Propose (a newcomer's walk: "the
+    proposals list is gone after Undo", on a 300-gene table whose proposals take a while)."""
+    rng = np.random.default_rng(0)
+    x = sample(random_network(N_VARS, seed=0, expected_parents=1.0), 120, seed=1)
+    x = x / x.std(axis=0)
+    h = rng.normal(size=120)
+    x[:, [3, 17, 40, 41, 90]] += h[:, None]
+    session = SearchSession(from_array(x, [f"g{i}" for i in range(N_VARS)]), None, "large")
+    for _ in range(30):
+        session.step()
+    at = AppTest.from_file(str(PAGES / "hidden.py"), default_timeout=TIMEOUT)
+    at.session_state[state.SESSION] = session
+    at.run()
+    at.button(key="ip_hidden_propose").click().run()
+    first = next(d.value for d in at.dataframe if "members" in d.value.columns)
+    at.button(key="ip_hidden_accept").click().run()
+    assert not at.exception and session.hidden is not None and session.hidden.hidden
+    assert [b for b in at.button if b.key == "ip_hidden_propose"]  # a new network: proposals on request
+    at.button(key="ip_hidden_undo").click().run()
+    assert not at.exception and (session.hidden is None or not session.hidden.hidden)
+    assert not [b for b in at.button if b.key == "ip_hidden_propose"]  # back: its proposals, not asked again
+    again = next(d.value for d in at.dataframe if "members" in d.value.columns)
+    assert list(again["members"]) == list(first["members"])
+
+
 def test_unsearched_large_network_says_search_first_before_propose():
     """A large network at step 0 (a newcomer's first visit after loading): the page says to run the
     search first before the Propose button, not only after a long Propose on the empty network, and
