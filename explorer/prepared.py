@@ -148,20 +148,31 @@ def banner(prepared: PreparedData, cpd: str = "linear", command: str | None = No
     if c is None:
         return None
     ran = "converged" if c.converged else f"{c.n_iter} iteration{'s' if c.n_iter > 1 else ''}"
-    return (
+    return _bullets(
         f"**This file has {prepared.missing}.** The search runs on your data with each missing cell "
         f"filled by its posterior mean under a linear-Gaussian network ({c.n_edges} edges) learned by "
-        f"structural EM ({ran}; JMLR 2007 section 6), computed {_when(prepared)}. Filled, on the file's "
-        f"scale: {_shown(prepared)}. Step, "
-        "Run and every page use these completed data, an approximation: the filled cells are not "
-        "re-estimated as the network changes. The file and the values as loaded are unchanged. For "
-        "the full structural EM, learn from the command line (`"
+        f"structural EM ({ran}; JMLR 2007 section 6), computed {_when(prepared)}.",
+        f"**Filled**, on the file's scale: {_shown(prepared)}.",
+        _SAME_DATA,
+        "**The full structural EM** (the cells re-estimated with the network): learn from the command line (`"
         + (command or "python -m engine learn FILE --number-repeats --skip-unusable")
-        + "` reads the file as this app does) or with "
-        "`IdealParentSearch(...).fit(data)`."
-        + ("" if get_cpd(cpd).structural_em else f" (With the {cpd} CPD the fill is still linear-Gaussian.)")
-        + f" The quick fill, from the variables most correlated with each cell, takes {_other(prepared)}."
+        + "` reads the file as this app does) or with `IdealParentSearch(...).fit(data)`"
+        + ("." if get_cpd(cpd).structural_em else f". (With the {cpd} CPD the fill is still linear-Gaussian.)"),
+        f"**The quick fill**, from the variables most correlated with each cell, takes {_other(prepared)}.",
     )
+
+
+#: what every page does with the filled cells (both banners)
+_SAME_DATA = (
+    "**Step, Run and every page** use these completed data, an approximation: the filled cells are not "
+    "re-estimated as the network changes. The file and the values as loaded are unchanged."
+)
+
+
+def _bullets(lead: str, *items: str) -> str:
+    """A banner as Markdown: its lead sentence, then one bullet per point (one paragraph of eight
+    sentences was hard to read: newcomer walk, session 25)."""
+    return lead + "\n\n" + "\n".join(f"- {item}" for item in items)
 
 
 def _shown(prepared: PreparedData) -> str:
@@ -193,16 +204,16 @@ def _quick_banner(prepared: PreparedData, c: QuickFill, command: str | None) -> 
     """The banner when the quick fill (:func:`engine.impute.quick_fill`) filled the cells."""
     how = FILL_METHODS[c.method].replace("k most", f"{c.k} most")
     chosen = f"; k = {c.k} refilled held-out observed cells best" if c.k_errors else ""
-    return (
+    return _bullets(
         f"**This file has {prepared.missing}.** The search runs on your data with each missing cell "
-        f"filled by the quick fill: {how}{chosen}, in {c.seconds:.1f} s, computed {_when(prepared)}. "
-        f"Filled, on the file's scale: {_shown(prepared)}. Step, Run and every page use these completed "
-        "data, an approximation: the filled cells are not re-estimated as the network changes. The file "
-        "and the values as loaded are unchanged. Structural EM (JMLR 2007 section 6) fills each cell with "
+        f"filled by the quick fill: {how}{chosen}, in {c.seconds:.1f} s, computed {_when(prepared)}.",
+        f"**Filled**, on the file's scale: {_shown(prepared)}.",
+        _SAME_DATA,
+        "**Structural EM** (JMLR 2007 section 6) fills each cell with "
         f"its posterior mean under a network learned from all {prepared.loaded.n_vars:,} variables instead: "
         f"one iteration would take {_other(prepared)} of CPU here, longer on a busy machine (the button below "
-        "runs it; Undo comes back). "
-        "The full structural EM runs from the command line (`"
+        "runs it; Undo comes back).",
+        "**The full structural EM** runs from the command line (`"
         + (command or "python -m engine learn FILE --number-repeats --skip-unusable")
-        + "` reads the file as this app does)."
+        + "` reads the file as this app does).",
     )

@@ -65,6 +65,10 @@ def test_above_the_threshold_the_quick_fill_runs_and_the_button_runs_structural_
     session = at.session_state[state.SESSION]
     assert isinstance(session.prepared.completion, Completion)
     assert "learned by structural EM" in _banner(at) and "The quick fill" in _banner(at)
+    for text in (quick, _banner(at)):  # a lead sentence and one bullet per point, not one long paragraph
+        lead, points = text.split("\n\n")
+        assert lead.startswith("**This file has") and lead.count(". ") <= 1
+        assert [p[:4] for p in points.split("\n")] == ["- **"] * 4
     assert session.notice.startswith("3 missing cell(s) filled by structural EM")
     assert at.button(key="w_missing_switch").label.startswith("Fill them by the quick fill instead")
     assert session.undo() == "The missing cells are filled by the quick fill again."
