@@ -34,6 +34,8 @@ def export_settings(session: SearchSession) -> dict:
     # a search not run to convergence is reproduced by as many moves (--max-steps)
     out["max_iter"] = session.stepper.n_iter if stepped else None
     out["regulators"] = list(session.regulators) if session.regulators else None
+    if session.regulators and session.regulator_file:  # the list is the user's uploaded file: the command names it
+        out["regulators_file"] = session.regulator_file
     source = dict(session.source)
     if session.transposed:  # turned round by the Transpose button since it was loaded
         source["transpose"] = not source.get("transpose", False)

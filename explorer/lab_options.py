@@ -24,6 +24,7 @@ __all__ = [
     "forget_header_choice",
     "regulator_file_key",
     "recheck_regulators",
+    "regulator_file_name",
     "regulators_from_widgets",
     "widgets_text",
     "say_regulators_turned",
@@ -100,6 +101,7 @@ def recheck_regulators() -> None:
             state.put(state.REGULATOR_NOTE, ("warning", f"The regulator list is not applied to the new data: {exc}"))
             return
         session.notice = None  # the note under the list says it, once
+        session.regulator_file = regulator_file_name()
         said = f"Regulator list kept for the new data: {found} of {n_listed} listed names found"
         said += "; only those may be parents."
         state.put(state.REGULATOR_NOTE, ("info", said))
@@ -135,6 +137,13 @@ def widgets_text() -> str:
         binary = "not a text file (one name per line, or a CSV/TSV with names in column 1)."
         text += "\n" + decode_text(upload.getvalue(), upload.name, binary)  # UTF-8, UTF-16 (BOM or not)...
     return text
+
+
+def regulator_file_name() -> str | None:
+    """The uploaded regulator file's name when the list is that file alone (nothing pasted), else None:
+    the rerun command names it (a newcomer walk: the command named ``regulators.txt``, not the user's file)."""
+    upload = state.get(regulator_file_key())
+    return upload.name if upload is not None and not str(state.get(state.W_REGULATORS) or "").strip() else None
 
 
 def regulators_from_widgets() -> list[str] | None:

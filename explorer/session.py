@@ -71,8 +71,7 @@ class SearchSession:
         As loaded; with missing cells, the search runs on it completed by structural EM
         (:mod:`explorer.prepared`), and :attr:`dataset` is the completed data.
     truth : list of (parent, child) names, or None when the true network is unknown
-    label : str
-        How the data are named on the pages.
+    label : str (how the data are named on the pages)
     settings : SearchSettings or dict, optional
     regulators : list of str, optional
         Candidate regulators: the only variables that may be parents (default: all).
@@ -93,6 +92,7 @@ class SearchSession:
         self.label = label
         self.settings = SearchSettings.coerce(settings)
         self.regulators = regulators
+        self.regulator_file: str | None = None  # the uploaded file that alone gave the list (the rerun names it)
         #: the data as loaded and the data searched (completed when cells are missing)
         self.prepared: PreparedData = prepare(dataset, self.settings, regulators, progress)
         #: the data the search runs on (and every page shows)

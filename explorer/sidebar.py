@@ -190,6 +190,7 @@ def _on_apply() -> None:
         regulators,
     )
     if applied:
+        state.session().regulator_file = lab_options.regulator_file_name()
         lab_options.say_regulators_applied()
     ids = regulator_ids.reading(regulators, state.session()) if state.session() is not None else None
     if ids is not None:  # a list of gene ids after the genes were named by symbols: say it, offer the mapping

@@ -126,6 +126,12 @@ def where_to_run(settings: dict) -> str:
     )
 
 
+def _regulator_file(settings: dict) -> str:
+    """The regulator file the command names: the uploaded file's name when the list is that file, else the default;
+    the download below holds the list as applied (names matched as the command matches them)."""
+    return str(settings.get("regulators_file") or rerun.REGULATOR_FILE)
+
+
 def _rerun(session, exported: dict) -> None:
     """The command that learns the network again (the export's ``rerun``), and the files it names
     that the explorer holds: the regulator list, the targets chosen, generated data."""
@@ -135,7 +141,7 @@ def _rerun(session, exported: dict) -> None:
         st.caption(f"Note: {exported['rerun_note']}")
     settings = exported["settings"]
     files = [
-        ("Regulator list (txt)", rerun.regulator_file_text(settings), rerun.REGULATOR_FILE, "text/plain"),
+        ("Regulator list (txt)", rerun.regulator_file_text(settings), _regulator_file(settings), "text/plain"),
         ("Targets (CSV)", rerun.targets_file_text(settings), rerun.TARGETS_FILE, "text/csv"),
     ]
     if session.source.get("generated"):

@@ -225,6 +225,38 @@ class TestExportRoundTrip:
         assert _edges(again) == _edges(exported) and _edges(exported)
         assert again["score"]["value"] == pytest.approx(exported["score"]["value"], rel=1e-9)
 
+    def test_an_uploaded_regulator_file_is_the_one_the_command_names(self, headerless, tmp_path, monkeypatch):
+        """A list uploaded as a file (nothing pasted): the command names that file, the download is named so,
+        and the command run beside the user's own file learns the same network (newcomer walk: it named
+        ``regulators.txt``). With names pasted too, the list is no longer the file: the default name."""
+        at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
+        _upload(at, headerless)
+        at.button(key="w_fix_no_header").click().run()
+        mine = b"# my TFs\nG001\ng002\nG003\nG005\n"
+        at.file_uploader(key=state.W_REGULATOR_FILE).set_value(("my_tfs.txt", mine, "text/plain"))
+        at.button(key=state.W_APPLY).click().run()
+        session = at.session_state[state.SESSION]
+        assert not at.exception and session.regulators == ["G001", "G002", "G003", "G005"]
+        _run_to_convergence(session)
+        exported = export.export_dict(session)
+        assert (
+            exported["settings"]["regulators_file"] == "my_tfs.txt" and "--regulators my_tfs.txt" in exported["rerun"]
+        )
+        at.switch_page(str(PAGES / "truth.py")).run()
+        assert not at.exception
+        (regs,) = [d.proto for d in at.get("download_button") if "Regulator" in d.proto.label]
+        assert "w_download_my_tfs.txt" in regs.id  # keyed by the file name it downloads as
+        monkeypatch.chdir(tmp_path)
+        shutil.copy(headerless, tmp_path / "expr.tsv")
+        (tmp_path / "my_tfs.txt").write_bytes(mine)  # the user's own file, as uploaded
+        assert main([*rerun_args(exported["settings"]), "--out", "again.json", "--quiet"]) == 0
+        assert _edges(json.loads((tmp_path / "again.json").read_text())) == _edges(exported)
+        at.text_area(key=state.W_REGULATORS).set_value("G007")
+        at.button(key=state.W_APPLY).click().run()
+        session = at.session_state[state.SESSION]
+        assert "G007" in session.regulators and "regulators_file" not in export.export_settings(session)
+        assert f"--regulators {REGULATOR_FILE}" in export.export_dict(session)["rerun"]
+
     def test_sample_stopped_early_learns_the_same_moves(self, tmp_path):
         at = AppTest.from_file(str(APP), default_timeout=TIMEOUT).run()
         session = at.session_state[state.SESSION]
