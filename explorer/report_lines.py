@@ -20,6 +20,7 @@ from engine.hidden.operon import operon_text
 from engine.hidden.pooled import pooled_reason
 from engine.hidden.report import RegulatorReport
 from engine.hidden.report_table import STAND_IN_CORR, pooled_text, profile_flags
+from engine.hidden.sex_genes import sex_text
 from engine.listing import first_few
 
 __all__ = ["STAND_IN_CORR", "report_line", "profile_flags"]
@@ -81,6 +82,8 @@ def report_line(r: RegulatorReport, regulators: Sequence[str] | None) -> str:
         line += f" **The whole table's level?** {shift}: {shift_reading(r.name)}."
     if (op := operon_text(r.extra.get("operon"), r.name)) is not None:  # engine/hidden/operon.py
         line += f" **One operon?** {op}."
+    if (sex := sex_text(r.extra.get("sex"), r.name)) is not None:  # engine/hidden/sex_genes.py
+        line += f" **The samples' sex?** {sex}."
     if flagged:
         line += (
             f" **One odd sample?** {share:.0%} of its profile's energy is in {odd}: "

@@ -10,6 +10,7 @@ from ..hidden.hub_targets import hub_text
 from ..hidden.operon import operon_text
 from ..hidden.pooled import pooled_reason
 from ..hidden.report_table import pooled_text
+from ..hidden.sex_genes import sex_text
 from .live import cap_lists, readable
 from .output import say
 
@@ -96,6 +97,8 @@ def _say_readings(h: dict) -> None:
     if (line := shift_line(h.get("global_shift"), name)) is not None:  # global_shift.py: the table's level or PC1
         say(f"  {line}: {shift_reading(name)}")
     if (line := operon_text(h.get("operon"), name)) is not None:  # engine/hidden/operon.py: one operon?
+        say(f"  {line}")
+    if (line := sex_text(h.get("sex"), name)) is not None:  # engine/hidden/sex_genes.py: XIST against the Y genes
         say(f"  {line}")
     if act and act.get("flagged"):  # engine/hidden/activity.py: a co-parent's coefficients, or its children taken
         say(

@@ -34,6 +34,7 @@ from .leverage import ODD_SHARE, instance_names, odd_conditions, odd_share, prof
 from .operon import locus_index, operon_reading
 from .pooled import pooled_activity
 from .proposals import ClusterProposal
+from .sex_genes import sex_axis, sex_reading
 
 if TYPE_CHECKING:
     from .verdict import PayBreakdown
@@ -54,7 +55,7 @@ __all__ = [
 PROFILE_UNIT = "posterior mean of H in SDs of H under the network (H on unit variance, the loadings' scale)"
 
 #: the readings of a hidden variable in a report's ``extra``, copied into the JSON's hidden entries
-READINGS = ("activity", "pooled", "hub_targets", "global_shift", "operon", "odd_conditions")
+READINGS = ("activity", "pooled", "hub_targets", "global_shift", "operon", "sex", "odd_conditions")
 
 #: columns of the CSV export, one row per (hidden variable, child)
 REPORT_COLUMNS = [
@@ -181,6 +182,7 @@ def regulator_report(
     odd, inst = odd_conditions(values[:, :n_observed]), instance_names(labels, values.shape[0])  # .leverage
     axes = table_axes(values[:, :n_observed])  # the table's level and first component (.global_shift)
     tags = locus_index(names[:n_observed])  # the table's locus tags, None unless a genome's (.operon)
+    sexes = sex_axis(values[:, :n_observed], names[:n_observed])  # XIST against the Y genes (.sex_genes)
     for h in range(n_observed, n):
         prof = values[:, h]
         kids = np.flatnonzero(coef[h, :n_observed])
@@ -225,6 +227,7 @@ def regulator_report(
                     "hub_targets": None if hubs is None else hubs.to_dict(),
                     "global_shift": None if shift is None else shift.to_dict(),
                     "operon": None if tags is None else operon_reading(kids, names, tags),  # one operon? (.operon)
+                    "sex": None if (sex := sex_reading(prof, sexes)) is None else sex.to_dict(),  # (.sex_genes)
                     "odd_conditions": _odd(odd, odd_share(prof, odd) if odd.size else 0.0, inst),
                 },
                 # on the loadings' scale, H on unit variance (.scale)

@@ -40,6 +40,9 @@ by child as well as by H:
 * ``operon_of``: when most of H's children are one run of adjacent locus tags on a bacterial table
   (:mod:`.operon`), ``"H2: 6 of its 7 children are adjacent genes b2415-b2420: likely one operon
   (co-transcribed), not a regulator"``; empty otherwise (and on tables not named by locus tags);
+* ``sex_of``: when H's profile follows the table's sex axis (``XIST`` against the Y-chromosome genes,
+  :mod:`.sex_genes`) at ``|r| >= 0.8``, ``"H1 follows the samples' sex (r = +0.99 with XIST, RPS4Y1,
+  DDX3Y, KDM5D and 2 more; high in males): ..."``; empty otherwise (and on tables without those genes);
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -62,6 +65,7 @@ from .hub_targets import hub_text
 from .leverage import profile_leverage
 from .operon import operon_text
 from .report import REPORT_COLUMNS, RegulatorReport, report_rows
+from .sex_genes import sex_text
 from .tracking import best_tracking
 
 __all__ = [
@@ -93,6 +97,7 @@ REPORT_TABLE_COLUMNS = [
     "hub_targets_of",
     "global_shift_of",
     "operon_of",
+    "sex_of",
     "enriched_sets",
 ]
 
@@ -193,6 +198,7 @@ def report_table(
             "hub_targets_of": _hub(r),
             "global_shift_of": shift_line(r.extra.get("global_shift"), r.name),
             "operon_of": operon_text(r.extra.get("operon"), r.name),  # one operon? (.operon)
+            "sex_of": sex_text(r.extra.get("sex"), r.name),  # the samples' sex? (.sex_genes)
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [
