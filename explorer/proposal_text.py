@@ -11,6 +11,7 @@ import numpy as np
 from engine.hidden.global_shift import TableAxes, global_shift, shift_line, shift_reading, table_axes
 from engine.hidden.operon import operon_reading, operon_text
 from engine.hidden.report_table import STAND_IN_CORR
+from engine.hidden.sex_genes import sex_axis, sex_reading, sex_text
 
 __all__ = [
     "carrier_text",
@@ -19,6 +20,7 @@ __all__ = [
     "flag_group_text",
     "flag_text",
     "operon_warning",
+    "sex_warning",
     "proposal_warnings",
     "shift_warning",
     "removal_text",
@@ -209,8 +211,18 @@ def shift_warning(prop, values: np.ndarray, axes: TableAxes | None = None) -> st
     return None if line is None else f"{line}: {shift_reading('it')}."
 
 
+def sex_warning(prop, values: np.ndarray, names) -> str | None:
+    """The warning on a proposal whose profile z* follows the table's sex axis (``XIST`` against the Y genes,
+    :mod:`engine.hidden.sex_genes`: the reading a kept H gets in the report, here before Accept); None otherwise
+    and on tables without those genes."""
+    reading = sex_reading(prop.profile, sex_axis(values, names))
+    line = sex_text(None if reading is None else reading.to_dict(), "This proposal")
+    return None if line is None else f"{line}."
+
+
 def proposal_warnings(prop, values: np.ndarray, names, axes: TableAxes | None = None) -> list[str]:
-    """The readings a proposal gets before Accept, as warnings: one operon (:func:`operon_warning`) and a
-    global shift of the table (:func:`shift_warning`, with the table's ``axes`` when kept); ``values`` and
-    ``names``: the observed table's."""
-    return [w for w in (operon_warning(prop, names), shift_warning(prop, values, axes)) if w is not None]
+    """The readings a proposal gets before Accept, as warnings: one operon (:func:`operon_warning`), a
+    global shift of the table (:func:`shift_warning`, with the table's ``axes`` when kept) and the samples'
+    sex (:func:`sex_warning`); ``values`` and ``names``: the observed table's."""
+    found = (operon_warning(prop, names), shift_warning(prop, values, axes), sex_warning(prop, values, names))
+    return [w for w in found if w is not None]

@@ -255,7 +255,7 @@ def render() -> None:
         # the table's level and first component: one M x M eigenproblem per table, not per render
         axes = state.memo("table_axes", (session.data_version, observed.shape), lambda: table_axes(observed))
         for warning in proposal_warnings(prop, observed, dataset.names, axes):
-            st.warning(warning)  # one operon (engine/hidden/operon.py), the table's level (.global_shift)
+            st.warning(warning)  # one operon (engine/hidden/operon.py), the table's level (.global_shift), sex
         if prop.estimated_gain <= 0:
             st.warning(
                 "With the rest of the network fixed this proposal does not pay. Structural EM re-learns the "

@@ -14,6 +14,7 @@ from engine.hidden.report import regulator_report
 from engine.hidden.report_table import report_table
 from engine.hidden.search import HiddenSearch
 from engine.hidden.sex_genes import MIN_CORR, sex_axis, sex_reading, sex_text
+from explorer.proposal_text import proposal_warnings, sex_warning
 from explorer.report_lines import report_line
 
 OTHERS = [f"GENE{k}" for k in range(30)]
@@ -92,3 +93,13 @@ def test_no_reading_without_sex_genes():
     values = rng.normal(size=(m, n_obs + 1))
     (rep,) = regulator_report([*(f"g{k}" for k in range(n_obs)), "H1"], n_obs, coef, np.ones(n_obs + 1), values)
     assert rep.extra["sex"] is None and report_table([rep])["sex_of"].isna().all()
+
+
+def test_a_proposal_on_sex_is_warned_before_accept():
+    """The Hidden page's warning on a proposal whose z* follows the sex axis (explorer.proposal_text)."""
+    x, names, is_male = _table()
+    rng = np.random.default_rng(2)
+    on_sex = SimpleNamespace(profile=is_male + 0.1 * rng.normal(size=is_male.size), members=[30, 31], loadings=[1, 1])
+    (warning,) = [w for w in proposal_warnings(on_sex, x, names) if "sex" in w]
+    assert warning.startswith("This proposal follows the samples' sex") and "high in males" in warning
+    assert sex_warning(SimpleNamespace(profile=rng.normal(size=is_male.size)), x, names) is None
