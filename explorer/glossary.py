@@ -1,4 +1,4 @@
-"""The terms the pages use, each said once in plain words (the sidebar's "Glossary" expander).
+"""The terms the pages use, each said once in plain words (a "Glossary" expander on the pages that use them).
 
 A newcomer walk (session 25) met *z\\**, C1/C2, leverage and EBIC on the pages without a place that
 said what they are. Each entry names the paper's section where the term comes from (JMLR 2007 =
@@ -67,6 +67,7 @@ def glossary_markdown() -> str:
 
 
 def render_glossary() -> None:
-    """The glossary in an expander (closed), where it is called (the sidebar: every page)."""
+    """The glossary in an expander (closed), where it is called: under the "How to read" expander of the
+    Search, Inspector, Bounds and Hidden pages (in the sidebar it sat below the settings, out of sight)."""
     with st.expander("Glossary: the terms these pages use"):
         st.markdown(glossary_markdown())

@@ -27,7 +27,6 @@ from explorer import (
     state,
 )
 from explorer.fill_choice import FILL_NAMES, fill_of
-from explorer.glossary import render_glossary
 
 __all__ = ["render", "SOURCES", "ORIENTATIONS", "uploaded_orientation"]
 
@@ -356,7 +355,6 @@ def render() -> None:
         covariates_box.sidebar_box()
         geo_covariates.offer()  # a GEO series matrix's sample characteristics, one click
         gene_sets_box.sidebar_box()
-        render_glossary()  # the terms every page uses (explorer.glossary)
         error = state.get(state.ERROR)
         if error:
             st.error(error, icon="⚠️")

@@ -18,6 +18,7 @@ import streamlit as st
 from engine.bounds import GAP_RTOL, bound_summary, select_rows
 from explorer import state, text
 from explorer.bounds_plots import bounds_scatter
+from explorer.glossary import render_glossary
 
 #: session-state keys owned by this page
 KEY_CACHE = "ip_bounds_cache"
@@ -315,6 +316,7 @@ def render() -> None:
         st.plotly_chart(bounds_scatter(view, "c2", names, log=log_axes), key="ip_bounds_c2_chart")
     with st.expander("How to read these plots", expanded=False):
         st.markdown(HOW_TO_READ)
+    render_glossary()
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from engine.hidden.tracking import listed_in_data
 from explorer import actions, export, gene_sets_box, missing_box, state, text
 from explorer.accept_verdict import verdict_text
 from explorer.accepted_profile import show_inferred_profiles
+from explorer.glossary import render_glossary
 from explorer.hidden_auto import NONE_KEPT, auto_section
 from explorer.hidden_caption import order_caption
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
@@ -114,8 +115,7 @@ def render() -> None:
 
     state.init_state()
     session = state.session()
-    stepper = session.stepper
-    dataset = session.dataset
+    stepper, dataset = session.stepper, session.dataset
     if not session.settings.cpd_type.supports_hidden:
         able = [c for c in CPD_TYPES if c.supports_hidden]
         st.info(
@@ -147,15 +147,15 @@ def render() -> None:
         warn = warn or message.startswith(NONE_KEPT)  # auto ran and kept nothing (explorer.hidden_auto)
         (st.warning if warn else st.success)(message)
 
-    with st.expander("How to read this page", expanded=False):
-        st.markdown(HOW_TO_READ)
+    st.expander("How to read this page", expanded=False).markdown(HOW_TO_READ)
+    render_glossary()  # z*, C1/C2, leverage... in plain words (explorer.glossary)
     auto_section(session, KEY_MESSAGE)  # --hidden auto from here, and why it stopped (explorer.hidden_auto)
 
     n_show = st.slider("Proposals to list", 1, 10, 5, key=KEY_N)
     rejected = frozenset(session.rejected)
-    # by the search shown (not session.version): Undo reinstalls the earlier search, and its proposals come back
+    # by the search shown (Undo reinstalls it: its proposals come back); asked once for this network, a Reject or
+    # another count re-proposes without asking again
     key = (session.data_version, session.main.serial, tuple(stepper.edges()), n_show, rejected)
-    # asked once for this network: a Reject or another count re-proposes without asking again
     asked = st.session_state.get(KEY_ASKED) == key[:3]
     lazy = dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key)
     unsearched = stepper.n_iter == 0 and not (hs is not None and hs.hidden)

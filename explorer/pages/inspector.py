@@ -12,6 +12,7 @@ import streamlit as st
 from engine.hidden.scale import rescale_profiles
 from engine.inspect import candidate_table, family_profiles, most_promising_child
 from explorer import state, text
+from explorer.glossary import render_glossary
 from explorer.inspect_plots import candidates_figure, profiles_figure
 
 #: widget keys and this page's cache of exact gains
@@ -175,6 +176,7 @@ def render() -> None:
             + (HOW_TO_READ_WEIGHTS if fp.weights is not None else "")
             + "- Hover over a point to see the instance (its label, e.g. the condition, when the file names them)."
         )
+    render_glossary()
     n_drawn = min(n_show, len(fp.candidates))
     if n_drawn:
         st.subheader(f"The best {n_drawn} candidate{'s' if n_drawn > 1 else ''} against the ideal profile")

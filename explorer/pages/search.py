@@ -32,6 +32,7 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
 from explorer import network_panel, network_view, plots, run_view, search_notes, state, step_timing, text
+from explorer.glossary import render_glossary
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
 from explorer.pages import show_html
@@ -406,6 +407,7 @@ def render() -> None:
     orientation_box("w_search")
     missing_box(compact=True)
     step_panel()
+    render_glossary()  # BIC, EBIC, move, family... (explorer.glossary)
 
 
 if __name__ == "__main__":
