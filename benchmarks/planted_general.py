@@ -139,7 +139,17 @@ Generators (seeds 0-9 unless said):
   heteroscedastic noise (multiplicative plus an additive noise floor), handed **total-ion-count
   normalised (compositional closure) and log2**; one unmeasured enzyme h (a root or with one observed
   parent) with 4-20 metabolites (products up, substrates down), none among the most abundant, most
-  with observed co-parents; M log-uniform in 50..500.
+  with observed co-parents; M log-uniform in 50..500 (run by the lead at the start of session 26;
+  seen since);
+* ``h26g`` (the hold-out of the twenty-sixth session, seeds 2600-2609, written and committed before
+  any tuning of that session and run only by the lead at the start of the next; its own module,
+  :mod:`planted_h26g`, which says what it plants) - a *longitudinal plasma-protein panel* (NPX, log2):
+  30-60 proteins in a DAG measured in 4-16 subjects at repeated visits, so the **rows are not
+  independent**: each protein's noise a subject level (icc 0.2-0.7) plus a within-subject
+  Ornstein-Uhlenbeck process over irregular visit days (time scales 3-90 days), cis-pQTL subject
+  offsets on a quarter of the measured levels; one unmeasured signal h (a slow subject-level process,
+  a root or with one observed parent) with 5-15 children, most with observed co-parents; M
+  log-uniform in 60..360.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -163,6 +173,7 @@ import planted_h22g
 import planted_h23g
 import planted_h24g
 import planted_h25g
+import planted_h26g
 import planted_mixed
 import planted_roots
 
@@ -265,16 +276,17 @@ SPECS = {
     "h23g": Spec("h23g", 50, 0, "h23g", 0.0, (0.5, 1.5), (5, 15), (0.4, 0.7), 2300, 1, (0.2, 0.6)),
     "h24g": Spec("h24g", 60, 0, "h24g", 0.0, (0.4, 1.0), (5, 15), (0.3, 0.6), 2400, 1, (0.1, 0.3)),
     "h25g": Spec("h25g", 60, 0, "h25g", 0.0, (0.4, 1.0), (4, 20), (0.3, 0.6), 2500, 1, (0.05, 0.2)),
+    "h26g": Spec("h26g", 60, 0, "h26g", 0.0, (0.4, 1.0), (5, 15), (0.3, 0.6), 2600, 1, (0.1, 0.3)),
 }
 
-#: the generator kept untouched until the end (the twenty-fifth session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the twenty-sixth session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
 #: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's, ``h19g`` the nineteenth's,
 #: ``h20g`` the twentieth's, ``h21g`` the twenty-first's, ``h22g`` the twenty-second's, ``h23g`` the
-#: twenty-third's, ``h24g`` the twenty-fourth's). Only ``--hold-out`` or ``--only h25g`` runs it:
-#: ``--only general`` leaves it out.
-HOLD_OUT = "h25g"
+#: twenty-third's, ``h24g`` the twenty-fourth's, ``h25g`` the twenty-fifth's). Only ``--hold-out`` or
+#: ``--only h26g`` runs it: ``--only general`` leaves it out.
+HOLD_OUT = "h26g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -291,6 +303,7 @@ OWN_MODULE = {
     "h23g": planted_h23g,
     "h24g": planted_h24g,
     "h25g": planted_h25g,
+    "h26g": planted_h26g,
 }
 
 
@@ -379,7 +392,7 @@ def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, s
 
 
 def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, list[set[int]], list[np.ndarray]]:
-    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``-``h25g``: in their own units, ``h24g`` with NaN
+    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``-``h26g``: in their own units, ``h24g`` with NaN
     in its empty cells), and per planted root its children and h (empty lists for a null network: the same
     network and noise without the roots)."""
     spec = SPECS[name]
