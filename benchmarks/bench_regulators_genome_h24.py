@@ -41,9 +41,11 @@ weights +-U(0.3, 1.0), 30 % one unlisted program at +-U(0.3, 0.7), own noise 0.8
 CPM log-uniform in 2-1000 (the module's and D's 8-500), amplitude (log2 sd) U(0.3, 0.8), the module's
 U(0.8, 1.5).
 
-``h24m-null`` (the same seeds): the same wells, lines, plates, compounds, TFs, libraries and Poisson
-draws, without R*'s part (the module follows its other inputs, R*'s TF targets their own part), D off
-and no unlisted program on genes. Any kept H is false (a cell line, a plate, one compound's wells).
+``h24m-null`` (the same seeds): the same wells, lines, plates, compounds and TFs, without R*'s part (the
+module follows its other inputs, R*'s TF targets their own part), D off and no unlisted program on genes.
+Any kept H is false (a cell line, a plate, one compound's wells). Not the same libraries and Poisson draws,
+as this said until session 26: the null skips D's draws, which shifts the random stream after them (found
+by session 26's helper; the code is left as it ran, the nulls are still nulls).
 
 Run: ``--hidden auto --max-hidden 3`` with the generator's regulator list (``genome_auto.fit_auto``).
 Per seed: **R* recovered** = a kept H with |r(H, R*)| >= 0.9 (within 300 s CPU, ``h22m``'s bound), its
