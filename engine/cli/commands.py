@@ -25,6 +25,7 @@ from .reports import regulator_table, report_hidden, report_support, say_top_set
 from .rerun import rerun_command
 from .settings import data_settings, file_options, input_paths, model_reading
 from .ticker import still_running
+from .traits import attach_traits, read_traits
 
 __all__ = [
     "learn",
@@ -194,6 +195,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
     dataset, covariates = load_covariates(args, load_data(args))
     est = make_estimator(args, dataset.names, covariates)
     matched = read_gene_sets(args, dataset)
+    traits = read_traits(args, dataset)  # checked before the search; read after it (engine/hidden/traits.py)
     choice = est.score_choice(dataset)
     say(f"score: {describe_score(choice)}")
     est.regulator_names(dataset)  # names absent from the data: one warning, before the search
@@ -220,6 +222,8 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
             result, matched, edges, {h["name"]: h for h in result["hidden"]}, est.regulator_names(dataset)
         )
         say_top_sets(result["hidden"], edges)
+    if traits is not None:  # WGCNA's module-trait table of the kept hidden variables
+        attach_traits(result, traits)
     result["rerun"] = rerun_command(result["settings"])  # how to get this result again (gene sets too)
     write_result(dumps(result), args.out)
     write_csv(net.edges_frame(), args.csv)

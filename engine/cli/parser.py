@@ -13,6 +13,7 @@ from ..search.settings import MEASURES, METHODS, QUEUES, SearchSettings
 from .covariates import COVARIATES_HELP, SCORE_COVARIATES_HELP
 from .examples import LEARN_EPILOG, ExamplesFormatter
 from .output import one_line
+from .traits import TRAITS_HELP
 
 __all__ = ["build_parser", "VERSION"]
 
@@ -235,6 +236,7 @@ def build_parser() -> argparse.ArgumentParser:
         "names in the first column; blank lines and # comments ignored; names not in the data are reported",
     )
     learn.add_argument("--covariates", metavar="FILE", default=None, help=COVARIATES_HELP)
+    learn.add_argument("--traits", metavar="FILE", default=None, help=TRAITS_HELP)
     learn.add_argument(
         "--gene-sets",
         metavar="FILE",

@@ -94,7 +94,7 @@ def rerun_args(settings: dict, data: str | None = None, command: str = "learn") 
                 regs = paths.get("regulators") or settings.get("regulators_file") or REGULATOR_FILE
                 args += ["--regulators", str(regs)]
             continue
-        if key in ("gene_sets", "targets", "covariates") and isinstance(value, str) and paths.get(key):
+        if key in ("gene_sets", "targets", "covariates", "traits") and isinstance(value, str) and paths.get(key):
             value = paths[key]  # the file where it was read, wherever the command is run from
         if key == "targets" and isinstance(value, list):  # (condition, target) pairs, e.g. chosen in the explorer
             args += ["--targets", TARGETS_FILE]

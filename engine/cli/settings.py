@@ -48,6 +48,7 @@ def data_settings(args: argparse.Namespace, **extra) -> dict:
         **({"header": True} if args.header else {}),
         **({"regulators_file": Path(args.regulators).name} if getattr(args, "regulators", None) else {}),
         **({"covariates": Path(args.covariates).name} if getattr(args, "covariates", None) else {}),
+        **({"traits": Path(args.traits).name} if getattr(args, "traits", None) else {}),
         **extra,
         **({"condition": args.condition, "targets": args.targets} if args.condition else {}),
         "paths": input_paths(args),
@@ -59,6 +60,7 @@ def input_paths(args: argparse.Namespace) -> dict:
     from any folder; ``data``, ``regulators_file`` and ``gene_sets`` keep the files' names."""
     files = {"data": args.data, "regulators": getattr(args, "regulators", None)}
     files.update(gene_sets=getattr(args, "gene_sets", None), targets=getattr(args, "targets", None))
+    files["traits"] = getattr(args, "traits", None)
     cov = getattr(args, "covariates", None)
     files["covariates"] = cov if cov != GEO else None  # geo: DATA's own sample characteristics, not a file
     return {key: str(Path(f).resolve()) for key, f in files.items() if f}
