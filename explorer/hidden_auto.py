@@ -24,13 +24,14 @@ from engine.listing import first_few
 from explorer import actions
 from explorer.long_action import run_stoppable
 
-__all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "NONE_KEPT", "auto_section", "run_auto", "stop_note"]
+__all__ = ["KEY_AUTO", "KEY_AUTO_MAX", "NONE_KEPT", "auto_section", "run_auto", "search_first_box", "stop_note"]
 
 #: how the message of a run that kept nothing starts (the page shows it as a warning, not a success)
 NONE_KEPT = "Auto kept no hidden variable"
 KEY_AUTO = "ip_hidden_auto"
 KEY_AUTO_MAX = "ip_hidden_auto_max"
 KEY_AUTO_STOP = "ip_hidden_auto_stop"
+KEY_SEARCH_FIRST = "ip_hidden_search_first"
 #: the search the last automatic run left (its note is shown while it is the session's)
 KEY_AUTO_SEARCH = "ip_hidden_auto_search"
 
@@ -136,3 +137,22 @@ def auto_section(session, message_key: str) -> None:
         if run_stoppable(c2, KEY_AUTO_STOP, message_key, "Auto", running, partial(run_auto, session, int(limit))):
             st.session_state[KEY_AUTO_SEARCH] = session.hidden  # its note is shown while it is the session's
             st.rerun()
+
+
+def search_first_box(session) -> None:
+    """The Hidden page before any search. Step 0: the ideal profiles are the raw variables, so
+    proposals stand in for plain edges. After the search the page asks before proposing again:
+    listing them at once would let an Accept clicked on the greyed-out list during the search
+    accept a proposal of the new network unseen."""
+    st.warning(
+        "The network has not been searched yet (step 0). The ideal profiles are then the variables "
+        "themselves, so a proposal here mostly stands in for edges the search would add, and its "
+        "estimate is not a hidden variable's gain. Run the search first; proposals on the converged "
+        "network look for what edges cannot explain."
+    )
+    if st.button("Run the search to convergence first", key=KEY_SEARCH_FIRST, type="primary"):
+        with st.spinner("Searching to convergence...", show_time=True):
+            session.start_run(None)
+            while session.run_chunk(0.5):
+                pass
+        st.rerun()

@@ -25,6 +25,7 @@ from explorer import (
     loading,
     regulator_ids,
     state,
+    traits_box,
 )
 from explorer.fill_choice import FILL_NAMES, fill_of
 
@@ -355,6 +356,7 @@ def render() -> None:
         covariates_box.sidebar_box()
         geo_covariates.offer()  # a GEO series matrix's sample characteristics, one click
         gene_sets_box.sidebar_box()
+        traits_box.sidebar_box()  # read against the hidden variables, not modelled
         error = state.get(state.ERROR)
         if error:
             st.error(error, icon="⚠️")

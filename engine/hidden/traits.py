@@ -40,6 +40,7 @@ from ..exceptions import DataValidationError
 from ..listing import first_few
 
 __all__ = [
+    "FIX",
     "MAX_Q",
     "MIN_ABS_R",
     "TraitRelation",
@@ -201,12 +202,17 @@ def followed_trait(relations: Sequence[TraitRelation], hidden: str) -> TraitRela
     return max(mine, key=lambda x: abs(x.r)) if mine else None
 
 
-def trait_text(relation: Mapping | None, name: str) -> str | None:
-    """One line for a person: ``H1 follows the sample trait sex=M (r = +0.97, ...)``; None without one."""
+#: what to do about a hidden variable that follows a trait (the CLI's words; the explorer names its upload)
+FIX = "give that column with --covariates to explain it by the annotation"
+
+
+def trait_text(relation: Mapping | None, name: str, fix: str = FIX) -> str | None:
+    """One line for a person: ``H1 follows the sample trait sex=M (r = +0.97, ...)``, then ``fix``; None
+    without one."""
     if not relation:
         return None
     return (
         f"{name} follows the sample trait {relation['trait']} (r = {relation['r']:+.2f} over {relation['n']} "
         f"samples, p {relation['p']:.2g}, q {relation['q']:.2g}): a known property of the samples, not a new "
-        f"regulator; give that column with --covariates to explain it by the annotation"
+        f"regulator; {fix}"
     )

@@ -22,11 +22,11 @@ from engine.hidden.candidates import ROOT_PER_INSTANCE
 from engine.hidden.global_shift import table_axes
 from engine.hidden.leverage import profile_leverage
 from engine.hidden.tracking import listed_in_data
-from explorer import actions, export, gene_sets_box, missing_box, state, text
+from explorer import actions, export, gene_sets_box, missing_box, state, text, traits_box
 from explorer.accept_verdict import verdict_text
 from explorer.accepted_profile import show_inferred_profiles
 from explorer.glossary import render_glossary
-from explorer.hidden_auto import NONE_KEPT, auto_section
+from explorer.hidden_auto import NONE_KEPT, auto_section, search_first_box
 from explorer.hidden_caption import order_caption
 from explorer.hidden_columns import REPORT_COLUMNS, flag_groups, proposal_columns, proposal_table, rank_text
 from explorer.hidden_known import known_status, known_text, network_text, overlap_of
@@ -58,7 +58,6 @@ KEY_DL_PROFILES = "ip_hidden_dl_profiles"
 KEY_UNDO = "ip_hidden_undo"
 KEY_PROPOSE = "ip_hidden_propose"
 KEY_ASKED = "ip_hidden_asked"
-KEY_SEARCH_FIRST = "ip_hidden_search_first"
 KEY_DL_REPORT = "ip_hidden_dl_report"
 KEY_DL_REPORT_JSON = "ip_hidden_dl_report_json"
 KEY_STOP = "ip_hidden_stop"
@@ -160,7 +159,7 @@ def render() -> None:
     lazy = dataset.n_vars > LAZY_ABOVE and not asked and not state.memo_ready("hidden_proposals", key)
     unsearched = stepper.n_iter == 0 and not (hs is not None and hs.hidden)
     if lazy and unsearched and not state.get(KEY_PROPOSE):
-        _search_first_box(session)  # said before the button, not after a long Propose on the wrong network
+        search_first_box(session)  # said before the button, not after a long Propose on the wrong network
     request = st.empty()  # the "Propose" button, cleared once the proposals are listed
     if lazy:
         # on a large network the proposals take a while: computed on request, not on every visit
@@ -189,7 +188,7 @@ def render() -> None:
     auto_offered = hs is None or not hs.hidden  # auto_section's expander is shown (explorer.hidden_auto)
     st.caption(order_caption(network_text(session), dataset.n_vars, auto_offered))  # explorer.hidden_caption
     if unsearched:
-        _search_first_box(session)
+        search_first_box(session)
     if not proposals:
         st.info("No cluster left to propose (every candidate cluster was rejected).")
     else:
@@ -353,24 +352,6 @@ def _accepted_section(session) -> None:
         _report_section(session, hs, names, values)
 
 
-def _search_first_box(session) -> None:
-    """Step 0: the ideal profiles are the raw variables, so proposals stand in for plain edges.
-    After the search the page asks before proposing again: listing them at once would let an Accept
-    clicked on the greyed-out list during the search accept a proposal of the new network unseen."""
-    st.warning(
-        "The network has not been searched yet (step 0). The ideal profiles are then the variables "
-        "themselves, so a proposal here mostly stands in for edges the search would add, and its "
-        "estimate is not a hidden variable's gain. Run the search first; proposals on the converged "
-        "network look for what edges cannot explain."
-    )
-    if st.button("Run the search to convergence first", key=KEY_SEARCH_FIRST, type="primary"):
-        with st.spinner("Searching to convergence...", show_time=True):
-            session.start_run(None)
-            while session.run_chunk(0.5):
-                pass
-        st.rerun()
-
-
 def _report_section(session, hs, names: list[str], values) -> None:
     """The regulator report (engine.hidden.report) of the current network, with CSV/JSON downloads."""
     stepper = session.stepper
@@ -398,6 +379,7 @@ def _report_section(session, hs, names: list[str], values) -> None:
     table_slot = st.empty()
     c1, c2 = st.columns(2)
     edges = [(names[p], names[c]) for p, c in stepper.edges()]
+    traits_box.hidden_section(reports)  # the sample traits each H follows (WGCNA's module-trait table)
     enriched = gene_sets_box.hidden_section(edges, [r.name for r in reports], session.regulators)
     for r in reports:
         r.extra.pop("enrichment", None)  # the memo's reports: sets removed since are not kept
