@@ -179,8 +179,7 @@ def design(rng: np.random.Generator) -> dict:
     rows = [row for row, k in zip(rows, keep, strict=True) if k]
     names = list(STRESSES)
     labels = [
-        f"AtGen_6-{STRESSES[s]}{ti + 1}{times.index(t) + 1}{r}_{s}-{TISSUES[ti]}-{t:g}h_Rep{r}"
-        for s, ti, t, r in rows
+        f"AtGen_6-{STRESSES[s]}{ti + 1}{times.index(t) + 1}{r}_{s}-{TISSUES[ti]}-{t:g}h_Rep{r}" for s, ti, t, r in rows
     ]
     return {
         "label": labels,
