@@ -149,7 +149,16 @@ Generators (seeds 0-9 unless said):
   Ornstein-Uhlenbeck process over irregular visit days (time scales 3-90 days), cis-pQTL subject
   offsets on a quarter of the measured levels; one unmeasured signal h (a slow subject-level process,
   a root or with one observed parent) with 5-15 children, most with observed co-parents; M
-  log-uniform in 60..360.
+  log-uniform in 60..360 (to be run by the lead at the start of session 27);
+* ``h27g`` (the hold-out of the twenty-seventh session, seeds 2700-2709, written and committed before
+  any tuning of that session and run only by the lead at the start of the next; its own module,
+  :mod:`planted_h27g`, which says what it plants) - a *single-cell RT-qPCR panel* (Fluidigm Biomark,
+  expression thresholds Et = LoD - Ct): 30-60 genes in a DAG measured in single cells of one sorted
+  population, so the values are **semi-continuous**: bursty molecule counts (negative binomial) of a
+  few molecules captured per cell (a per-cell capture on every gene), read as Ct, **non-detects and
+  Cts past the limit of detection set to 0** (a point mass in every column); one unmeasured TF h (a
+  root or with one observed parent) with 6-18 children, most with observed co-parents; M log-uniform
+  in 80..480.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -174,6 +183,7 @@ import planted_h23g
 import planted_h24g
 import planted_h25g
 import planted_h26g
+import planted_h27g
 import planted_mixed
 import planted_roots
 
@@ -277,16 +287,17 @@ SPECS = {
     "h24g": Spec("h24g", 60, 0, "h24g", 0.0, (0.4, 1.0), (5, 15), (0.3, 0.6), 2400, 1, (0.1, 0.3)),
     "h25g": Spec("h25g", 60, 0, "h25g", 0.0, (0.4, 1.0), (4, 20), (0.3, 0.6), 2500, 1, (0.05, 0.2)),
     "h26g": Spec("h26g", 60, 0, "h26g", 0.0, (0.4, 1.0), (5, 15), (0.3, 0.6), 2600, 1, (0.1, 0.3)),
+    "h27g": Spec("h27g", 60, 0, "h27g", 0.0, (0.4, 1.0), (6, 18), (0.4, 0.7), 2700, 1, (0.2, 0.4)),
 }
 
-#: the generator kept untouched until the end (the twenty-sixth session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the twenty-seventh session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
 #: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's, ``h19g`` the nineteenth's,
 #: ``h20g`` the twentieth's, ``h21g`` the twenty-first's, ``h22g`` the twenty-second's, ``h23g`` the
-#: twenty-third's, ``h24g`` the twenty-fourth's, ``h25g`` the twenty-fifth's). Only ``--hold-out`` or
-#: ``--only h26g`` runs it: ``--only general`` leaves it out.
-HOLD_OUT = "h26g"
+#: twenty-third's, ``h24g`` the twenty-fourth's, ``h25g`` the twenty-fifth's, ``h26g`` the
+#: twenty-sixth's). Only ``--hold-out`` or ``--only h27g`` runs it: ``--only general`` leaves it out.
+HOLD_OUT = "h27g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -304,6 +315,7 @@ OWN_MODULE = {
     "h24g": planted_h24g,
     "h25g": planted_h25g,
     "h26g": planted_h26g,
+    "h27g": planted_h27g,
 }
 
 
@@ -392,7 +404,7 @@ def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, s
 
 
 def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, list[set[int]], list[np.ndarray]]:
-    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``-``h26g``: in their own units, ``h24g`` with NaN
+    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``-``h27g``: in their own units, ``h24g`` with NaN
     in its empty cells), and per planted root its children and h (empty lists for a null network: the same
     network and noise without the roots)."""
     spec = SPECS[name]
