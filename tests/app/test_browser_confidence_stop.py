@@ -36,11 +36,14 @@ def stop_server():
         yield url
 
 
-def test_stop_shows_the_replicates_that_finished(stop_server, tmp_path):
+def test_stop_shows_the_replicates_that_finished_and_ends_the_workers(stop_server, tmp_path):
+    # replicates already on a worker ran on to their end after Stop (QA walk): Stop closes the cluster
     with chromium() as browser:
         page, errors = open_app(browser, stop_server)
         main = _run_1000_replicates(page)
+        assert _workers()
         main.get_by_role("button", name="Stop").click()
+        assert _gone_within(15)
         main.get_by_text("Pairs seen").first.wait_for(timeout=30_000)
         _shot(page, tmp_path, "confidence_after_stop.png")
         # no longer running: the progress line goes (it may linger a moment while the page redraws)
@@ -78,30 +81,24 @@ def _workers() -> list:
     return alive
 
 
-def test_stop_and_a_closed_tab_end_the_worker_processes(stop_server):
-    # replicates already on a worker ran on to their end after Stop, and a closed tab left the whole
-    # run going (QA walk): Stop closes the cluster; a tab gone the grace period (the shorter of
-    # GONE_SECONDS and the server's session TTL) stops the run
+def _gone_within(seconds: float) -> bool:
+    """Whether this file's server has no worker process left within ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while _workers() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return not _workers()
+
+
+def test_a_closed_tab_ends_the_worker_processes(stop_server):
+    # a closed tab left the whole run going (QA walk): a tab gone the grace period (the shorter of
+    # GONE_SECONDS and the server's session TTL) stops the run (Stop's own end of the workers:
+    # test_stop_shows_the_replicates_that_finished_and_ends_the_workers, on the same server)
     from explorer.confidence import GONE_SECONDS, WATCH_SECONDS
-
-    def start(page):
-        main = _run_1000_replicates(page)
-        assert _workers()
-        return main
-
-    def gone_within(seconds: float) -> bool:
-        deadline = time.monotonic() + seconds
-        while _workers() and time.monotonic() < deadline:
-            time.sleep(0.5)
-        return not _workers()
 
     with chromium() as browser:
         page, errors = open_app(browser, stop_server)
-        main = start(page)
-        main.get_by_role("button", name="Stop").click()
-        assert gone_within(15)
+        _run_1000_replicates(page)
+        assert _workers()
         assert not errors, errors
-        page, _ = open_app(browser, stop_server)
-        start(page)
         page.close()
-        assert gone_within(min(GONE_SECONDS, TTL) + 2 * WATCH_SECONDS + 15)
+        assert _gone_within(min(GONE_SECONDS, TTL) + 2 * WATCH_SECONDS + 15)

@@ -31,6 +31,21 @@ def data():
     return sample_dataset(random_network(6, expected_parents=1.0, seed=2), 81, seed=3)
 
 
+@pytest.fixture(scope="module")
+def scheduler():
+    """The address of one local cluster of one worker process (what ``--workers 1`` starts), for this
+    file's CLI bootstraps (``--scheduler``): with ``--workers 1`` each of the five runs started and
+    closed its own, ~7 s of wall time apiece at load 6."""
+    from dask.distributed import Client
+
+    from engine.bootstrap import start_local_cluster
+
+    cluster = start_local_cluster(1)
+    with Client(cluster):
+        yield cluster.scheduler_address
+    cluster.close()
+
+
 def test_half_samples_come_in_complementary_pairs(data):
     seeds = replicate_seeds(5, 4)
     halves = []
@@ -135,13 +150,13 @@ def test_api_records_the_choice(data):
     assert resample_choice(IdealParentSearch(regulators=["X1", "X2"]), data, "subsample").name == "subsample"
 
 
-def test_cli_says_and_stores_the_choice(tmp_path, capsys):
+def test_cli_says_and_stores_the_choice(scheduler, tmp_path, capsys):
     rng = np.random.default_rng(4)
     x = rng.normal(size=(20, 12))
     x[:, 1] += 2 * x[:, 0]
     path = tmp_path / "wide.csv"
     from_array(x, [f"G{i}" for i in range(12)]).to_frame().to_csv(path, index=False)
-    args = ["bootstrap", str(path), "--replicates", "2", "--workers", "1"]
+    args = ["bootstrap", str(path), "--replicates", "2", "--scheduler", scheduler]
     assert main(args) == 0
     cap = capsys.readouterr()
     assert "resample: subsample (20 rows < 2 x 12 variables: duplicates in a bootstrap resample" in cap.err
@@ -154,7 +169,7 @@ def test_cli_says_and_stores_the_choice(tmp_path, capsys):
     assert "invalid choice" in capsys.readouterr().err
 
 
-def test_csv_exports_and_regulator_report(tmp_path, capsys):
+def test_csv_exports_and_regulator_report(scheduler, tmp_path, capsys):
     """``--csv``: learn's edges ranked by strength; bootstrap's edges, and with --hidden auto the
     regulators' support and each child's frequency (also summed up on stderr)."""
     import pandas as pd
@@ -171,7 +186,8 @@ def test_csv_exports_and_regulator_report(tmp_path, capsys):
     assert learned["strength"].is_monotonic_decreasing and (learned["strength"] > 0).all()
     capsys.readouterr()
     out = tmp_path / "boot.csv"
-    args = ["bootstrap", str(path), "--replicates", "2", "--workers", "1", "--hidden", "auto", "--max-hidden", "1"]
+    args = ["bootstrap", str(path), "--replicates", "2", "--scheduler", scheduler, "--hidden", "auto"]
+    args += ["--max-hidden", "1"]
     assert main([*args, "--resample", "subsample", "--csv", str(out)]) == 0
     cap = capsys.readouterr()
     edges = pd.read_csv(out)
@@ -184,7 +200,7 @@ def test_csv_exports_and_regulator_report(tmp_path, capsys):
     assert f"{top['name']}: support {top['support']:.2f}" in cap.err and "children (frequency)" in cap.err
 
 
-def test_cli_hidden_with_regulators_takes_half_samples(tmp_path, capsys):
+def test_cli_hidden_with_regulators_takes_half_samples(scheduler, tmp_path, capsys):
     """The newcomer's command shape (a TF list, --hidden auto, rows >= 2 x TFs but < 2 x genes): auto
     used to take the bootstrap; now half-samples, said on stderr and stored in the JSON. 12 genes (24
     until session 20: the same shape rule, twice the CPU of the replicates' auto runs)."""
@@ -195,7 +211,7 @@ def test_cli_hidden_with_regulators_takes_half_samples(tmp_path, capsys):
     from_array(x, [f"G{i}" for i in range(12)]).to_frame().to_csv(path, index=False)
     tfs = tmp_path / "tfs.txt"
     tfs.write_text("G0\nG1\nG2\n")
-    args = ["bootstrap", str(path), "--regulators", str(tfs), "--replicates", "2", "--workers", "1"]
+    args = ["bootstrap", str(path), "--regulators", str(tfs), "--replicates", "2", "--scheduler", scheduler]
     assert main([*args, "--hidden", "auto", "--max-hidden", "1"]) == 0
     cap = capsys.readouterr()
     assert "resample: subsample (20 rows < 2 x 12 variables, any of which a hidden variable may be a parent" in cap.err
