@@ -24,6 +24,7 @@ from engine.hidden.traits import (
     MIN_ABS_R,
     TraitRelation,
     Traits,
+    attach_traits,
     code_traits,
     followed_trait,
     trait_relations,
@@ -32,7 +33,7 @@ from engine.hidden.traits import (
 from engine.io.covariates import read_covariate_table
 from explorer import state
 
-__all__ = ["KEY_UPLOAD", "sidebar_box", "coded", "relations_frame", "hidden_section"]
+__all__ = ["KEY_UPLOAD", "sidebar_box", "coded", "relations_frame", "hidden_section", "with_traits"]
 
 KEY_UPLOAD = "ip_traits_upload"
 KEY_SHEET = "ip_traits_sheet"
@@ -175,3 +176,14 @@ def hidden_section(reports: Sequence) -> None:
 
 def _relation(row) -> TraitRelation:
     return TraitRelation(row.hidden, row.trait, float(row.r), float(row.p), float(row.q), int(row.n))
+
+
+def with_traits(out: dict) -> dict:
+    """A learned network's JSON (the Truth page's export) with the ``traits`` ``learn --traits`` writes and
+    each hidden entry's ``trait``, when a sheet codes for the loaded data (``out`` as it is otherwise)."""
+    traits = coded()
+    if not isinstance(traits, Traits) or not out.get("hidden"):
+        return out
+    out = {**out, "hidden": [dict(h) for h in out["hidden"]]}
+    attach_traits(out, traits)  # the sheet's name in traits.source (the rerun command leaves it out)
+    return out

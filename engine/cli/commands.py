@@ -25,7 +25,7 @@ from .reports import regulator_table, report_hidden, report_support, say_top_set
 from .rerun import rerun_command
 from .settings import data_settings, file_options, input_paths, model_reading
 from .ticker import still_running
-from .traits import attach_traits, read_traits
+from .traits import read_traits, say_traits
 
 __all__ = [
     "learn",
@@ -223,7 +223,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         )
         say_top_sets(result["hidden"], edges)
     if traits is not None:  # WGCNA's module-trait table of the kept hidden variables
-        attach_traits(result, traits)
+        say_traits(result, traits)
     result["rerun"] = rerun_command(result["settings"])  # how to get this result again (gene sets too)
     write_result(dumps(result), args.out)
     write_csv(net.edges_frame(), args.csv)

@@ -1,7 +1,7 @@
 """``learn --traits FILE``: the kept hidden variables read against the samples' traits, not modelled.
 
 :func:`read_traits` reads and codes the sheet before the search (a bad file fails at once, not after
-it), :func:`attach_traits` puts WGCNA's module-trait table of the kept hidden variables into the result
+it), :func:`say_traits` puts WGCNA's module-trait table of the kept hidden variables into the result
 (``traits``) and each hidden variable's followed trait into its entry (``trait``), and says one line per
 hidden variable (:mod:`engine.hidden.traits`). ``--covariates`` puts annotations into the model; ``--traits``
 only reads what the search found by them.
@@ -17,7 +17,7 @@ import numpy as np
 from ..exceptions import ParameterError
 from .output import say
 
-__all__ = ["TRAITS_HELP", "attach_traits", "read_traits"]
+__all__ = ["TRAITS_HELP", "read_traits", "say_traits"]
 
 #: ``--traits``'s help
 TRAITS_HELP = (
@@ -44,24 +44,15 @@ def read_traits(args: argparse.Namespace, dataset):
     return traits
 
 
-def attach_traits(result: dict, traits) -> None:
-    """``result["traits"]``: the source, what each column became and every (hidden variable, trait)
-    relationship; each hidden entry's ``trait``: the one it follows, or None; one stderr line each."""
-    from ..hidden.traits import followed_trait, trait_relations, trait_text
+def say_traits(result: dict, traits) -> None:
+    """:func:`engine.hidden.traits.attach_traits` on ``learn``'s result, and one stderr line per hidden
+    variable: the trait it follows, or the closest one."""
+    from ..hidden.traits import attach_traits, trait_text
 
+    relations = attach_traits(result, traits)
     hidden = result.get("hidden") or []
-    profiles = {h["name"]: np.asarray(h["profile"], dtype=float) for h in hidden if h.get("profile")}
-    relations = trait_relations(profiles, traits)
-    result["traits"] = {
-        "source": traits.source,
-        "described": list(traits.described),
-        "traits": list(traits.names),
-        "relationships": [x.to_dict() for x in relations],
-    }
     for h in hidden:
-        best = followed_trait(relations, h["name"])
-        h["trait"] = None if best is None else best.to_dict()
-        if best is not None:
+        if h["trait"] is not None:
             say(f"  {trait_text(h['trait'], h['name'])}")
             continue
         mine = [x for x in relations if x.hidden == h["name"] and np.isfinite(x.r)]

@@ -41,6 +41,7 @@ from ..listing import first_few
 
 __all__ = [
     "FIX",
+    "attach_traits",
     "MAX_Q",
     "MIN_ABS_R",
     "TraitRelation",
@@ -216,3 +217,23 @@ def trait_text(relation: Mapping | None, name: str, fix: str = FIX) -> str | Non
         f"samples, p {relation['p']:.2g}, q {relation['q']:.2g}): a known property of the samples, not a new "
         f"regulator; {fix}"
     )
+
+
+def attach_traits(result: dict, traits: Traits) -> list[TraitRelation]:
+    """A learned network's JSON (``learn``'s result, or the explorer's export) with ``traits``: the
+    source, what each column became, the trait columns and every (hidden variable, trait) relationship of
+    its hidden entries' ``profile``; each hidden entry gets ``trait``, the one it follows or None.
+    Returns the relationships (``result`` is changed in place)."""
+    hidden = result.get("hidden") or []
+    profiles = {h["name"]: np.asarray(h["profile"], dtype=float) for h in hidden if h.get("profile")}
+    relations = trait_relations(profiles, traits)
+    result["traits"] = {
+        "source": traits.source,
+        "described": list(traits.described),
+        "traits": list(traits.names),
+        "relationships": [x.to_dict() for x in relations],
+    }
+    for h in hidden:
+        best = followed_trait(relations, h["name"])
+        h["trait"] = None if best is None else best.to_dict()
+    return relations

@@ -16,7 +16,16 @@ from engine.cli import rerun
 from engine.cli.output import dumps
 from engine.exceptions import IdealParentError
 from engine.metrics import compare_edges
-from explorer import exact_panel, export, gene_sets_box, interventions_view, network_panel, network_view, state
+from explorer import (
+    exact_panel,
+    export,
+    gene_sets_box,
+    interventions_view,
+    network_panel,
+    network_view,
+    state,
+    traits_box,
+)
 from explorer.pages import show_html
 
 #: the prefix of the network controls' widget keys
@@ -191,7 +200,7 @@ def _downloads(session, net) -> None:
     cols = st.columns(3)
     cols[0].download_button(
         "JSON (CLI result format)",
-        dumps(gene_sets_box.with_enrichment(exported)),
+        dumps(traits_box.with_traits(gene_sets_box.with_enrichment(exported))),
         file_name=f"{base}_network.json",
         mime="application/json",
         key=state.W_DL_JSON,

@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from test_hidden_page import PAGE
 
 from engine.data import from_array
+from engine.hidden.traits import code_traits
 from engine.synth import random_network, sample
 from explorer import state, traits_box
 from explorer.session import SearchSession
@@ -82,3 +83,23 @@ def test_hidden_page_reads_the_accepted_variable_by_the_traits(repo_root):
     assert "trait" not in report.extra
     assert any("Upload a sample sheet under 'Sample traits'" in c.value for c in at.caption)
     json.dumps(report.to_dict())  # the JSON download still serializes
+
+
+def test_the_truth_pages_json_carries_the_traits_as_learn_writes_them(monkeypatch):
+    """The Truth page's JSON export (:func:`explorer.traits_box.with_traits`): with a sheet coded for the
+    data, ``traits`` and each hidden entry's ``trait`` as ``learn --traits`` writes them (the same engine
+    function); without one, the export as it was."""
+    rng = np.random.default_rng(1)
+    h = rng.normal(size=30)
+    ids = [f"S{i}" for i in range(30)]
+    sheet = pd.DataFrame({"id": ids, "activity": [f"{v:.6f}" for v in h], "sex": rng.choice(["F", "M"], 30)})
+    traits = code_traits(sheet, ids, source="samples.csv")
+    out = {"edges": [], "hidden": [{"name": "H1", "profile": list(h + 0.1 * rng.normal(size=30))}]}
+    monkeypatch.setattr(traits_box, "coded", lambda: None)
+    assert traits_box.with_traits(out) is out
+    monkeypatch.setattr(traits_box, "coded", lambda: traits)
+    got = traits_box.with_traits(out)
+    assert "traits" not in out and "trait" not in out["hidden"][0]  # the memo's export left as it was
+    assert got["traits"]["source"] == "samples.csv" and got["traits"]["traits"] == ["activity", "sex=M"]
+    assert got["hidden"][0]["trait"]["trait"] == "activity" and got["hidden"][0]["trait"]["r"] > 0.9
+    json.dumps(got)
