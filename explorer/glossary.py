@@ -58,6 +58,9 @@ GLOSSARY: dict[str, str] = {
     "variable may take listed regulators as parents (H <- TF).",
     "regulator report": "what an accepted hidden variable explains: its children and their loadings, the listed "
     "regulator whose activity it may be, the instances it rests on, the gene sets its children share.",
+    "sample trait": "something known about each sample (sex, batch, tissue, age) from a sheet that is read, not "
+    "modelled: the regulator report correlates each hidden variable's profile with it, as WGCNA's module-trait "
+    "table does, and names the trait the variable follows (|r| >= 0.8).",
 }
 
 
