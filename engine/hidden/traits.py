@@ -37,6 +37,7 @@ import pandas as pd
 from scipy import stats
 
 from ..exceptions import DataValidationError
+from ..io.covariates import sheet_ids
 from ..listing import first_few
 
 __all__ = [
@@ -111,15 +112,7 @@ def code_traits(frame: pd.DataFrame, instances: Sequence, *, source: str = "trai
     :func:`engine.io.covariates.read_covariate_table` reads them) for the data's ``instances`` (module
     docstring). One :class:`~engine.exceptions.DataValidationError` names what is wrong: no trait
     column, no instance labels, an id listed twice, no id of the data, or no usable trait."""
-    if frame.shape[1] < 2:
-        raise DataValidationError(f"{source}: needs an instance-id column and at least one trait column.")
-    if instances is None:
-        raise DataValidationError(f"{source}: the data have no instance labels to match the sheet's ids to.")
-    ids = [str(i).strip() for i in frame.iloc[:, 0]]
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    if repeated:
-        raise DataValidationError(f"{source}: instance id(s) listed twice: {first_few(repeated, 5)}.")
-    wanted = [str(i).strip() for i in instances]
+    ids, wanted = sheet_ids(frame, instances, source, "trait")
     if not set(wanted) & set(ids):
         raise DataValidationError(
             f"{source}: none of its ids ({first_few(ids, 3)}) is an instance of the data ({first_few(wanted, 3)})."

@@ -23,6 +23,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import os
+from collections import Counter
 from dataclasses import dataclass
 from io import StringIO
 from pathlib import Path
@@ -116,19 +117,26 @@ def code_covariates(
     return Covariates(tuple(names), np.column_stack(columns), tuple(described), source, unused)
 
 
+def sheet_ids(frame: pd.DataFrame, instances, source: str, what: str) -> tuple[list[str], list[str]]:
+    """The sheet ``frame``'s instance ids (its first column) and the data's ``instances``, as stripped
+    text; a sheet without a ``what`` column (annotation, trait), data without instance labels or an id
+    listed twice is one error each. Shared by the covariate and the trait sheets."""
+    if frame.shape[1] < 2:
+        raise DataValidationError(f"{source}: needs an instance-id column and at least one {what} column.")
+    if instances is None:
+        raise DataValidationError(f"{source}: the data have no instance labels to match the sheet's ids to.")
+    ids = [str(i).strip() for i in frame.iloc[:, 0]]
+    repeated = sorted(i for i, n in Counter(ids).items() if n > 1)
+    if repeated:
+        raise DataValidationError(f"{source}: instance id(s) listed twice: {first_few(repeated, 5)}.")
+    return ids, [str(i).strip() for i in instances]
+
+
 def _matched_rows(frame: pd.DataFrame, instances, source: str) -> pd.DataFrame:
     """The annotation columns of ``frame`` (names stripped), one row per instance of ``instances`` in
     their order, and the ids of rows for samples not in the data (not used: a sample sheet often
     lists the whole study); an instance without a row or an id listed twice is one error each."""
-    if frame.shape[1] < 2:
-        raise DataValidationError(f"{source}: needs an instance-id column and at least one annotation column.")
-    if instances is None:
-        raise DataValidationError(f"{source}: the data have no instance labels to match the covariate ids to.")
-    ids = [str(i).strip() for i in frame.iloc[:, 0]]
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
-    if repeated:
-        raise DataValidationError(f"{source}: instance id(s) listed twice: {first_few(repeated, 5)}.")
-    wanted = [str(i).strip() for i in instances]
+    ids, wanted = sheet_ids(frame, instances, source, "annotation")
     missing = [i for i in wanted if i not in set(ids)]
     if missing:
         raise DataValidationError(
