@@ -33,7 +33,7 @@ from engine.hidden.traits import (
 from engine.io.covariates import read_covariate_table
 from explorer import state
 
-__all__ = ["KEY_UPLOAD", "sidebar_box", "coded", "relations_frame", "hidden_section", "with_traits"]
+__all__ = ["KEY_UPLOAD", "sidebar_box", "coded", "relations", "relations_frame", "hidden_section", "with_traits"]
 
 KEY_UPLOAD = "ip_traits_upload"
 KEY_SHEET = "ip_traits_sheet"
@@ -99,11 +99,15 @@ def coded() -> Traits | str | None:
     return state.memo("traits_coded", (id(frame), session.data_version), code)
 
 
-def relations_frame(reports: Sequence, traits: Traits) -> pd.DataFrame:
-    """One row per (hidden variable, trait) of the regulator ``reports`` (their profiles): r, p, q, n."""
+def relations(reports: Sequence, traits: Traits) -> list[TraitRelation]:
+    """Every (hidden variable, trait) pair of the regulator ``reports`` (their profiles): r, p, q, n."""
     profiles = {r.name: np.asarray(r.profile["values"], dtype=float) for r in reports}
-    rows = [x.to_dict() for x in trait_relations(profiles, traits)]
-    return pd.DataFrame(rows, columns=["hidden", "trait", "r", "p", "q", "n"])
+    return trait_relations(profiles, traits)
+
+
+def relations_frame(pairs: Sequence[TraitRelation]) -> pd.DataFrame:
+    """The ``pairs`` as a table, one row each (the heatmap's and the CSV download's)."""
+    return pd.DataFrame([x.to_dict() for x in pairs], columns=["hidden", "trait", "r", "p", "q", "n"])
 
 
 def _heatmap(frame: pd.DataFrame) -> go.Figure:
@@ -152,18 +156,18 @@ def hidden_section(reports: Sequence) -> None:
     if isinstance(traits, str):
         st.warning(traits)
         return
-    frame = state.memo(
-        "traits_relations", (id(traits), tuple(id(r) for r in reports)), lambda: relations_frame(reports, traits)
+    pairs = state.memo(
+        "traits_relations", (id(traits), tuple(id(r) for r in reports)), lambda: relations(reports, traits)
     )
     st.caption(f"{traits.source}: {traits.line()}. " + EXPLAIN)
     for r in reports:
-        mine = frame[frame["hidden"] == r.name]
-        best = followed_trait([_relation(row) for row in mine.itertuples(index=False)], r.name)
+        best = followed_trait(pairs, r.name)
         r.extra["trait"] = None if best is None else best.to_dict()
         line = (
             trait_text(r.extra["trait"], r.name, fix=FIX) or f"{r.name} follows no sample trait at |r| >= {MIN_ABS_R}"
         )
         st.markdown(f"- {line}")
+    frame = relations_frame(pairs)
     st.plotly_chart(_heatmap(frame), width="stretch", key="ip_traits_heatmap")
     st.download_button(
         "Download trait relationships (CSV)",
@@ -172,10 +176,6 @@ def hidden_section(reports: Sequence) -> None:
         "text/csv",
         key="ip_traits_dl",
     )
-
-
-def _relation(row) -> TraitRelation:
-    return TraitRelation(row.hidden, row.trait, float(row.r), float(row.p), float(row.q), int(row.n))
 
 
 def with_traits(out: dict) -> dict:

@@ -62,7 +62,7 @@ def test_hidden_page_reads_the_accepted_variable_by_the_traits(repo_root):
     lines = [m.value for m in at.markdown]
     assert any(v.startswith("- H1 follows the sample trait activity (r = ") for v in lines), lines
     assert any("upload that column as sample annotations (covariates)" in v for v in lines)
-    frame = at.session_state[state.MEMO]["traits_relations"][1]
+    frame = traits_box.relations_frame(at.session_state[state.MEMO]["traits_relations"][1])
     assert list(frame["trait"]) == ["activity", "batch=b1", "batch=b2", "batch=b3"]
     # independent: H1's inferred profile (the page's CSV of it) against the sheet
     report = next(r for r in at.session_state[state.MEMO]["hidden_reports"][1] if r.name == "H1")
