@@ -25,6 +25,9 @@ from .stepper import Stepper
 
 __all__ = ["OrderSearch", "order_climb"]
 
+#: families whose add gains :class:`OrderSearch` keeps (N floats each; cleared when full)
+MAX_GAINS = 20_000
+
 
 class OrderSearch:
     """Order moves on the model and score of ``stepper`` (which is left as it is)."""
@@ -36,6 +39,10 @@ class OrderSearch:
         self.allowed = ~stepper.forbidden  # allowed[p, c]
         self.tol = float(tol)
         self._cache: dict[tuple[int, bytes], tuple[float, tuple[int, ...]]] = {}
+        #: exact gains of adding each variable to a family (-inf where it cannot be added), by
+        #: (child, parents): greedy paths share their first steps, so a family choice among any
+        #: predecessors masks these rather than calling the model again
+        self._gains: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
         #: pen[k]: penalty of a family with k parents
         self.pen = np.array([self.scorer.penalty(self.model.n_params(k), k) for k in range(self.cap + 2)])
 
@@ -50,17 +57,14 @@ class OrderSearch:
             return hit
         pen = self.pen
         parents: tuple[int, ...] = ()
-        while len(parents) < self.cap:
-            cand = np.flatnonzero(avail)
-            if cand.size == 0:
-                break
+        while len(parents) < self.cap and avail.any():
             k = len(parents)
-            gain = self.model.exact_add(child, parents, cand) - (pen[k + 1] - pen[k])
-            j = int(np.argmax(gain))
-            if not gain[j] > self.tol:
+            gain = np.where(avail, self.add_gains(child, parents), -np.inf)
+            j = int(np.argmax(gain))  # the first of equal gains, as over the candidates alone
+            if not gain[j] - (pen[k + 1] - pen[k]) > self.tol:
                 break
-            parents = tuple(sorted((*parents, int(cand[j]))))
-            avail[cand[j]] = False
+            parents = tuple(sorted((*parents, j)))
+            avail[j] = False
         while parents:
             k = len(parents)
             gain = self.model.delete_gains(child, parents) + (pen[k] - pen[k - 1])
@@ -70,6 +74,25 @@ class OrderSearch:
             parents = parents[:j] + parents[j + 1 :]
         out = (self.scorer.family(self.model.fit(child, parents)), parents)
         self._cache[key] = out
+        return out
+
+    def add_gains(self, child: int, parents: tuple[int, ...]) -> np.ndarray:
+        """Exact log-likelihood gain (shape (N,)) of adding each variable the constraints allow to the
+        family ``(child, parents)``, -inf for the others; computed once per family (each entry is the
+        model's :meth:`exact_add` for that candidate, whichever others are asked with it)."""
+        key = (child, parents)
+        out = self._gains.get(key)
+        if out is None:
+            ok = self.allowed[:, child].copy()
+            ok[child] = False
+            ok[list(parents)] = False
+            cand = np.flatnonzero(ok)
+            out = np.full(self.model.n_vars, -np.inf)
+            if cand.size:
+                out[cand] = self.model.exact_add(child, parents, cand)
+            if len(self._gains) >= MAX_GAINS:
+                self._gains.clear()
+            self._gains[key] = out
         return out
 
     def run(self, order: list[int], max_passes: int = 20) -> tuple[float, list[tuple[int, int]]]:

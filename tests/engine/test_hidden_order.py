@@ -89,3 +89,36 @@ class TestOrderSearch:
         assert {c for p, c in edges if p == h} == set(range(h))
         assert score > st.score
         assert score == pytest.approx(lstsq_bic(x, edges), rel=1e-10)
+
+    def test_family_choice_is_greedy_forward_then_backward_by_refits(self):
+        """:meth:`OrderSearch.family` among any predecessor set (its add gains cached per family and
+        masked by the set) is the greedy choice made by least-squares refits: forward by the largest
+        BIC gain while one pays, then backward deletion while one pays, up to the parent cap."""
+        x = dense_data(4, n=12, m=200)
+        n = x.shape[1]
+        st = Stepper(LinearGaussianFamilies(x), max_parents=3)
+        search = OrderSearch(st)
+        rng = np.random.default_rng(0)
+
+        def bic(child, parents):
+            return lstsq_bic(x, [(p, child) for p in parents]) - lstsq_bic(x, [])
+
+        for _ in range(40):
+            child = int(rng.integers(n))
+            before = rng.random(n) < 0.6
+            before[child] = False
+            parents: tuple[int, ...] = ()
+            while len(parents) < 3:
+                cand = [p for p in np.flatnonzero(before) if p not in parents]
+                gains = [bic(child, (*parents, p)) - bic(child, parents) for p in cand]
+                if not cand or max(gains) <= 1e-9:
+                    break
+                parents = tuple(sorted((*parents, cand[int(np.argmax(gains))])))
+            while parents:
+                gains = [bic(child, parents[:i] + parents[i + 1 :]) - bic(child, parents) for i in range(len(parents))]
+                if max(gains) <= 1e-9:
+                    break
+                i = int(np.argmax(gains))
+                parents = parents[:i] + parents[i + 1 :]
+            assert search.family(child, before.copy())[1] == parents
+        assert len(search._gains) < 40 * 4  # families share their first steps
