@@ -21,6 +21,8 @@ from graphlib import TopologicalSorter
 
 import numpy as np
 
+from ..cpd.linear import LinearGaussianFamilies
+from .order_gains import LinearAddGains
 from .stepper import Stepper
 
 __all__ = ["OrderSearch", "order_climb"]
@@ -43,6 +45,8 @@ class OrderSearch:
         #: (child, parents): greedy paths share their first steps, so a family choice among any
         #: predecessors masks these rather than calling the model again
         self._gains: dict[tuple[int, tuple[int, ...]], np.ndarray] = {}
+        #: linear-Gaussian families: the gains by one projection step per parent (:mod:`.order_gains`)
+        self._linear = LinearAddGains(self.model) if type(self.model) is LinearGaussianFamilies else None
         #: pen[k]: penalty of a family with k parents
         self.pen = np.array([self.scorer.penalty(self.model.n_params(k), k) for k in range(self.cap + 2)])
 
@@ -89,7 +93,8 @@ class OrderSearch:
             cand = np.flatnonzero(ok)
             out = np.full(self.model.n_vars, -np.inf)
             if cand.size:
-                out[cand] = self.model.exact_add(child, parents, cand)
+                add = self._linear.gains if self._linear is not None else self.model.exact_add
+                out[cand] = add(child, parents, cand)
             if len(self._gains) >= MAX_GAINS:
                 self._gains.clear()
             self._gains[key] = out
