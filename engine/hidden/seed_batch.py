@@ -45,6 +45,10 @@ ROOT_PER_INSTANCE = -0.5 * (math.log(2.0 * math.pi) + 1.0)
 #: sets with at most this many members are scored in stacks (a dense ``eigh``, as score_cluster)
 BATCH_MAX = DENSE_EIGH
 
+#: :func:`factor_fit_batch` compacts its arrays when at most this share of the carried sets still
+#: iterates (a copy of the stack's matrices at every iteration a set stopped cost as much as the EM)
+COMPACT = 0.75
+
 #: sets per stack (memory ``SEED_CHUNK * rows^2`` floats for the gathered scatter blocks)
 SEED_CHUNK = 512
 
@@ -61,10 +65,14 @@ def factor_fit_batch(
     a = np.clip(np.asarray(loadings, dtype=float), -0.99, 0.99).copy()
     psi = np.maximum(1.0 - a**2, 1e-3)
     d = np.diagonal(r, axis1=1, axis2=2).copy()
-    live = np.arange(r.shape[0])  # the sets still iterating, and their arrays (compacted as sets stop)
+    # the sets still iterating: ``live`` indexes the stack's arrays as compacted; a set that stops keeps its
+    # values from that iteration and is carried along (``open`` False) until a quarter of the carried
+    # arrays are stopped sets, then the arrays are compacted (not copied at every iteration a set stops)
+    live = np.arange(r.shape[0])
+    open_ = np.ones(live.size, dtype=bool)
     al, pl, rl, dl = a, psi, r, d
     for _ in range(n_iter):
-        if live.size == 0:
+        if not open_.any():
             break
         u = al / pl  # beta = a^T (diag(psi) + a a^T)^-1 by Sherman-Morrison
         beta = u / (1.0 + np.einsum("bi,bi->b", al, u))[:, None]
@@ -72,13 +80,15 @@ def factor_fit_batch(
         czz = 1.0 - np.einsum("bi,bi->b", beta, al) + np.einsum("bi,bi->b", beta, rb)
         a_new = rb / czz[:, None]
         psi_new = np.maximum(dl - a_new * rb, 1e-6)
-        done = np.abs(a_new - al).max(axis=1) < 1e-6
+        done = open_ & (np.abs(a_new - al).max(axis=1) < 1e-6)
         al, pl = a_new, psi_new
         if done.any():
             a[live[done]], psi[live[done]] = al[done], pl[done]
-            keep = ~done
-            live, al, pl, rl, dl = live[keep], al[keep], pl[keep], rl[keep], dl[keep]
-    a[live], psi[live] = al, pl  # those stopped by n_iter
+            open_ &= ~done
+            if open_.sum() <= COMPACT * open_.size:
+                live, al, pl, rl, dl = live[open_], al[open_], pl[open_], rl[open_], dl[open_]
+                open_ = np.ones(live.size, dtype=bool)
+    a[live[open_]], psi[live[open_]] = al[open_], pl[open_]  # those stopped by n_iter
     u = a / psi  # log det S and tr(S^-1 R): the determinant lemma and Sherman-Morrison
     au = np.einsum("bi,bi->b", a, u)
     logdet = np.log(psi).sum(axis=1) + np.log1p(au)
