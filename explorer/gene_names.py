@@ -115,18 +115,34 @@ def _symbol_column(frame: pd.DataFrame, columns: Sequence[str]) -> str | None:
     return None
 
 
+def _loaded_table(upload) -> pd.DataFrame | None:
+    """The uploader's file read as a table when it is the file the loaded data came from, else None: a
+    newer upload that did not load (not a table, empty, another file) keeps the loaded data, and its
+    error is said once by the sidebar, not raised again here."""
+    if upload is None or not hasattr(upload, "getvalue"):
+        return None
+    data = upload.getvalue()
+    key = state.get(state.DATA_KEY)
+    if not key or tuple(key[:4]) != ("upload", upload.name, len(data), hash(data)):
+        return None
+    try:
+        return read_upload(data, upload.name)
+    except IdealParentError:
+        return None
+
+
 def _annotation_symbols(upload) -> tuple[str, pd.DataFrame] | None:
-    """The uploaded file's symbol column and its table, when the loaded data set one aside."""
+    """The uploaded file's symbol column and its table, when the loaded data (from that file) set one aside."""
     from explorer.load_notes import annotation_columns
 
     session = state.session()
-    if session is None or upload is None or not hasattr(upload, "getvalue"):
+    if session is None:
         return None
     for note in session.dataset.notes:
         columns = annotation_columns(note, True)
         if columns is not None:
-            frame = read_upload(upload.getvalue(), upload.name)
-            column = _symbol_column(frame, [c.strip() for c in columns.split(",")])
+            frame = _loaded_table(upload)
+            column = None if frame is None else _symbol_column(frame, [c.strip() for c in columns.split(",")])
             return None if column is None else (column, frame)
     return None
 
@@ -157,9 +173,9 @@ def offer(columns: str, upload) -> None:
         how = done[-1][len("named the genes ") :]
         st.caption(f"Genes named {how}. Undo on the Search page names them by id again.")
         return
-    if upload is None or not hasattr(upload, "getvalue"):
+    frame = _loaded_table(upload)
+    if frame is None:
         return
-    frame = read_upload(upload.getvalue(), upload.name)
     column = _symbol_column(frame, [c.strip() for c in columns.split(",")])
     if column is None:
         return

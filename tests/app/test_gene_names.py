@@ -100,3 +100,22 @@ def test_a_list_of_symbols_beside_ids_is_told_the_button_then_applies(app):
     assert app.session_state[state.SESSION].regulators == ["sym0", "sym1", "notagene"]
     said = texts(app.sidebar.info) + texts(app.sidebar.warning)
     assert any("2 of 3" in t for t in said), said
+
+
+def test_a_bad_file_uploaded_after_a_table_with_an_annotation_column_is_one_error_not_a_trace(app):
+    """QA walk (session 28): after a genes-in-rows table with a description column was loaded, a second
+    upload that is not a table (a PNG renamed .csv, an empty file) raised the reader's error from the
+    sidebar's "Name genes by" offer on every page; now the sidebar's one message says it, the loaded
+    data stay, and the offer is gone (the uploader no longer holds the file the data came from)."""
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    app.radio(key=state.W_ORIENT).set_value(sidebar.ORIENTATIONS[1]).run()
+    app.file_uploader(key=state.W_UPLOAD).set_value(("expr.csv", _table(), "text/csv")).run()
+    assert [b for b in app.button if b.key == gene_names.KEY_NAME]
+    names = app.session_state[state.SESSION].dataset.names
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    for name, payload in [("figure.csv", png), ("empty.csv", b"")]:
+        app.file_uploader(key=state.W_UPLOAD).set_value((name, payload, "text/csv")).run()
+        assert not app.exception, app.exception
+        assert any(name in e for e in texts(app.error)), texts(app.error)
+        assert app.session_state[state.SESSION].dataset.names == names  # the loaded table stays
+        assert not [b for b in app.button if b.key == gene_names.KEY_NAME]
