@@ -102,6 +102,7 @@ def _data_source() -> None:
         if uploaded is None and loading.upload_lost(st.session_state.get(state.W_UPLOAD)):
             st.warning(loading.lost_upload_text())  # the uploader still shows the file's name: say it is gone
         elif uploaded is None:
+            state.forget_failed_load()  # a file that did not load was removed: its message goes with it
             st.caption("Choose a file; the current data stay loaded until then.")
         else:
             key = (*seen, transpose, standardize)

@@ -49,6 +49,7 @@ __all__ = [
     "session",
     "init_state",
     "install_dataset",
+    "forget_failed_load",
     "apply_settings",
     "memo",
     "memo_ready",
@@ -142,6 +143,14 @@ def settings() -> SearchSettings:
 
 
 # ------------------------------------------------------------------------------- data loading
+def forget_failed_load() -> None:
+    """Drop the message of a load that failed (the user moved on from it, or removed the file)."""
+    if get(FAILED_KEY) is not None:
+        put(ERROR, None)
+        put(FAILED_KEY, None)
+        put(FAILED_FIX, None)
+
+
 def install_dataset(key: tuple, label: str, loader, source: dict | None = None) -> bool:
     """Load data with ``loader() -> (Dataset, truth)`` for the source settings ``key``; ``source``
     says how, in the CLI's settings names (``data``, ``transpose``, ``no_header``...: the export's
@@ -153,10 +162,7 @@ def install_dataset(key: tuple, label: str, loader, source: dict | None = None) 
     search stay as they are. Returns True when new data were installed.
     """
     if get(FAILED_KEY) is not None and key != get(FAILED_KEY):
-        # the user moved on from the data that failed: its message no longer applies
-        put(ERROR, None)
-        put(FAILED_KEY, None)
-        put(FAILED_FIX, None)
+        forget_failed_load()  # the user moved on from the data that failed: its message no longer applies
     if key == get(DATA_KEY) or key == get(FAILED_KEY):
         return False
     try:

@@ -60,6 +60,11 @@ def test_a_bad_upload_shows_an_error_and_keeps_data_and_undo(app, case):
     assert app.session_state[state.SESSION] is session
     assert session.undo_stack == stack and session.can_undo
     assert session.label == "good.csv"
+    # the bad file removed from the uploader: its message goes with it (QA walk, session 28: it stayed on
+    # every page through later searches), the good data still loaded
+    app.file_uploader(key=state.W_UPLOAD).set_value(None).run()
+    assert not app.exception and not texts(app.error), texts(app.error)
+    assert app.session_state[state.SESSION] is session
 
 
 def test_utf16_upload_loads(app):
