@@ -383,7 +383,8 @@ def from_frame(
         values, names = drop_constant_variables(values, tuple(names), notes)
     notes.extend(n for n in [empty_instances_note(values, labels)] if n)  # a failed sample: said, kept
     # evidence that the table is the wrong way round (labels, not shape alone): one note with the fix
-    warning = transposed_warning(labels, names, values.shape[0], values.shape[1])
+    made_up = generated == "variables"  # the variables named V1.. for a file without a header
+    warning = transposed_warning(labels, names, values.shape[0], values.shape[1], made_up)
     if warning is not None:
         notes.append(warning.note(transpose))
     return from_array(

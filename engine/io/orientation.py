@@ -13,7 +13,8 @@ set's row labels (``instance_labels``) and column names (``names``), in this ord
    Arabidopsis ``AT1G01010``, Ensembl ``ENSG...``, RefSeq ``NM_...``, Affymetrix ``1007_s_at``,
    Illumina ``ILMN_...``, FlyBase ``FBgn...``) and the column names do not;
 3. the rows look like genes: many rows (at least 30 and 3 times the columns), few columns, and
-   unique id-like row labels (letters and digits, not sample-like) that the column names are not.
+   unique id-like row labels (letters and digits, not sample-like) that the column names are not
+   (names made up for a file without a header, ``V1..``, are no evidence: the rows alone decide).
 
 Nothing is checked without row labels (a file with no label column gives no evidence either
 way), and a data set loaded with ``transpose`` is checked the same way: after transposing, the
@@ -131,7 +132,9 @@ class OrientationWarning:
         )
 
 
-def _evidence(rows: Sequence[str], cols: Sequence[str], n_rows: int, n_cols: int) -> str | None:
+def _evidence(rows: Sequence[str], cols: Sequence[str], n_rows: int, n_cols: int, made_up: bool = False) -> str | None:
+    """The evidence (module docstring), or None. ``made_up``: the column names were generated for a file
+    without a header (``V1..``), so they say nothing either way and rule 3 reads the rows alone."""
     if not rows or len(set(rows)) != len(rows) or not cols:
         return None
     if _share(rows, _id_like) >= _MOST and _share(cols, looks_sample_like) >= _MOST:
@@ -144,11 +147,13 @@ def _evidence(rows: Sequence[str], cols: Sequence[str], n_rows: int, n_cols: int
     if (
         n_rows >= max(30, 3 * n_cols)
         and _share(rows, _id_like) >= _MOST
-        and _share(cols, _id_like) < 0.5
+        and (made_up or _share(cols, _id_like) < 0.5)
         and not _share(rows, looks_sample_like) > 1 - _MOST
     ):
+        why = " (the file has no header row to name them)" if made_up else ""
         return (
-            f"the rows look like genes: {n_rows} rows with id-like labels ({_examples(rows)}) and only {n_cols} columns"
+            f"the rows look like genes: {n_rows} rows with id-like labels ({_examples(rows)}) and only "
+            f"{n_cols} columns{why}"
         )
     return None
 
@@ -160,16 +165,18 @@ def orientation_warning(dataset: Dataset) -> OrientationWarning | None:
     many variables) gets None, whatever its shape.
     """
     rows = list(dataset.instance_labels or ())
-    reason = _evidence(rows, list(dataset.names), dataset.n_samples, dataset.n_vars)
+    made_up = dataset.generated_names == "variables"
+    reason = _evidence(rows, list(dataset.names), dataset.n_samples, dataset.n_vars, made_up)
     return None if reason is None else OrientationWarning(reason, dataset.n_samples, dataset.n_vars)
 
 
 def transposed_warning(
-    row_labels: Sequence[str] | None, names: Sequence[str], n_rows: int, n_cols: int
+    row_labels: Sequence[str] | None, names: Sequence[str], n_rows: int, n_cols: int, made_up: bool = False
 ) -> OrientationWarning | None:
-    """:func:`orientation_warning` on labels before a Dataset is built (used by ``from_frame``)."""
+    """:func:`orientation_warning` on labels before a Dataset is built (used by ``from_frame``;
+    ``made_up``: the variables' names were generated for a file without a header)."""
     rows = [str(x) for x in row_labels] if row_labels is not None else []
-    reason = _evidence(rows, [str(x) for x in names], n_rows, n_cols)
+    reason = _evidence(rows, [str(x) for x in names], n_rows, n_cols, made_up)
     return None if reason is None else OrientationWarning(reason, n_rows, n_cols)
 
 

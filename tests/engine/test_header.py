@@ -88,6 +88,18 @@ class TestLoading:
         assert ds.instance_labels == (tuple(f"s{i + 1}" for i in range(40)) if ids else None)
         np.testing.assert_array_equal(ds.values, values)
 
+    def test_genes_in_rows_read_untransposed_are_said_the_wrong_way_round(self, tmp_path):
+        """A genes-by-row file without a header read as it is (QA walk, session 28: the app loaded 600 genes
+        as instances without its Transpose offer): the made-up column names V1.. are no evidence against
+        the rows' gene ids, so the orientation note fires on the rows alone; with transpose it does not."""
+        rng = np.random.default_rng(0)
+        path = genes_in_rows(tmp_path, rng.normal(8.0, 1.0, size=(8, 40)), name="g40.tsv")  # 40 genes x 8
+        ds = load_table(path, no_header=True)
+        assert ds.n_samples == 40 and ds.generated_names == "variables"
+        assert any("wrong way round" in n and "no header row to name them" in n for n in ds.notes), ds.notes
+        turned = load_table(path, no_header=True, transpose=True)
+        assert turned.n_vars == 40 and not any("wrong way round" in n for n in turned.notes)
+
     def test_header_kept_when_asked_and_real_headers_untouched(self, tmp_path, values, sample_dir):
         path = samples_in_rows(tmp_path, values)
         assert load_table(path, check_header=False).n_samples == 39  # --header: the user's call
