@@ -223,6 +223,9 @@ def sex_warning(prop, values: np.ndarray, names) -> str | None:
 def proposal_warnings(prop, values: np.ndarray, names, axes: TableAxes | None = None) -> list[str]:
     """The readings a proposal gets before Accept, as warnings: one operon (:func:`operon_warning`), a
     global shift of the table (:func:`shift_warning`, with the table's ``axes`` when kept) and the samples'
-    sex (:func:`sex_warning`); ``values`` and ``names``: the observed table's."""
-    found = (operon_warning(prop, names), shift_warning(prop, values, axes), sex_warning(prop, values, names))
+    sex (:func:`sex_warning`); ``values`` and ``names``: the observed table's. A proposal flagged as one or two
+    odd instances gets no global-shift reading: a failed array that moves many genes also makes the table's first
+    component, and the flag already names it (normalising would not be the fix)."""
+    shift = None if getattr(prop, "flagged", None) else shift_warning(prop, values, axes)
+    found = (operon_warning(prop, names), shift, sex_warning(prop, values, names))
     return [w for w in found if w is not None]

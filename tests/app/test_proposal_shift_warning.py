@@ -39,6 +39,17 @@ def test_a_proposal_on_the_table_level_is_warned_a_module_is_not():
     assert proposal_warnings(_proposal(range(25), module), x, [f"g{k}" for k in range(x.shape[1])]) == []
 
 
+def test_a_proposal_flagged_as_one_odd_instance_gets_the_flag_not_the_normalisation_advice():
+    """QA walk (session 28): a failed array's proposal read 'One odd sample?' and, beside it, 'normalise
+    between samples (TMM...)': the odd array makes the table's first component too, and the flag names it."""
+    x, level, _ = _table()
+    names = [f"g{k}" for k in range(x.shape[1])]
+    prop = _proposal(range(100, 140), level)
+    assert any("normalise between samples" in w for w in proposal_warnings(prop, x, names))
+    prop.flagged = ("c7",)
+    assert proposal_warnings(prop, x, names) == []
+
+
 def test_small_tables_are_not_read():
     x, level, _ = _table(n=100)  # under the reading's 150 variables
     assert shift_warning(_proposal(range(40, 60), level), x) is None
