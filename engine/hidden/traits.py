@@ -201,14 +201,16 @@ FIX = "give that column with --covariates to explain it by the annotation"
 
 
 def trait_text(relation: Mapping | None, name: str, fix: str = FIX) -> str | None:
-    """One line for a person: ``H1 follows the sample trait sex=M (r = +0.97, ...)``, then ``fix``; None
-    without one."""
+    """One line for a person: ``H1 follows the sample trait sex=M (r = +0.97, ...)``, then both readings: a
+    technical or incidental trait (explained away by ``fix``) or the condition studied (H then the response to
+    it of a regulator not measured, the biologist's finding, not an artefact); None without one."""
     if not relation:
         return None
     return (
         f"{name} follows the sample trait {relation['trait']} (r = {relation['r']:+.2f} over {relation['n']} "
-        f"samples, p {relation['p']:.2g}, q {relation['q']:.2g}): a known property of the samples, not a new "
-        f"regulator; {fix}"
+        f"samples, p {relation['p']:.2g}, q {relation['q']:.2g}): it tracks a known property of the samples. If "
+        f"the trait is technical or incidental (batch, sex, RNA quality), {fix}; if it is the condition you study, "
+        f"{name} is the response to it of a regulator not in the data"
     )
 
 

@@ -156,6 +156,8 @@ def test_learn_reads_the_hidden_variable_by_the_traits(sex_table, capsys):
     assert "traits (read, not modelled): sex (2 levels: sex=M against F), age (numeric)" in err
     assert "2 instance(s) without a row: S78, S79; skipped site (one level)" in err
     assert "H1 follows the sample trait sex=M (r = " in err and "over 78 samples" in err
+    # both readings (QA walk, session 28): a technical trait is explained away, the studied condition is the finding
+    assert "give that column with --covariates" in err and "H1 is the response to it of a regulator" in err
     res = json.loads(out.read_text())
     assert res["traits"]["source"] == "traits.csv"
     assert res["traits"]["traits"] == ["sex=M", "age", "tissue=liver", "tissue=lung", "tissue=skin"]
