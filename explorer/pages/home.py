@@ -15,10 +15,13 @@ LAB_PATH = """
    app says the table looks the wrong way round; a description column is set aside).
 2. Paste or upload your **transcription factors** under *Candidate regulators* and press **Apply**: only they may
    be parents (names not in the table are listed and ignored).
-3. **Search** → **Run to convergence**.
-4. **Hidden variables** → **Propose hidden variables**: each proposal is a set of genes the network leaves with a
+3. Optional, a sample sheet (sample ids, then sex, batch, tissue, treatment...): under *Sample annotations* when
+   a column is a known cause to model (a batch), under *Sample traits (read, not modelled)* to read each hidden
+   regulator against the samples' traits.
+4. **Search** → **Run to convergence**.
+5. **Hidden variables** → **Propose hidden variables**: each proposal is a set of genes the network leaves with a
    shared unexplained pattern, drawn over your conditions. **Accept** one to add it as a hidden regulator H1.
-5. Download the regulator report and H1's profile there, and the network under **Truth & export**.
+6. Download the regulator report and H1's profile there, and the network under **Truth & export**.
 """
 
 
