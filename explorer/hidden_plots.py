@@ -136,10 +136,14 @@ def correlation_heatmap(names: list[str], corr: np.ndarray, title: str) -> go.Fi
             colorscale="RdBu_r",
             text=np.round(corr, 2),
             texttemplate="%{text}" if len(names) <= MAX_ANNOTATED else "",
-            hovertemplate="%{y} ~ %{x}: %{z:.2f}<extra></extra>",
+            hovertemplate="%{y} ~ %{x}: r = %{z:.2f}<extra></extra>",
+            colorbar={"title": "r"},
         )
     )
-    fig.update_layout(
-        title=title, height=360, margin={"l": 10, "r": 10, "t": 40, "b": 10}, yaxis={"autorange": "reversed"}
+    fig.update_layout(  # a member x member matrix, not genes x conditions: the title says so
+        title=f"{title}: correlations between members",
+        height=360,
+        margin={"l": 10, "r": 10, "t": 40, "b": 10},
+        yaxis={"autorange": "reversed"},
     )
     return fig

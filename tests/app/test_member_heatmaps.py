@@ -31,14 +31,17 @@ def _titles(at: AppTest) -> list[str]:
 def test_one_heatmap_when_ideal_profiles_are_the_values():
     at = _page(True)
     assert not at.exception
-    assert _titles(at) == ["Members' values = ideal profiles"]
+    assert _titles(at) == ["Members' values = ideal profiles: correlations between members"]
     assert any("their ideal profiles are their values" in c.value for c in at.caption)
 
 
 def test_two_heatmaps_when_they_differ():
     at = _page(False)
     assert not at.exception
-    assert _titles(at) == ["Members' values", "Members' ideal profiles"]
+    assert _titles(at) == [
+        "Members' values: correlations between members",
+        "Members' ideal profiles: correlations between members",
+    ]
     assert not at.caption
 
 
