@@ -218,8 +218,10 @@ def render() -> None:
                 f"{len(proposals)} of the {n_show} requested: no other cluster of the current ideal profiles "
                 "qualifies" + (" (rejected clusters are left out)." if rejected else ".")
             )
-        labels = [
-            f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}" for i, p in enumerate(proposals)
+        labels = [  # a flagged one names its condition(s) here too, not only in its own warning
+            f"#{i + 1}: {', '.join(p.names[:6])}{' ...' if len(p.names) > 6 else ''}"
+            + (f" (flagged: {' and '.join(p.high_leverage)})" if p.flagged else "")
+            for i, p in enumerate(proposals)
         ]
         picked = st.selectbox("Proposal to inspect", labels, key=KEY_PICK)
         pick = labels.index(picked) if picked in labels else 0

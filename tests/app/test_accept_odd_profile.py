@@ -40,6 +40,7 @@ def test_accept_of_a_one_condition_profile_is_a_named_warning():
     pick = at.selectbox(key="ip_hidden_pick")
     flagged = [i for i, p in enumerate(session.propose_hidden(5)) if p.flagged]
     assert flagged, "the shocked genes are proposed and flagged by cond7"
+    assert "(flagged: cond7" in pick.options[flagged[0]]  # named in the picker too (QA walk, session 28)
     pick.set_value(pick.options[flagged[0]]).run()
     at.button(key="ip_hidden_accept").click().run()
     assert not at.exception
