@@ -293,13 +293,13 @@ def general(name: str, seeds: int, null: bool, first: int = 0) -> dict:
     return {"recovered": sum(r["ok"] for r in rows), "added": added}
 
 
-def ceiling(name: str, seeds: int) -> None:
+def ceiling(name: str, seeds: int, first: int = 0) -> None:
     """What the observed-data score can see at all: structural EM started from the *true*
     structure with the planted H's (the true h as profile) against the best network without them
     among the plain search, structural EM from the true structure without H, and the network
     without H re-searched from where the first led. H pays on a seed only if the first is larger."""
     n_pay = n_pay_c = 0
-    for seed in range(seeds):
+    for seed in range(first, first + seeds):
         x, kid_sets, hs_true = generate_all(name, seed)
         names = [f"X{i + 1}" for i in range(x.shape[1])]
         ds = from_array(x, names, standardize=False)
@@ -390,7 +390,7 @@ def main() -> None:
             if not args.null_only:
                 print(f"#22 general network, generator {g!r}{' (hold-out)' if g == HOLD_OUT else ''}: planted")
             if args.ceiling:
-                ceiling(g, args.seeds)
+                ceiling(g, args.seeds, args.first)
                 continue
             if not args.null_only:
                 general(g, args.seeds, null=False, first=args.first)
