@@ -47,8 +47,9 @@ def regulator_table(est, result: dict):
     entries = {h["name"]: h for h in result.get("hidden", [])}
     reports = hs.report()
     for r in reports:
-        if "enrichment" in entries.get(r.name, {}):
-            r.extra["enrichment"] = entries[r.name]["enrichment"]
+        for key in ("enrichment", "trait"):  # --gene-sets' rows, --traits' followed trait
+            if entries.get(r.name, {}).get(key) is not None:
+                r.extra[key] = entries[r.name][key]
     n = hs.n_observed
     listed = None if hs.em.regulators is None else [hs.names[i] for i in hs.em.regulators]
     return report_table(reports, hs.em.mean[:, :n], hs.names[:n], listed)

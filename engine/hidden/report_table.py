@@ -43,6 +43,9 @@ by child as well as by H:
 * ``sex_of``: when H's profile follows the table's sex axis (``XIST`` against the Y-chromosome genes,
   :mod:`.sex_genes`) at ``|r| >= 0.8``, ``"H1 follows the samples' sex (r = +0.99 with XIST, RPS4Y1,
   DDX3Y, KDM5D and 2 more; high in males): ..."``; empty otherwise (and on tables without those genes);
+* ``trait_of``: with a sample-trait sheet (``learn --traits``, the explorer's "Sample traits"), the trait H's
+  profile follows (:mod:`.traits`: |r| >= 0.8 at BH q <= 0.05), ``"oxygen_pct (r = -0.97 over 30 samples,
+  q 8.2e-19)"``; empty otherwise;
 * ``enriched_sets``: the known gene sets among H's children with Benjamini-Hochberg ``q <= ENRICHED_Q``
   (``"set (q=...)"``, ``"; "``-joined, most significant first), ``"none"`` when sets were tested and none
   passes, empty when no gene sets were given (:mod:`engine.enrichment`).
@@ -98,6 +101,7 @@ REPORT_TABLE_COLUMNS = [
     "global_shift_of",
     "operon_of",
     "sex_of",
+    "trait_of",
     "enriched_sets",
 ]
 
@@ -166,6 +170,12 @@ def _hub(r: RegulatorReport) -> str | None:
     return hub_text(hub) if hub and hub["flagged"] else None
 
 
+def _trait(r: RegulatorReport) -> str | None:
+    """The sample trait H follows (``extra["trait"]``, :func:`.traits.followed_trait`), compactly."""
+    t = r.extra.get("trait")
+    return None if not t else f"{t['trait']} (r = {t['r']:+.2f} over {t['n']} samples, q {t['q']:.2g})"
+
+
 def report_table(
     reports: Sequence[RegulatorReport],
     values: np.ndarray | None = None,
@@ -199,6 +209,7 @@ def report_table(
             "global_shift_of": shift_line(r.extra.get("global_shift"), r.name),
             "operon_of": operon_text(r.extra.get("operon"), r.name),  # one operon? (.operon)
             "sex_of": sex_text(r.extra.get("sex"), r.name),  # the samples' sex? (.sex_genes)
+            "trait_of": _trait(r),  # a sample trait it follows (.traits; with a trait sheet)
             "enriched_sets": _enriched(r),
         }
         children = report_rows([r]) or [

@@ -148,12 +148,15 @@ def test_learn_reads_the_hidden_variable_by_the_traits(sex_table, capsys):
     assert (
         main(
             ["learn", str(sex_table / "d.csv"), "--two-layer", "--traits", str(sex_table / "traits.csv")]
-            + ["--out", str(out)]
+            + ["--out", str(out), "--csv", str(sex_table / "edges.csv")]
         )
         == 0
     )
     err = capsys.readouterr().err
     assert "traits (read, not modelled): sex (2 levels: sex=M against F), age (numeric)" in err
+    # the regulator table says it too (QA walk, session 28: a shared CSV lost the reading)
+    table = pd.read_csv(sex_table / "edges_regulators.csv")
+    assert table["trait_of"].str.startswith("sex=M (r = ").all() and "over 78 samples" in table["trait_of"][0]
     assert "2 instance(s) without a row: S78, S79; skipped site (one level)" in err
     assert "H1 follows the sample trait sex=M (r = " in err and "over 78 samples" in err
     # both readings (QA walk, session 28): a technical trait is explained away, the studied condition is the finding
