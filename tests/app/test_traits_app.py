@@ -16,6 +16,7 @@ from streamlit.testing.v1 import AppTest
 from test_hidden_page import PAGE
 
 from engine.data import from_array
+from engine.hidden import report_table
 from engine.hidden.traits import code_traits
 from engine.synth import random_network, sample
 from explorer import state, traits_box
@@ -74,6 +75,7 @@ def test_hidden_page_reads_the_accepted_variable_by_the_traits(repo_root):
     assert row["n"] == 395 and abs(row["r"]) >= 0.8 and abs(np.corrcoef(prof, h)[0, 1]) >= 0.8
     assert (frame["q"] >= frame["p"]).all()
     assert report.extra["trait"]["trait"] == "activity"  # in the regulator report's JSON
+    assert report_table([report])["trait_of"][0].startswith("activity (r = ")  # and its CSV's trait_of
     labels = [b.label for b in at.get("download_button")]
     assert "Download trait relationships (CSV)" in labels
     # the sheet removed: nothing read, nothing left in the reports
