@@ -11,7 +11,7 @@ import streamlit as st
 
 from engine.cpd import CPD_CHOICES, CPD_TYPES, DEFAULT_CPD, cpd_settings, get_cpd
 from engine.exceptions import IdealParentError
-from engine.io import LEFT_OUT, NO_VALUES, RENAMED, omissions
+from engine.io import LEFT_OUT, NO_VALUES, RENAMED, omissions, orientation_warning
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import (
@@ -322,9 +322,15 @@ def _summary() -> None:
     if truth is not None:
         st.caption(f"Known true network: {len(truth)} edges (see Truth & export).")
     in_rows = bool(uploaded_orientation())
+    # genes still in rows (the orientation box offers Transpose): their text columns are annotations too
+    turnable = not in_rows and state.memo(
+        "orientation_warning", session.data_version, lambda: orientation_warning(dataset)
+    )
     for note in omissions(dataset.notes):  # a column that cannot be used (or was renamed) is said so visibly
-        annotations = load_notes.annotation_columns(note, in_rows)
-        if annotations is not None:  # a description column beside gene ids: expected, not a problem
+        annotations = load_notes.annotation_columns(note, in_rows or bool(turnable))
+        if annotations is not None and not in_rows:  # said neutrally; named genes once the table is turned
+            st.caption(load_notes.annotation_note(annotations))
+        elif annotations is not None:  # a description column beside gene ids: expected, not a problem
             st.caption(load_notes.annotation_note(annotations))
             gene_names.offer(annotations, st.session_state.get(state.W_UPLOAD))  # its symbols as the genes' names
         elif note.startswith(RENAMED):

@@ -10,7 +10,7 @@ import numpy as np
 from conftest import texts
 
 from engine.io import load_table, omissions
-from explorer import load_notes, sidebar, state
+from explorer import gene_names, load_notes, sidebar, state
 
 
 def _expression_tsv(n_genes: int = 30, n_conditions: int = 12, stray: bool = False) -> bytes:
@@ -57,6 +57,20 @@ def test_sidebar_says_it_in_a_caption_not_a_warning(app):
     assert not any("description" in w for w in texts(app.sidebar.warning)), texts(app.sidebar.warning)
     captions = texts(app.sidebar.caption)
     assert any("description" in c and "Set aside" in c and "expected" in c for c in captions), captions
+
+
+def test_before_transpose_it_is_a_caption_too_when_the_table_looks_turned(app):
+    """QA walk (session 28): loaded as it is, genes in rows (the Home page then offers Transpose), the
+    description column read as a yellow "Not used" warning; the same neutral caption now, and no renaming
+    offer until the table is turned (the variables are the conditions until then)."""
+    app.radio(key=state.W_SOURCE).set_value(sidebar.SOURCES[1]).run()
+    data = _expression_tsv(n_genes=60).replace(b"\tc", b"\tGSM10")  # sample-like condition names
+    app.file_uploader(key=state.W_UPLOAD).set_value(("expr.tsv", data, "text/tab-separated-values")).run()
+    assert not app.exception and not texts(app.error)
+    assert app.session_state[state.SESSION].dataset.n_samples == 60  # not turned yet
+    assert not any("description" in w for w in texts(app.sidebar.warning)), texts(app.sidebar.warning)
+    assert any("description" in c and "Set aside" in c for c in texts(app.sidebar.caption))
+    assert not [b for b in app.button if b.key == gene_names.KEY_NAME]
 
 
 def test_the_transpose_hint_names_the_apps_controls_not_the_cli(app):
