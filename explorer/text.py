@@ -152,7 +152,10 @@ def run_message(session: SearchSession) -> str:
     if run.loop.status == -2:
         return f"Stopped by you after {n} move(s) ({duration(secs)})."
     if session.all_converged():
-        return f"Converged: no legal move improves the score ({n} move(s) in this run, {duration(secs)})."
+        return (  # wall clock: the page's live updates included, unlike the 'Search time' metric
+            f"Converged: no legal move improves the score ({n} move(s) in this run, {duration(secs)} with the "
+            "page's live updates)."
+        )
     early = [w for w, track in session.tracks() if track.converged]
     note = ""
     if early:
