@@ -101,7 +101,9 @@ def instance_axis(xs: list[str], named: bool, order: str) -> dict:
         "tickangle": -45,
     }
     if len(xs) <= TICKS_ALL_UP_TO:
-        axis.update(tickmode="array", tickvals=xs, ticktext=xs, tickfont={"size": 10})
+        # every condition named, legibly: the odd one a flag names is read off this axis (QA walk, session 28)
+        size = 12 if len(xs) <= 30 else 10
+        axis.update(tickmode="array", tickvals=xs, ticktext=xs, tickfont={"size": size, "color": "#31333f"})
     else:
         axis["nticks"] = 40
     return axis
