@@ -161,7 +161,9 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
             f"note: {len(flagged)} proposed hidden variable(s) set aside because one or two conditions make "
             f"their profile: {_conditions(odd)} (the largest: {top['n_members']} variables, leverage "
             f"{top['leverage']:.2f}, the share of its profile's energy in one condition); a condition off in many "
-            "genes at once (a failed array? a one-off treatment?) is worth a look ('flagged_proposals' in the JSON)"
+            "genes at once (a failed array? a one-off treatment?) is worth a look ('flagged_proposals' in the JSON); "
+            f"to learn without it, leave it out of the file (genes in rows, read with --transpose: --drop "
+            f"{' '.join(odd[:2])})"
         )
         for p in (p for p in flagged if len(p.get("step_conditions") or []) == 2):
             say(

@@ -67,6 +67,7 @@ class TestOddCondition:
         assert "'cond09' holds most of its profile's energy" in live and "so it is not tried" in live
         (note,) = [line for line in lines if line.startswith("note:") and "set aside" in line]
         assert "'cond09'" in note and "flagged_proposals" in note and f"{big['leverage']:.2f}" in note
+        assert "to learn without it" in note and "--drop cond09" in note  # how to leave it out (session 28)
         # the kept regulator is the module's, not the odd condition
         assert result["hidden"] and all(h["flagged_instances"] == [] for h in result["hidden"])
 
