@@ -75,6 +75,14 @@ def rerun_notes(session: SearchSession) -> list[str]:
             f"the explorer {named.split(' (')[0]}: the command names them by the file's first column (ids); "
             "a regulator list of symbols matches none of them"
         )
+    from explorer.leave_out import LEFT_OUT
+
+    for left in (n for n in session.dataset.notes if n.startswith(LEFT_OUT)):  # a flagged condition dropped
+        gone = left[len(LEFT_OUT) :]
+        notes.append(
+            f"the explorer left out {gone}: the command reads every instance of the file (genes in rows, read "
+            f"with --transpose: add --drop {gone.replace(', ', ' ')})"
+        )
     if session.source.get("generated"):
         notes.append(f"the data were generated in the explorer: download them (Data, CSV) as {session.source['data']}")
     elif not session.source.get("data"):

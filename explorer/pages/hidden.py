@@ -22,7 +22,7 @@ from engine.hidden.candidates import ROOT_PER_INSTANCE
 from engine.hidden.global_shift import table_axes
 from engine.hidden.leverage import profile_leverage
 from engine.hidden.tracking import listed_in_data
-from explorer import actions, export, gene_sets_box, missing_box, state, text, traits_box
+from explorer import actions, export, gene_sets_box, leave_out, missing_box, state, text, traits_box
 from explorer.accept_verdict import verdict_text
 from explorer.accepted_profile import show_inferred_profiles
 from explorer.glossary import render_glossary
@@ -253,6 +253,7 @@ def render() -> None:
             st.warning(known)  # an accepted H's own members, or close to it (engine.hidden.explained)
         if prop.flagged:
             st.warning(flag_text(prop))
+            leave_out.offer(session, prop.high_leverage)  # a failed array: the data without it (undoable)
         # the table's level and first component: one M x M eigenproblem per table, not per render
         axes = state.memo("table_axes", (session.data_version, observed.shape), lambda: table_axes(observed))
         for warning in proposal_warnings(prop, observed, dataset.names, axes):
