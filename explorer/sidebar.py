@@ -21,6 +21,7 @@ from explorer import (
     geo_covariates,
     interventions_panel,
     lab_options,
+    leave_out,
     load_notes,
     loading,
     regulator_ids,
@@ -333,6 +334,8 @@ def _summary() -> None:
         elif annotations is not None:  # a description column beside gene ids: expected, not a problem
             st.caption(load_notes.annotation_note(annotations))
             gene_names.offer(annotations, st.session_state.get(state.W_UPLOAD))  # its symbols as the genes' names
+        elif note.startswith(leave_out.LEFT_OUT):  # the Hidden page's data edit: said plainly, not as a problem
+            st.caption(f"Left out here: {note[len(leave_out.LEFT_OUT) :]} (Undo on the Search page brings it back).")
         elif note.startswith(RENAMED):
             st.warning(f"Renamed: {note[len(RENAMED) :]}.", icon="⚠️")
         elif note.startswith(NO_VALUES):  # a failed sample, kept: the user decides

@@ -30,9 +30,21 @@ def test_the_flagged_condition_is_left_out_searched_again_and_undone():
     assert session.stepper.n_iter == 0  # a new search on the remaining instances
     assert session.notice.startswith("Left out cond7: 23 instances x 120 variables")
     assert any("left out cond7" in n and "--drop cond7" in n for n in export.rerun_notes(session))
+    side = AppTest.from_function(_sidebar_summary, default_timeout=TIMEOUT)  # says it plainly, not 'Not used'
+    side.session_state[state.SESSION] = session
+    side.run()
+    assert not side.exception
+    assert any(c.startswith("Left out here: cond7") for c in texts(side.caption))
+    assert not any("cond7" in w for w in texts(side.warning))
     said = session.undo()
     assert "cond7 back in the data: 24 instances" in said
     assert session.dataset.n_samples == 24 and not any("left out" in n for n in export.rerun_notes(session))
+
+
+def _sidebar_summary():
+    from explorer import sidebar
+
+    sidebar._summary()
 
 
 def test_an_unknown_name_changes_nothing():
