@@ -20,7 +20,8 @@ LAB_PATH = """
    regulator against the samples' traits.
 4. **Search** → **Run to convergence**.
 5. **Hidden variables** → **Propose hidden variables**: each proposal is a set of genes the network leaves with a
-   shared unexplained pattern, drawn over your conditions. **Accept** one to add it as a hidden regulator H1.
+   shared unexplained pattern, drawn over your conditions. **Accept** one to add it as a hidden regulator H1; one
+   that rests on a single odd condition (a failed array) is flagged, with a button to leave that condition out.
 6. Download the regulator report and H1's profile there, and the network under **Truth & export**.
 """
 
