@@ -22,6 +22,7 @@ from engine.io.covariates import without_covariates
 from engine.io.regulators import resolve_regulators
 from engine.learn import IdealParentSearch
 from engine.listing import first_few
+from explorer.fill_choice import fill_of
 from explorer.prepared import PreparedData, prepare
 from explorer.track import SearchTrack
 
@@ -43,6 +44,7 @@ __all__ = [
     "without_twin",
     "DataState",
     "searched_data",
+    "edit_data",
     "TransposeData",
     "transpose_data",
 ]
@@ -234,6 +236,21 @@ def searched_data(
     stepper.refresh()
     track = SearchTrack(stepper)
     return DataState(prepared.searched, truth, None, track, None, frozenset(), transposed, prepared, regulators)
+
+
+def edit_data(session: SearchSession, data: Dataset, regulators: list[str] | None, action, progress=None) -> DataState:
+    """A data edit that keeps the orientation and the fill as settled (held cells stay held, cells filled
+    after a Keep are filled again, by the fill chosen): ``data`` with a new search on them
+    (:func:`searched_data`) installed, and ``action(previous)`` (its undo keeps the state before) pushed
+    on the undo stack. Returns the new state; nothing changes when the engine refuses the data."""
+    previous = session.data_state()
+    settled, fill = not session.prepared.pending, fill_of(session.prepared.completion)
+    edited = searched_data(
+        session, data, regulators, transposed=session.transposed, progress=progress, settled=settled, fill=fill
+    )
+    session.set_data(edited)
+    session.push(action(previous))
+    return edited
 
 
 @dataclass(frozen=True)

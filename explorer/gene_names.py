@@ -24,8 +24,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from explorer import state
-from explorer.actions import DataState, searched_data
-from explorer.fill_choice import fill_of
+from explorer.actions import DataState, edit_data
 from explorer.loading import read_upload
 
 if TYPE_CHECKING:
@@ -88,15 +87,8 @@ def name_genes(session: SearchSession, symbols: dict[str, str], column: str, pro
     note = f"{NAMED}'{column}' ({kept:,} kept their id: symbol missing or shared)"
     data = dataclasses.replace(loaded, names=tuple(new), notes=(*loaded.notes, note))
     regs = [to.get(r, r) for r in session.regulators] if session.regulators else None
-    previous = session.data_state()
-    # the orientation stays as settled: held cells stay held, cells filled after a Keep are filled again
-    settled, fill = not session.prepared.pending, fill_of(session.prepared.completion)  # and the fill chosen
-    edited = searched_data(
-        session, data, regs, transposed=session.transposed, progress=progress, settled=settled, fill=fill
-    )
-    session.set_data(edited)
     renames = tuple((old, n) for old, n in to.items() if old != n)
-    session.push(NameGenes(previous, column, renames))
+    edit_data(session, data, regs, lambda previous: NameGenes(previous, column, renames), progress)
     return (
         f"Genes named by {column}: {len(new) - kept:,} of {len(new):,} by their symbol ({kept:,} kept their id), "
         "with a new search on them. Undo (Search page) takes it back."

@@ -20,8 +20,7 @@ import numpy as np
 import streamlit as st
 
 from engine.exceptions import IdealParentError
-from explorer.actions import DataState, searched_data
-from explorer.fill_choice import fill_of
+from explorer.actions import DataState, edit_data
 from explorer.session import SearchSession
 
 __all__ = ["LEFT_OUT", "LeaveOut", "leave_out", "offer"]
@@ -50,17 +49,12 @@ def leave_out(session: SearchSession, labels: Sequence[str], progress=None) -> s
     what is left (nothing changes)."""
     loaded = session.prepared.loaded
     names = [str(x) for x in labels]
-    if loaded.instance_labels is None or not set(names) & set(map(str, loaded.instance_labels)):
+    drop = set(names)
+    keep = np.array([str(x) not in drop for x in loaded.instance_labels or ()], dtype=bool)
+    if keep.all():  # no instance labels, or none of them named
         raise IdealParentError(f"no instance of the data is named {', '.join(names)}.")
-    keep = np.array([str(x) not in set(names) for x in loaded.instance_labels])
     data = dataclasses.replace(loaded.subset(keep), notes=(*loaded.notes, LEFT_OUT + ", ".join(names)))
-    previous = session.data_state()
-    settled, fill = not session.prepared.pending, fill_of(session.prepared.completion)
-    edited = searched_data(
-        session, data, session.regulators, transposed=session.transposed, progress=progress, settled=settled, fill=fill
-    )
-    session.set_data(edited)
-    session.push(LeaveOut(previous, tuple(names)))
+    edited = edit_data(session, data, session.regulators, lambda previous: LeaveOut(previous, tuple(names)), progress)
     d = edited.dataset
     return (
         f"Left out {', '.join(names)}: {d.n_samples} instances x {d.n_vars} variables, with a new search on them "
