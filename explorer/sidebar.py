@@ -329,11 +329,10 @@ def _summary() -> None:
     )
     for note in omissions(dataset.notes):  # a column that cannot be used (or was renamed) is said so visibly
         annotations = load_notes.annotation_columns(note, in_rows or bool(turnable))
-        if annotations is not None and not in_rows:  # said neutrally; named genes once the table is turned
+        if annotations is not None:  # a description column beside gene ids: expected, not a problem
             st.caption(load_notes.annotation_note(annotations))
-        elif annotations is not None:  # a description column beside gene ids: expected, not a problem
-            st.caption(load_notes.annotation_note(annotations))
-            gene_names.offer(annotations, st.session_state.get(state.W_UPLOAD))  # its symbols as the genes' names
+            if in_rows:  # its symbols as the genes' names, once the genes are the variables
+                gene_names.offer(annotations, st.session_state.get(state.W_UPLOAD))
         elif note.startswith(leave_out.LEFT_OUT):  # the Hidden page's data edit: said plainly, not as a problem
             st.caption(f"Left out here: {note[len(leave_out.LEFT_OUT) :]} (Undo on the Search page brings it back).")
         elif note.startswith(RENAMED):
