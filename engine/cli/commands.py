@@ -209,7 +209,7 @@ def learn(args: argparse.Namespace, progress: Progress) -> int:
         est.fit(dataset, callback=None if est.learns_by_em(dataset) else progress)
     net = est.network_
     if hidden:
-        report_hidden(est, net, choice.score.describe().get("n_candidates"))
+        report_hidden(est, net, choice.score.describe().get("n_candidates"), dataset.instance_labels is not None)
     result = net.to_dict()
     result["settings"] = dict(result.get("settings") or {})
     result["settings"].update(data_settings(args, seed=args.seed))

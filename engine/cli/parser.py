@@ -113,8 +113,8 @@ def build_parser() -> argparse.ArgumentParser:
         action="extend",
         default=[],
         metavar="COL",
-        help="columns of the file to leave out, e.g. a text column of descriptions; with --transpose also "
-        "variables (rows of the file), e.g. a constant gene",
+        help="columns of the file to leave out, e.g. a text column of descriptions, and rows by their label: "
+        "with --transpose variables (e.g. a constant gene), without it instances (e.g. a failed array)",
     )
     header = data_opts.add_mutually_exclusive_group()
     header.add_argument(

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import shlex
+
 from ..hidden.activity import activity_evidence, activity_readings
 from ..hidden.considered import last_outcome
 from ..hidden.global_shift import shift_line, shift_reading
@@ -108,13 +110,14 @@ def _say_readings(h: dict) -> None:
         )
 
 
-def report_hidden(est, net, n_candidates: int | None = None) -> None:
+def report_hidden(est, net, n_candidates: int | None = None, labelled: bool = True) -> None:
     """What the hidden-variable search ended with (its lines were said as they happened,
     :mod:`.live`): the hidden variables added, or that none was and why; a kept H whose profile is
     one or two conditions; when auto stopped at ``--max-hidden``, how many proposals it left untried
     (:func:`untried_line`); the proposals set aside as one or two conditions' (those conditions named);
     and, when EBIC's candidate parents now count the added H's, how (``n_candidates``: the count
-    said before the search). ``--quiet`` silences every line but errors."""
+    said before the search; ``labelled``: the instances have names in the file, so ``--drop`` can
+    name a condition). ``--quiet`` silences every line but errors."""
     if net.hidden:
         added = "; ".join(
             (f"{h['name']} <- {', '.join(h['parents'])}; " if h.get("parents") else "")
@@ -162,8 +165,12 @@ def report_hidden(est, net, n_candidates: int | None = None) -> None:
             f"their profile: {_conditions(odd)} (the largest: {top['n_members']} variables, leverage "
             f"{top['leverage']:.2f}, the share of its profile's energy in one condition); a condition off in many "
             "genes at once (a failed array? a one-off treatment?) is worth a look ('flagged_proposals' in the JSON); "
-            f"to learn without it, leave it out of the file (genes in rows, read with --transpose: --drop "
-            f"{' '.join(odd[:2])})"
+            + (
+                f"to learn without it, leave it out: --drop {' '.join(map(shlex.quote, odd[:2]))}"
+                if labelled
+                else f"to learn without it, delete its row of the file (data row {' and '.join(odd[:2])}: the rows "
+                "have no labels for --drop)"
+            )
         )
         for p in (p for p in flagged if len(p.get("step_conditions") or []) == 2):
             say(

@@ -76,8 +76,8 @@ def model_reading(args: argparse.Namespace, network) -> tuple[argparse.Namespace
     added where the command line did not give them, and those flags (empty: none added).
 
     ``transpose`` is taken when the file shows it: the model's variables label the rows, not the
-    columns (held-out data may come the other way round); a dropped column only when the file has
-    it (a held-out file may lack the text column the training file had)."""
+    columns (held-out data may come the other way round); a dropped column or row label only when
+    the file has it (a held-out file may lack the text column or the failed array the training file had)."""
     settings = network.settings if isinstance(network.settings, dict) else {}  # a hand-edited file: anything
     listed = settings.get("drop") if isinstance(settings.get("drop"), list) else []
     new = argparse.Namespace(**vars(args))
@@ -99,7 +99,7 @@ def model_reading(args: argparse.Namespace, network) -> tuple[argparse.Namespace
             new.transpose = True
             flags.append("--transpose")
     drop = [d for d in listed if isinstance(d, str) and d not in args.drop]
-    drop = [d for d in drop if d in columns or (new.transpose and d in rows)]
+    drop = [d for d in drop if d in columns or d in rows]  # a row: a variable, or without transpose an instance
     if drop:
         new.drop = [*args.drop, *drop]
         flags.append("--drop " + " ".join(drop))

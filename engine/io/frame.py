@@ -75,18 +75,12 @@ def _all_comma_numbers(text: pd.Series) -> bool:
 
 
 def _drop_columns(
-    df: pd.DataFrame, drop: tuple[str, ...] | list[str], transpose: bool, source: str, notes: list[str]
+    df: pd.DataFrame, drop: tuple[str, ...] | list[str], source: str, notes: list[str]
 ) -> tuple[pd.DataFrame, list[str]]:
-    """``df`` without the columns in ``drop``, and (with ``transpose``) the names in ``drop`` that
-    are not columns: variables, i.e. row labels, dropped by :func:`_drop_variable_rows`."""
-    drop_rows = [d for d in drop if d not in df.columns] if transpose else []
-    drop = [d for d in drop if d in df.columns or not transpose]
-    unknown = [d for d in drop if d not in df.columns]
-    if unknown:
-        raise DataValidationError(
-            f"{source}: cannot drop {', '.join(map(repr, unknown))}: no such column "
-            f"(columns are {', '.join(map(repr, list(df.columns)[:8]))}...)."
-        )
+    """``df`` without the columns in ``drop``, and the names in ``drop`` that are not columns: row
+    labels (variables with ``transpose``, instances without), dropped by :func:`_drop_rows`."""
+    drop_rows = [d for d in drop if d not in df.columns]
+    drop = [d for d in drop if d in df.columns]
     if drop:
         if len(set(drop)) >= df.shape[1]:
             raise DataValidationError(f"{source}: dropping {len(set(drop))} column(s) leaves no column to learn from.")
@@ -128,19 +122,31 @@ def _take_labels(
     return df, labels
 
 
-def _drop_variable_rows(
-    df: pd.DataFrame, labels: list[str] | None, drop_rows: list[str], source: str, notes: list[str]
+def _drop_rows(
+    df: pd.DataFrame,
+    labels: list[str] | None,
+    drop_rows: list[str],
+    transpose: bool,
+    source: str,
+    notes: list[str],
 ) -> tuple[pd.DataFrame, list[str] | None]:
-    """With variables in rows: ``df`` and ``labels`` without the variables named in ``drop_rows``."""
+    """``df`` and ``labels`` without the rows labelled by a name in ``drop_rows``: variables with
+    ``transpose`` (a constant gene), instances without (a failed array in a samples-in-rows file)."""
     if not drop_rows:
         return df, labels
+    what = "variable" if transpose else "instance"
     unknown = [d for d in drop_rows if labels is None or d not in labels]
     if unknown:
-        raise DataValidationError(f"{source}: cannot drop {', '.join(map(repr, unknown))}: no such column or variable.")
-    keep = np.array([lab not in set(drop_rows) for lab in labels])
+        shown = f" (columns are {', '.join(map(repr, list(df.columns)[:8]))}...)" if df.shape[1] else ""
+        rows = "" if labels is not None else "; the rows have no labels to drop by"
+        raise DataValidationError(
+            f"{source}: cannot drop {', '.join(map(repr, unknown))}: no such column or {what}{rows}{shown}."
+        )
+    gone = set(drop_rows)
+    keep = np.array([lab not in gone for lab in labels])
     if not keep.any():
-        raise DataValidationError(f"{source}: dropping {len(drop_rows)} variable(s) leaves none to learn.")
-    notes.append(f"dropped variable(s) {', '.join(drop_rows)}")
+        raise DataValidationError(f"{source}: dropping {len(drop_rows)} {what}(s) leaves none to learn from.")
+    notes.append(f"dropped {what}(s) {', '.join(drop_rows)}")
     return df[keep], [lab for lab, k in zip(labels, keep, strict=True) if k]
 
 
@@ -288,7 +294,8 @@ def from_frame(
     standardize : bool
         Scale every variable to mean 0 and variance 1 (on by default).
     drop : sequence of str
-        Columns to leave out (e.g. a text column of condition names).
+        Columns to leave out (e.g. a text column of condition names), and rows by their label: with
+        ``transpose`` variables (a constant gene), without it instances (a failed array).
     label_column : str, None or "auto"
         Column holding instance labels (or, with ``transpose``, the variable names). ``"auto"``
         takes the first column when it has no header or is text with unique values.
@@ -356,9 +363,9 @@ def from_frame(
         notes.append(renamed)
     elif len(set(named)) != len(named):
         check_names(named, input_name=source)
-    df, drop_rows = _drop_columns(df, drop, transpose, source, notes)
+    df, drop_rows = _drop_columns(df, drop, source, notes)
     df, labels = _take_labels(df, label_column, transpose, source, notes, rename_repeats)
-    df, labels = _drop_variable_rows(df, labels, drop_rows, source, notes)
+    df, labels = _drop_rows(df, labels, drop_rows, transpose, source, notes)
     # 'Undetermined', 'n.d.': missing (engine.io.undetected), before a row of them could look like a units line
     df, labels = read_undetected(
         df, labels, transpose=transpose, drop=drop_non_numeric, max_missing=max_missing, source=source, notes=notes

@@ -35,6 +35,19 @@ def test_a_two_condition_program_is_named_with_both_conditions_and_the_odd_condi
     assert err.count("a program on in") == 1  # the odd condition is not called a program
 
 
+def test_the_way_to_leave_a_condition_out_fits_the_file(capsys):
+    """Session 29: ``--drop`` names a labelled condition (quoted when it has a space); rows without
+    labels are named by their number, to delete from the file."""
+    net = SimpleNamespace(hidden=[], flagged_proposals=[_aside(40, ["day 3"], [])], score_info={})
+    est = SimpleNamespace(max_hidden=3, hidden_log_=["stopped"])
+    report_hidden(est, net)
+    assert "leave it out: --drop 'day 3'" in capsys.readouterr().err
+    net.flagged_proposals = [_aside(40, ["12"], [])]
+    report_hidden(est, net, labelled=False)
+    err = capsys.readouterr().err
+    assert "delete its row of the file (data row 12: the rows have no labels for --drop)" in err
+
+
 def test_a_kept_h_read_as_activity_or_curve_is_said(capsys):
     """Session 16: a kept H the report reads as a listed TF's activity gets a line."""
     h = {

@@ -71,6 +71,23 @@ class TestOddCondition:
         # the kept regulator is the module's, not the odd condition
         assert result["hidden"] and all(h["flagged_instances"] == [] for h in result["hidden"])
 
+    def test_the_drop_it_suggests_leaves_the_condition_out(self, tmp_path):
+        """The note's ``--drop cond09`` works on this samples-in-rows file (session 29): the row is left
+        out, the run says so, and no proposal is set aside for that condition any more."""
+        import contextlib
+        import io
+
+        path, regs, _ = odd_condition_csv(tmp_path)
+        out, err = tmp_path / "without.json", io.StringIO()
+        with contextlib.redirect_stderr(err):
+            rc = main(["learn", str(path), "--regulators", str(regs), "--hidden", "auto", "--max-hidden", "2",
+                       "--drop", "cond09", "--out", str(out)])  # fmt: skip
+        assert rc == 0, err.getvalue()
+        assert "dropped instance(s) cond09" in err.getvalue()
+        result = json.loads(out.read_text())
+        assert all("cond09" not in p["flagged_instances"] for p in result.get("flagged_proposals") or [])
+        assert result["settings"]["drop"] == ["cond09"]
+
 
 class TestLiveProgress:
     def test_hidden_lines_are_said_before_the_search_returns(self, tmp_path, capsys, monkeypatch):
@@ -212,6 +229,19 @@ class TestScoreReadsAsTheModel:
         assert main(["score", str(held), "--model", str(model)]) == 0
         out = capsys.readouterr()
         assert "--transpose" not in out.err and json.loads(out.out)["n_samples"] == 40
+
+    def test_a_dropped_instance_row_is_dropped_again(self, tmp_path, capsys):
+        """Session 29: a samples-in-rows file learned without a failed array is scored without it."""
+        path, frame = genes_in_rows(tmp_path)
+        rows = tmp_path / "rows.csv"
+        frame.drop(columns="description").T.rename_axis("condition").to_csv(rows)
+        odd = str(frame.columns[3])
+        model = tmp_path / "m.json"
+        assert main(["learn", str(rows), "--drop", odd, "--out", str(model), "--quiet"]) == 0
+        assert json.loads(model.read_text())["score"]["n_samples"] == 39
+        assert main(["score", str(rows), "--model", str(model)]) == 0
+        out = capsys.readouterr()
+        assert f"--drop {odd} (the model's settings)" in out.err and json.loads(out.out)["n_samples"] == 39
 
 
 class TestRegulatorHeader:

@@ -359,6 +359,26 @@ def test_drop_names_a_variable_in_rows(tmp_path):
         load_table(path, transpose=True, drop=["annotation", "G99"])
 
 
+def test_drop_names_an_instance_in_rows_of_a_samples_in_rows_file(tmp_path):
+    """A failed array in a samples-in-rows file is left out by its label; the data otherwise unchanged."""
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(9, 4))
+    frame = pd.DataFrame(x, columns=["A", "B", "C", "D"])
+    frame.insert(0, "sample", [f"GSM{i}" for i in range(9)])
+    path = tmp_path / "samples.csv"
+    frame.to_csv(path, index=False)
+    ds = load_table(path, drop=["GSM4", "D"], standardize=False)
+    assert ds.instance_labels == tuple(f"GSM{i}" for i in range(9) if i != 4)
+    assert ds.names == ("A", "B", "C")
+    np.testing.assert_array_equal(ds.values, np.delete(x, 4, axis=0)[:, :3])
+    assert any("dropped instance(s) GSM4" in n for n in ds.notes)
+    with pytest.raises(DataValidationError, match=r"'GSM99': no such column or instance"):
+        load_table(path, drop=["GSM99"])
+    frame.drop(columns="sample").to_csv(path, index=False)  # no labels: nothing to drop a row by
+    with pytest.raises(DataValidationError, match="the rows have no labels"):
+        load_table(path, drop=["GSM4"])
+
+
 def test_drop_constant_leaves_constant_variables_out_with_a_note(tmp_path):
     path = _genes_file(tmp_path, constant_gene=True)
     ds = load_table(path, transpose=True, drop_non_numeric=True, drop_constant=True)
