@@ -8,10 +8,13 @@ How "Run to convergence" and "Stop" work
 Streamlit runs one script run at a time per session and handles a click only between runs. A
 long run is therefore cut into chunks of about 0.4 s of search (``SearchSession.run_chunk``, the
 engine's one run loop in time slices). Each chunk
-is one run of the panel: it draws the buttons (only Stop enabled), runs the chunk, draws the
-progress, counters, score trace and log, and asks for another run of itself
-(``st.rerun(scope="fragment")``). Between two chunks Streamlit handles pending clicks: the Stop
-button's callback asks the run loop to stop, and the next chunk ends the run. So a
+is one run of the panel: it draws the buttons (only Stop enabled), the progress, counters, score
+trace and log as the previous chunk left them, then runs the chunk and asks for another run of
+itself (``st.rerun(scope="fragment")``). Drawing first means no element waits faded through the
+chunk, and the panel draws the same elements in every run, so none from an earlier run lingers
+(a run that ends in a rerun leaves stale elements on the page). Between two chunks Streamlit
+handles pending clicks: the Stop button's callback ends the run before its next move, and the
+panel drawn next shows where it stopped. So a
 Stop takes effect at the end of the current chunk (within about half a second), never in the
 middle of a move: every move is applied to the stepper, the log and the trace before anything is
 drawn. (With Streamlit's default ``runner.fastReruns`` the click can also cut short the drawing
@@ -31,7 +34,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import network_panel, network_view, plots, run_view, search_notes, state, step_timing, text
+from explorer import move_log, network_panel, network_view, plots, run_view, search_notes, state, step_timing, text
 from explorer.glossary import render_glossary
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
@@ -93,7 +96,10 @@ def _on_reset() -> None:
 
 
 def _on_stop() -> None:
-    state.session().stop()
+    """End the run now (before its next move), so the panel drawn next shows where it stopped."""
+    session = state.session()
+    session.stop()
+    session.run_chunk(0.0)  # a stopped run ends before any step
 
 
 def _buttons() -> None:
@@ -124,18 +130,20 @@ def _buttons() -> None:
         state.put(state.ACTION_ERROR, None)
 
 
-def _progress() -> bool:
-    """Run one chunk of the run in progress and draw its progress; True while it goes on."""
+def _run_chunk() -> None:
+    """Run one chunk of the run in progress (the panel is drawn already); an engine error ends the run."""
     session = state.session()
-    run = session.run
     try:
-        going = session.run_chunk(state.CHUNK_SECONDS)
+        session.run_chunk(state.CHUNK_SECONDS)
     except IdealParentError as exc:
         session.abort_run()
         state.put(state.ACTION_ERROR, f"The run stopped: {exc}")
-        return False
-    if not going:
-        return False
+
+
+def _progress() -> None:
+    """The progress of the run in progress, as of its last chunk."""
+    session = state.session()
+    run = session.run
     done = session.stepper.n_iter - run.start_iter
     log = session.main.log
     total = run.n_steps
@@ -146,7 +154,6 @@ def _progress() -> bool:
         # no step count is known in advance: how far the gains have shrunk
         frac, text_ = search_notes.convergence_progress(done, log, session.score_label)
     st.progress(frac, text=text_)
-    return True
 
 
 def _counters():
@@ -203,98 +210,6 @@ def _counters():
     return slot
 
 
-LOG_CONFIG = {
-    "edge": st.column_config.TextColumn("edge", width="medium"),
-    "C1": st.column_config.TextColumn(
-        "C1", alignment="right", help="Ideal-parent estimate of the gain (nats); – for Delete and Reverse"
-    ),
-    "C2": st.column_config.TextColumn(
-        "C2", alignment="right", help="Ideal-parent estimate of the gain (nats); – for Delete and Reverse"
-    ),
-    "exact gain": st.column_config.NumberColumn(
-        "exact gain",
-        format="%.2f",
-        help="Exact log-likelihood gain of the move (nats), the quantity C1 and C2 estimate "
-        "(for a linear-Gaussian model C1 <= C2 <= exact gain)",
-    ),
-    "exact ΔBIC": st.column_config.NumberColumn(
-        "exact ΔBIC", format="%.2f", help="The exact gain minus the BIC penalty of the change (nats)"
-    ),
-    "rank": st.column_config.TextColumn(
-        "rank",
-        alignment="right",
-        help="Where the chosen move stood in its family's ranking by C2 (or C1), 1 = most similar to the "
-        "ideal parent. Ideal K scores exactly only ranks 1..K of each family; greedy scores all of "
-        "them, so its chosen move can have any rank.",
-    ),
-    "exact evaluations": st.column_config.NumberColumn("exact evaluations", help="Exact score evaluations made so far"),
-}
-
-
-def _log_config(score: str) -> dict:
-    """:data:`LOG_CONFIG` with the score change headed by the score the search maximizes (EBIC on wide data)."""
-    help_ = f"The exact gain minus the {score} penalty of the change (nats), > 0 for every move taken (0.00: < 0.005)"
-    return {**LOG_CONFIG, "exact ΔBIC": st.column_config.NumberColumn(f"exact Δ{score}", format="%.2f", help=help_)}
-
-
-#: the edge column of each of the two logs side by side (pixels): at "medium" (200 px) half of a
-#: 1280-px page showed only operator, edge and C2, and cut off the exact gains and the rank
-COMPARE_EDGE_WIDTH = 95
-
-
-def _logs(running: bool = False) -> None:
-    session = state.session()
-    log = session.main.log
-    if session.twin is None:
-        st.subheader("Move log")
-        st.caption(search_notes.log_caption(session.main))
-        search_notes.first_move_caption(session.main)  # why the counters are not 0 at Moves 0
-        shown = run_view.log_shown(log, running)  # the newest moves only while a run goes on
-        if len(shown) < len(log):
-            st.caption(run_view.tail_caption(len(log)))
-        frame = plots.move_log_frame(shown).iloc[::-1]
-        # a plain frame, not a pandas Styler: nothing is shaded here, and marshalling a Styler
-        # cost 0.3 s per redraw at 900 moves, paid after every chunk of a run (LOG_CONFIG formats)
-        st.dataframe(
-            frame,
-            column_config=_log_config(session.score_label),
-            width="stretch",
-            height=min(400, 38 + 35 * max(1, len(frame))),
-            key="search_log",
-        )
-        return
-    n_steps = max(len(log), len(session.twin.log))
-    cut = running and n_steps > run_view.LOG_TAIL  # the same last steps on both sides
-    main_f, twin_f, differ = plots.compare_logs(log, session.twin.log, run_view.LOG_TAIL if cut else None)
-    if cut:
-        st.caption(run_view.tail_caption(len(log)))
-    st.subheader("Move logs side by side")
-    if differ:
-        st.caption(f"Shaded rows: steps where the two searches chose different moves ({len(differ)} of {n_steps}).")
-    elif len(main_f):
-        st.caption("The two searches have chosen the same moves so far.")
-    left, right = st.columns(2)
-    for col, frame, track, method, key in (
-        (left, main_f, session.main, session.settings.method, "search_log"),
-        (right, twin_f, session.twin, session.other_method, "search_twin_log"),
-    ):
-        with col:
-            who = "main" if key == "search_log" else "comparison"
-            st.markdown(f"**{text.method_label(method)}** ({who})")
-            st.caption(search_notes.log_caption(track))
-            st.dataframe(
-                plots.highlight_steps(frame.iloc[::-1], differ),
-                width="stretch",
-                column_config={
-                    **_log_config(session.score_label),
-                    "edge": st.column_config.TextColumn("edge", width=COMPARE_EDGE_WIDTH),
-                },
-                column_order=plots.COMPARE_LOG_COLUMNS,
-                key=key,
-                height=min(400, 38 + 35 * max(1, len(frame))),
-            )
-
-
 def _status() -> None:
     session = state.session()
     msg = session.notice
@@ -313,8 +228,8 @@ def _network(session, names: list[str], last, view: network_panel.NetworkView, *
         # run down; it is drawn again as soon as the run ends or is stopped.
         st.info(
             f"Network drawing paused while the search runs ({session.stepper.n_iter} moves, "
-            f"{len(session.stepper.edges())} edges so far); it comes back when the run ends or you "
-            "press Stop."
+            f"{len(session.stepper.edges())} edges so far); it comes back with its controls when the run "
+            "ends or you press Stop."
         )
         return
     key = (session.data_version, session.version, tuple(session.stepper.edges()), last, tuple(names), view.key)
@@ -359,39 +274,44 @@ def step_panel() -> None:
         key=state.W_COMPARE,
         on_change=_on_compare,
     )
-    # While a run is in progress the buttons are drawn first (Stop enabled), then one chunk
-    # runs. When that chunk ends the run, the panel reruns at once to redraw the buttons (Step
-    # enabled again) with the final state.
+    # While a run is in progress the whole panel is drawn first, from the state its last chunk left
+    # (buttons with only Stop enabled, progress, counters, trace, log), then one chunk runs and the
+    # panel runs again. Drawn before the chunk, no element of the panel waits faded through it; and
+    # the panel has the same elements in every run (the network controls' slot stays, empty), so no
+    # element of an earlier run is left behind at a place the run no longer draws.
     running = session.running
     _buttons()
-    going = running and _progress()
-    if running and not going:
-        _rerun_panel()
+    if running:
+        _progress()
     _status()
     timing_slot = _counters()
     stepper = session.stepper
     names = session.variable_names()
     last = stepper.history[-1] if stepper.history else None
     # while a run goes on the drawing is paused: no controls (a 4,217-gene search box every chunk), no layout
-    view = None if going else network_panel.network_controls(NETWORK_KEYS, names, stepper.edges(), stepper.history)
-    large = network_panel.paused_large(NETWORK_KEYS) if going else view.large
-    thin = run_view.thin_trace if going else list  # a long run's trace thinned while it goes on
+    controls = st.empty()
+    view = None
+    if not running:
+        with controls.container():
+            view = network_panel.network_controls(NETWORK_KEYS, names, stepper.edges(), stepper.history)
+    large = network_panel.paused_large(NETWORK_KEYS) if running else view.large
+    thin = run_view.thin_trace if running else list  # a long run's trace thinned while it goes on
     traces = {text.method_label(session.settings.method): thin(session.main.trace)}
     if session.twin is not None:
         traces[text.method_label(session.other_method)] = thin(session.twin.trace)
     # the large view takes the whole width, the score trace goes below it
     graph, trace = (st.container(), st.container()) if large else st.columns([3, 2])
     with graph:
-        _network(session, names, last, view, paused=going)
+        _network(session, names, last, view, paused=running)
     with trace:
         st.plotly_chart(
             plots.score_trace_figure(traces, score=session.score_label), width="stretch", key="search_trace"
         )
-    _logs(going)
-    if not running:
-        step_timing.show(timing_slot)
-    if going:
+    move_log.draw(running)
+    if running:
+        _run_chunk()  # the chunk that ends the run is drawn by the run this asks for
         _rerun_panel()
+    step_timing.show(timing_slot)
 
 
 def render() -> None:

@@ -149,9 +149,9 @@ def test_one_gene_set_tested_is_said_in_the_singular():
 
 def test_move_log_says_a_score_change_shown_as_zero_is_positive():
     """The walk's move log showed "exact ΔEBIC 0.00" on moves the search took (gains under 0.005 nats)."""
-    from explorer.pages.search import _log_config
+    from explorer.move_log import log_config
 
-    column = _log_config("EBIC")["exact ΔBIC"]
+    column = log_config("EBIC")["exact ΔBIC"]
     assert column["label"] == "exact ΔEBIC"
     assert "> 0 for every move taken (0.00: < 0.005)" in column["help"]
 
