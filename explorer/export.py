@@ -14,6 +14,8 @@ builder), with ``rerun_note`` where the command cannot reproduce the session exa
 
 from __future__ import annotations
 
+import shlex
+
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -80,8 +82,8 @@ def rerun_notes(session: SearchSession) -> list[str]:
     for left in (n for n in session.dataset.notes if n.startswith(LEFT_OUT)):  # a flagged condition dropped
         gone = left[len(LEFT_OUT) :]
         notes.append(
-            f"the explorer left out {gone}: the command reads every instance of the file (genes in rows, read "
-            f"with --transpose: add --drop {gone.replace(', ', ' ')})"
+            f"the explorer left out {gone}: the command reads every instance of the file (add --drop "
+            f"{' '.join(map(shlex.quote, gone.split(', ')))})"
         )
     if session.source.get("generated"):
         notes.append(f"the data were generated in the explorer: download them (Data, CSV) as {session.source['data']}")

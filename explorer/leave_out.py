@@ -5,8 +5,8 @@ names (:mod:`engine.hidden.leverage`): a failed array, a one-off treatment. Read
 next step is to drop that array and search again. :func:`leave_out` does it as an undoable data edit
 (:class:`LeaveOut`), with a new search on the remaining instances, as a Transpose or "Name genes by" does
 (:func:`explorer.actions.transpose_data`, :func:`explorer.gene_names.name_genes`); the file and the values
-as loaded are unchanged, and the export's rerun notes say how the CLI leaves them out (``--drop`` on a
-genes-in-rows file read with ``--transpose``). The Hidden page offers it under a flagged proposal
+as loaded are unchanged, and the export's rerun notes say how the CLI leaves them out (``--drop`` with
+their labels, in either orientation). The Hidden page offers it under a flagged proposal
 (:func:`offer`); keys start with ``ip_leaveout_``.
 """
 
