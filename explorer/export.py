@@ -15,7 +15,6 @@ builder), with ``rerun_note`` where the command cannot reproduce the session exa
 from __future__ import annotations
 
 import shlex
-
 from typing import TYPE_CHECKING
 
 import pandas as pd
