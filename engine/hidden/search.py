@@ -296,9 +296,9 @@ class HiddenSearch:
         ``RELEARN_MAX_VARS`` observed variables, from a re-learned structure; H's children are screened by their
         dependence on E[H | x]. H is kept only if its observed-data score beats the network before it, searched
         to convergence (#12), and every network without it re-searched from where it led (on null networks a
-        hidden variable otherwise gets the credit for leading the search out of a local optimum); its realized
-        gain is measured against the best of them, and when H is not kept but such a network beats the one
-        before, auto continues from it (the best network without hidden variables seen on any path). There,
+        hidden variable otherwise gets the credit for leading the search out of a local optimum), by more than
+        ``trial.KEEP_MARGIN`` nats; its realized gain is measured against the best of them, and when H is not
+        kept but such a network beats the one before, auto continues from it (the best such network). There,
         every network without H and every model with H is also climbed with random restarts
         (:func:`~.trial.climb`), the network before the first proposal included. A proposal that does not pay is
         set aside and the next is tried (``MAX_FAILURES`` in a row end the search, ``SMALL_MAX_FAILURES`` on

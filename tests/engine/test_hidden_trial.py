@@ -235,6 +235,52 @@ class TestAutoGeneral:
         assert hs.observed_bic() == pytest.approx(lstsq_bic(x, hs.em.edges), rel=1e-9)
 
 
+class TestKeepMargin:
+    """Session 29: on a small network ``auto`` keeps H only when its observed-data score beats the best network
+    without it by more than ``KEEP_MARGIN`` nats (ln Bayes factor 1); a smaller gain is said and not kept."""
+
+    def _step(self, monkeypatch, gain: float, n_observed: int = 2):
+        from types import SimpleNamespace
+
+        em = SimpleNamespace(names=["A", "B", "H1"])
+        search = SimpleNamespace(
+            _auto_candidates=lambda skipped: [
+                SimpleNamespace(
+                    names=["A", "B"], key=frozenset("AB"), estimated_gain=5.0, source="profiles", removed_edges=[]
+                )
+            ],
+            edges=lambda: [],
+            em="before",
+            hidden=[],
+            _refresh_children=lambda: None,
+            n_observed=n_observed,
+        )
+        trial = trial_mod.Trial(em, "H1", "learned", -100.0 + gain, alternative_score=-110.0)
+        monkeypatch.setattr(trial_mod, "try_proposal", lambda search, prop, best: trial)
+        said: list[str] = []
+        kept, best = trial_mod.auto_step(search, set(), -100.0, said.append, "observed BIC")
+        return kept, best, search, said
+
+    def test_a_gain_within_the_margin_is_said_and_not_kept(self, monkeypatch):
+        kept, best, search, said = self._step(monkeypatch, trial_mod.KEEP_MARGIN - 0.5)
+        assert kept is False and best == -100.0 and search.em == "before" and not search.hidden
+        assert said == [f"adding H1 on A, B improved the observed BIC by {trial_mod.KEEP_MARGIN - 0.5:.2f} only "
+                        f"(< {trial_mod.KEEP_MARGIN:g} nat: no evidence), not kept"]  # fmt: skip
+
+    def test_a_gain_beyond_the_margin_is_kept(self, monkeypatch):
+        kept, best, search, said = self._step(monkeypatch, trial_mod.KEEP_MARGIN + 0.5)
+        assert kept is True and best == pytest.approx(-100.0 + trial_mod.KEEP_MARGIN + 0.5)
+        assert [h.name for h in search.hidden] == ["H1"] and said[0].startswith("added H1")
+        assert search.hidden[0].realized_gain == pytest.approx(trial_mod.KEEP_MARGIN + 0.5)
+
+    def test_above_the_small_networks_any_positive_gain_is_kept(self, monkeypatch):
+        """At genome scale a program on in a few conditions pays under a nat (test_hidden_onoff): no margin."""
+        kept, _, search, _ = self._step(
+            monkeypatch, trial_mod.KEEP_MARGIN / 2, n_observed=trial_mod.RELEARN_MAX_VARS + 1
+        )
+        assert kept is True and [h.name for h in search.hidden] == ["H1"]
+
+
 class TestStarts:
     def test_relearned_start_only_on_small_networks(self, monkeypatch):
         """Both starts on a small network; above RELEARN_MAX_VARS only the learned one (wide data
