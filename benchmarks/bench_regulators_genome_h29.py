@@ -24,9 +24,9 @@ seen, as TFEB's activity is its place in the cell, not its amount):
   and its own part); mixed into the listed TFs' activities (``pulse``'s mixing); a lineage's TFs (``MITF``,
   ``SOX10`` for melanoma, ``IRF4``, ``PRDM1`` for myeloma...) follow its indicator at +U(1.0, 2.0); a program
   on 30 % of the proteins at +-U(0.3, 0.7).
-* **Complexes.** 8-12 complexes with every subunit (the 26S proteasome, the 60S and 40S ribosome, complex I,
+* **Complexes.** 4-7 complexes with every subunit (the 26S proteasome, the 60S and 40S ribosome, complex I,
   ATP synthase, CCT, MCM, the exosome, COPI, SF3B, RNA polymerase II, eIF3); a complex's abundance follows
-  growth or respiration at U(0.3, 0.6) and its own part, a subunit's signal a share U(0.6, 0.85) of it.
+  growth or respiration at U(0.3, 0.6) and its own part, a subunit's signal a share U(0.4, 0.65) of it.
 * **R* = TFEB (removed from the table and the list)**: a lineage part (share U(0.15, 0.35)) + its own,
   pulled down by growth at U(0.2, 0.4) (mTORC1 keeps it out of the nucleus); standardized. It induces a
   **30-50 gene module** (``CTSD``, ``LAMP1``, the V-ATPase ``ATP6V1A``..., ``HEXA``, ``SQSTM1``... of its 55
@@ -36,7 +36,7 @@ seen, as TFEB's activity is its place in the cell, not its amount):
   secretory proteins (``HSPA5``, ``HSP90B1``, ``PDIA4``, ``MZB1``...; none listed) up by U(1.5, 3.0) log2 x
   U(0.6, 1.0) in the 3-5 myeloma lines; ``XBP1``, ``ATF6`` and ``CREB3L2`` are listed and follow nothing.
 * **The mass spectrometer.** A protein's log2 level ``amplitude x signal`` (+ D), amplitude U(0.25, 0.8),
-  the module's U(0.6, 1.2); the bridge the log2 mean of the panel's levels + N(0, U(0.05, 0.12)) per plex
+  the module's U(0.6, 1.2); the bridge the log2 mean of the panel's levels + N(0, U(0.08, 0.2)) per plex
   and protein; each line ``log2((1 - f) 2^(level - bridge) + f)``, f U(0.1, 0.5) per plex and protein; +
   N(0, sd), sd U(0.04, 0.1) x (1 + 2 (1 - a)^2) at the protein's abundance quantile a (TFs low, complexes,
   the module and D high); a protein of the lowest quarter missing in a plex with probability up to 0.6
@@ -79,15 +79,10 @@ from genome_auto import fit_auto, genome_summary, kept_of, tally_kept, tally_mai
 CPU_LIMIT = 300.0
 COLS, TFS, MODULE, SHARE = (2400, 2800), (100, 120), (30, 50), (0.4, 0.7)
 N_TARGET_TFS, TF_SHARE, TF_REGULON, FOLLOW = (3, 6), (0.3, 0.6), (5, 15), (1.0, 2.0)
-LINEAGE_SHARE, GROWTH_PULL, N_COMPLEX, COMPLEX_PULL, SUBUNIT = (
-    (0.15, 0.35),
-    (0.2, 0.4),
-    (8, 12),
-    (0.3, 0.6),
-    (0.6, 0.85),
-)
+LINEAGE_SHARE, GROWTH_PULL = (0.15, 0.35), (0.2, 0.4)
+N_COMPLEX, COMPLEX_PULL, SUBUNIT = (4, 7), (0.3, 0.6), (0.4, 0.65)
 D_SHIFT, D_ON, N_D = (1.5, 3.0), (0.6, 1.0), (15, 22)
-AMP, MOD_AMP, BRIDGE_SD, INTERFERENCE, NOISE = (0.25, 0.8), (0.6, 1.2), (0.05, 0.12), (0.1, 0.5), (0.04, 0.1)
+AMP, MOD_AMP, BRIDGE_SD, INTERFERENCE, NOISE = (0.25, 0.8), (0.6, 1.2), (0.08, 0.2), (0.1, 0.5), (0.04, 0.1)
 LOW, P_MISS = 0.25, 0.6  # the abundance quantile below which a protein may miss a plex, at most this often
 DESIGN_R2 = 0.8
 

@@ -187,7 +187,7 @@ class TestH29m:
             for k in g["lineages"]:
                 assert set(tn.LINEAGES[k][2].split()) <= set(g["regulators"])
             assert 3 <= g["myeloma"].sum() <= 5 and g["lineages"][0] == "myeloma"
-            assert 8 <= len(g["complexes"]) <= 12 and all(set(x) <= set(g["names"]) for x in g["complexes"].values())
+            assert 4 <= len(g["complexes"]) <= 7 and all(set(x) <= set(g["names"]) for x in g["complexes"].values())
             assert np.nanmax(np.abs(v)) < 6.0 and np.allclose(np.nanmedian(v, axis=1), 0.0)
 
     def test_proteins_miss_whole_plexes(self, tables):
@@ -225,7 +225,7 @@ class TestH29m:
             sub = {y for c in t["complexes"].values() for y in c}
             rest = [x for x in t["names"] if x not in sub and not np.isnan(_cols(t, [x])).any()][:60]
             c = np.abs(np.corrcoef(_cols(t, rest).T))
-            assert np.median(within) > 0.4 and np.median(c[np.triu_indices(len(c), 1)]) < 0.3
+            assert np.median(within) > 0.3 and np.median(c[np.triu_indices(len(c), 1)]) < 0.2
 
     def test_module_and_its_tfs_track_tfeb_and_the_null_does_not(self, tables, nulls):
         for g, n in zip(tables, nulls, strict=True):
