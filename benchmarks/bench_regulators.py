@@ -20,12 +20,12 @@
 3. Proposal time (both sources) on random networks of 500 and 2000 variables, after a search.
 
 Run:  python benchmarks/bench_regulators.py [--seeds 10] [--load L] [--skip-timing] [--only GEN]
-The hold-out (``planted_general.HOLD_OUT``, ``h28g``, written in the twenty-eighth session and
-not yet run; seeds 2800-2809: indices 0-9 of its seed counter, see ``planted_h28g.py``), once, by
-the lead, on the final code (``--null`` adds its null networks, ``--only h28g-null`` runs only them;
-``GEN-null`` does the same for any generator; ``--ceiling`` the oracle; ``h27g``, the twenty-seventh
-session's, runs with ``--only h27g``):
-      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h28g --hold-out --null
+The hold-out (``planted_general.HOLD_OUT``, ``h29g``, written in the twenty-ninth session and
+not yet run; seeds 2900-2909: indices 0-9 of its seed counter, see ``planted_h29g.py``), once, by
+the lead, on the final code (``--null`` adds its null networks, ``--only h29g-null`` runs only them;
+``GEN-null`` does the same for any generator; ``--ceiling`` the oracle; ``h28g``, the twenty-eighth
+session's, runs with ``--only h28g``):
+      OMP_NUM_THREADS=1 python benchmarks/bench_regulators.py --skip-timing --only h29g --hold-out --null
 """
 
 from __future__ import annotations

@@ -166,7 +166,18 @@ Generators (seeds 0-9 unless said):
   **arcsinh(count / 5) of randomised ion counts** (dim channels in their counting noise near 0),
   **spillover between the metal channels** (mass +-1 and the oxide at + 16) and **a cell-size factor on
   every marker** with the DNA channels as its proxies; one unmeasured kinase h (a root or with one
-  observed parent) with 6-18 children, most with observed co-parents; M log-uniform in 150..750.
+  observed parent) with 6-18 children, most with observed co-parents; M log-uniform in 150..750 (to be
+  run by the lead at the start of session 29);
+* ``h29g`` (the hold-out of the twenty-ninth session, seeds 2900-2909, written and committed before
+  any tuning of that session and run only by the lead at the start of the next; its own module,
+  :mod:`planted_h29g`, which says what it plants) - a *routine clinical laboratory panel* of outpatients'
+  blood draws: 28-48 chemistry and haematology analytes in a DAG, each **in its clinical unit and rounded
+  to the analyser's printed resolution** (homeostatic, near-normal and log-normal analytes side by side,
+  ties everywhere), **values past a reportable limit handed as the limit**, the patient's sex as a
+  column with edges to a quarter of the analytes and **in-vitro haemolysis** raising 3-6 intracellular
+  analytes with the H-index as its coarse proxy; one unmeasured cytokine h (IL-6; a root or with one
+  observed parent) with 5-15 acute-phase children, most with observed co-parents; M log-uniform in
+  120..900.
 
 :func:`generate_all` returns every planted root (the child set and h of each); :func:`generate` the
 first (the generators with one root).
@@ -193,6 +204,7 @@ import planted_h25g
 import planted_h26g
 import planted_h27g
 import planted_h28g
+import planted_h29g
 import planted_mixed
 import planted_roots
 
@@ -298,17 +310,18 @@ SPECS = {
     "h26g": Spec("h26g", 60, 0, "h26g", 0.0, (0.4, 1.0), (5, 15), (0.3, 0.6), 2600, 1, (0.1, 0.3)),
     "h27g": Spec("h27g", 60, 0, "h27g", 0.0, (0.4, 1.0), (6, 18), (0.4, 0.7), 2700, 1, (0.2, 0.4)),
     "h28g": Spec("h28g", 50, 0, "h28g", 0.0, (0.4, 1.0), (6, 18), (0.45, 0.75), 2800, 1, (0.2, 0.4)),
+    "h29g": Spec("h29g", 50, 0, "h29g", 0.0, (0.4, 1.0), (5, 15), (0.35, 0.65), 2900, 1, (0.2, 0.4)),
 }
 
-#: the generator kept untouched until the end (the twenty-eighth session's; ``hub`` was the first #22
+#: the generator kept untouched until the end (the twenty-ninth session's; ``hub`` was the first #22
 #: session's, ``layered`` the second's, ``upstream`` the third's, ``modular`` the fourth's, ``tanh``
 #: the fifth's, ``mixed`` the sixth's, ``roots`` the seventh's, ``fanin`` the eighth's, ``h16g`` the
 #: sixteenth's, ``h17g`` the seventeenth's, ``h18g`` the eighteenth's, ``h19g`` the nineteenth's,
 #: ``h20g`` the twentieth's, ``h21g`` the twenty-first's, ``h22g`` the twenty-second's, ``h23g`` the
 #: twenty-third's, ``h24g`` the twenty-fourth's, ``h25g`` the twenty-fifth's, ``h26g`` the
-#: twenty-sixth's, ``h27g`` the twenty-seventh's). Only ``--hold-out`` or ``--only h28g`` runs it:
-#: ``--only general`` leaves it out.
-HOLD_OUT = "h28g"
+#: twenty-sixth's, ``h27g`` the twenty-seventh's, ``h28g`` the twenty-eighth's). Only ``--hold-out`` or
+#: ``--only h29g`` runs it: ``--only general`` leaves it out.
+HOLD_OUT = "h29g"
 
 #: the generators with their own module: its ``n_vars``, ``true_edges`` and ``generate``
 OWN_MODULE = {
@@ -328,6 +341,7 @@ OWN_MODULE = {
     "h26g": planted_h26g,
     "h27g": planted_h27g,
     "h28g": planted_h28g,
+    "h29g": planted_h29g,
 }
 
 
@@ -416,7 +430,7 @@ def generate(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, s
 
 
 def generate_all(name: str, seed: int, *, null: bool = False) -> tuple[np.ndarray, list[set[int]], list[np.ndarray]]:
-    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``-``h28g``: in their own units, ``h24g`` with NaN
+    """Data (M, N) scaled to unit variance (``h16g``, ``h22g``-``h29g``: in their own units, ``h24g`` with NaN
     in its empty cells), and per planted root its children and h (empty lists for a null network: the same
     network and noise without the roots)."""
     spec = SPECS[name]

@@ -39,8 +39,8 @@ def _r(a: np.ndarray, b: np.ndarray) -> float:
 
 class TestH17g:
     def test_stays_runnable_after_its_session(self):
-        """``h17g`` was the seventeenth session's hold-out; ``h28g`` the twenty-eighth's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h17g"].seed0 == ph.SEED0 == 1700
+        """``h17g`` was the seventeenth session's hold-out; ``h29g`` the twenty-ninth's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h17g"].seed0 == ph.SEED0 == 1700
         assert pg.OWN_MODULE["h17g"] is ph
 
     @pytest.mark.parametrize("seed", G_SEEDS)

@@ -37,8 +37,8 @@ def _r(a: np.ndarray, b: np.ndarray) -> float:
 
 class TestH19g:
     def test_stays_runnable_after_its_session(self):
-        """``h19g`` was the nineteenth session's hold-out; ``h28g`` the twenty-eighth's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h19g"].seed0 == ph.SEED0 == 1900
+        """``h19g`` was the nineteenth session's hold-out; ``h29g`` the twenty-ninth's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h19g"].seed0 == ph.SEED0 == 1900
         assert pg.OWN_MODULE["h19g"] is ph and "h18g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)

@@ -37,8 +37,8 @@ G_SEEDS = tuple(range(90, 100))
 
 class TestH22g:
     def test_was_the_hold_out(self):
-        """``h22g`` was session 22's hold-out; ``h28g`` session 28's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h22g"].seed0 == ph.SEED0 == 2200
+        """``h22g`` was session 22's hold-out; ``h29g`` session 29's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h22g"].seed0 == ph.SEED0 == 2200
         assert pg.OWN_MODULE["h22g"] is ph and "h21g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)

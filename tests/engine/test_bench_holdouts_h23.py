@@ -38,8 +38,8 @@ G_SEEDS = tuple(range(90, 100))
 
 class TestH23g:
     def test_stays_runnable_after_its_session(self):
-        """``h23g`` was the twenty-third session's hold-out; ``h28g`` the twenty-eighth's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h23g"].seed0 == ph.SEED0 == 2300
+        """``h23g`` was the twenty-third session's hold-out; ``h29g`` the twenty-ninth's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h23g"].seed0 == ph.SEED0 == 2300
         assert pg.OWN_MODULE["h23g"] is ph and "h22g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)

@@ -48,8 +48,8 @@ def _nan_r(a: np.ndarray, b: np.ndarray) -> float:
 
 class TestH24g:
     def test_stays_runnable_after_its_session(self):
-        """``h24g`` was session 24's hold-out; ``h28g`` session 28's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h24g"].seed0 == ph.SEED0 == 2400
+        """``h24g`` was session 24's hold-out; ``h29g`` session 29's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h24g"].seed0 == ph.SEED0 == 2400
         assert pg.OWN_MODULE["h24g"] is ph and "h23g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)

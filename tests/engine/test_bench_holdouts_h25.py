@@ -51,8 +51,8 @@ def _off_paths(seed: int) -> list[int]:
 
 class TestH25g:
     def test_stays_runnable_after_its_session(self):
-        """``h25g`` was the twenty-fifth session's hold-out; ``h28g`` the twenty-eighth's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h25g"].seed0 == ph.SEED0 == 2500
+        """``h25g`` was the twenty-fifth session's hold-out; ``h29g`` the twenty-ninth's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h25g"].seed0 == ph.SEED0 == 2500
         assert pg.OWN_MODULE["h25g"] is ph and "h24g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)

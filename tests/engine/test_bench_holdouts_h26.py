@@ -52,8 +52,8 @@ def _off_paths(seed: int) -> list[int]:
 
 class TestH26g:
     def test_stays_runnable_after_its_session(self):
-        """``h26g`` was the twenty-sixth session's hold-out; ``h28g`` the twenty-eighth's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h26g"].seed0 == ph.SEED0 == 2600
+        """``h26g`` was the twenty-sixth session's hold-out; ``h29g`` the twenty-ninth's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h26g"].seed0 == ph.SEED0 == 2600
         assert pg.OWN_MODULE["h26g"] is ph and "h25g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)

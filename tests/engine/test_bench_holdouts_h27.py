@@ -51,8 +51,8 @@ def _off_paths(seed: int) -> list[int]:
 
 class TestH27g:
     def test_stays_runnable_after_its_session(self):
-        """``h27g`` was session 27's hold-out; ``h28g`` session 28's (test_bench_holdouts_h28)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["h27g"].seed0 == ph.SEED0 == 2700
+        """``h27g`` was session 27's hold-out; ``h29g`` session 29's (test_bench_holdouts_h29)."""
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["h27g"].seed0 == ph.SEED0 == 2700
         assert pg.OWN_MODULE["h27g"] is ph and "h26g" in pg.SPECS
 
     @pytest.mark.parametrize("seed", G_SEEDS)

@@ -33,7 +33,7 @@ ROOTS_SEEDS = tuple(range(20, 28))
 class TestRoots:
     def test_stays_runnable_after_its_session(self):
         """``roots`` was the seventh session's hold-out; ``fanin`` is the eighth's (test_bench_holdouts_fanin.py)."""
-        assert pg.HOLD_OUT == "h28g" and pg.SPECS["roots"].seed0 == pr.SEED0 == 1200
+        assert pg.HOLD_OUT == "h29g" and pg.SPECS["roots"].seed0 == pr.SEED0 == 1200
 
     @pytest.mark.parametrize("seed", ROOTS_SEEDS)
     def test_shapes_and_ranges(self, seed):
