@@ -72,14 +72,18 @@ class CountsEvidence:
         return self.library_max / self.library_min if self.library_min > 0 else float("inf")
 
     @property
+    def libraries(self) -> str:
+        """The library sizes in words: "from 1.2 million to 5.9 million (4.9x)"."""
+        ratio = f"{self.depth_ratio:.1f}x" if np.isfinite(self.depth_ratio) else "some rows have no counts"
+        return f"from {_amount(self.library_min)} to {_amount(self.library_max)} ({ratio})"
+
+    @property
     def reason(self) -> str:
         """What was seen, e.g. "every value is a whole number >= 0 (38% zeros, the largest 250,000) and the
         row totals (library sizes) run from 1.2 million to 5.9 million (4.9x)"."""
-        ratio = f"{self.depth_ratio:.1f}x" if np.isfinite(self.depth_ratio) else "some rows have no counts"
         return (
             f"every value is a whole number >= 0 ({self.zero_share:.0%} zeros, the largest {_amount(self.max_count)}) "
-            f"and the row totals (library sizes) run from {_amount(self.library_min)} to "
-            f"{_amount(self.library_max)} ({ratio})"
+            f"and the row totals (library sizes) run {self.libraries}"
         )
 
     @property
