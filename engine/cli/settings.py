@@ -39,12 +39,14 @@ def read_counts(args: argparse.Namespace, dataset):
     """DATA in log2 counts per million with ``--log-cpm`` (:func:`engine.io.counts.log_cpm`), else as it is
     with the one-line warning to say when it looks like raw counts (:func:`engine.io.counts.counts_evidence`:
     a sample's sequencing depth would pass for a regulator), or None."""
+    from ..io import orientation_warning
     from ..io.counts import counts_evidence, log_cpm
 
     if getattr(args, "log_cpm", False):
         return log_cpm(dataset), None
     evidence = counts_evidence(dataset)
-    return dataset, None if evidence is None else evidence.cli_message()
+    # a table the wrong way round: its row totals are the genes', not library sizes
+    return dataset, None if evidence is None else evidence.cli_message(orientation_warning(dataset) is not None)
 
 
 def data_settings(args: argparse.Namespace, **extra) -> dict:

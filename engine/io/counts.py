@@ -94,8 +94,16 @@ class CountsEvidence:
             "depth and a few very high genes, so a technical factor passes for a regulator"
         )
 
-    def cli_message(self) -> str:
-        """The CLI's one-line warning, with the flag that fixes it."""
+    def cli_message(self, turned: bool = False) -> str:
+        """The CLI's one-line warning, with the flag that fixes it. ``turned``: the table looks the wrong way
+        round (:func:`engine.io.orientation_warning`), so its row totals are not library sizes and are not
+        given: the fix is the orientation's flag, then this one."""
+        if turned:
+            return (
+                f"warning: the values look like raw counts: every value is a whole number >= 0 ({self.zero_share:.0%} "
+                f"zeros, the largest {_amount(self.max_count)}); {self.risk}. Once the samples are the rows, add "
+                "--log-cpm (log2 counts per million)."
+            )
         return (
             f"warning: the table looks like raw counts: {self.reason}; {self.risk}. If these are counts, run "
             "again with --log-cpm (log2 counts per million)."

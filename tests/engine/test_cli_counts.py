@@ -77,3 +77,18 @@ def test_a_table_that_is_not_counts_is_refused_in_one_line(tmp_path, capsys):
     assert main(["learn", str(path), "--log-cpm"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: ") and "not a count matrix" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_count_table_the_wrong_way_round_is_told_both_fixes_without_library_sizes(counts_csv, tmp_path, capsys):
+    """Genes in rows (featureCounts' layout): the row totals are the genes', so none are called library sizes."""
+    frame = pd.read_csv(counts_csv, index_col=0).T
+    frame.index.name = "gene_id"
+    frame.index = [f"ENSG{i:011d}" for i in range(len(frame))]
+    rows = tmp_path / "genes_in_rows.csv"
+    frame.rename_axis("gene_id").to_csv(rows)
+    err = run(capsys, "learn", rows, "--max-steps", "1").err
+    assert "looks the wrong way round" in err
+    line = next(ln for ln in err.splitlines() if "raw counts" in ln)
+    assert "library sizes" not in line and "Once the samples are the rows, add --log-cpm" in line
+    turned = run(capsys, "learn", rows, "--transpose", "--max-steps", "1").err
+    assert "the row totals (library sizes) run from" in turned
