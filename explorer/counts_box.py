@@ -98,8 +98,8 @@ def counts_box(prefix: str) -> None:
     with st.container(border=True):
         st.warning(
             f"**These data look like raw counts** (RNA-seq): {seen.reason}. Standardized as they are, the network "
-            "and its hidden regulators follow each sample's sequencing depth and a few very high genes, so a "
-            f"technical factor passes for a regulator. **{BUTTON}** divides each count by its sample's library "
+            "and its hidden regulators can follow each sample's sequencing depth and a few very high genes, a "
+            f"technical factor passing for a regulator. **{BUTTON}** divides each count by its sample's library "
             "size and takes log2 (Undo takes it back).",
             icon=":material/warning:",
         )
@@ -119,7 +119,7 @@ def sidebar_offer() -> None:
     if seen is None:
         return
     st.warning(
-        f"Raw counts? Whole numbers, library sizes {seen.libraries}: sequencing depth would pass for a regulator "
+        f"Raw counts? Whole numbers, library sizes {seen.libraries}: sequencing depth could pass for a regulator "
         "(see the Search page).",
         icon="⚠️",
     )
