@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from engine.cli.rerun import rerun_command
+from engine.io.counts import is_log_cpm
 from explorer.fill_choice import FILL_NAMES, fill_of
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ def export_settings(session: SearchSession) -> dict:
     if not session.dataset.covariates:  # uploaded, then set aside by a Transpose (or its Undo)
         source.pop("covariates", None)
     out.update(source)
+    if is_log_cpm(session.prepared.loaded):  # "Use log2 CPM" (explorer.counts_box): the CLI's --log-cpm
+        out["log_cpm"] = True
     if session.dataset.covariates:  # the uploaded covariates' variables, as learn records them (score reads them)
         out["parent_only"] = list(session.dataset.covariates)
     if session.hidden is not None:

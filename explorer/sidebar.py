@@ -15,6 +15,7 @@ from engine.io import LEFT_OUT, NO_VALUES, RENAMED, omissions, orientation_warni
 from engine.score import SCORES
 from engine.search.settings import MEASURES, METHODS, QUEUES
 from explorer import (
+    counts_box,
     covariates_box,
     gene_names,
     gene_sets_box,
@@ -315,6 +316,7 @@ def _summary() -> None:
     dataset = session.dataset
     st.markdown(f"**Loaded:** {session.label}")
     st.caption(session.prepared.loaded.summary())
+    counts_box.sidebar_offer()  # raw counts: log2 CPM offered, or said once applied
     if session.prepared.completion is not None or session.prepared.pending:
         how = "" if session.prepared.pending else f" by {FILL_NAMES[fill_of(session.prepared.completion)]}"
         when = " once the orientation is settled" if session.prepared.pending else " for the search"

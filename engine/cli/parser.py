@@ -142,6 +142,11 @@ def build_parser() -> argparse.ArgumentParser:
         "ones, and ones with more than half of their cells missing (engine.io.MAX_MISSING; default: such a "
         "column is an error naming it, and --drop leaves out named columns)",
     )
+    data_opts.add_argument(
+        "--log-cpm",
+        action="store_true",
+        help="DATA are raw counts (RNA-seq): use log2(count / library size x 1e6 + 1) per instance (engine.io.counts)",
+    )
 
     learn = sub.add_parser(
         "learn",
@@ -389,7 +394,7 @@ def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
     )
     boot.add_argument(
         "--threshold",
-        type=_fraction,
+        type=_float_between(0, 1),
         default=None,
         metavar="T",
         help="strength above which an edge is in the averaged network (default: estimated from the "
@@ -408,13 +413,3 @@ def _add_bootstrap(sub, learn: argparse.ArgumentParser) -> None:
         metavar="W",
         help="worker processes of the local cluster, one thread each (default: one per core)",
     )
-
-
-def _fraction(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be between 0 and 1, got {text}")
-    return value

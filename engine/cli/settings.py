@@ -3,7 +3,8 @@
 :func:`file_options` turns the lab-file flags into loading options; :func:`data_settings` is what
 a result's ``settings`` record about how DATA was read (names, orientation, columns left out, the
 input files' absolute ``paths``, so that its ``rerun`` command works from any folder);
-:func:`model_reading` applies a saved model's reading settings when ``score`` reads new data.
+:func:`model_reading` applies a saved model's reading settings when ``score`` reads new data;
+:func:`read_counts` puts raw counts in log2 CPM (``--log-cpm``) or says that a table looks like counts.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from pathlib import Path
 
 from .covariates import GEO
 
-__all__ = ["file_options", "data_settings", "input_paths", "model_reading"]
+__all__ = ["file_options", "data_settings", "input_paths", "model_reading", "read_counts"]
 
 
 def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
@@ -34,6 +35,20 @@ def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
     return out
 
 
+def read_counts(args: argparse.Namespace, dataset):
+    """DATA in log2 counts per million with ``--log-cpm`` (:func:`engine.io.counts.log_cpm`), else as it is
+    with the one-line warning to say when it looks like raw counts (:func:`engine.io.counts.counts_evidence`:
+    a sample's sequencing depth would pass for a regulator), or None."""
+    from ..io import orientation_warning
+    from ..io.counts import counts_evidence, log_cpm
+
+    if getattr(args, "log_cpm", False):
+        return log_cpm(dataset), None
+    evidence = counts_evidence(dataset)
+    # a table the wrong way round: its row totals are the genes', not library sizes
+    return dataset, None if evidence is None else evidence.cli_message(orientation_warning(dataset) is not None)
+
+
 def data_settings(args: argparse.Namespace, **extra) -> dict:
     """How DATA was read (file name, orientation, scale, columns left out, lab-file options, the
     experimental design), as ``learn`` and ``bootstrap`` record it in their JSON settings."""
@@ -46,6 +61,7 @@ def data_settings(args: argparse.Namespace, **extra) -> dict:
         "skip_unusable": bool(args.skip_unusable),
         "no_header": bool(args.no_header),
         **({"header": True} if args.header else {}),
+        **({"log_cpm": True} if getattr(args, "log_cpm", False) else {}),
         **({"regulators_file": Path(args.regulators).name} if getattr(args, "regulators", None) else {}),
         **({"covariates": Path(args.covariates).name} if getattr(args, "covariates", None) else {}),
         **({"traits": Path(args.traits).name} if getattr(args, "traits", None) else {}),
@@ -67,12 +83,17 @@ def input_paths(args: argparse.Namespace) -> dict:
 
 
 #: reading settings a model records that ``score`` applies when they are not given: setting -> flag
-READING_FLAGS = {"no_header": "--no-header", "number_repeats": "--number-repeats", "skip_unusable": "--skip-unusable"}
+READING_FLAGS = {
+    "no_header": "--no-header",
+    "number_repeats": "--number-repeats",
+    "skip_unusable": "--skip-unusable",
+    "log_cpm": "--log-cpm",
+}
 
 
 def model_reading(args: argparse.Namespace, network) -> tuple[argparse.Namespace, list[str]]:
     """``score``'s arguments with the reading settings the model's data were read with (its
-    ``settings``: ``transpose``, ``drop``, ``no_header``, ``number_repeats``, ``skip_unusable``)
+    ``settings``: ``transpose``, ``drop``, ``no_header``, ``number_repeats``, ``skip_unusable``, ``log_cpm``)
     added where the command line did not give them, and those flags (empty: none added).
 
     ``transpose`` is taken when the file shows it: the model's variables label the rows, not the

@@ -34,7 +34,18 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
-from explorer import move_log, network_panel, network_view, plots, run_view, search_notes, state, step_timing, text
+from explorer import (
+    counts_box,
+    move_log,
+    network_panel,
+    network_view,
+    plots,
+    run_view,
+    search_notes,
+    state,
+    step_timing,
+    text,
+)
 from explorer.glossary import render_glossary
 from explorer.missing_box import missing_box
 from explorer.orientation_box import orientation_box
@@ -325,6 +336,7 @@ def render() -> None:
         "(change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
+    counts_box.counts_box("w_search")  # raw RNA-seq counts: the offer of log2 CPM (engine.io.counts)
     missing_box(compact=True)
     step_panel()
     render_glossary()  # BIC, EBIC, move, family... (explorer.glossary)
