@@ -12,7 +12,8 @@ from explorer.sidebar import uploaded_orientation
 #: a biologist's path through the pages (newcomer walk, session 19: the text above names only Step)
 LAB_PATH = """
 1. **Upload** it in the sidebar (CSV, TSV, Excel or Parquet; genes in rows is fine: press **Transpose** when the
-   app says the table looks the wrong way round; a description column is set aside).
+   app says the table looks the wrong way round; a description column is set aside; raw RNA-seq counts: press
+   **Use log2 CPM** when the app says they look like counts).
 2. Paste or upload your **transcription factors** under *Candidate regulators* and press **Apply**: only they may
    be parents (names not in the table are listed and ignored).
 3. Optional, a sample sheet (sample ids, then sex, batch, tissue, treatment...): under *Sample annotations* when
