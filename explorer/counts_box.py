@@ -1,12 +1,13 @@
-"""The box of the Search page and the sidebar when the data look like raw sequencing counts.
+"""The sidebar's offer when the data look like raw sequencing counts.
 
 A raw RNA-seq count matrix searched as it is lets each sample's sequencing depth pass for a regulator
 (:mod:`engine.io.counts`). The evidence comes from :func:`engine.io.counts.counts_evidence` on the data as
 loaded; the "Use log2 CPM" button puts them in log2 counts per million (:func:`engine.io.counts.log_cpm`,
 never re-implemented here) as an undoable data edit with a new search (:func:`explorer.actions.edit_data`,
 as "Name genes by" and "Leave out" do). Nothing is said while the data look the wrong way round: the row
-totals are library sizes only once the samples are the rows (the Transpose box comes first). The page's
-keys start with its prefix, the sidebar's with ``ip_counts_``.
+totals are library sizes only once the samples are the rows (the Transpose box comes first). Keys start
+with ``ip_counts_``. (A second box on the Search page, above the search's panel, was taken out in session
+29: with it a session reconnected during a run showed a blank page, tests/app/test_browser_lost_session.py.)
 """
 
 from __future__ import annotations
@@ -22,9 +23,9 @@ from explorer import state
 from explorer.actions import DataState, edit_data
 from explorer.session import SearchSession
 
-__all__ = ["UseLogCpm", "use_log_cpm", "evidence", "counts_box", "sidebar_offer", "BUTTON"]
+__all__ = ["UseLogCpm", "use_log_cpm", "evidence", "sidebar_offer", "BUTTON"]
 
-#: the button's label, on the Search page and in the sidebar
+#: the button's label
 BUTTON = "Use log2 CPM"
 
 
@@ -80,33 +81,6 @@ _HELP = (
 )
 
 
-def counts_box(prefix: str) -> None:
-    """Draw the Search page's box: the evidence and the button, or, right after the edit, what was done
-    with an Undo (nothing for data that do not look like counts). Widget keys start with ``prefix``."""
-    session = state.session()
-    last = session.undo_stack[-1] if session.undo_stack else None
-    if isinstance(last, UseLogCpm):
-        row = st.container(horizontal=True, vertical_alignment="center")
-        row.info("In log2 counts per million, with a new search on them.", icon=":material/functions:")
-        if row.button("Undo log2 CPM", key=f"{prefix}_undo_logcpm"):
-            session.undo()
-            st.rerun()
-        return
-    seen = evidence(session)
-    if seen is None:
-        return
-    with st.container(border=True):
-        st.warning(
-            f"**These data look like raw counts** (RNA-seq): {seen.reason}. Standardized as they are, the network "
-            "and its hidden regulators can follow each sample's sequencing depth and a few very high genes, a "
-            f"technical factor passing for a regulator. **{BUTTON}** divides each count by its sample's library "
-            "size and takes log2 (Undo takes it back).",
-            icon=":material/warning:",
-        )
-        if st.button(BUTTON, key=f"{prefix}_logcpm", type="primary", help=_HELP):
-            _apply(session)
-
-
 def sidebar_offer() -> None:
     """Under the sidebar's data summary: that the data are in log2 CPM, or a short warning and the button."""
     session = state.session()
@@ -120,7 +94,7 @@ def sidebar_offer() -> None:
         return
     st.warning(
         f"Raw counts? Whole numbers, library sizes {seen.libraries}: sequencing depth could pass for a regulator "
-        "(see the Search page).",
+        "(the button below puts the counts in log2 CPM).",
         icon="⚠️",
     )
     if st.button(BUTTON, key="ip_counts_sidebar", help=_HELP):

@@ -8,13 +8,13 @@ How "Run to convergence" and "Stop" work
 Streamlit runs one script run at a time per session and handles a click only between runs. A
 long run is therefore cut into chunks of about 0.4 s of search (``SearchSession.run_chunk``, the
 engine's one run loop in time slices). Each chunk
-is one run of the panel: it draws the buttons (only Stop enabled), the progress, counters, score
-trace and log as the previous chunk left them, then runs the chunk and asks for another run of
-itself (``st.rerun(scope="fragment")``). Drawing first means no element waits faded through the
-chunk, and the panel draws the same elements in every run, so none from an earlier run lingers
-(a run that ends in a rerun leaves stale elements on the page). Between two chunks Streamlit
-handles pending clicks: the Stop button's callback ends the run before its next move, and the
-panel drawn next shows where it stopped. So a
+is one run of the panel: it draws the buttons (only Stop enabled), runs the chunk, draws the
+progress, counters, score trace and log, and asks for another run of itself
+(``st.rerun(scope="fragment")``). The panel draws the same elements in every run (the network
+controls' slot stays, empty), so none from an earlier run lingers: a run that ends in a rerun
+leaves stale elements on the page, and an empty move log from before the run stayed, faded, under
+the live one. Between two chunks Streamlit handles pending clicks: the Stop
+button's callback asks the run loop to stop, and the next chunk ends the run. So a
 Stop takes effect at the end of the current chunk (within about half a second), never in the
 middle of a move: every move is applied to the stepper, the log and the trace before anything is
 drawn. (With Streamlit's default ``runner.fastReruns`` the click can also cut short the drawing
@@ -35,7 +35,6 @@ import streamlit as st
 from engine.exceptions import IdealParentError
 from engine.search import TERMINATION_MESSAGES
 from explorer import (
-    counts_box,
     move_log,
     network_panel,
     network_view,
@@ -107,10 +106,7 @@ def _on_reset() -> None:
 
 
 def _on_stop() -> None:
-    """End the run now (before its next move), so the panel drawn next shows where it stopped."""
-    session = state.session()
-    session.stop()
-    session.run_chunk(0.0)  # a stopped run ends before any step
+    state.session().stop()
 
 
 def _buttons() -> None:
@@ -141,20 +137,18 @@ def _buttons() -> None:
         state.put(state.ACTION_ERROR, None)
 
 
-def _run_chunk() -> None:
-    """Run one chunk of the run in progress (the panel is drawn already); an engine error ends the run."""
+def _progress() -> bool:
+    """Run one chunk of the run in progress and draw its progress; True while it goes on."""
     session = state.session()
+    run = session.run
     try:
-        session.run_chunk(state.CHUNK_SECONDS)
+        going = session.run_chunk(state.CHUNK_SECONDS)
     except IdealParentError as exc:
         session.abort_run()
         state.put(state.ACTION_ERROR, f"The run stopped: {exc}")
-
-
-def _progress() -> None:
-    """The progress of the run in progress, as of its last chunk."""
-    session = state.session()
-    run = session.run
+        return False
+    if not going:
+        return False
     done = session.stepper.n_iter - run.start_iter
     log = session.main.log
     total = run.n_steps
@@ -165,6 +159,7 @@ def _progress() -> None:
         # no step count is known in advance: how far the gains have shrunk
         frac, text_ = search_notes.convergence_progress(done, log, session.score_label)
     st.progress(frac, text=text_)
+    return True
 
 
 def _counters():
@@ -285,15 +280,15 @@ def step_panel() -> None:
         key=state.W_COMPARE,
         on_change=_on_compare,
     )
-    # While a run is in progress the whole panel is drawn first, from the state its last chunk left
-    # (buttons with only Stop enabled, progress, counters, trace, log), then one chunk runs and the
-    # panel runs again. Drawn before the chunk, no element of the panel waits faded through it; and
-    # the panel has the same elements in every run (the network controls' slot stays, empty), so no
-    # element of an earlier run is left behind at a place the run no longer draws.
+    # While a run is in progress the buttons are drawn first (Stop enabled), then one chunk runs. When that
+    # chunk ends the run, the panel reruns at once to redraw the buttons (Step enabled again) with the final
+    # state. The panel draws the same elements in every run (the network controls' slot stays, empty, during
+    # a run), so no element of an earlier run is left behind at a place the run no longer draws.
     running = session.running
     _buttons()
-    if running:
-        _progress()
+    going = running and _progress()
+    if running and not going:
+        _rerun_panel()
     _status()
     timing_slot = _counters()
     stepper = session.stepper
@@ -302,27 +297,27 @@ def step_panel() -> None:
     # while a run goes on the drawing is paused: no controls (a 4,217-gene search box every chunk), no layout
     controls = st.empty()
     view = None
-    if not running:
+    if not going:
         with controls.container():
             view = network_panel.network_controls(NETWORK_KEYS, names, stepper.edges(), stepper.history)
-    large = network_panel.paused_large(NETWORK_KEYS) if running else view.large
-    thin = run_view.thin_trace if running else list  # a long run's trace thinned while it goes on
+    large = network_panel.paused_large(NETWORK_KEYS) if going else view.large
+    thin = run_view.thin_trace if going else list  # a long run's trace thinned while it goes on
     traces = {text.method_label(session.settings.method): thin(session.main.trace)}
     if session.twin is not None:
         traces[text.method_label(session.other_method)] = thin(session.twin.trace)
     # the large view takes the whole width, the score trace goes below it
     graph, trace = (st.container(), st.container()) if large else st.columns([3, 2])
     with graph:
-        _network(session, names, last, view, paused=running)
+        _network(session, names, last, view, paused=going)
     with trace:
         st.plotly_chart(
             plots.score_trace_figure(traces, score=session.score_label), width="stretch", key="search_trace"
         )
-    move_log.draw(running)
-    if running:
-        _run_chunk()  # the chunk that ends the run is drawn by the run this asks for
+    move_log.draw(going)
+    if not running:
+        step_timing.show(timing_slot)
+    if going:
         _rerun_panel()
-    step_timing.show(timing_slot)
 
 
 def render() -> None:
@@ -336,7 +331,6 @@ def render() -> None:
         "(change them in the sidebar and press Apply)."
     )
     orientation_box("w_search")
-    counts_box.counts_box("w_search")  # raw RNA-seq counts: the offer of log2 CPM (engine.io.counts)
     missing_box(compact=True)
     step_panel()
     render_glossary()  # BIC, EBIC, move, family... (explorer.glossary)

@@ -378,9 +378,8 @@ def test_wide_upload_step_and_gene_search(server, browser, tmp_path):
     assert 2 <= len(labels) <= 150
     assert frame.evaluate("() => edges.length") >= 1
 
-    # a run of many moves: while it goes on, the page shows one move log and its counters are not
-    # left faded (session 29: the log of the network before the run lingered, faded and empty, under
-    # the new one, and everything below the buttons waited faded through each chunk)
+    # a run of many moves: while it goes on, the page shows one move log (session 29: the log of the
+    # network before the run lingered, faded and empty, under the live one)
     page.get_by_label("N", exact=True).fill("400")
     page.keyboard.press("Tab")
     _main_button(page, "Run N steps").click()
@@ -394,17 +393,15 @@ def test_wide_upload_step_and_gene_search(server, browser, tmp_path):
     running = [s for s in samples if s["running"]]
     assert len(running) >= 4, samples  # the run was seen going on
     assert all(s["tables"] == 1 for s in running), running
-    assert sum(s["faded_metrics"] > 0 for s in running) <= len(running) // 5, running
     assert not errors, errors
 
 
-#: what the Search page shows while a run goes on: visible move-log tables, visible faded (stale) counters
+#: what the Search page shows while a run goes on: whether it runs, the visible move-log tables
 RUN_PROBE = """() => {
   const main = document.querySelector('[data-testid=stMain]');
   const seen = e => e.checkVisibility() && e.getBoundingClientRect().height > 0;
   return {
     running: [...main.querySelectorAll('button')].some(b => b.innerText.trim() === 'Stop' && !b.disabled),
     tables: [...main.querySelectorAll('[data-testid=stDataFrame]')].filter(seen).length,
-    faded_metrics: [...main.querySelectorAll('[data-stale=true] [data-testid=stMetric]')].filter(seen).length,
   };
 }"""

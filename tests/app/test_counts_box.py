@@ -5,11 +5,10 @@ edit with a new search on the engine's log2 CPM; the export's rerun command carr
 from __future__ import annotations
 
 import numpy as np
-from conftest import page_test, texts
+from conftest import texts
 
-from engine.data import from_array
 from engine.io.counts import is_log_cpm, log_cpm
-from explorer import counts_box, export, sidebar, state
+from explorer import export, sidebar, state
 
 N_GENES, N_SAMPLES = 25, 12
 
@@ -60,31 +59,7 @@ def test_an_uploaded_count_table_is_offered_log2_cpm_in_the_sidebar_and_undone(a
     assert session.dataset is raw and not export.export_settings(session).get("log_cpm")
 
 
-def test_the_search_page_box_applies_log2_cpm_and_its_undo_restores_the_counts():
-    raw = from_array(_counts(), [f"g{i}" for i in range(N_GENES)], instance_labels=[f"s{j}" for j in range(N_SAMPLES)])
-    at = page_test("search.py", raw)
-    at.run()
-    assert not at.exception
-    box = [w for w in texts(at.warning) if "look like raw counts" in w]
-    assert len(box) == 1 and "library sizes" in box[0] and "sequencing depth" in box[0]
-    at.button(key="w_search_logcpm").click().run()
-    assert not at.exception and not texts(at.error)
-    session = at.session_state[state.SESSION]
-    assert is_log_cpm(session.dataset)
-    assert isinstance(session.undo_stack[-1], counts_box.UseLogCpm)
-    assert not [w for w in texts(at.warning) if "look like raw counts" in w]
-    assert any("In log2 counts per million" in i for i in texts(at.info))
-
-    at.button(key="w_search_undo_logcpm").click().run()
-    assert not at.exception
-    session = at.session_state[state.SESSION]
-    assert session.dataset is raw and not session.undo_stack
-    assert [w for w in texts(at.warning) if "look like raw counts" in w]  # offered again
-
-
-def test_no_box_for_data_that_are_not_counts(small_data):
-    at = page_test("search.py", small_data[0])
-    at.run()
-    assert not at.exception
-    assert not [w for w in texts(at.warning) if "raw counts" in w]
-    assert not [b for b in at.button if b.key == "w_search_logcpm"]
+def test_no_offer_for_data_that_are_not_counts(app):
+    """The default sample (flow cytometry intensities): no counts offer in the sidebar."""
+    assert not [w for w in texts(app.sidebar.warning) if "Raw counts" in w]
+    assert not [b for b in app.button if b.key == "ip_counts_sidebar"]
