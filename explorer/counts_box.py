@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 import streamlit as st
 
-from engine.exceptions import IdealParentError
 from engine.io import orientation_warning
 from engine.io.counts import CountsEvidence, counts_evidence, is_log_cpm, log_cpm
 from explorer import state
 from explorer.actions import DataState, edit_data
+from explorer.long_action import run_data_edit
 from explorer.session import SearchSession
 
 __all__ = ["UseLogCpm", "use_log_cpm", "evidence", "sidebar_offer", "BUTTON"]
@@ -57,21 +57,12 @@ def evidence(session: SearchSession) -> CountsEvidence | None:
     """Why the data as loaded look like raw counts, or None (not counts, already in log2 CPM, or the
     table looks the wrong way round so its row totals are not library sizes); computed once per data set."""
     loaded = session.prepared.loaded
-    if orientation_warning(loaded) is not None and not session.transposed:
-        return None
-    return state.memo("counts_evidence", session.data_version, lambda: counts_evidence(loaded))
 
+    def build() -> CountsEvidence | None:
+        turned = orientation_warning(loaded) is not None and not session.transposed
+        return None if turned else counts_evidence(loaded)
 
-def _apply(session: SearchSession) -> None:
-    """The button's action: the data edit, its message for the Search page, or the refusal in words."""
-    try:
-        with st.spinner("Putting the counts in log2 CPM and preparing a new search…"):
-            state.put(state.ERROR, None)
-            session.notice = use_log_cpm(session)
-    except IdealParentError as exc:
-        st.error(f"Not transformed: {exc}")
-        return
-    st.rerun()
+    return state.memo("counts_evidence", (session.data_version, session.transposed), build)
 
 
 _HELP = (
@@ -98,4 +89,9 @@ def sidebar_offer() -> None:
         icon="⚠️",
     )
     if st.button(BUTTON, key="ip_counts_sidebar", help=_HELP):
-        _apply(session)
+        run_data_edit(
+            "Putting the counts in log2 CPM and preparing a new search…",
+            "Not transformed",
+            lambda: use_log_cpm(session),
+            clear_error=True,
+        )

@@ -26,6 +26,7 @@ from engine.exceptions import IdealParentError
 from explorer import state
 from explorer.actions import DataState, edit_data
 from explorer.loading import read_upload
+from explorer.long_action import run_data_edit
 
 if TYPE_CHECKING:
     from explorer.session import SearchSession
@@ -179,11 +180,9 @@ def offer(columns: str, upload) -> None:
         "sets, exports) instead of the ids of the first column; a new search starts on the renamed data. A symbol "
         "missing or shared by several genes keeps the id.",
     ):
-        try:
-            with st.spinner(f"Naming genes by {column}…"):
-                state.put(state.ERROR, None)
-                session.notice = name_genes(session, symbols_of(frame, column), column)  # said on the Search page
-        except IdealParentError as exc:
-            st.error(f"Not renamed: {exc}")
-            return
-        st.rerun()
+        run_data_edit(
+            f"Naming genes by {column}…",
+            "Not renamed",
+            lambda: name_genes(session, symbols_of(frame, column), column),
+            clear_error=True,
+        )

@@ -21,6 +21,7 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from explorer.actions import DataState, edit_data
+from explorer.long_action import run_data_edit
 from explorer.session import SearchSession
 
 __all__ = ["LEFT_OUT", "LeaveOut", "leave_out", "offer"]
@@ -70,10 +71,4 @@ def offer(session: SearchSession, labels: Sequence[str]) -> None:
         help="A failed array or a one-off condition: the data without it, a new search on them (undoable). The "
         "file is not changed.",
     ):
-        try:
-            with st.spinner(f"Leaving out {' and '.join(labels)}…"):
-                session.notice = leave_out(session, labels)  # said on the Search page
-        except IdealParentError as exc:
-            st.error(f"Not left out: {exc}")
-            return
-        st.rerun()
+        run_data_edit(f"Leaving out {' and '.join(labels)}…", "Not left out", lambda: leave_out(session, labels))

@@ -27,8 +27,9 @@ import streamlit as st
 
 from engine.exceptions import IdealParentError
 from engine.hidden.em_progress import EMStatus, reporting
+from explorer import state
 
-__all__ = ["action_bar", "run_stoppable", "stop_button", "stopped", "STOPPED"]
+__all__ = ["action_bar", "run_data_edit", "run_stoppable", "stop_button", "stopped", "STOPPED"]
 
 #: the message after a Stop
 STOPPED = "Stopped: {action} was cancelled before it finished; the network is as it was before."
@@ -111,3 +112,20 @@ def run_stoppable(
         st.error(str(exc))
         return False
     return True
+
+
+def run_data_edit(spinner: str, refused: str, edit: Callable[[], str], *, clear_error: bool = False) -> None:
+    """A button's data edit (one :func:`explorer.actions.edit_data`: Name genes by, Leave out, Use log2 CPM):
+    ``edit()`` under a spinner, its message kept as the session's notice for the Search page, then a rerun;
+    an engine refusal shown as ``refused: reason`` (nothing changed). ``clear_error``: the sidebar's
+    message (``state.ERROR``) goes, for an edit that answers it."""
+    try:
+        with st.spinner(spinner):
+            if clear_error:
+                state.put(state.ERROR, None)
+            notice = edit()
+    except IdealParentError as exc:
+        st.error(f"{refused}: {exc}")
+        return
+    state.session().notice = notice
+    st.rerun()

@@ -23,7 +23,7 @@ from .model_file import load_network
 from .output import SHOWN_WARNINGS, BootstrapProgress, Progress, describe_score, dumps, edge_summary, one_line, say
 from .reports import regulator_table, report_hidden, report_support, say_top_sets
 from .rerun import rerun_command
-from .settings import data_settings, file_options, input_paths, model_reading, read_counts
+from .settings import counts_warning, data_settings, file_options, input_paths, model_reading, read_counts
 from .ticker import still_running
 from .traits import read_traits, say_traits
 
@@ -140,7 +140,7 @@ def load_data(args: argparse.Namespace):
             drop=args.drop,
             **file_options(args),
         )
-    dataset, counts = read_counts(args, dataset)  # --log-cpm, or a warning when it looks like raw counts
+    dataset = read_counts(args, dataset)  # --log-cpm
     say(f"{dataset.source}: {dataset.summary()}")
     # evidence that the table is the wrong way round is printed once, as a warning with the fix
     turned = orientation_warning(dataset)
@@ -149,7 +149,7 @@ def load_data(args: argparse.Namespace):
             say(f"  - {note}")
     if turned is not None:
         say(turned.cli_message(args.transpose))
-    if counts is not None:
+    if (counts := counts_warning(args, dataset, turned is not None)) is not None:
         say(counts)
     return dataset
 
@@ -347,7 +347,7 @@ def score(args: argparse.Namespace) -> int:
     dataset = _scoring_data(args, network, options)
     if dataset is None:
         dataset = load_table(args.data, transpose=args.transpose, standardize=False, **options)
-    dataset = read_counts(args, dataset)[0]  # in log2 CPM when the model's data were (settings.log_cpm)
+    dataset = read_counts(args, dataset)  # in log2 CPM when the model's data were (settings.log_cpm)
     dataset = score_covariates(args, network, dataset, path.name)  # as learn read them (settings.parent_only)
     measured = [h for h in network.hidden_names() if h in dataset.names]
     if measured:  # the model integrates them out: a column of that name is not read

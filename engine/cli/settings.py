@@ -4,7 +4,8 @@
 a result's ``settings`` record about how DATA was read (names, orientation, columns left out, the
 input files' absolute ``paths``, so that its ``rerun`` command works from any folder);
 :func:`model_reading` applies a saved model's reading settings when ``score`` reads new data;
-:func:`read_counts` puts raw counts in log2 CPM (``--log-cpm``) or says that a table looks like counts.
+:func:`read_counts` puts raw counts in log2 CPM (``--log-cpm``), :func:`counts_warning` says when a table looks
+like counts.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from pathlib import Path
 
 from .covariates import GEO
 
-__all__ = ["file_options", "data_settings", "input_paths", "model_reading", "read_counts"]
+__all__ = ["counts_warning", "file_options", "data_settings", "input_paths", "model_reading", "read_counts"]
 
 
 def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
@@ -36,17 +37,20 @@ def file_options(args: argparse.Namespace, *, scoring: bool = False) -> dict:
 
 
 def read_counts(args: argparse.Namespace, dataset):
-    """DATA in log2 counts per million with ``--log-cpm`` (:func:`engine.io.counts.log_cpm`), else as it is
-    with the one-line warning to say when it looks like raw counts (:func:`engine.io.counts.counts_evidence`:
-    a sample's sequencing depth would pass for a regulator), or None."""
-    from ..io import orientation_warning
-    from ..io.counts import counts_evidence, log_cpm
+    """DATA in log2 counts per million with ``--log-cpm`` (:func:`engine.io.counts.log_cpm`), else as it is."""
+    from ..io.counts import log_cpm
 
-    if getattr(args, "log_cpm", False):
-        return log_cpm(dataset), None
-    evidence = counts_evidence(dataset)
-    # a table the wrong way round: its row totals are the genes', not library sizes
-    return dataset, None if evidence is None else evidence.cli_message(orientation_warning(dataset) is not None)
+    return log_cpm(dataset) if getattr(args, "log_cpm", False) else dataset
+
+
+def counts_warning(args: argparse.Namespace, dataset, turned: bool) -> str | None:
+    """Without ``--log-cpm``, the one-line warning when DATA look like raw counts
+    (:func:`engine.io.counts.counts_evidence`: a sample's sequencing depth would pass for a regulator), else
+    None. ``turned``: the table looks the wrong way round, so its row totals are not library sizes."""
+    from ..io.counts import counts_evidence
+
+    seen = None if getattr(args, "log_cpm", False) else counts_evidence(dataset)
+    return None if seen is None else seen.cli_message(turned)
 
 
 def data_settings(args: argparse.Namespace, **extra) -> dict:
